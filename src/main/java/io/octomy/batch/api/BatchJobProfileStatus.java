@@ -1,0 +1,91 @@
+package io.octomy.batch.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** The folded runs of one job type. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BatchJobProfileStatus {
+
+  @JsonPropertyDescription("How many finished runs were folded in.")
+  private Long runs;
+
+  @JsonPropertyDescription("How many of them went above a declared limit.")
+  private Long overLimitRuns;
+
+  @JsonPropertyDescription("The largest waste among the resources: the worst-declared resource of the type.")
+  private Double waste;
+
+  @JsonPropertyDescription("Per resource name: requested against used, the waste and a suggested request.")
+  private Map<String, ResourceDrift> resources;
+
+  @JsonPropertyDescription("Measured peaks of the recent runs per resource name (oldest first), the window the percentiles are taken over.")
+  private Map<String, List<Long>> samples;
+
+  @JsonPropertyDescription("uids of the recent runs already folded in, so a run is counted once even across controller restarts.")
+  private List<String> foldedJobs;
+
+  public Long getRuns() {
+    return runs;
+  }
+
+  public void setRuns(Long runs) {
+    this.runs = runs;
+  }
+
+  public Long getOverLimitRuns() {
+    return overLimitRuns;
+  }
+
+  public void setOverLimitRuns(Long overLimitRuns) {
+    this.overLimitRuns = overLimitRuns;
+  }
+
+  public Double getWaste() {
+    return waste;
+  }
+
+  public void setWaste(Double waste) {
+    this.waste = waste;
+  }
+
+  public Map<String, ResourceDrift> getResources() {
+    return resources;
+  }
+
+  public void setResources(Map<String, ResourceDrift> resources) {
+    this.resources = resources;
+  }
+
+  public Map<String, List<Long>> getSamples() {
+    return samples;
+  }
+
+  public void setSamples(Map<String, List<Long>> samples) {
+    this.samples = samples;
+  }
+
+  public List<String> getFoldedJobs() {
+    return foldedJobs;
+  }
+
+  public void setFoldedJobs(List<String> foldedJobs) {
+    this.foldedJobs = foldedJobs;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof BatchJobProfileStatus s && Objects.equals(runs, s.runs)
+        && Objects.equals(overLimitRuns, s.overLimitRuns) && Objects.equals(waste, s.waste)
+        && Objects.equals(resources, s.resources) && Objects.equals(samples, s.samples)
+        && Objects.equals(foldedJobs, s.foldedJobs);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(runs, overLimitRuns, waste, resources, samples, foldedJobs);
+  }
+}

@@ -1,0 +1,133 @@
+package io.octomy.batch.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import java.util.List;
+import java.util.Objects;
+
+/** What a person asks for: what to run, what it needs, and what must happen first. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BatchJobSpec {
+
+  /** Upper bounds that keep one object small; the Java validator uses the same numbers. */
+  public static final int MAX_AFTER = 64;
+  public static final int MAX_LOCKS = 16;
+  public static final int MAX_LOCK_KEY_LENGTH = 253;
+
+  @JsonPropertyDescription("Job type, like mesh-export. Optional. Drift records (BatchJobProfile) are kept per namespace and type.")
+  @Size(max = 63)
+  @Pattern(ResourceNames.DNS_LABEL_REGEX)
+  private String type;
+
+  @JsonPropertyDescription("Concurrency group (a \"product\"), like simulator. Optional. At most the policy's maxRunning "
+      + "jobs of one group in a namespace are admitted or running at once (default 1).")
+  @Size(max = 63)
+  @Pattern(ResourceNames.DNS_LABEL_REGEX)
+  private String group;
+
+  @JsonPropertyDescription("The BatchNode whose own work this is. Optional. On that node the job is measured against "
+      + "the node's ownMode offer instead of its mode offer.")
+  @Size(max = 253)
+  private String origin;
+
+  @JsonPropertyDescription("BatchJobs in the same namespace that must succeed before this one starts. A failed, skipped "
+      + "or rejected one skips this job; a missing one is waited for.")
+  @Size(max = MAX_AFTER)
+  @ValidationRule(value = "self.all(n, size(n) <= 253 && n.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'))",
+      message = "after lists BatchJob names: lower-case letters, digits, '-' and '.', like preprocess-41")
+  private List<String> after;
+
+  @JsonPropertyDescription("Exclusive named locks, scoped to the namespace, like subject/ernie. While an admitted or "
+      + "running job holds a key, no other job with that key is admitted.")
+  @Size(max = MAX_LOCKS)
+  @ValidationRule(value = "self.all(k, size(k) <= " + MAX_LOCK_KEY_LENGTH
+      + " && k.matches('^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)*$'))",
+      message = "lock keys are segments of letters, digits, '-', '_' and '.' joined by '/', like subject/ernie")
+  private List<String> locks;
+
+  @JsonPropertyDescription("Requests (reserved) and limits (measured against, never enforced) per resource name. "
+      + "The service class follows from them.")
+  private Resources resources;
+
+  @JsonPropertyDescription("A PodTemplateSpec: what runs once admitted. On a Process node the agent runs the first "
+      + "container's command, args, env and workingDir as a local process.")
+  @Required
+  @PreserveUnknownFields
+  @SchemaFrom(type = OpenObject.class)
+  private PodTemplateSpec template;
+
+  public String getType() {
+    return type;
+  }
+
+  public void setType(String type) {
+    this.type = type;
+  }
+
+  public String getGroup() {
+    return group;
+  }
+
+  public void setGroup(String group) {
+    this.group = group;
+  }
+
+  public String getOrigin() {
+    return origin;
+  }
+
+  public void setOrigin(String origin) {
+    this.origin = origin;
+  }
+
+  public List<String> getAfter() {
+    return after;
+  }
+
+  public void setAfter(List<String> after) {
+    this.after = after;
+  }
+
+  public List<String> getLocks() {
+    return locks;
+  }
+
+  public void setLocks(List<String> locks) {
+    this.locks = locks;
+  }
+
+  public Resources getResources() {
+    return resources;
+  }
+
+  public void setResources(Resources resources) {
+    this.resources = resources;
+  }
+
+  public PodTemplateSpec getTemplate() {
+    return template;
+  }
+
+  public void setTemplate(PodTemplateSpec template) {
+    this.template = template;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof BatchJobSpec s && Objects.equals(type, s.type) && Objects.equals(group, s.group)
+        && Objects.equals(origin, s.origin) && Objects.equals(after, s.after) && Objects.equals(locks, s.locks)
+        && Objects.equals(resources, s.resources) && Objects.equals(template, s.template);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(type, group, origin, after, locks, resources, template);
+  }
+}

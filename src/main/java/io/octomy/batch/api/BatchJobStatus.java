@@ -1,0 +1,210 @@
+package io.octomy.batch.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.octomy.batch.admission.JobPhase;
+import io.octomy.batch.admission.ServiceClass;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** Written by the controller only: the decision about a job and what the job used. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BatchJobStatus {
+
+  @JsonPropertyDescription("Queued, Admitted, Running, Succeeded, Failed, Skipped (a dependency failed) or Rejected (invalid spec or dependency cycle).")
+  private JobPhase phase;
+
+  @JsonPropertyDescription("Derived from resources, never set: Guaranteed (every request equals its limit), BestEffort (nothing declared) or Burstable.")
+  private ServiceClass serviceClass;
+
+  @JsonPropertyDescription("The BatchNode the job was admitted to.")
+  private String node;
+
+  @JsonPropertyDescription("A CamelCase code for the phase or the wait: Admitted, WaitingForDependency, DependencyFailed, DependencyCycle, "
+      + "WaitingForLock, WaitingForGroup, WaitingForBudget, WaitingForCapacity, NoNodeFits, HeldForStarvingJob, InvalidSpec, Succeeded, Failed.")
+  private String reason;
+
+  @JsonPropertyDescription("The reason as a sentence with numbers, e.g. what is needed and what is free where.")
+  private String message;
+
+  @JsonPropertyDescription("While waiting for locks: each key and the job that holds it.")
+  private List<WaitingOnRef> waitingOn;
+
+  @JsonPropertyDescription("Class base plus capped aging, as of the last time the decision was written (not updated on every aging tick).")
+  private Long effectivePriority;
+
+  @JsonPropertyDescription("When the job entered the queue (RFC 3339).")
+  private String queuedAt;
+
+  @JsonPropertyDescription("When the job was admitted to a node (RFC 3339).")
+  private String admittedAt;
+
+  @JsonPropertyDescription("When the job started running (RFC 3339).")
+  private String startedAt;
+
+  @JsonPropertyDescription("When the job finished (RFC 3339).")
+  private String finishedAt;
+
+  @JsonPropertyDescription("Exit code of the job's process or main container, once finished.")
+  private Integer exitCode;
+
+  @JsonPropertyDescription("Measured peak usage per resource name.")
+  private Map<String, Long> usage;
+
+  @JsonPropertyDescription("Resource names whose measured peak went above the declared limit. Nothing is killed.")
+  private List<String> overLimit;
+
+  @JsonPropertyDescription("Admitted, Starving, OverLimit and SpecChangeIgnored, each with reason, message and lastTransitionTime.")
+  private List<Condition> conditions;
+
+  @JsonPropertyDescription("The metadata.generation of the spec this status was decided on.")
+  private Long observedGeneration;
+
+  public JobPhase getPhase() {
+    return phase;
+  }
+
+  public void setPhase(JobPhase phase) {
+    this.phase = phase;
+  }
+
+  public ServiceClass getServiceClass() {
+    return serviceClass;
+  }
+
+  public void setServiceClass(ServiceClass serviceClass) {
+    this.serviceClass = serviceClass;
+  }
+
+  public String getNode() {
+    return node;
+  }
+
+  public void setNode(String node) {
+    this.node = node;
+  }
+
+  public String getReason() {
+    return reason;
+  }
+
+  public void setReason(String reason) {
+    this.reason = reason;
+  }
+
+  public String getMessage() {
+    return message;
+  }
+
+  public void setMessage(String message) {
+    this.message = message;
+  }
+
+  public List<WaitingOnRef> getWaitingOn() {
+    return waitingOn;
+  }
+
+  public void setWaitingOn(List<WaitingOnRef> waitingOn) {
+    this.waitingOn = waitingOn;
+  }
+
+  public Long getEffectivePriority() {
+    return effectivePriority;
+  }
+
+  public void setEffectivePriority(Long effectivePriority) {
+    this.effectivePriority = effectivePriority;
+  }
+
+  public String getQueuedAt() {
+    return queuedAt;
+  }
+
+  public void setQueuedAt(String queuedAt) {
+    this.queuedAt = queuedAt;
+  }
+
+  public String getAdmittedAt() {
+    return admittedAt;
+  }
+
+  public void setAdmittedAt(String admittedAt) {
+    this.admittedAt = admittedAt;
+  }
+
+  public String getStartedAt() {
+    return startedAt;
+  }
+
+  public void setStartedAt(String startedAt) {
+    this.startedAt = startedAt;
+  }
+
+  public String getFinishedAt() {
+    return finishedAt;
+  }
+
+  public void setFinishedAt(String finishedAt) {
+    this.finishedAt = finishedAt;
+  }
+
+  public Integer getExitCode() {
+    return exitCode;
+  }
+
+  public void setExitCode(Integer exitCode) {
+    this.exitCode = exitCode;
+  }
+
+  public Map<String, Long> getUsage() {
+    return usage;
+  }
+
+  public void setUsage(Map<String, Long> usage) {
+    this.usage = usage;
+  }
+
+  public List<String> getOverLimit() {
+    return overLimit;
+  }
+
+  public void setOverLimit(List<String> overLimit) {
+    this.overLimit = overLimit;
+  }
+
+  public List<Condition> getConditions() {
+    return conditions;
+  }
+
+  public void setConditions(List<Condition> conditions) {
+    this.conditions = conditions;
+  }
+
+  public Long getObservedGeneration() {
+    return observedGeneration;
+  }
+
+  public void setObservedGeneration(Long observedGeneration) {
+    this.observedGeneration = observedGeneration;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof BatchJobStatus s && phase == s.phase && serviceClass == s.serviceClass
+        && Objects.equals(node, s.node) && Objects.equals(reason, s.reason) && Objects.equals(message, s.message)
+        && Objects.equals(waitingOn, s.waitingOn) && Objects.equals(effectivePriority, s.effectivePriority)
+        && Objects.equals(queuedAt, s.queuedAt) && Objects.equals(admittedAt, s.admittedAt)
+        && Objects.equals(startedAt, s.startedAt) && Objects.equals(finishedAt, s.finishedAt)
+        && Objects.equals(exitCode, s.exitCode) && Objects.equals(usage, s.usage)
+        && Objects.equals(overLimit, s.overLimit) && Objects.equals(conditions, s.conditions)
+        && Objects.equals(observedGeneration, s.observedGeneration);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(phase, serviceClass, node, reason, message, waitingOn, effectivePriority, queuedAt,
+        admittedAt, startedAt, finishedAt, exitCode, usage, overLimit, conditions, observedGeneration);
+  }
+}

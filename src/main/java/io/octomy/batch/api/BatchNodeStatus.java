@@ -1,0 +1,102 @@
+package io.octomy.batch.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** Written only by the node's own agent: what the machine has, offers, holds and uses. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BatchNodeStatus {
+
+  @JsonPropertyDescription("Measured capacity (octomy.io/cpu-milli, octomy.io/memory-bytes, octomy.io/gpu, bounded by the cgroup) plus spec.resources.")
+  private Map<String, Long> capacity;
+
+  @JsonPropertyDescription("Capacity scaled by the mode table, for own and for others' work.")
+  private NodeOffers offer;
+
+  @JsonPropertyDescription("Sum of the requests of jobs admitted to this node and not finished.")
+  private Map<String, Long> allocated;
+
+  @JsonPropertyDescription("Measured usage of the whole host.")
+  private Map<String, Long> usage;
+
+  @JsonPropertyDescription("Per-job measurements of the jobs this agent runs or ran (Process executor) or measures (Pod executor).")
+  private List<NodeJob> jobs;
+
+  @JsonPropertyDescription("When the agent last reported (RFC 3339). A node whose heartbeat is older than the policy's nodeHeartbeatTimeout is not ready.")
+  private String heartbeatTime;
+
+  @JsonPropertyDescription("Ready: the agent is alive and reporting.")
+  private List<Condition> conditions;
+
+  public Map<String, Long> getCapacity() {
+    return capacity;
+  }
+
+  public void setCapacity(Map<String, Long> capacity) {
+    this.capacity = capacity;
+  }
+
+  public NodeOffers getOffer() {
+    return offer;
+  }
+
+  public void setOffer(NodeOffers offer) {
+    this.offer = offer;
+  }
+
+  public Map<String, Long> getAllocated() {
+    return allocated;
+  }
+
+  public void setAllocated(Map<String, Long> allocated) {
+    this.allocated = allocated;
+  }
+
+  public Map<String, Long> getUsage() {
+    return usage;
+  }
+
+  public void setUsage(Map<String, Long> usage) {
+    this.usage = usage;
+  }
+
+  public List<NodeJob> getJobs() {
+    return jobs;
+  }
+
+  public void setJobs(List<NodeJob> jobs) {
+    this.jobs = jobs;
+  }
+
+  public String getHeartbeatTime() {
+    return heartbeatTime;
+  }
+
+  public void setHeartbeatTime(String heartbeatTime) {
+    this.heartbeatTime = heartbeatTime;
+  }
+
+  public List<Condition> getConditions() {
+    return conditions;
+  }
+
+  public void setConditions(List<Condition> conditions) {
+    this.conditions = conditions;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof BatchNodeStatus s && Objects.equals(capacity, s.capacity) && Objects.equals(offer, s.offer)
+        && Objects.equals(allocated, s.allocated) && Objects.equals(usage, s.usage) && Objects.equals(jobs, s.jobs)
+        && Objects.equals(heartbeatTime, s.heartbeatTime) && Objects.equals(conditions, s.conditions);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(capacity, offer, allocated, usage, jobs, heartbeatTime, conditions);
+  }
+}

@@ -1,0 +1,136 @@
+package io.octomy.batch.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.octomy.batch.admission.JobPhase;
+import java.util.Map;
+import java.util.Objects;
+
+/** What a node's agent knows of one job it runs or ran: phase, exit code and measured usage. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class NodeJob {
+
+  @JsonPropertyDescription("Namespace of the BatchJob.")
+  private String namespace;
+
+  @JsonPropertyDescription("Name of the BatchJob.")
+  private String name;
+
+  @JsonPropertyDescription("metadata.uid of the BatchJob, so a re-created job of the same name is not mistaken for this one.")
+  private String uid;
+
+  @JsonPropertyDescription("Running, Succeeded or Failed.")
+  private JobPhase phase;
+
+  @JsonPropertyDescription("Why it failed when the process itself did not say, e.g. AgentLost.")
+  private String reason;
+
+  @JsonPropertyDescription("Exit code of the process, once finished.")
+  private Integer exitCode;
+
+  @JsonPropertyDescription("When the process started (RFC 3339).")
+  private String startedAt;
+
+  @JsonPropertyDescription("When the process finished (RFC 3339).")
+  private String finishedAt;
+
+  @JsonPropertyDescription("Measured peak usage per resource name.")
+  private Map<String, Long> usage;
+
+  @JsonPropertyDescription("Measured mean usage per resource name.")
+  private Map<String, Long> meanUsage;
+
+  public String getNamespace() {
+    return namespace;
+  }
+
+  public void setNamespace(String namespace) {
+    this.namespace = namespace;
+  }
+
+  public String getName() {
+    return name;
+  }
+
+  public void setName(String name) {
+    this.name = name;
+  }
+
+  public String getUid() {
+    return uid;
+  }
+
+  public void setUid(String uid) {
+    this.uid = uid;
+  }
+
+  public JobPhase getPhase() {
+    return phase;
+  }
+
+  public void setPhase(JobPhase phase) {
+    this.phase = phase;
+  }
+
+  public String getReason() {
+    return reason;
+  }
+
+  public void setReason(String reason) {
+    this.reason = reason;
+  }
+
+  public Integer getExitCode() {
+    return exitCode;
+  }
+
+  public void setExitCode(Integer exitCode) {
+    this.exitCode = exitCode;
+  }
+
+  public String getStartedAt() {
+    return startedAt;
+  }
+
+  public void setStartedAt(String startedAt) {
+    this.startedAt = startedAt;
+  }
+
+  public String getFinishedAt() {
+    return finishedAt;
+  }
+
+  public void setFinishedAt(String finishedAt) {
+    this.finishedAt = finishedAt;
+  }
+
+  public Map<String, Long> getUsage() {
+    return usage;
+  }
+
+  public void setUsage(Map<String, Long> usage) {
+    this.usage = usage;
+  }
+
+  public Map<String, Long> getMeanUsage() {
+    return meanUsage;
+  }
+
+  public void setMeanUsage(Map<String, Long> meanUsage) {
+    this.meanUsage = meanUsage;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof NodeJob j && Objects.equals(namespace, j.namespace) && Objects.equals(name, j.name)
+        && Objects.equals(uid, j.uid) && phase == j.phase && Objects.equals(reason, j.reason)
+        && Objects.equals(exitCode, j.exitCode) && Objects.equals(startedAt, j.startedAt)
+        && Objects.equals(finishedAt, j.finishedAt) && Objects.equals(usage, j.usage)
+        && Objects.equals(meanUsage, j.meanUsage);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(namespace, name, uid, phase, reason, exitCode, startedAt, finishedAt, usage, meanUsage);
+  }
+}

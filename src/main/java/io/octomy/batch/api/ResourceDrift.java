@@ -1,0 +1,88 @@
+package io.octomy.batch.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.Objects;
+
+/** Declared against used, for one resource of one job type. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ResourceDrift {
+
+  @JsonPropertyDescription("The request of the latest run.")
+  private Long requested;
+
+  @JsonPropertyDescription("Median of the measured peaks over the recent runs.")
+  private Long usedP50;
+
+  @JsonPropertyDescription("95th percentile of the measured peaks over the recent runs.")
+  private Long usedP95;
+
+  @JsonPropertyDescription("Largest measured peak over the recent runs.")
+  private Long usedMax;
+
+  @JsonPropertyDescription("Share of the reservation not used at p95: 1 - usedP95 / requested, from 0 to 1.")
+  private Double waste;
+
+  @JsonPropertyDescription("What a person would write as the request instead: usedP95 with headroom.")
+  private Long suggestedRequest;
+
+  public Long getRequested() {
+    return requested;
+  }
+
+  public void setRequested(Long requested) {
+    this.requested = requested;
+  }
+
+  public Long getUsedP50() {
+    return usedP50;
+  }
+
+  public void setUsedP50(Long usedP50) {
+    this.usedP50 = usedP50;
+  }
+
+  public Long getUsedP95() {
+    return usedP95;
+  }
+
+  public void setUsedP95(Long usedP95) {
+    this.usedP95 = usedP95;
+  }
+
+  public Long getUsedMax() {
+    return usedMax;
+  }
+
+  public void setUsedMax(Long usedMax) {
+    this.usedMax = usedMax;
+  }
+
+  public Double getWaste() {
+    return waste;
+  }
+
+  public void setWaste(Double waste) {
+    this.waste = waste;
+  }
+
+  public Long getSuggestedRequest() {
+    return suggestedRequest;
+  }
+
+  public void setSuggestedRequest(Long suggestedRequest) {
+    this.suggestedRequest = suggestedRequest;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ResourceDrift d && Objects.equals(requested, d.requested) && Objects.equals(usedP50, d.usedP50)
+        && Objects.equals(usedP95, d.usedP95) && Objects.equals(usedMax, d.usedMax) && Objects.equals(waste, d.waste)
+        && Objects.equals(suggestedRequest, d.suggestedRequest);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(requested, usedP50, usedP95, usedMax, waste, suggestedRequest);
+  }
+}

@@ -1,0 +1,112 @@
+package io.octomy.batch.api.crd;
+
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobProfile;
+import io.octomy.batch.api.BatchNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Build step that runs right after fabric8's CRD generator and finishes what it cannot express:
+ *
+ * <ul>
+ *   <li>printer columns in the order they are declared on the class (the generator sorts them by
+ *       JSONPath, which would put AGE first);
+ *   <li>every quantity map's values as {@code integer}, {@code format: int64}, {@code minimum: 0}
+ *       (the generator has no way to annotate a map's value type);
+ *   <li>the kind's description from its {@link JsonClassDescription}, so {@code kubectl explain}
+ *       has something to say at the top.
+ * </ul>
+ *
+ * <p>It rewrites the generated files in place and writes the result to the given folders
+ * ({@code crds/} is compared against it by a test, so a stale committed copy fails the build).
+ */
+public final class CrdFinisher {
+
+  /** Every kind we generate a CRD for, with the file name the generator gives it. */
+  public static final Map<String, Class<?>> KINDS = Map.of(
+      "batchjobs.batch.octomy.io", BatchJob.class,
+      "batchnodes.batch.octomy.io", BatchNode.class,
+      "batchjobprofiles.batch.octomy.io", BatchJobProfile.class);
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+      .disable(YAMLGenerator.Feature.SPLIT_LINES));
+
+  private CrdFinisher() {}
+
+  /** Args: the generator's output folder. */
+  public static void main(String[] args) throws IOException {
+    Path generated = Path.of(args[0]);
+    for (Map.Entry<String, Class<?>> e : KINDS.entrySet()) {
+      Path file = generated.resolve(e.getKey() + "-v1.yml");
+      JsonNode crd = YAML.readTree(file.toFile());
+      finish((ObjectNode) crd, e.getValue());
+      Files.writeString(file, YAML.writeValueAsString(crd));
+    }
+  }
+
+  /** Applies every finishing step to one parsed CRD. */
+  static void finish(ObjectNode crd, Class<?> kind) {
+    ObjectNode version = (ObjectNode) crd.path("spec").path("versions").get(0);
+    orderPrinterColumns(version, kind);
+    ObjectNode schema = (ObjectNode) version.path("schema").path("openAPIV3Schema");
+    JsonClassDescription description = kind.getAnnotation(JsonClassDescription.class);
+    if (description != null) {
+      schema.put("description", description.value());
+    }
+    boundQuantityMaps(schema);
+  }
+
+  private static void orderPrinterColumns(ObjectNode version, Class<?> kind) {
+    JsonNode columns = version.path("additionalPrinterColumns");
+    if (!columns.isArray()) {
+      return;
+    }
+    List<JsonNode> ordered = new ArrayList<>();
+    for (AdditionalPrinterColumn declared : kind.getAnnotationsByType(AdditionalPrinterColumn.class)) {
+      for (JsonNode c : columns) {
+        if (declared.name().equals(c.path("name").asText())) {
+          ordered.add(c);
+        }
+      }
+    }
+    if (ordered.size() != columns.size()) {
+      throw new IllegalStateException("printer columns of " + kind.getSimpleName()
+          + " do not match its @AdditionalPrinterColumn annotations");
+    }
+    ArrayNode replacement = version.arrayNode();
+    ordered.forEach(replacement::add);
+    version.set("additionalPrinterColumns", replacement);
+  }
+
+  /** Every map of integers in our API is a map of quantities: whole numbers, 64 bits, never negative. */
+  private static void boundQuantityMaps(JsonNode node) {
+    if (node instanceof ObjectNode obj) {
+      JsonNode values = obj.get("additionalProperties");
+      if (values instanceof ObjectNode v && "integer".equals(v.path("type").asText())) {
+        v.put("format", "int64");
+        v.put("minimum", 0);
+      }
+      for (Iterator<JsonNode> it = obj.elements(); it.hasNext(); ) {
+        boundQuantityMaps(it.next());
+      }
+    } else if (node instanceof ArrayNode arr) {
+      arr.forEach(CrdFinisher::boundQuantityMaps);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.octomy.batch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.octomy.batch.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class MainTest {
+
+  private record Run(int code, String out, String err) {}
+
+  private static Run run(String... args) {
+    CommandLine cl = Main.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int code = cl.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void helpListsTheThreeSubcommands() {
+    Run r = run("--help");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("standalone", "controller", "agent");
+  }
+
+  @Test
+  void subcommandHelpShowsTheContractFlags() {
+    assertThat(run("standalone", "--help").out()).contains("--state-dir", "--port", "--node", "--mode", "--capacity", "--policy");
+    assertThat(run("agent", "--help").out()).contains("--node", "--executor", "--mode", "--capacity", "--kubeconfig");
+    assertThat(run("controller", "--help").out()).contains("--policy");
+  }
+
+  @Test
+  void badCapacitySaysWhatToWrite() {
+    Run r = run("agent", "--node", "n1", "--capacity", "cfd-cores=4");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("resource name 'cfd-cores' has no domain; write it as example.com/cfd-cores=4");
+    assertThat(run("agent", "--node", "n1", "--capacity", "example.com/x=0.5").err())
+        .contains("quantity '0.5' of example.com/x is not a whole number");
+  }
+
+  @Test
+  void badModeListsTheModes() {
+    Run r = run("agent", "--node", "n1", "--mode", "Idle");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("Interactive", "Background", "Drone", "Off");
+  }
+
+  @Test
+  void capacityConverterParsesNameAndQuantity() {
+    assertThat(new CapacityConverter().convert("octomy.io/cpu-milli=8000")).isEqualTo(Map.entry("octomy.io/cpu-milli", 8000L));
+  }
+}
