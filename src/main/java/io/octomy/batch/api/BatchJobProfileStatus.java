@@ -22,9 +22,6 @@ public class BatchJobProfileStatus {
   @JsonPropertyDescription("Per resource name: requested against used, the waste and a suggested request.")
   private Map<String, ResourceDrift> resources;
 
-  @JsonPropertyDescription("Measured peaks of the recent runs per resource name (oldest first), the window the percentiles are taken over.")
-  private Map<String, List<Long>> samples;
-
   @JsonPropertyDescription("uids of the recent runs already folded in, so a run is counted once even across controller restarts.")
   private List<String> foldedJobs;
 
@@ -60,14 +57,6 @@ public class BatchJobProfileStatus {
     this.resources = resources;
   }
 
-  public Map<String, List<Long>> getSamples() {
-    return samples;
-  }
-
-  public void setSamples(Map<String, List<Long>> samples) {
-    this.samples = samples;
-  }
-
   public List<String> getFoldedJobs() {
     return foldedJobs;
   }
@@ -80,12 +69,11 @@ public class BatchJobProfileStatus {
   public boolean equals(Object o) {
     return o instanceof BatchJobProfileStatus s && Objects.equals(runs, s.runs)
         && Objects.equals(overLimitRuns, s.overLimitRuns) && Objects.equals(waste, s.waste)
-        && Objects.equals(resources, s.resources) && Objects.equals(samples, s.samples)
-        && Objects.equals(foldedJobs, s.foldedJobs);
+        && Objects.equals(resources, s.resources) && Objects.equals(foldedJobs, s.foldedJobs);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(runs, overLimitRuns, waste, resources, samples, foldedJobs);
+    return Objects.hash(runs, overLimitRuns, waste, resources, foldedJobs);
   }
 }

@@ -23,8 +23,19 @@ public class ResourceDrift {
   @JsonPropertyDescription("Share of the reservation not used at p95: 1 - usedP95 / requested, from 0 to 1.")
   private Double waste;
 
-  @JsonPropertyDescription("What a person would write as the request instead: usedP95 with headroom.")
+  @JsonPropertyDescription("What a person would write as the request instead: usedP95 plus 10% headroom, rounded to two significant figures.")
   private Long suggestedRequest;
+
+  @JsonPropertyDescription("Measured peaks of the recent runs (oldest first): the window the percentiles are exact over.")
+  private java.util.List<Long> samples;
+
+  public java.util.List<Long> getSamples() {
+    return samples;
+  }
+
+  public void setSamples(java.util.List<Long> samples) {
+    this.samples = samples;
+  }
 
   public Long getRequested() {
     return requested;
@@ -78,11 +89,11 @@ public class ResourceDrift {
   public boolean equals(Object o) {
     return o instanceof ResourceDrift d && Objects.equals(requested, d.requested) && Objects.equals(usedP50, d.usedP50)
         && Objects.equals(usedP95, d.usedP95) && Objects.equals(usedMax, d.usedMax) && Objects.equals(waste, d.waste)
-        && Objects.equals(suggestedRequest, d.suggestedRequest);
+        && Objects.equals(suggestedRequest, d.suggestedRequest) && Objects.equals(samples, d.samples);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(requested, usedP50, usedP95, usedMax, waste, suggestedRequest);
+    return Objects.hash(requested, usedP50, usedP95, usedMax, waste, suggestedRequest, samples);
   }
 }

@@ -2,6 +2,7 @@ package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.Map;
@@ -19,6 +20,7 @@ public class Resources {
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(value = "self.all(k, size(k) <= " + ResourceNames.MAX_LENGTH + " && k.matches('" + CelText.RESOURCE_NAME + "'))",
       message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
+  @JsonDeserialize(using = QuantitiesDeserializer.class)
   private Map<String, Long> requests;
 
   @JsonPropertyDescription("The ceiling above which the job counts as misbehaving. Never enforced and never reserved: "
@@ -26,6 +28,7 @@ public class Resources {
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(value = "self.all(k, size(k) <= " + ResourceNames.MAX_LENGTH + " && k.matches('" + CelText.RESOURCE_NAME + "'))",
       message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
+  @JsonDeserialize(using = QuantitiesDeserializer.class)
   private Map<String, Long> limits;
 
   public Resources() {}

@@ -2,6 +2,7 @@ package io.octomy.batch.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -29,9 +30,35 @@ public final class SpecValidator {
 
   private SpecValidator() {}
 
-  /** Problems of a typed spec (its JSON form is checked). */
+  /**
+   * Problems of a typed spec: its JSON form is checked, with any quantities that were not whole
+   * numbers put back as they were written (see {@link Quantities}).
+   */
   public static List<String> problems(BatchJobSpec spec) {
-    return problems(Serialization.jsonMapper().valueToTree(spec));
+    if (spec == null) {
+      return problems((JsonNode) null);
+    }
+    JsonNode tree = Serialization.jsonMapper().valueToTree(spec);
+    Resources r = spec.getResources();
+    if (r != null && tree.get("resources") instanceof ObjectNode res) {
+      restoreMalformed(res, "requests", r.getRequests());
+      restoreMalformed(res, "limits", r.getLimits());
+    }
+    return problems(tree);
+  }
+
+  private static void restoreMalformed(ObjectNode resources, String field, Map<String, Long> map) {
+    if (map instanceof Quantities q && !q.malformed().isEmpty()) {
+      JsonNode target = resources.get(field);
+      if (q.malformed().containsKey("")) {
+        resources.set(field, q.malformed().get(""));
+      } else if (target instanceof ObjectNode obj) {
+        q.malformed().forEach(obj::set);
+      } else {
+        ObjectNode obj = resources.putObject(field);
+        q.malformed().forEach(obj::set);
+      }
+    }
   }
 
   /** Every problem of a BatchJob's raw {@code spec}; empty when it is valid. */

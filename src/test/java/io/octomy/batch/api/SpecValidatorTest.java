@@ -106,4 +106,18 @@ class SpecValidatorTest {
         .contains("resource name 'cfd-cores' has no domain; write it as example.com/cfd-cores")
         .anySatisfy(p -> assertThat(p).startsWith("spec.template is missing"));
   }
+
+  @Test
+  void malformedQuantitiesSurviveTypedReadingAndAreReported() throws Exception {
+    // An API server that skips schema validation hands the controller these as they were written.
+    String json = "{\"template\": {\"spec\": {\"containers\": [{\"image\": \"x\"}]}},"
+        + " \"resources\": {\"requests\": {\"octomy.io/cpu-milli\": 0.5, \"octomy.io/memory-bytes\": \"1Gi\", \"example.com/ok\": 2},"
+        + " \"limits\": {\"example.com/ok\": -1}}}";
+    BatchJobSpec spec = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper().readValue(json, BatchJobSpec.class);
+    assertThat(spec.getResources().getRequests()).containsExactly(java.util.Map.entry("example.com/ok", 2L));
+    assertThat(SpecValidator.problems(spec))
+        .anySatisfy(p -> assertThat(p).contains("'octomy.io/cpu-milli'] is 0.5, a fraction"))
+        .anySatisfy(p -> assertThat(p).contains("is the string \"1Gi\""))
+        .anySatisfy(p -> assertThat(p).contains("spec.resources.limits['example.com/ok'] is -1"));
+  }
 }

@@ -1,0 +1,205 @@
+package io.octomy.batch.admission;
+
+import io.octomy.batch.policy.Policy;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The admission pass: one pure function from a {@link Snapshot} to an {@link AdmissionResult}.
+ *
+ * <p>Queued jobs are considered in order of effective priority (highest first), ties by
+ * queuedAt (oldest first), then namespace and name. Each is checked, in this order, for: an
+ * invalid spec, dependencies, locks, its group cap, its namespace budget and capacity. The first
+ * check that fails decides. An admission is reserved (node allocation, locks, group slot, budget)
+ * before the next job is looked at, so one pass never overcommits anything. Admitted and Running
+ * jobs of the snapshot only hold what they requested; they get no decision.
+ *
+ * <p>The pass reads no clock but {@link Snapshot#now()}, uses whole-number arithmetic only, and
+ * gives the same result for the same snapshot whatever the order of its lists.
+ */
+public final class AdmissionPass {
+
+  private final Snapshot snapshot;
+  private final Policy policy;
+  private final ResourceNames resources;
+  private final List<PreparedJob> jobs = new ArrayList<>();
+  private final Map<JobKey, Integer> indexByKey = new HashMap<>();
+  private final NodePool pool;
+  private final Reservations reservations;
+  private StarvationHold hold;
+  private int holdNode = -1;
+  private int[] holdResources;
+
+  private AdmissionPass(Snapshot snapshot) {
+    this.snapshot = snapshot;
+    this.policy = snapshot.policy();
+    this.resources = new ResourceNames(snapshot);
+    this.pool = new NodePool(snapshot, resources);
+    this.reservations = new Reservations(policy, resources);
+  }
+
+  /** Decides every Queued job of the snapshot. */
+  public static AdmissionResult decide(Snapshot snapshot) {
+    return new AdmissionPass(snapshot).run();
+  }
+
+  private AdmissionResult run() {
+    // 1. Prepare every job: positive requests as arrays, lock keys, priority and starving.
+    List<PreparedJob> queued = new ArrayList<>();
+    boolean[] invalid = new boolean[snapshot.jobs().size()];
+    for (JobView view : snapshot.jobs()) {
+      PreparedJob job = new PreparedJob(jobs.size(), view, resources, snapshot.now());
+      if (indexByKey.put(job.key, job.index) != null) {
+        throw new IllegalArgumentException("snapshot lists job " + job.key + " twice");
+      }
+      jobs.add(job);
+      if (view.phase() == JobPhase.Queued) {
+        job.effectivePriority = Priorities.effective(
+            policy.priority(), view.serviceClass(), job.queuedAt, snapshot.now());
+        job.starving = Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
+        job.origin = pool.indexOf(view.origin());
+        invalid[job.index] = !job.problems.isEmpty();
+        queued.add(job);
+      }
+    }
+
+    // 2. Count what Admitted and Running jobs hold: node allocation, locks, group slots, budget.
+    //    A holder whose node is unknown still holds its locks, group slot and budget.
+    for (PreparedJob job : jobs) {
+      if (job.view.phase().holdsReservation()) {
+        int node = pool.indexOf(job.view.node());
+        if (node >= 0) {
+          pool.countExisting(node, job);
+        }
+        reservations.hold(job);
+      }
+    }
+    reservations.sortExisting();
+    pool.index();
+    for (PreparedJob job : queued) {
+      job.dominant = pool.dominant(job);
+    }
+
+    // 3. Resolve every dependency at once: waits, transitive skips and cycles.
+    DependencyGraph dependencies = new DependencyGraph(jobs, indexByKey, invalid);
+
+    // 4. Order by effective priority, then queuedAt, then namespace/name.
+    queued.sort(Comparator
+        .comparingLong((PreparedJob j) -> -j.effectivePriority)
+        .thenComparing(j -> j.queuedAt)
+        .thenComparing(j -> j.key));
+
+    // 5. Decide each job in order, reserving every admission before the next job.
+    Map<JobKey, Decision> decisions = new LinkedHashMap<>(queued.size() * 2);
+    List<Admission> admissions = new ArrayList<>();
+    for (PreparedJob job : queued) {
+      Decision decision = decideOne(job, dependencies.verdict(job.index));
+      decisions.put(job.key, decision);
+      if (decision instanceof Decision.Admit admit) {
+        admissions.add(new Admission(job.key, admit.node(), admit.effectivePriority(),
+            admit.starving()));
+      }
+    }
+    return new AdmissionResult(decisions, admissions, hold);
+  }
+
+  private Decision decideOne(PreparedJob job, DependencyVerdict dependency) {
+    // 5.1 Invalid spec: rejected with the validation sentences.
+    if (!job.problems.isEmpty()) {
+      return new Decision.Reject(Reason.InvalidSpec, String.join(" ", job.problems));
+    }
+    // 5.2 Dependencies: cycle, failed ancestor, or not succeeded yet.
+    switch (dependency.kind()) {
+      case CYCLE:
+        return new Decision.Reject(Reason.DependencyCycle, dependency.message());
+      case SKIP:
+        return new Decision.Skip(dependency.ancestor(), dependency.message());
+      case WAIT:
+        return waiting(job, Reason.WaitingForDependency, dependency.message(),
+            dependency.waitingOn());
+      default:
+        break;
+    }
+    // 5.3 Locks: every held key is listed with its holder.
+    List<WaitingOn> blocking = reservations.blockingLocks(job);
+    if (!blocking.isEmpty()) {
+      return waiting(job, Reason.WaitingForLock, lockMessage(blocking), blocking);
+    }
+    // 5.4 Group cap (namespace-scoped, like locks).
+    List<String> groupHolders = reservations.fullGroupHolders(job);
+    if (!groupHolders.isEmpty() || (job.group() != null && reservations.groupCap(job) <= 0)) {
+      List<WaitingOn> on = groupHolders.stream()
+          .map(h -> new WaitingOn(job.group(), h)).toList();
+      return waiting(job, Reason.WaitingForGroup, groupMessage(job, groupHolders), on);
+    }
+    // 5.5 Namespace budget: requests of admitted and running jobs of the namespace.
+    List<String> budget = reservations.budgetShortfalls(job);
+    if (!budget.isEmpty()) {
+      return waiting(job, Reason.WaitingForBudget,
+          "waiting for budget: " + String.join("; ", budget) + ".", List.of());
+    }
+    // 5.6 Capacity, keeping the node held for a starving job for it.
+    int excluded = holdNode >= 0 && job.requestsAnyOf(holdResources) ? holdNode : -1;
+    int node = pool.place(job, excluded);
+    if (node >= 0) {
+      pool.reserve(node, job);
+      reservations.hold(job);
+      return new Decision.Admit(pool.name(node), job.effectivePriority, job.starving);
+    }
+    if (!pool.fitsSomeFullOffer(job)) {
+      return waiting(job, Reason.NoNodeFits,
+          CapacityMessages.noNodeFits(pool, job, policy.nodeHeartbeatTimeout()), List.of());
+    }
+    if (excluded >= 0 && pool.fitsNow(excluded, job)) {
+      return waiting(job, Reason.HeldForStarvingJob,
+          CapacityMessages.heldForStarvingJob(hold), List.of());
+    }
+    String message = CapacityMessages.waitingForCapacity(pool, job);
+    // 5.7 Starvation: the first (highest-priority) starving job that does not fit holds back
+    //     lower-priority admissions on the node where it would fit soonest.
+    if (job.starving && hold == null) {
+      holdNode = pool.soonest(job);
+      holdResources = job.resourceIds;
+      List<String> names = new ArrayList<>();
+      for (int id : job.resourceIds) {
+        names.add(resources.name(id));
+      }
+      hold = new StarvationHold(job.key, pool.name(holdNode), names);
+      message += CapacityMessages.starvingHoldNote(hold.node(),
+          policy.priority().starvationAfter());
+    }
+    return waiting(job, Reason.WaitingForCapacity, message, List.of());
+  }
+
+  private static Decision.Wait waiting(PreparedJob job, Reason reason, String message,
+      List<WaitingOn> on) {
+    return new Decision.Wait(reason, message, on, job.effectivePriority, job.starving);
+  }
+
+  private static String lockMessage(List<WaitingOn> blocking) {
+    Map<String, List<String>> byKey = new LinkedHashMap<>();
+    blocking.forEach(w -> byKey.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w.job()));
+    List<String> parts = new ArrayList<>();
+    byKey.forEach((key, holders) -> parts.add(key + " held by " + String.join(", ", holders)));
+    return (byKey.size() == 1 ? "waiting for lock " : "waiting for locks: ")
+        + String.join("; ", parts) + ".";
+  }
+
+  private String groupMessage(PreparedJob job, List<String> holders) {
+    int cap = reservations.groupCap(job);
+    String namespace = job.key.namespace();
+    if (cap <= 0) {
+      return "waiting for group " + job.group() + ": its maxRunning is " + cap
+          + ", so no job of this group may run until the policy raises it.";
+    }
+    return "waiting for group " + job.group() + ": at most " + cap
+        + (cap == 1 ? " job" : " jobs") + " of this group may be admitted or running at once in"
+        + " namespace " + namespace + ", and " + holders.size()
+        + (holders.size() == 1 ? " is" : " are")
+        + (holders.isEmpty() ? "" : " (" + String.join(", ", holders) + ")") + ".";
+  }
+}

@@ -1,0 +1,126 @@
+package io.octomy.batch.admission;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The sentences for WaitingForCapacity, NoNodeFits and HeldForStarvingJob, with the numbers. */
+final class CapacityMessages {
+
+  private CapacityMessages() {}
+
+  /** E.g. "waiting for capacity: need 3000 octomy.io/cpu-milli; the most free on a ready node is 2000 (ws-3, Background)." */
+  static String waitingForCapacity(NodePool pool, PreparedJob job) {
+    StringBuilder s = new StringBuilder("waiting for capacity: ").append(need(pool, job));
+    boolean eachFitsSomewhere = true;
+    List<String> parts = new ArrayList<>();
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int resource = job.resourceIds[k];
+      int node = pool.mostFree(job, resource);
+      if (node < 0) {
+        parts.add(noneOffers(pool, resource));
+        eachFitsSomewhere = false;
+        continue;
+      }
+      long free = pool.freeFor(node, job, resource);
+      eachFitsSomewhere &= free >= job.quantities[k];
+      parts.add(amount(pool, job, k, Math.max(0, free)) + " (" + where(pool, job, node)
+          + overAllocated(pool, job, node, resource) + ")");
+    }
+    s.append("; the most free on a ready node is ").append(String.join(" and ", parts));
+    if (job.resourceIds.length > 1 && eachFitsSomewhere) {
+      s.append(", but no ready node has all of it free at once");
+    }
+    return s.append('.').toString();
+  }
+
+  /** Why no ready node could ever hold the job in its current mode. */
+  static String noNodeFits(NodePool pool, PreparedJob job, Duration heartbeatTimeout) {
+    if (pool.readyCount() == 0) {
+      return "no node fits: no node is ready (" + pool.size() + " known; a node is ready when its"
+          + " agent reports Ready and its last heartbeat is less than "
+          + duration(heartbeatTimeout) + " old).";
+    }
+    if (!pool.anyEligible(job)) {
+      return "no node fits: every ready node is in mode Off for this job.";
+    }
+    StringBuilder s = new StringBuilder("no node fits: ").append(need(pool, job));
+    boolean eachFitsSomewhere = true;
+    List<String> parts = new ArrayList<>();
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int resource = job.resourceIds[k];
+      int node = pool.largestOffer(job, resource);
+      long offer = node < 0 ? 0 : pool.offerFor(node, job, resource);
+      if (offer == 0) {
+        parts.add(noneOffers(pool, resource));
+        eachFitsSomewhere = false;
+        continue;
+      }
+      eachFitsSomewhere &= offer >= job.quantities[k];
+      parts.add(amount(pool, job, k, offer) + " (" + where(pool, job, node) + ")");
+    }
+    s.append("; the largest offer of a ready node in its current mode is ")
+        .append(String.join(" and ", parts));
+    if (job.resourceIds.length > 1 && eachFitsSomewhere) {
+      s.append(", but no ready node offers all of it at once");
+    }
+    return s.append('.').toString();
+  }
+
+  static String heldForStarvingJob(StarvationHold hold) {
+    return "held for starving job " + hold.starvingJob() + ": node " + hold.node()
+        + " is kept for it, and this job fits no other node now.";
+  }
+
+  static String starvingHoldNote(String node, Duration starvationAfter) {
+    return " It has waited longer than " + duration(starvationAfter) + ", so node " + node
+        + " is held back for it.";
+  }
+
+  /** "need 3000 a" or "need 3000 a and 4 b on one node". */
+  private static String need(NodePool pool, PreparedJob job) {
+    List<String> parts = new ArrayList<>();
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      parts.add(job.quantities[k] + " " + pool.resourceName(job.resourceIds[k]));
+    }
+    return "need " + String.join(" and ", parts) + (parts.size() > 1 ? " on one node" : "");
+  }
+
+  /** A single-resource job's numbers go without the name (the need already says it). */
+  private static String amount(NodePool pool, PreparedJob job, int k, long value) {
+    return job.resourceIds.length == 1 ? Long.toString(value)
+        : value + " " + pool.resourceName(job.resourceIds[k]);
+  }
+
+  private static String where(NodePool pool, PreparedJob job, int node) {
+    return pool.name(node) + ", " + pool.modeFor(node, job);
+  }
+
+  private static String overAllocated(NodePool pool, PreparedJob job, int node, int resource) {
+    long offer = pool.offerFor(node, job, resource);
+    long allocated = pool.allocated(node, resource);
+    return allocated > offer ? "; " + allocated + " allocated is above its offer of " + offer : "";
+  }
+
+  private static String noneOffers(NodePool pool, int resource) {
+    return "nothing of " + pool.resourceName(resource) + " (no ready node offers it)";
+  }
+
+  /** Kubernetes style: 90s, 1m30s, 1h. */
+  static String duration(Duration d) {
+    long seconds = d.getSeconds();
+    StringBuilder s = new StringBuilder();
+    if (seconds >= 3600) {
+      s.append(seconds / 3600).append('h');
+      seconds %= 3600;
+    }
+    if (seconds >= 60) {
+      s.append(seconds / 60).append('m');
+      seconds %= 60;
+    }
+    if (seconds > 0 || s.length() == 0) {
+      s.append(seconds).append('s');
+    }
+    return s.toString();
+  }
+}

@@ -1,0 +1,68 @@
+package io.octomy.batch.admission;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the admission pass needs to know about one BatchJob: its spec and its live status.
+ *
+ * @param namespace the job's namespace
+ * @param name the job's name
+ * @param generation {@code metadata.generation}; not used by the pass, carried for the status writer
+ * @param requests resource name to requested quantity (whole numbers); reserved on the node
+ * @param limits resource name to limit; only used to derive the service class
+ * @param after names of BatchJobs in the same namespace that must succeed first
+ * @param locks exclusive lock keys, scoped to the namespace
+ * @param group concurrency group, scoped to the namespace; null when none
+ * @param origin the BatchNode whose own work this is (offered with that node's ownMode); null when none
+ * @param phase the live {@code status.phase}
+ * @param node the node it was admitted to; set for Admitted and Running jobs, otherwise ignored
+ * @param queuedAt when it was queued; aging and starvation count from here. Null means "now"
+ *     (a job the controller has just seen)
+ * @param specProblems validation problems found outside the pass, each a whole sentence; when
+ *     non-empty a Queued job is rejected (InvalidSpec) with the sentences joined as its message
+ */
+public record JobView(
+    String namespace,
+    String name,
+    long generation,
+    Map<String, Long> requests,
+    Map<String, Long> limits,
+    List<String> after,
+    List<String> locks,
+    String group,
+    String origin,
+    JobPhase phase,
+    String node,
+    Instant queuedAt,
+    List<String> specProblems) {
+
+  public JobView {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(phase, "phase");
+    requests = requests == null ? Map.of() : Map.copyOf(requests);
+    limits = limits == null ? Map.of() : Map.copyOf(limits);
+    after = after == null ? List.of() : List.copyOf(after);
+    locks = locks == null ? List.of() : List.copyOf(locks);
+    specProblems = specProblems == null ? List.of() : List.copyOf(specProblems);
+  }
+
+  /** This job's key. */
+  public JobKey key() {
+    return new JobKey(namespace, name);
+  }
+
+  /** The derived service class. */
+  public ServiceClass serviceClass() {
+    return ServiceClass.of(requests, limits);
+  }
+
+  /** A copy with another phase and node, e.g. to apply an admission. */
+  public JobView withPhase(JobPhase newPhase, String newNode) {
+    return new JobView(namespace, name, generation, requests, limits, after, locks, group, origin,
+        newPhase, newNode, queuedAt, specProblems);
+  }
+}

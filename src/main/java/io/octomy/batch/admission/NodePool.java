@@ -1,0 +1,420 @@
+package io.octomy.batch.admission;
+
+import io.octomy.batch.policy.ModeTable;
+import io.octomy.batch.policy.NodeMode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The nodes of one pass: offers, allocation and the indexes that make placement cheap.
+ *
+ * <p>Nodes are numbered in name order, so "lowest index" means "first by name" in every tie.
+ * Every per-node, per-resource number lives in a flat {@code long[]} at {@code node * R + r}.
+ *
+ * <p>A node is <em>eligible</em> for a job when it is ready and the mode that applies to the job
+ * ({@code ownMode} for its own work, {@code mode} otherwise) is not Off. Off accepts nothing, not
+ * even a job that requests nothing.
+ *
+ * <p>For others' work (the common case) each resource has a {@link TreeSet} of the eligible
+ * nodes ordered by free amount (offer minus allocation) then index. Placement walks the set of
+ * the job's dominant resource upwards from the request, so the first node where every other
+ * request fits too is the best fit, and the walk usually stops at once; before walking, the
+ * largest free amount of each requested resource (the last element of each set) rejects a job
+ * that cannot fit anywhere in O(R). Reserving moves a node within the sets of the resources it
+ * took, O(R log N).
+ */
+final class NodePool {
+
+  /** Index used as a search key in the free-order sets: it compares as {@link #probeFree}. */
+  private static final int PROBE = -1;
+
+  private final ResourceNames resources;
+  private final int r;
+  private final NodeView[] nodes;
+  private final Map<String, Integer> indexByName;
+  private final boolean[] ready;
+  private final long[] othersOffer;
+  private final long[] ownOffer;
+  private final long[] allocated;
+  private final int[] jobCount;
+  private final int readyCount;
+  /** Per resource: eligible-for-others nodes by others' free amount, then index. */
+  private final List<TreeSet<Integer>> freeOrder = new ArrayList<>();
+  /** Eligible-for-others nodes by number of admitted or running jobs, then index. */
+  private final TreeSet<Integer> byJobCount;
+  /** Per resource: eligible-for-others nodes by others' offer, largest first (static). */
+  private final int[][] byOfferDescending;
+  /** Per resource: the sum of others' offers of eligible nodes (saturating), for the dominant share. */
+  private final long[] totalOthersOffer;
+  private long probeFree;
+
+  NodePool(Snapshot snapshot, ResourceNames resources) {
+    this.resources = resources;
+    this.r = resources.count();
+    List<NodeView> sorted = new ArrayList<>(snapshot.nodes());
+    sorted.sort(Comparator.comparing(NodeView::name));
+    nodes = sorted.toArray(NodeView[]::new);
+    int n = nodes.length;
+    indexByName = new HashMap<>(n * 2);
+    ready = new boolean[n];
+    othersOffer = new long[n * r];
+    ownOffer = new long[n * r];
+    allocated = new long[n * r];
+    jobCount = new int[n];
+    Instant cutoff = snapshot.now().minus(snapshot.policy().nodeHeartbeatTimeout());
+    ModeTable table = snapshot.policy().modes();
+    int readyNodes = 0;
+    for (int i = 0; i < n; i++) {
+      NodeView node = nodes[i];
+      if (indexByName.put(node.name(), i) != null) {
+        throw new IllegalArgumentException("snapshot lists node " + node.name() + " twice");
+      }
+      ready[i] = node.ready() && node.heartbeat() != null && node.heartbeat().isAfter(cutoff);
+      if (ready[i]) {
+        readyNodes++;
+      }
+      for (Map.Entry<String, Long> e : node.capacity().entrySet()) {
+        int id = resources.id(e.getKey());
+        long capacity = Math.max(0, e.getValue());
+        othersOffer[i * r + id] = offer(table, node.mode(), e.getKey(), capacity);
+        ownOffer[i * r + id] = offer(table, node.ownMode(), e.getKey(), capacity);
+      }
+    }
+    readyCount = readyNodes;
+    byJobCount = new TreeSet<>((a, b) -> {
+      int c = Integer.compare(jobCount[a], jobCount[b]);
+      return c != 0 ? c : Integer.compare(a, b);
+    });
+    byOfferDescending = new int[r][];
+    totalOthersOffer = new long[r];
+  }
+
+  /** Offers never exceed capacity, whatever the table says, and Off offers nothing. */
+  private static long offer(ModeTable table, NodeMode mode, String resource, long capacity) {
+    if (mode == NodeMode.Off) {
+      return 0;
+    }
+    return Math.min(capacity, Math.max(0, table.offer(mode, resource, capacity)));
+  }
+
+  /** Counts a job that is already Admitted or Running on {@code node}; call before {@link #index()}. */
+  void countExisting(int node, PreparedJob job) {
+    jobCount[node]++;
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int at = node * r + job.resourceIds[k];
+      allocated[at] = Quantities.add(allocated[at], job.quantities[k]);
+    }
+  }
+
+  /** Builds the placement indexes once the existing allocation is counted. */
+  void index() {
+    List<Integer> eligible = new ArrayList<>();
+    for (int i = 0; i < nodes.length; i++) {
+      if (eligibleForOthers(i)) {
+        eligible.add(i);
+        byJobCount.add(i);
+      }
+    }
+    for (int res = 0; res < r; res++) {
+      final int id = res;
+      TreeSet<Integer> set = new TreeSet<>((a, b) -> {
+        int c = Long.compare(free(a, id), free(b, id));
+        return c != 0 ? c : Integer.compare(a, b);
+      });
+      set.addAll(eligible);
+      freeOrder.add(set);
+      byOfferDescending[res] = eligible.stream()
+          .sorted(Comparator.comparingLong((Integer i) -> -othersOffer[i * r + id])
+              .thenComparingInt(i -> i))
+          .mapToInt(Integer::intValue).toArray();
+      long total = 0;
+      for (int i : eligible) {
+        total = Quantities.add(total, othersOffer[i * r + id]);
+      }
+      totalOthersOffer[res] = total;
+    }
+  }
+
+  int indexOf(String name) {
+    if (name == null) {
+      return -1;
+    }
+    Integer i = indexByName.get(name);
+    return i == null ? -1 : i;
+  }
+
+  int size() {
+    return nodes.length;
+  }
+
+  int readyCount() {
+    return readyCount;
+  }
+
+  String name(int node) {
+    return nodes[node].name();
+  }
+
+  /** The mode that applies to {@code job} on {@code node}. */
+  NodeMode modeFor(int node, PreparedJob job) {
+    return node == job.origin ? nodes[node].ownMode() : nodes[node].mode();
+  }
+
+  long allocated(int node, int resource) {
+    return allocated[node * r + resource];
+  }
+
+  long offerFor(int node, PreparedJob job, int resource) {
+    return (node == job.origin ? ownOffer : othersOffer)[node * r + resource];
+  }
+
+  private boolean eligibleForOthers(int node) {
+    return ready[node] && nodes[node].mode() != NodeMode.Off;
+  }
+
+  /** Ready, and the mode that applies to this job is not Off. */
+  boolean eligible(int node, PreparedJob job) {
+    return ready[node] && modeFor(node, job) != NodeMode.Off;
+  }
+
+  /** True when some ready node accepts this job's kind of work at all (mode not Off for it). */
+  boolean anyEligible(PreparedJob job) {
+    return !byJobCount.isEmpty() || (job.origin >= 0 && eligible(job.origin, job));
+  }
+
+  private long free(int node, int resource) {
+    if (node == PROBE) {
+      return probeFree;
+    }
+    return othersOffer[node * r + resource] - allocated[node * r + resource];
+  }
+
+  /** Offer minus allocation for this job on this node; negative after a mode change. */
+  long freeFor(int node, PreparedJob job, int resource) {
+    return offerFor(node, job, resource) - allocated[node * r + resource];
+  }
+
+  /** Every positive request fits in offer minus allocation. */
+  boolean fitsNow(int node, PreparedJob job) {
+    if (!eligible(node, job)) {
+      return false;
+    }
+    long[] offers = node == job.origin ? ownOffer : othersOffer;
+    int base = node * r;
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int at = base + job.resourceIds[k];
+      if (job.quantities[k] > offers[at] - allocated[at]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Every positive request fits in the full offer, whatever is allocated. */
+  boolean fitsFullOffer(int node, PreparedJob job) {
+    if (!eligible(node, job)) {
+      return false;
+    }
+    long[] offers = node == job.origin ? ownOffer : othersOffer;
+    int base = node * r;
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      if (job.quantities[k] > offers[base + job.resourceIds[k]]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The dominant resource of a job: the request that is the largest share of the eligible nodes'
+   * total offer (DRF's dominant share), ties to the first name. Placement best-fits on it.
+   */
+  int dominant(PreparedJob job) {
+    int best = 0;
+    for (int k = 1; k < job.resourceIds.length; k++) {
+      long totalK = totalOthersOffer[job.resourceIds[k]];
+      long totalBest = totalOthersOffer[job.resourceIds[best]];
+      // A resource nobody offers is an infinite share: it decides (the job will not fit anyway).
+      if (totalBest == 0) {
+        break;
+      }
+      if (totalK == 0 || Quantities.compareFractions(
+          job.quantities[k], totalK, job.quantities[best], totalBest) > 0) {
+        best = k;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Where the job goes now, or -1. Its origin node first when it fits there (with ownMode's
+   * offer); otherwise the best fit: the eligible node with the least free amount of the job's
+   * dominant resource that still holds every request, ties to the first name. A job that requests
+   * nothing goes to the eligible node with the fewest admitted or running jobs, ties to the first
+   * name. {@code excluded} (a node held for a starving job) is never chosen.
+   */
+  int place(PreparedJob job, int excluded) {
+    int origin = job.origin;
+    if (origin >= 0 && origin != excluded && fitsNow(origin, job)) {
+      return origin;
+    }
+    if (job.requestsNothing()) {
+      for (int node : byJobCount) {
+        if (node != origin && node != excluded) {
+          return node;
+        }
+      }
+      return -1;
+    }
+    // Quick reject: some request exceeds the largest free amount of its resource anywhere.
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      TreeSet<Integer> set = freeOrder.get(job.resourceIds[k]);
+      if (set.isEmpty() || job.quantities[k] > free(set.last(), job.resourceIds[k])) {
+        return -1;
+      }
+    }
+    probeFree = job.quantities[job.dominant];
+    for (int node : freeOrder.get(job.resourceIds[job.dominant]).tailSet(PROBE, true)) {
+      if (node != origin && node != excluded && fitsNow(node, job)) {
+        return node;
+      }
+    }
+    return -1;
+  }
+
+  /** True when some eligible node's full offer holds the job (WaitingForCapacity, not NoNodeFits). */
+  boolean fitsSomeFullOffer(PreparedJob job) {
+    if (job.origin >= 0 && fitsFullOffer(job.origin, job)) {
+      return true;
+    }
+    if (job.requestsNothing()) {
+      for (int node : byJobCount) {
+        if (node != job.origin) {
+          return true;
+        }
+      }
+      return false;
+    }
+    int dominantResource = job.resourceIds[job.dominant];
+    long need = job.quantities[job.dominant];
+    for (int node : byOfferDescending[dominantResource]) {
+      if (othersOffer[node * r + dominantResource] < need) {
+        return false;
+      }
+      if (node != job.origin && fitsFullOffer(node, job)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The node where a job that fits some full offer but no free share would fit soonest: among
+   * eligible nodes whose full offer holds it, the one whose largest shortfall (allocation plus
+   * request minus offer, as a share of the offer) is smallest, ties to the first name. -1 if none.
+   */
+  int soonest(PreparedJob job) {
+    int best = -1;
+    long bestShort = 0;
+    long bestOffer = 1;
+    for (int node = 0; node < nodes.length; node++) {
+      if (!fitsFullOffer(node, job)) {
+        continue;
+      }
+      long worstShort = 0;
+      long worstOffer = 1;
+      for (int k = 0; k < job.resourceIds.length; k++) {
+        int res = job.resourceIds[k];
+        long offer = offerFor(node, job, res);
+        long shortfall = Math.max(0, job.quantities[k] - freeFor(node, job, res));
+        if (shortfall > 0
+            && Quantities.compareFractions(shortfall, offer, worstShort, worstOffer) > 0) {
+          worstShort = shortfall;
+          worstOffer = offer;
+        }
+      }
+      if (best < 0
+          || Quantities.compareFractions(worstShort, worstOffer, bestShort, bestOffer) < 0) {
+        best = node;
+        bestShort = worstShort;
+        bestOffer = worstOffer;
+      }
+    }
+    return best;
+  }
+
+  /** Reserves the job's requests on the node, keeping the indexes in order. */
+  void reserve(int node, PreparedJob job) {
+    boolean indexed = eligibleForOthers(node);
+    if (indexed) {
+      byJobCount.remove(node);
+    }
+    jobCount[node]++;
+    if (indexed) {
+      byJobCount.add(node);
+    }
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int res = job.resourceIds[k];
+      TreeSet<Integer> set = freeOrder.get(res);
+      if (indexed) {
+        set.remove(node);
+      }
+      int at = node * r + res;
+      allocated[at] = Quantities.add(allocated[at], job.quantities[k]);
+      if (indexed) {
+        set.add(node);
+      }
+    }
+  }
+
+  /**
+   * The eligible node with the most free of a resource for this job (its origin counted with
+   * ownMode's offer), or -1 when no node is eligible.
+   */
+  int mostFree(PreparedJob job, int resource) {
+    int best = -1;
+    for (var it = freeOrder.get(resource).descendingIterator(); it.hasNext(); ) {
+      int node = it.next();
+      if (node != job.origin) {
+        best = node;
+        break;
+      }
+    }
+    return betterForOrigin(job, resource, best, true);
+  }
+
+  /** The eligible node with the largest offer of a resource for this job, or -1. */
+  int largestOffer(PreparedJob job, int resource) {
+    int best = -1;
+    for (int node : byOfferDescending[resource]) {
+      if (node != job.origin) {
+        best = node;
+        break;
+      }
+    }
+    return betterForOrigin(job, resource, best, false);
+  }
+
+  /** Compares the origin node (with ownMode's offer) against the best other node. */
+  private int betterForOrigin(PreparedJob job, int resource, int best, boolean byFree) {
+    int origin = job.origin;
+    if (origin < 0 || !eligible(origin, job)) {
+      return best;
+    }
+    if (best < 0) {
+      return origin;
+    }
+    long originValue = byFree ? freeFor(origin, job, resource) : offerFor(origin, job, resource);
+    long bestValue = byFree ? freeFor(best, job, resource) : offerFor(best, job, resource);
+    return originValue > bestValue || (originValue == bestValue && origin < best) ? origin : best;
+  }
+
+  String resourceName(int resource) {
+    return resources.name(resource);
+  }
+}

@@ -1,0 +1,37 @@
+package io.octomy.batch.admission;
+
+import io.octomy.batch.policy.NodeMode;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the admission pass needs to know about one BatchNode.
+ *
+ * @param name the node's name
+ * @param mode the mode that scales the offer for other nodes' work
+ * @param ownMode the mode for jobs whose {@code origin} is this node; null means the same as {@code mode}
+ * @param capacity resource name to capacity, as the agent reports it (negative values count as 0)
+ * @param heartbeat the agent's last heartbeat; null means never, so the node is not ready
+ * @param ready the Ready condition the agent reports
+ */
+public record NodeView(
+    String name,
+    NodeMode mode,
+    NodeMode ownMode,
+    Map<String, Long> capacity,
+    Instant heartbeat,
+    boolean ready) {
+
+  public NodeView {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(mode, "mode");
+    ownMode = ownMode == null ? mode : ownMode;
+    capacity = capacity == null ? Map.of() : Map.copyOf(capacity);
+  }
+
+  /** The mode that applies to a job: {@code ownMode} for its own work, {@code mode} otherwise. */
+  public NodeMode modeFor(String jobOrigin) {
+    return name.equals(jobOrigin) ? ownMode : mode;
+  }
+}

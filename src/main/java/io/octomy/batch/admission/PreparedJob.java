@@ -1,0 +1,96 @@
+package io.octomy.batch.admission;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * A job turned into the arrays the pass works on: positive requests as (resource id, quantity)
+ * pairs sorted by id, distinct sorted lock keys, and (for Queued jobs) priority and starving.
+ */
+final class PreparedJob {
+
+  final int index;
+  final JobView view;
+  final JobKey key;
+  /** Resource ids of the positive requests, ascending; a request of 0 constrains nothing. */
+  final int[] resourceIds;
+  /** The quantities matching {@link #resourceIds}. */
+  final long[] quantities;
+  /** Distinct lock keys, sorted. */
+  final List<String> lockKeys;
+  /** Problems that make a Queued job InvalidSpec: the given ones plus negative quantities. */
+  final List<String> problems;
+  final Instant queuedAt;
+  long effectivePriority;
+  boolean starving;
+  /** Index of the origin node in the node pool, or -1. */
+  int origin = -1;
+  /** Position in {@link #resourceIds} of the resource the placement best-fits on. */
+  int dominant;
+
+  PreparedJob(int index, JobView view, ResourceNames names, Instant now) {
+    this.index = index;
+    this.view = view;
+    this.key = view.key();
+    this.queuedAt = view.queuedAt() == null ? now : view.queuedAt();
+    List<String> found = new ArrayList<>(view.specProblems());
+    int positive = 0;
+    for (Map.Entry<String, Long> e : view.requests().entrySet()) {
+      if (e.getValue() > 0) {
+        positive++;
+      } else if (e.getValue() < 0) {
+        found.add("Request " + e.getKey() + " is " + e.getValue()
+            + "; quantities are whole numbers of 0 or more.");
+      }
+    }
+    for (Map.Entry<String, Long> e : view.limits().entrySet()) {
+      if (e.getValue() < 0) {
+        found.add("Limit " + e.getKey() + " is " + e.getValue()
+            + "; quantities are whole numbers of 0 or more.");
+      }
+    }
+    this.problems = List.copyOf(found);
+    int[] ids = new int[positive];
+    int k = 0;
+    for (Map.Entry<String, Long> e : view.requests().entrySet()) {
+      if (e.getValue() > 0) {
+        ids[k++] = names.id(e.getKey());
+      }
+    }
+    java.util.Arrays.sort(ids);
+    this.resourceIds = ids;
+    this.quantities = new long[positive];
+    for (int i = 0; i < positive; i++) {
+      quantities[i] = view.requests().get(names.name(ids[i]));
+    }
+    this.lockKeys = view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
+  }
+
+  boolean requestsNothing() {
+    return resourceIds.length == 0;
+  }
+
+  /** True when this job requests any of the given resource ids (both ascending). */
+  boolean requestsAnyOf(int[] sortedIds) {
+    int i = 0;
+    int j = 0;
+    while (i < resourceIds.length && j < sortedIds.length) {
+      if (resourceIds[i] == sortedIds[j]) {
+        return true;
+      } else if (resourceIds[i] < sortedIds[j]) {
+        i++;
+      } else {
+        j++;
+      }
+    }
+    return false;
+  }
+
+  String group() {
+    String g = view.group();
+    return g == null || g.isBlank() ? null : g;
+  }
+}

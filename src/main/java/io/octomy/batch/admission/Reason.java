@@ -1,0 +1,41 @@
+package io.octomy.batch.admission;
+
+/**
+ * The reason codes written to {@code status.reason}. The enum constant names are the codes
+ * themselves (CamelCase, as {@code kubectl get} shows them); {@link #code()} returns that string.
+ */
+public enum Reason {
+  Admitted,
+  WaitingForDependency,
+  /** Phase Skipped: a failed, skipped or rejected ancestor; the message names it. */
+  DependencyFailed,
+  /** Phase Rejected: the job is part of a dependency cycle; the message names the cycle. */
+  DependencyCycle,
+  WaitingForLock,
+  WaitingForGroup,
+  WaitingForBudget,
+  /** Fits some ready node's full offer, but no node's free share now. */
+  WaitingForCapacity,
+  /** No ready node could ever hold it in its current mode, or there is no ready node. */
+  NoNodeFits,
+  /** A starving job of higher priority is being kept room for on the only node where this one fits. */
+  HeldForStarvingJob,
+  /** Phase Rejected: the spec is invalid; the message says what to write instead. */
+  InvalidSpec,
+  Succeeded,
+  Failed;
+
+  /** The code as written to the status, e.g. {@code "WaitingForCapacity"}. */
+  public String code() {
+    return name();
+  }
+
+  /** True for the reasons of a {@link Decision.Wait}: the job stays Queued. */
+  public boolean isWait() {
+    return switch (this) {
+      case WaitingForDependency, WaitingForLock, WaitingForGroup, WaitingForBudget,
+          WaitingForCapacity, NoNodeFits, HeldForStarvingJob -> true;
+      default -> false;
+    };
+  }
+}

@@ -1,0 +1,135 @@
+package io.octomy.batch.admission;
+
+import io.octomy.batch.policy.Policy;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Who holds which lock and group slot, and how much of each namespace budget is in use. Built
+ * from the Admitted and Running jobs of the snapshot (so a restarted controller rebuilds the same
+ * picture) and updated by every admission of the pass. Locks and groups are namespace-scoped.
+ */
+final class Reservations {
+
+  /** A name (lock key or group) inside a namespace. */
+  private record Scoped(String namespace, String name) {}
+
+  private final Policy policy;
+  private final ResourceNames resources;
+  private final Map<Scoped, List<String>> lockHolders = new HashMap<>();
+  private final Map<Scoped, List<String>> groupHolders = new HashMap<>();
+  /** Per namespace with a budget: per resource id the limit, or -1 when the budget does not list it. */
+  private final Map<String, long[]> budgetLimits = new HashMap<>();
+  private final Map<String, long[]> budgetUsed = new HashMap<>();
+
+  Reservations(Policy policy, ResourceNames resources) {
+    this.policy = policy;
+    this.resources = resources;
+    policy.budgets().forEach((namespace, budget) -> {
+      long[] limits = new long[resources.count()];
+      java.util.Arrays.fill(limits, -1);
+      budget.forEach((name, limit) -> {
+        int id = resources.id(name);
+        if (id >= 0) {
+          limits[id] = Math.max(0, limit);
+        }
+      });
+      budgetLimits.put(namespace, limits);
+      budgetUsed.put(namespace, new long[resources.count()]);
+    });
+  }
+
+  /** Counts a job's locks, group slot and budget use (an existing holder or a new admission). */
+  void hold(PreparedJob job) {
+    String namespace = job.key.namespace();
+    for (String key : job.lockKeys) {
+      lockHolders.computeIfAbsent(new Scoped(namespace, key), k -> new ArrayList<>(1))
+          .add(job.key.name());
+    }
+    String group = job.group();
+    if (group != null) {
+      groupHolders.computeIfAbsent(new Scoped(namespace, group), k -> new ArrayList<>(1))
+          .add(job.key.name());
+    }
+    long[] used = budgetUsed.get(namespace);
+    if (used != null) {
+      for (int k = 0; k < job.resourceIds.length; k++) {
+        int id = job.resourceIds[k];
+        used[id] = Quantities.add(used[id], job.quantities[k]);
+      }
+    }
+  }
+
+  /** Sorts the holders read off the snapshot, so messages do not depend on the input order. */
+  void sortExisting() {
+    lockHolders.values().forEach(l -> l.sort(null));
+    groupHolders.values().forEach(l -> l.sort(null));
+  }
+
+  /** Every lock of the job that someone holds, with every holder; empty when none is held. */
+  List<WaitingOn> blockingLocks(PreparedJob job) {
+    List<WaitingOn> blocking = List.of();
+    for (String key : job.lockKeys) {
+      List<String> holders = lockHolders.get(new Scoped(job.key.namespace(), key));
+      if (holders != null && !holders.isEmpty()) {
+        if (blocking.isEmpty()) {
+          blocking = new ArrayList<>();
+        }
+        for (String holder : holders) {
+          blocking.add(new WaitingOn(key, holder));
+        }
+      }
+    }
+    return blocking;
+  }
+
+  /** The holders of the job's group when the group is at its cap; empty when there is room. */
+  List<String> fullGroupHolders(PreparedJob job) {
+    String group = job.group();
+    if (group == null) {
+      return List.of();
+    }
+    List<String> holders = groupHolders.getOrDefault(
+        new Scoped(job.key.namespace(), group), List.of());
+    return holders.size() >= policy.maxRunning(group) ? holders : List.of();
+  }
+
+  int groupCap(PreparedJob job) {
+    return policy.maxRunning(job.group());
+  }
+
+  /**
+   * The budget sentence parts for every request that would exceed the namespace budget; empty
+   * when the job fits the budget (or the namespace has none).
+   */
+  List<String> budgetShortfalls(PreparedJob job) {
+    String namespace = job.key.namespace();
+    long[] limits = budgetLimits.get(namespace);
+    if (limits == null) {
+      return List.of();
+    }
+    long[] used = budgetUsed.get(namespace);
+    List<String> parts = List.of();
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int id = job.resourceIds[k];
+      long limit = limits[id];
+      if (limit < 0 || Quantities.add(used[id], job.quantities[k]) <= limit) {
+        continue;
+      }
+      if (parts.isEmpty()) {
+        parts = new ArrayList<>();
+      }
+      String name = resources.name(id);
+      if (job.quantities[k] > limit) {
+        parts.add("need " + job.quantities[k] + " " + name + ", more than the whole budget of "
+            + limit + " in namespace " + namespace);
+      } else {
+        parts.add("need " + job.quantities[k] + " " + name + ", " + used[id]
+            + " already admitted or running in namespace " + namespace + ", budget is " + limit);
+      }
+    }
+    return parts;
+  }
+}

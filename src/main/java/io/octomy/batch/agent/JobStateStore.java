@@ -1,0 +1,124 @@
+package io.octomy.batch.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The per-job files under {@code STATE/jobs/<namespace>/<name>/<uid>/}: {@code state.json},
+ * {@code output.log}, {@code exitcode} (written by the wrapper) and the default {@code work}
+ * directory.
+ */
+final class JobStateStore {
+
+  static final String STATE_FILE = "state.json";
+
+  private final Path jobsDir;
+  private final ObjectMapper json = new ObjectMapper()
+      .registerModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+      .enable(SerializationFeature.INDENT_OUTPUT);
+
+  JobStateStore(Path stateDir) {
+    this.jobsDir = stateDir.resolve("jobs");
+  }
+
+  Path dir(JobKey key) {
+    return jobsDir.resolve(key.namespace()).resolve(key.name()).resolve(key.uid());
+  }
+
+  Path logFile(JobKey key) {
+    return dir(key).resolve("output.log");
+  }
+
+  Path exitCodeFile(JobKey key) {
+    return dir(key).resolve("exitcode");
+  }
+
+  Path workDir(JobKey key) {
+    return dir(key).resolve("work");
+  }
+
+  /**
+   * Replaces the state file atomically: readers (and a restarted agent) see the old or the new
+   * content, never a torn one. The temporary file is flushed to disk before the rename so a
+   * power cut cannot leave an empty file under the final name.
+   */
+  void write(JobState state) {
+    Path dir = dir(state.key());
+    try {
+      Files.createDirectories(dir);
+      Path tmp = Files.createTempFile(dir, STATE_FILE, ".tmp");
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        ch.write(ByteBuffer.wrap(json.writeValueAsBytes(state)));
+        ch.force(true);
+      }
+      Files.move(tmp, dir.resolve(STATE_FILE),
+          StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the state of job " + state.key() + " in " + dir, e);
+    }
+  }
+
+  /** Every state file under the jobs directory, in path order. */
+  List<Path> stateFiles() {
+    if (!Files.isDirectory(jobsDir)) {
+      return List.of();
+    }
+    try (Stream<Path> walk = Files.walk(jobsDir, 4)) {
+      return walk.filter(p -> p.getFileName().toString().equals(STATE_FILE))
+          .sorted(Comparator.naturalOrder())
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list job states under " + jobsDir, e);
+    }
+  }
+
+  JobState read(Path stateFile) throws IOException {
+    return json.readValue(stateFile.toFile(), JobState.class);
+  }
+
+  /** The key a state file's directory names, for files that cannot be parsed. */
+  JobKey keyOf(Path stateFile) {
+    Path uid = stateFile.getParent();
+    return new JobKey(uid.getParent().getParent().getFileName().toString(),
+        uid.getParent().getFileName().toString(), uid.getFileName().toString());
+  }
+
+  /** The exit code the wrapper recorded, if it got to record one. */
+  Integer readExitCode(JobKey key) {
+    try {
+      return Integer.valueOf(Files.readString(exitCodeFile(key)).trim());
+    } catch (IOException | NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** Removes every file of a job. */
+  void delete(JobKey key) {
+    Path dir = dir(key);
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      List<Path> paths = new ArrayList<>(walk.sorted(Comparator.reverseOrder()).toList());
+      for (Path p : paths) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot remove the files of job " + key + " in " + dir, e);
+    }
+  }
+}

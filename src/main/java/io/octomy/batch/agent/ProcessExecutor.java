@@ -1,0 +1,399 @@
+package io.octomy.batch.agent;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import oshi.SystemInfo;
+import oshi.software.os.OSProcess;
+import oshi.software.os.OperatingSystem;
+
+/**
+ * Runs jobs as local processes for a node whose executor is {@code Process}.
+ *
+ * <p>Each job gets {@code STATE/jobs/<namespace>/<name>/<uid>/} holding {@code state.json} (pid,
+ * the process's start time, phase, exit code, times; replaced atomically), {@code output.log}
+ * (stdout and stderr together, appended) and, unless the job names a working directory, a
+ * {@code work} directory to run in.
+ *
+ * <p><b>Never twice.</b> The state file is written before the process starts, so a job with a
+ * state file has been started (or was about to be). If the agent dies between writing that
+ * intent and recording the pid, the job is reported {@code AgentLost} rather than run again:
+ * at most once, never twice.
+ *
+ * <p><b>Exit codes across restarts.</b> A restarted agent is not the parent of processes it
+ * re-adopts, so it cannot {@code waitpid} them. The command therefore runs under a POSIX {@code
+ * sh} wrapper that stays its parent, waits for it and writes {@code $?} to the job's {@code
+ * exitcode} file (temp file + {@code mv}, so it is whole or absent) before exiting with the same
+ * code. The wrapper passes the command as {@code "$@"} to {@code env}, so no argument is ever
+ * re-parsed by the shell and the program is found on PATH like an exec would. The file is written by the job's own process tree and survives the agent, so an exit
+ * that happens while no agent runs is still reported with its true code. A wrapper killed
+ * outright (SIGKILL, OOM killer) records nothing: that job is reported {@code AgentLost},
+ * meaning "ended, and the agent could not learn how". This needs {@code /bin/sh}: Linux and
+ * macOS, not Windows.
+ *
+ * <p><b>Re-adoption.</b> A new executor on the same state directory re-adopts each running job
+ * whose pid is alive with the same process start time. Start times are compared within {@link
+ * #START_TIME_TOLERANCE}: Linux derives them from the boot time in {@code /proc/stat}, which
+ * two JVMs can read a second apart; a pid being reused within that window is not a realistic
+ * risk. A job whose process is gone is finished from its {@code exitcode} file, or reported
+ * {@code AgentLost} without one.
+ *
+ * <p>Thread-safe. Exit callbacks run on JDK threads and take the same lock as the public methods.
+ */
+public final class ProcessExecutor implements AutoCloseable {
+
+  /** How far apart two readings of one process's start time may be and still mean the same process. */
+  public static final Duration START_TIME_TOLERANCE = Duration.ofSeconds(2);
+
+  /** Grace period of {@link #stop(JobKey)} before the process tree is killed. */
+  public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
+
+  /**
+   * $1 is the exit code file, the rest is the command. Not exec'd: sh must outlive the command.
+   * The command goes through {@code env} so it is exec'd from PATH as Kubernetes would run it,
+   * never taken as a shell builtin or function (a command named "exit" must not end the wrapper
+   * before it records anything).
+   */
+  static final String WRAPPER = "f=$1; shift; /usr/bin/env -- \"$@\"; c=$?; "
+      + "printf '%s\\n' \"$c\" > \"$f.tmp\" && mv -f \"$f.tmp\" \"$f\"; exit $c";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ProcessExecutor.class);
+  private static final OperatingSystem OS = new SystemInfo().getOperatingSystem();
+
+  private final JobStateStore store;
+  private final Clock clock;
+  private final Map<JobKey, JobState> states = new LinkedHashMap<>();
+  private final Map<JobKey, ProcessHandle> live = new HashMap<>();
+  private final Map<JobKey, CompletableFuture<JobRecord>> finishes = new HashMap<>();
+  private final Set<JobKey> stopping = new HashSet<>();
+  private boolean closed;
+
+  /** An executor on {@code stateDir} using the system clock; re-adopts what a previous one left running. */
+  public ProcessExecutor(Path stateDir) {
+    this(stateDir, Clock.systemUTC());
+  }
+
+  /**
+   * @param stateDir the agent's state directory (jobs live under {@code stateDir/jobs})
+   * @param clock source of {@code startedAt} and {@code finishedAt}
+   */
+  public ProcessExecutor(Path stateDir, Clock clock) {
+    this.store = new JobStateStore(stateDir);
+    this.clock = clock;
+    synchronized (this) {
+      for (Path file : store.stateFiles()) {
+        recover(file);
+      }
+    }
+  }
+
+  /**
+   * Starts a job unless it was ever started by an executor on this state directory.
+   *
+   * @return true if this call started it; false if it was already known (running or finished)
+   * @throws UncheckedIOException if the state directory cannot be written (nothing is started)
+   */
+  public synchronized boolean start(LaunchSpec spec) {
+    if (closed) {
+      throw new IllegalStateException("the executor is closed");
+    }
+    JobKey key = spec.key();
+    if (states.containsKey(key) || Files.exists(store.dir(key).resolve(JobStateStore.STATE_FILE))) {
+      return false;
+    }
+    JobState intent = JobState.intent(key, spec.command(), clock.instant());
+    store.write(intent);
+    states.put(key, intent);
+    try {
+      Path workDir = spec.workingDir() != null ? spec.workingDir() : store.workDir(key);
+      // Kubernetes creates a missing workingDir too; doing the same keeps templates portable.
+      Files.createDirectories(workDir);
+      List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", WRAPPER, "octomy-job",
+          store.exitCodeFile(key).toString()));
+      argv.addAll(spec.command());
+      ProcessBuilder pb = new ProcessBuilder(argv)
+          .directory(workDir.toFile())
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(store.logFile(key).toFile()))
+          // Not a pipe: the job must not get EOF or SIGPIPE from us when the agent goes away.
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+      pb.environment().putAll(spec.env());
+      Process process = pb.start();
+      JobState running = intent.running(process.pid(),
+          process.toHandle().info().startInstant().orElse(null));
+      store.write(running);
+      states.put(key, running);
+      live.put(key, process.toHandle());
+      process.onExit().thenAccept(p -> exited(key, p));
+    } catch (IOException e) {
+      finish(key, null, JobRecord.REASON_START_FAILED,
+          "could not start " + spec.command().get(0) + ": " + e.getMessage());
+    }
+    return true;
+  }
+
+  /** The record of one job, if this executor knows it. */
+  public synchronized Optional<JobRecord> record(JobKey key) {
+    return Optional.ofNullable(states.get(key)).map(JobState::toRecord);
+  }
+
+  /** Every job's current record, ordered by namespace, name and uid: the reporter's {@code status.jobs}. */
+  public synchronized List<JobRecord> records() {
+    return states.values().stream()
+        .map(JobState::toRecord)
+        .sorted(Comparator.comparing((JobRecord r) -> r.key().namespace())
+            .thenComparing(r -> r.key().name())
+            .thenComparing(r -> r.key().uid()))
+        .toList();
+  }
+
+  /** Completes with the final record when the job finishes (at once if it has). */
+  public synchronized CompletableFuture<JobRecord> whenFinished(JobKey key) {
+    if (!states.containsKey(key)) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException("unknown job " + key));
+    }
+    CompletableFuture<JobRecord> f = finishes.computeIfAbsent(key, k -> new CompletableFuture<>());
+    JobState s = states.get(key);
+    if (s.phase() != JobPhase.Running) {
+      f.complete(s.toRecord());
+    }
+    return f.copy();
+  }
+
+  /** The job's output file (stdout and stderr). */
+  public Path logFile(JobKey key) {
+    return store.logFile(key);
+  }
+
+  /** {@link #stop(JobKey, Duration)} with {@link #DEFAULT_GRACE}. */
+  public boolean stop(JobKey key) {
+    return stop(key, DEFAULT_GRACE);
+  }
+
+  /**
+   * Stops a running job's whole process tree: SIGTERM to every process, then SIGKILL to those
+   * still alive after {@code grace}. Returns once the job is recorded Failed with reason {@code
+   * Stopped} (or finished on its own meanwhile). A process that left the tree (setsid and double
+   * fork) is beyond reach; the Pod executor contains such jobs, this one cannot.
+   *
+   * @return false if the job is not running here
+   */
+  public boolean stop(JobKey key, Duration grace) {
+    ProcessHandle root;
+    CompletableFuture<JobRecord> done;
+    synchronized (this) {
+      root = live.get(key);
+      if (root == null) {
+        return false;
+      }
+      stopping.add(key);
+      done = whenFinished(key);
+    }
+    // Collect the tree before signalling: once the wrapper dies its children are re-parented.
+    List<ProcessHandle> tree = tree(root);
+    tree.forEach(ProcessHandle::destroy);
+    if (!awaitAll(tree, grace)) {
+      List<ProcessHandle> again = new ArrayList<>(tree);
+      again.addAll(tree(root)); // whatever it forked during the grace period
+      again.stream().filter(h -> !hasExited(h)).forEach(ProcessHandle::destroyForcibly);
+      awaitAll(again, Duration.ofSeconds(5));
+    }
+    try {
+      // Our own child's exit callback comes at once with its exit status; give it a moment.
+      done.get(200, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // An adopted process's callback may be seconds late (the JDK polls non-children), and
+      // the tree is dead already: record the stop now. exited() ignores a second call.
+      exited(key, null);
+    }
+    return true;
+  }
+
+  /**
+   * Removes a finished job's files and record. Only for jobs whose BatchJob is deleted: a
+   * forgotten key would be started again by {@link #start}.
+   *
+   * @throws IllegalStateException if the job is still running
+   */
+  public synchronized void forget(JobKey key) {
+    JobState s = states.get(key);
+    if (s != null && s.phase() == JobPhase.Running) {
+      throw new IllegalStateException("job " + key + " is still running; stop it first");
+    }
+    store.delete(key);
+    states.remove(key);
+    finishes.remove(key);
+  }
+
+  /**
+   * Detaches from every job without stopping any: processes keep running and the next executor
+   * on this state directory re-adopts them, as after an agent restart.
+   */
+  @Override
+  public synchronized void close() {
+    closed = true;
+  }
+
+  private void recover(Path file) {
+    JobState s;
+    try {
+      s = store.read(file);
+    } catch (IOException | RuntimeException e) {
+      // Writes are atomic, so this is outside damage; the job did start, so it must not rerun.
+      JobKey key = store.keyOf(file);
+      LOG.warn("unreadable job state {}: {}", file, e.toString());
+      JobState lost = JobState.intent(key, List.of(), null);
+      states.put(key, lost);
+      finish(key, null, JobRecord.REASON_AGENT_LOST, "the agent's record of this job is unreadable ("
+          + e.getMessage() + "); it is not started again");
+      return;
+    }
+    JobKey key = s.key();
+    states.put(key, s);
+    if (s.phase() != JobPhase.Running) {
+      return;
+    }
+    if (s.pid() == null) {
+      finish(key, null, JobRecord.REASON_AGENT_LOST,
+          "the agent stopped before it could record the process; it is not started again");
+      return;
+    }
+    Optional<ProcessHandle> handle = ProcessHandle.of(s.pid())
+        .filter(h -> !hasExited(h))
+        .filter(h -> sameStart(h, s.processStart()));
+    if (handle.isPresent()) {
+      LOG.info("re-adopted job {} (pid {})", key, s.pid());
+      live.put(key, handle.get());
+      handle.get().onExit().thenAccept(h -> exited(key, null));
+      return;
+    }
+    Integer code = store.readExitCode(key);
+    if (code != null) {
+      finish(key, code, reasonFor(code), messageFor(code));
+    } else {
+      finish(key, null, JobRecord.REASON_AGENT_LOST, "process " + s.pid()
+          + " ended while the agent was not running and recorded no exit code");
+    }
+  }
+
+  /** Exit of a process: {@code own} is the Process when this executor started it (null when adopted). */
+  private synchronized void exited(JobKey key, Process own) {
+    if (closed) {
+      return; // detached: the next executor reports this exit from the exitcode file
+    }
+    JobState s = states.get(key);
+    if (s == null || s.phase() != JobPhase.Running) {
+      return;
+    }
+    Integer code = store.readExitCode(key);
+    if (code == null && own != null) {
+      code = own.exitValue(); // the wrapper itself was killed; the JVM reports 128 + signal
+    }
+    if (stopping.contains(key)) {
+      finish(key, code, JobRecord.REASON_STOPPED, "stopped by the agent");
+    } else if (code == null) {
+      finish(key, null, JobRecord.REASON_AGENT_LOST,
+          "process " + s.pid() + " ended without recording an exit code (killed outright?)");
+    } else {
+      finish(key, code, reasonFor(code), messageFor(code));
+    }
+  }
+
+  private void finish(JobKey key, Integer code, String reason, String message) {
+    JobState done = states.get(key).finished(code, reason, message, clock.instant());
+    try {
+      store.write(done);
+    } catch (UncheckedIOException e) {
+      // Keep reporting the outcome from memory; the next restart re-derives it from exitcode.
+      LOG.error("cannot persist the end of job {}: {}", key, e.getMessage());
+    }
+    states.put(key, done);
+    live.remove(key);
+    stopping.remove(key);
+    CompletableFuture<JobRecord> f = finishes.get(key);
+    if (f != null) {
+      f.complete(done.toRecord());
+    }
+  }
+
+  private static String reasonFor(int code) {
+    return code == 0 ? JobRecord.REASON_SUCCEEDED : JobRecord.REASON_FAILED;
+  }
+
+  private static String messageFor(int code) {
+    if (code == 0) {
+      return null;
+    }
+    return code > 128 && code < 160
+        ? "the command was killed by signal " + (code - 128) + " (exit code " + code + ")"
+        : "the command exited with code " + code;
+  }
+
+  private static boolean sameStart(ProcessHandle h, Instant recorded) {
+    Optional<Instant> now = h.info().startInstant();
+    // Without a recorded start time a live pid proves nothing: it may be another process.
+    return recorded != null && now.isPresent()
+        && Duration.between(recorded, now.get()).abs().compareTo(START_TIME_TOLERANCE) <= 0;
+  }
+
+  /**
+   * True once a process has ended. {@link ProcessHandle#isAlive()} stays true for a zombie,
+   * which has exited but waits for its parent (or init) to reap it; some init processes reap
+   * only now and then, so waiting for the reap would stall stops and re-adoption.
+   */
+  static boolean hasExited(ProcessHandle h) {
+    if (!h.isAlive()) {
+      return true;
+    }
+    OSProcess p = OS.getProcess(Math.toIntExact(h.pid()));
+    return p == null || p.getState() == OSProcess.State.ZOMBIE;
+  }
+
+  private static List<ProcessHandle> tree(ProcessHandle root) {
+    List<ProcessHandle> all = new ArrayList<>(root.descendants().toList());
+    all.add(root);
+    return all;
+  }
+
+  /**
+   * Polls rather than joining {@link ProcessHandle#onExit()}: for processes that are not our
+   * children the JDK polls from 300 ms upwards, which made every stop take seconds.
+   */
+  private static boolean awaitAll(List<ProcessHandle> handles, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!handles.stream().allMatch(ProcessExecutor::hasExited)) {
+      if (System.nanoTime() - deadline >= 0) {
+        return false;
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,73 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Sets conditions the Kubernetes way: one per type; {@code lastTransitionTime} moves only when
+ * the status flips, so a reason or message update does not look like a new event.
+ */
+public final class Conditions {
+
+  public static final String ADMITTED = "Admitted";
+  public static final String STARVING = "Starving";
+  public static final String OVER_LIMIT = "OverLimit";
+  public static final String SPEC_CHANGE_IGNORED = "SpecChangeIgnored";
+  public static final String READY = "Ready";
+
+  private Conditions() {}
+
+  /** A copy of {@code existing} with condition {@code type} set; the input list is not changed. */
+  public static List<Condition> set(List<Condition> existing, String type, boolean status, String reason,
+      String message, Long observedGeneration, Instant now) {
+    List<Condition> out = new ArrayList<>();
+    String wanted = status ? "True" : "False";
+    boolean replaced = false;
+    for (Condition c : existing == null ? List.<Condition>of() : existing) {
+      if (!type.equals(c.getType())) {
+        out.add(c);
+        continue;
+      }
+      replaced = true;
+      String transition = wanted.equals(c.getStatus()) && c.getLastTransitionTime() != null
+          ? c.getLastTransitionTime() : Times.format(now);
+      out.add(build(type, wanted, reason, message, observedGeneration, transition));
+    }
+    if (!replaced) {
+      out.add(build(type, wanted, reason, message, observedGeneration, Times.format(now)));
+    }
+    return out;
+  }
+
+  /** The condition of a type, or null. */
+  public static Condition find(List<Condition> conditions, String type) {
+    if (conditions == null) {
+      return null;
+    }
+    return conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+  }
+
+  /** True when the condition of {@code type} has status True. */
+  public static boolean isTrue(List<Condition> conditions, String type) {
+    Condition c = find(conditions, type);
+    return c != null && "True".equals(c.getStatus());
+  }
+
+  /** A copy without the condition of {@code type}. */
+  public static List<Condition> remove(List<Condition> conditions, String type) {
+    List<Condition> out = new ArrayList<>();
+    if (conditions != null) {
+      conditions.stream().filter(c -> !Objects.equals(type, c.getType())).forEach(out::add);
+    }
+    return out;
+  }
+
+  private static Condition build(String type, String status, String reason, String message, Long gen, String transition) {
+    return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
+        .withObservedGeneration(gen).withLastTransitionTime(transition).build();
+  }
+}

@@ -1,0 +1,22 @@
+package io.octomy.batch.controller;
+
+import io.octomy.batch.admission.JobPhase;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What is known of an admitted job's run, from its Pod (Pod nodes) or its node agent's report
+ * (Process nodes), merged with the agent's usage measurements.
+ *
+ * @param phase Admitted (not started yet), Running, Succeeded or Failed
+ * @param reason why it failed when the run itself did not say (e.g. AgentLost), or null
+ * @param peakUsage measured peaks per resource name; empty when nothing was measured yet
+ */
+public record RunObservation(
+    JobPhase phase, Integer exitCode, String reason, Instant startedAt, Instant finishedAt,
+    Map<String, Long> peakUsage) {
+
+  public RunObservation {
+    peakUsage = peakUsage == null ? Map.of() : Map.copyOf(peakUsage);
+  }
+}

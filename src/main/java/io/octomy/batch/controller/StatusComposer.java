@@ -1,0 +1,252 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.octomy.batch.admission.Decision;
+import io.octomy.batch.admission.JobPhase;
+import io.octomy.batch.admission.Reason;
+import io.octomy.batch.admission.ServiceClass;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.Resources;
+import io.octomy.batch.api.WaitingOnRef;
+import io.octomy.batch.controller.drift.OverLimit;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Pure: the status a job should have, given its current status and either the admission pass's
+ * decision (Queued jobs) or what is known of its run (admitted jobs). Also says which Events the
+ * change deserves. It copies the current status and changes only what the new facts change, so
+ * comparing the result with the current status tells whether a write is needed at all.
+ */
+public final class StatusComposer {
+
+  private StatusComposer() {}
+
+  /** The new status and the events of the transition. */
+  public record Composed(BatchJobStatus status, List<JobEvent> events) {}
+
+  /** Status for a job the pass decided about (it was Queued). */
+  public static Composed decided(BatchJob job, Decision decision, Instant now) {
+    BatchJobStatus old = job.getStatus() == null ? new BatchJobStatus() : job.getStatus();
+    BatchJobStatus s = copy(old);
+    List<JobEvent> events = new ArrayList<>();
+    long gen = generation(job);
+    s.setServiceClass(serviceClass(job));
+    s.setObservedGeneration(gen);
+    if (s.getQueuedAt() == null) {
+      s.setQueuedAt(job.getMetadata().getCreationTimestamp() != null
+          ? job.getMetadata().getCreationTimestamp() : Times.format(now));
+    }
+    s.setPhase(decision.phase());
+    s.setReason(decision.reason().code());
+    s.setMessage(decision.message());
+    List<Condition> conditions = s.getConditions();
+    boolean wasStarving = Conditions.isTrue(old.getConditions(), Conditions.STARVING);
+    if (decision instanceof Decision.Admit a) {
+        s.setNode(a.node());
+        s.setWaitingOn(null);
+        s.setEffectivePriority(a.effectivePriority());
+        s.setAdmittedAt(Times.format(now));
+        conditions = Conditions.set(conditions, Conditions.ADMITTED, true, Reason.Admitted.code(), decision.message(), gen, now);
+        events.add(JobEvent.normal("Admitted", decision.message()));
+    } else if (decision instanceof Decision.Wait w) {
+        s.setNode(null);
+        s.setWaitingOn(w.waitingOn().isEmpty() ? null
+            : w.waitingOn().stream().map(x -> new WaitingOnRef(x.key(), x.job())).toList());
+        // Aging alone never causes a write: priority is refreshed only along with another change.
+        if (s.getEffectivePriority() == null) {
+          s.setEffectivePriority(w.effectivePriority());
+        }
+        conditions = Conditions.set(conditions, Conditions.ADMITTED, false, w.reason().code(), w.message(), gen, now);
+    } else if (decision instanceof Decision.Skip k) {
+        s.setNode(null);
+        s.setWaitingOn(null);
+        s.setFinishedAt(Times.format(now));
+        conditions = Conditions.set(conditions, Conditions.ADMITTED, false, k.reason().code(), k.message(), gen, now);
+        events.add(JobEvent.warning("Skipped", k.message()));
+    } else if (decision instanceof Decision.Reject r) {
+        s.setNode(null);
+        s.setWaitingOn(null);
+        s.setFinishedAt(Times.format(now));
+        conditions = Conditions.set(conditions, Conditions.ADMITTED, false, r.reason().code(), r.message(), gen, now);
+        events.add(JobEvent.warning("Rejected", r.message()));
+    }
+    boolean starving = decision.starving() && decision instanceof Decision.Wait;
+    if (starving || wasStarving) {
+      String msg = starving
+          ? "waiting since " + s.getQueuedAt() + ", longer than the starvation threshold; lower-priority jobs are held back where it fits soonest."
+          : "no longer waiting.";
+      conditions = Conditions.set(conditions, Conditions.STARVING, starving, starving ? "WaitingTooLong" : decision.reason().code(), msg, gen, now);
+      if (starving && !wasStarving) {
+        events.add(JobEvent.warning("Starving", "job has waited past the starvation threshold: " + decision.message()));
+      }
+    }
+    s.setConditions(conditions);
+    if (!samePriorityAside(old, s)) {
+      // Something else changed, so the write happens anyway: let it carry the current priority.
+      s.setEffectivePriority(effectivePriority(decision, s.getEffectivePriority()));
+    }
+    return new Composed(s, events);
+  }
+
+  /** Status for an admitted job, from what is known of its run. */
+  public static Composed running(BatchJob job, RunObservation run, Instant now) {
+    BatchJobStatus old = job.getStatus();
+    BatchJobStatus s = copy(old);
+    List<JobEvent> events = new ArrayList<>();
+    long gen = generation(job);
+    List<Condition> conditions = s.getConditions();
+    if (run != null) {
+      if (run.phase() == JobPhase.Running && s.getPhase() == JobPhase.Admitted) {
+        s.setPhase(JobPhase.Running);
+        s.setStartedAt(Times.format(run.startedAt() != null ? run.startedAt() : now));
+        s.setMessage("running on node " + s.getNode() + ".");
+      }
+      if (run.phase() == JobPhase.Succeeded || run.phase() == JobPhase.Failed) {
+        Instant started = run.startedAt() != null ? run.startedAt() : Times.parse(s.getStartedAt());
+        Instant finished = run.finishedAt() != null ? run.finishedAt() : now;
+        s.setPhase(run.phase());
+        s.setReason(run.phase() == JobPhase.Succeeded ? Reason.Succeeded.code() : Reason.Failed.code());
+        s.setExitCode(run.exitCode());
+        if (s.getStartedAt() == null && started != null) {
+          s.setStartedAt(Times.format(started));
+        }
+        s.setFinishedAt(Times.format(finished));
+        s.setMessage(finishMessage(s.getNode(), run, started, finished));
+        events.add(run.phase() == JobPhase.Succeeded ? JobEvent.normal("Succeeded", s.getMessage())
+            : JobEvent.warning("Failed", s.getMessage()));
+      }
+      if (!run.peakUsage().isEmpty()) {
+        Map<String, Long> peaks = mergePeaks(s.getUsage(), run.peakUsage());
+        s.setUsage(peaks);
+        Resources r = job.getSpec() == null ? null : job.getSpec().getResources();
+        List<String> over = OverLimit.exceeded(r == null || r.getLimits() == null ? Map.of() : r.getLimits(), peaks);
+        if (!over.isEmpty()) {
+          boolean was = Conditions.isTrue(old.getConditions(), Conditions.OVER_LIMIT);
+          s.setOverLimit(over);
+          String msg = overLimitMessage(over, peaks, r.getLimits());
+          conditions = Conditions.set(conditions, Conditions.OVER_LIMIT, true, "PeakAboveLimit", msg, gen, now);
+          if (!was || !Objects.equals(old.getOverLimit(), over)) {
+            events.add(JobEvent.warning("OverLimit", msg));
+          }
+        }
+      }
+    }
+    if (s.getObservedGeneration() != null && gen > s.getObservedGeneration() && !s.getPhase().isFinished()) {
+      conditions = Conditions.set(conditions, Conditions.SPEC_CHANGE_IGNORED, true, "AlreadyAdmitted",
+          "the spec changed (generation " + gen + ") after the job was admitted at generation "
+              + s.getObservedGeneration() + "; a job holding its place is not changed. Delete and re-create it to apply the change.",
+          gen, now);
+    }
+    s.setConditions(conditions);
+    return new Composed(s, events);
+  }
+
+  /** True when the two statuses differ in nothing but effectivePriority. */
+  public static boolean samePriorityAside(BatchJobStatus a, BatchJobStatus b) {
+    BatchJobStatus x = copy(a);
+    BatchJobStatus y = copy(b);
+    x.setEffectivePriority(null);
+    y.setEffectivePriority(null);
+    return x.equals(y);
+  }
+
+  /** True when the two statuses differ only in the wording of messages (and priority): same phase, reason, node, waits. */
+  public static boolean sameButMessages(BatchJobStatus a, BatchJobStatus b) {
+    return samePriorityAside(withoutMessages(a), withoutMessages(b));
+  }
+
+  private static BatchJobStatus withoutMessages(BatchJobStatus s) {
+    BatchJobStatus c = copy(s);
+    c.setMessage(null);
+    if (c.getConditions() != null) {
+      c.setConditions(c.getConditions().stream().map(k -> {
+        Condition n = new io.fabric8.kubernetes.api.model.ConditionBuilder(k).withMessage(null).build();
+        return n;
+      }).toList());
+    }
+    return c;
+  }
+
+  public static ServiceClass serviceClass(BatchJob job) {
+    Resources r = job.getSpec() == null ? null : job.getSpec().getResources();
+    return r == null ? ServiceClass.BestEffort : ServiceClass.of(r.getRequests(), r.getLimits());
+  }
+
+  private static long effectivePriority(Decision d, Long fallback) {
+    if (d instanceof Decision.Admit a) {
+      return a.effectivePriority();
+    }
+    if (d instanceof Decision.Wait w) {
+      return w.effectivePriority();
+    }
+    return fallback == null ? 0L : fallback;
+  }
+
+  private static long generation(BatchJob job) {
+    Long g = job.getMetadata().getGeneration();
+    return g == null ? 1L : g;
+  }
+
+  private static Map<String, Long> mergePeaks(Map<String, Long> old, Map<String, Long> fresh) {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    if (old != null) {
+      out.putAll(old);
+    }
+    fresh.forEach((k, v) -> out.merge(k, v, Math::max));
+    return out;
+  }
+
+  private static String overLimitMessage(List<String> over, Map<String, Long> peaks, Map<String, Long> limits) {
+    List<String> parts = new ArrayList<>();
+    for (String name : over) {
+      parts.add("measured peak " + peaks.get(name) + " " + name + " is above its limit " + limits.get(name));
+    }
+    return String.join("; ", parts) + ". Nothing is stopped; raise the limit or fix the job.";
+  }
+
+  private static String finishMessage(String node, RunObservation run, Instant started, Instant finished) {
+    StringBuilder b = new StringBuilder(run.phase() == JobPhase.Succeeded ? "succeeded" : "failed");
+    b.append(" on node ").append(node);
+    if (run.exitCode() != null) {
+      b.append(" with exit code ").append(run.exitCode());
+    }
+    if (run.reason() != null) {
+      b.append(" (").append(run.reason()).append(")");
+    }
+    if (started != null && finished != null && !finished.isBefore(started)) {
+      b.append(" after ").append(Duration.between(started, finished).toSeconds()).append(" s");
+    }
+    return b.append('.').toString();
+  }
+
+  /** A deep enough copy: the lists and maps are replaced, never changed in place. */
+  static BatchJobStatus copy(BatchJobStatus s) {
+    BatchJobStatus c = new BatchJobStatus();
+    if (s == null) {
+      return c;
+    }
+    c.setPhase(s.getPhase());
+    c.setServiceClass(s.getServiceClass());
+    c.setNode(s.getNode());
+    c.setReason(s.getReason());
+    c.setMessage(s.getMessage());
+    c.setWaitingOn(s.getWaitingOn() == null ? null : List.copyOf(s.getWaitingOn()));
+    c.setEffectivePriority(s.getEffectivePriority());
+    c.setQueuedAt(s.getQueuedAt());
+    c.setAdmittedAt(s.getAdmittedAt());
+    c.setStartedAt(s.getStartedAt());
+    c.setFinishedAt(s.getFinishedAt());
+    c.setExitCode(s.getExitCode());
+    c.setUsage(s.getUsage() == null ? null : new java.util.TreeMap<>(s.getUsage()));
+    c.setOverLimit(s.getOverLimit() == null ? null : List.copyOf(s.getOverLimit()));
+    c.setConditions(s.getConditions() == null ? null : List.copyOf(s.getConditions()));
+    c.setObservedGeneration(s.getObservedGeneration());
+    return c;
+  }
+}

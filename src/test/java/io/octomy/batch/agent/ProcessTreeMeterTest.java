@@ -1,0 +1,58 @@
+package io.octomy.batch.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.octomy.batch.controller.drift.OverLimit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Measures real child processes: a busy loop for processor time, tail buffering 100 MB for memory. */
+class ProcessTreeMeterTest {
+
+  private static final long MB = 1_000_000L;
+
+  @Test
+  void measuresABusyAndHungryProcessTree() throws Exception {
+    // The memory sits in a grandchild (tail holds one 100 MB line until EOF), the processor
+    // time in the shell itself: both must be seen through the tree.
+    Process p = new ProcessBuilder("sh", "-c",
+        "{ head -c 100000000 /dev/zero; sleep 30; } | tail >/dev/null & while :; do :; done")
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    try {
+      ProcessTreeMeter meter = new ProcessTreeMeter(p.pid());
+      for (int i = 0; i < 8; i++) {
+        assertThat(meter.sample()).isTrue();
+        Thread.sleep(200);
+      }
+      UsageSummary s = meter.summary();
+      assertThat(s.samples()).isEqualTo(8);
+      assertThat(s.peakCpuMilli()).as("peak cpu").isGreaterThan(400);
+      assertThat(s.meanCpuMilli()).as("mean cpu").isGreaterThan(200).isLessThanOrEqualTo(s.peakCpuMilli());
+      assertThat(s.peakMemoryBytes()).as("peak memory").isGreaterThan(90 * MB);
+      assertThat(s.meanMemoryBytes()).isLessThanOrEqualTo(s.peakMemoryBytes());
+
+      // Measured above a small declared limit: the job would be marked OverLimit.
+      Map<String, Long> limits = Map.of("octomy.io/cpu-milli", 100L,
+          "octomy.io/memory-bytes", 50 * MB, "example.com/licences", 1L);
+      assertThat(OverLimit.exceeded(limits, s.peak()))
+          .containsExactly("octomy.io/cpu-milli", "octomy.io/memory-bytes");
+      assertThat(OverLimit.exceeded(Map.of("octomy.io/memory-bytes", 1000 * MB), s.peak())).isEmpty();
+    } finally {
+      List<ProcessHandle> tree = p.descendants().toList();
+      tree.forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly().waitFor();
+    }
+  }
+
+  @Test
+  void aGoneProcessReportsFalse() throws Exception {
+    Process p = new ProcessBuilder("true").start();
+    p.waitFor();
+    ProcessTreeMeter meter = new ProcessTreeMeter(p.pid());
+    assertThat(meter.sample()).isFalse();
+    assertThat(meter.summary()).isEqualTo(UsageSummary.EMPTY);
+  }
+}
