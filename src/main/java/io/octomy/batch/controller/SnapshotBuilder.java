@@ -46,14 +46,17 @@ public final class SnapshotBuilder {
     return new Snapshot(jobViews, nodeViews, policy, now);
   }
 
-  /** The phase the controller should treat a job as being in. */
-  public static JobPhase effectivePhase(BatchJob job) {
+  /**
+   * The phase the controller should treat a job as being in: its status phase, except that a job
+   * rejected for its spec whose spec is valid now (someone fixed the manifest) is queued again.
+   */
+  public JobPhase effectivePhase(BatchJob job) {
     BatchJobStatus s = job.getStatus();
     if (s == null || s.getPhase() == null) {
       return JobPhase.Queued;
     }
     if (s.getPhase() == JobPhase.Rejected && Reason.InvalidSpec.code().equals(s.getReason())
-        && s.getObservedGeneration() != null && generation(job) > s.getObservedGeneration()) {
+        && validation.problems(job).isEmpty()) {
       return JobPhase.Queued;
     }
     return s.getPhase();

@@ -43,6 +43,9 @@ public final class StatusComposer {
           ? job.getMetadata().getCreationTimestamp() : Times.format(now));
     }
     s.setPhase(decision.phase());
+    if (!decision.phase().isFinished()) {
+      s.setFinishedAt(null); // an edited InvalidSpec job is queued again
+    }
     s.setReason(decision.reason().code());
     s.setMessage(decision.message());
     List<Condition> conditions = s.getConditions();

@@ -9,12 +9,14 @@ import java.util.concurrent.ConcurrentHashMap;
 /** Validates a job's spec once per generation: a pass over 10,000 jobs must not re-check them all every time. */
 final class ValidationCache {
 
-  private record Key(String uid, Long generation) {}
+  // The spec's hash joins the key: not every API server bumps metadata.generation on a spec change.
+  private record Key(String uid, Long generation, int specHash) {}
 
   private final Map<Key, List<String>> problems = new ConcurrentHashMap<>();
 
   List<String> problems(BatchJob job) {
-    Key k = new Key(job.getMetadata().getUid(), job.getMetadata().getGeneration());
+    Key k = new Key(job.getMetadata().getUid(), job.getMetadata().getGeneration(),
+        job.getSpec() == null ? 0 : job.getSpec().hashCode());
     if (k.uid() == null) {
       return SpecValidator.problems(job.getSpec());
     }

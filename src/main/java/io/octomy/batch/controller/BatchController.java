@@ -1,0 +1,105 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.policy.Policy;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller, wired: a JOSDK operator whose reconciler feeds the one admission loop, optional
+ * leader election on a Lease, and the metrics and health endpoints.
+ */
+public final class BatchController implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BatchController.class);
+
+  /** How the controller runs. {@code metricsPort} -1 turns the HTTP endpoints off; 0 picks a free port. */
+  public record Options(Policy policy, boolean leaderElection, String leaseNamespace, String metricsHost,
+      int metricsPort, AdmissionLoop.Settings loop) {}
+
+  private final Operator operator;
+  private final AdmissionLoop loop;
+  private final HealthServer health;
+  private final ControllerMetrics metrics;
+
+  private BatchController(Operator operator, AdmissionLoop loop, HealthServer health, ControllerMetrics metrics) {
+    this.operator = operator;
+    this.loop = loop;
+    this.health = health;
+    this.metrics = metrics;
+  }
+
+  /** Builds and starts the controller; returns once the informers are running. */
+  public static BatchController start(KubernetesClient client, Options options, Clock clock) throws IOException {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ControllerMetrics metrics = new ControllerMetrics(registry);
+    CacheView caches = new CacheView();
+    AdmissionLoop loop = new AdmissionLoop(caches, new KubernetesWriter(client, clock), options.policy(), clock,
+        metrics, options.loop());
+    Operator operator = new Operator(o -> {
+      o.withKubernetesClient(client)
+          .withCloseClientOnStop(false)
+          // The embedded and mock API servers take merge patches only; status goes through updates anyway.
+          .withUseSSAToPatchPrimaryResource(false)
+          .withSSABasedCreateUpdateMatchForDependentResources(false)
+          .withConcurrentReconciliationThreads(2);
+      if (options.leaderElection()) {
+        String identity = System.getenv().getOrDefault("POD_NAME", "octomy-" + UUID.randomUUID());
+        o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(Labels.COMPONENT, options.leaseNamespace(),
+            LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE, LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
+            LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, identity,
+            new LeaderCallbacks(() -> LOG.info("leading as {}", identity),
+                () -> LOG.warn("lost the lease; stopping so a fresh replica takes over"),
+                leader -> LOG.info("leader is {}", leader)),
+            true));
+      }
+    });
+    operator.register(new BatchJobReconciler(loop, caches));
+    loop.start();
+    HealthServer health = options.metricsPort() < 0 ? null
+        : new HealthServer(options.metricsHost(), options.metricsPort(), registry, loop::isActive);
+    operator.start();
+    // Without leader election start() returns with every informer synced; with it, the first
+    // reconcile (which only a leader gets) activates the loop.
+    if (!options.leaderElection()) {
+      loop.activate();
+    }
+    return new BatchController(operator, loop, health, metrics);
+  }
+
+  public AdmissionLoop loop() {
+    return loop;
+  }
+
+  public ControllerMetrics metrics() {
+    return metrics;
+  }
+
+  /** The port of /metrics, /healthz and /readyz, or -1 when off. */
+  public int metricsPort() {
+    return health == null ? -1 : health.port();
+  }
+
+  @Override
+  public void close() {
+    loop.close();
+    operator.stop();
+    if (health != null) {
+      health.close();
+    }
+  }
+
+  /** For logs: which kinds the controller watches. */
+  public static String watches() {
+    return BatchJob.class.getSimpleName() + ", BatchNode, Pod";
+  }
+}

@@ -1,0 +1,81 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchNode;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Thin on purpose: a change to a job, a node or a job's Pod only asks the one
+ * {@link AdmissionLoop} for a pass. Deciding here, per job and on many threads at once, would
+ * double-book capacity. Status changes (ours) do not reach it: events are generation-aware.
+ */
+@ControllerConfiguration(name = "batchjob")
+public final class BatchJobReconciler implements Reconciler<BatchJob> {
+
+  private final AdmissionLoop loop;
+  private final CacheView caches;
+
+  public BatchJobReconciler(AdmissionLoop loop, CacheView caches) {
+    this.loop = loop;
+    this.caches = caches;
+  }
+
+  @Override
+  public UpdateControl<BatchJob> reconcile(BatchJob job, Context<BatchJob> context) {
+    // Reconciliation starts once every informer has synced: from here the caches are whole.
+    loop.activate();
+    loop.requestPass();
+    return UpdateControl.noUpdate();
+  }
+
+  @Override
+  public List<EventSource<?, BatchJob>> prepareEventSources(EventSourceContext<BatchJob> context) {
+    InformerEventSource<BatchNode, BatchJob> nodes = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(BatchNode.class, BatchJob.class)
+            .withName("batchnodes")
+            .withSecondaryToPrimaryMapper(n -> {
+              loop.requestPass();
+              return Set.of();
+            })
+            // A heartbeat alone changes no decision; node expiry is caught by the loop's timer.
+            .withOnUpdateFilter((newer, older) -> !Objects.equals(newer.getSpec(), older.getSpec())
+                || newer.getStatus() == null || older.getStatus() == null
+                || !Objects.equals(newer.getStatus().getCapacity(), older.getStatus().getCapacity())
+                || !Objects.equals(newer.getStatus().getJobs(), older.getStatus().getJobs())
+                || !Objects.equals(readiness(newer), readiness(older)))
+            .build(), context);
+    InformerEventSource<Pod, BatchJob> pods = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Pod.class, BatchJob.class)
+            .withName("jobpods")
+            .withLabelSelector(Labels.JOB_UID)
+            .withSecondaryToPrimaryMapper(p -> {
+              loop.requestPass();
+              return p.getMetadata().getOwnerReferences() == null ? Set.of()
+                  : p.getMetadata().getOwnerReferences().stream()
+                      .filter(o -> "BatchJob".equals(o.getKind()))
+                      .map(o -> new ResourceID(o.getName(), p.getMetadata().getNamespace()))
+                      .collect(Collectors.toSet());
+            })
+            .build(), context);
+    caches.attach(context.getPrimaryCache(), nodes, pods);
+    return List.of(nodes, pods);
+  }
+
+  private static String readiness(BatchNode n) {
+    var c = Conditions.find(n.getStatus().getConditions(), Conditions.READY);
+    return c == null ? null : c.getStatus();
+  }
+}

@@ -1,0 +1,39 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchNode;
+import java.util.Collection;
+import java.util.List;
+
+/** {@link ClusterView} over JOSDK's informer caches: the primary BatchJob cache, nodes and job Pods. */
+public final class CacheView implements ClusterView {
+
+  private volatile IndexerResourceCache<BatchJob> jobs;
+  private volatile InformerEventSource<BatchNode, BatchJob> nodes;
+  private volatile InformerEventSource<Pod, BatchJob> pods;
+
+  void attach(IndexerResourceCache<BatchJob> jobs, InformerEventSource<BatchNode, BatchJob> nodes,
+      InformerEventSource<Pod, BatchJob> pods) {
+    this.jobs = jobs;
+    this.nodes = nodes;
+    this.pods = pods;
+  }
+
+  @Override
+  public Collection<BatchJob> jobs() {
+    return jobs == null ? List.of() : jobs.list().toList();
+  }
+
+  @Override
+  public Collection<BatchNode> nodes() {
+    return nodes == null ? List.of() : nodes.list().toList();
+  }
+
+  @Override
+  public Collection<Pod> jobPods() {
+    return pods == null ? List.of() : pods.list().toList();
+  }
+}

@@ -1,0 +1,29 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.controller.drift.DriftRecord;
+import io.octomy.batch.controller.drift.FinishedRun;
+
+/** What the admission loop writes. Behind an interface so tests can inject conflicts and failures. */
+public interface ClusterWriter {
+
+  /** How a status write ended. */
+  enum Result { WRITTEN, CONFLICT, GONE, FAILED }
+
+  /**
+   * Replaces the job's status, conditional on the resourceVersion the job was read at, so a
+   * decision taken on stale data is refused (409) instead of landing.
+   */
+  Result writeStatus(BatchJob job, BatchJobStatus status);
+
+  /** Creates the Pod; one that already exists counts as created. False on failure. */
+  boolean createPod(Pod pod);
+
+  /** Records a Kubernetes Event on the job; failures are logged and otherwise ignored. */
+  void recordEvent(BatchJob job, JobEvent event);
+
+  /** Folds a finished run into the BatchJobProfile named after its type (idempotent). False on failure. */
+  boolean foldDrift(String namespace, FinishedRun run, java.util.function.UnaryOperator<DriftRecord> fold);
+}

@@ -1,0 +1,72 @@
+package io.octomy.batch.controller;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The controller's Prometheus metrics; names are part of the dashboard's contract. */
+public final class ControllerMetrics {
+
+  /** One row of the jobs gauge. */
+  public record JobCount(String phase, String serviceClass, String reason, long count) {}
+
+  private final MeterRegistry registry;
+  private final MultiGauge jobs;
+  private final Counter admissions;
+  private final Timer passDuration;
+  private final AtomicInteger starving = new AtomicInteger();
+  private final AtomicInteger assumed = new AtomicInteger();
+
+  public ControllerMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    this.jobs = MultiGauge.builder("octomy_jobs").description("BatchJobs by phase, service class and reason").register(registry);
+    this.admissions = Counter.builder("octomy_admissions").description("Jobs admitted to a node").register(registry);
+    this.passDuration = Timer.builder("octomy_decision_pass").description("Time of one admission pass, snapshot to decisions")
+        .publishPercentileHistogram().register(registry);
+    registry.gauge("octomy_starving_jobs", starving);
+    registry.gauge("octomy_assumed_admissions", assumed);
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  public void recordPass(Duration d) {
+    passDuration.record(d);
+  }
+
+  public void admitted(int n) {
+    admissions.increment(n);
+  }
+
+  public void statusWrite(ClusterWriter.Result result) {
+    registry.counter("octomy_status_writes", "result", result.name().toLowerCase()).increment();
+  }
+
+  public void statusWriteSkipped() {
+    registry.counter("octomy_status_writes_skipped").increment();
+  }
+
+  public void jobs(List<JobCount> counts, int starvingJobs, int assumedAdmissions) {
+    jobs.register(counts.stream().map(c -> MultiGauge.Row.of(
+        Tags.of("phase", c.phase(), "class", c.serviceClass(), "reason", c.reason()), c.count())).toList(), true);
+    starving.set(starvingJobs);
+    assumed.set(assumedAdmissions);
+  }
+
+  /** Total status writes with the given result so far (for tests and benchmarks). */
+  public double statusWrites(ClusterWriter.Result result) {
+    Counter c = registry.find("octomy_status_writes").tag("result", result.name().toLowerCase()).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  public Map<String, Double> snapshot() {
+    return Map.of("admissions", admissions.count());
+  }
+}

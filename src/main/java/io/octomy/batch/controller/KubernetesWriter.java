@@ -1,0 +1,152 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobProfile;
+import io.octomy.batch.api.BatchJobProfileStatus;
+import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.controller.drift.DriftRecord;
+import io.octomy.batch.controller.drift.FinishedRun;
+import java.time.Clock;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** {@link ClusterWriter} on a fabric8 client: status subresource updates, Pods, Events, profiles. */
+public final class KubernetesWriter implements ClusterWriter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KubernetesWriter.class);
+
+  private final KubernetesClient client;
+  private final Clock clock;
+
+  public KubernetesWriter(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+  }
+
+  @Override
+  public Result writeStatus(BatchJob job, BatchJobStatus status) {
+    BatchJob update = new BatchJob();
+    update.setMetadata(new ObjectMeta());
+    update.getMetadata().setName(job.getMetadata().getName());
+    update.getMetadata().setNamespace(job.getMetadata().getNamespace());
+    update.getMetadata().setResourceVersion(job.getMetadata().getResourceVersion());
+    update.getMetadata().setUid(job.getMetadata().getUid());
+    update.getMetadata().setGeneration(job.getMetadata().getGeneration());
+    update.getMetadata().setCreationTimestamp(job.getMetadata().getCreationTimestamp());
+    update.getMetadata().setLabels(job.getMetadata().getLabels());
+    update.getMetadata().setAnnotations(job.getMetadata().getAnnotations());
+    // The status subresource ignores spec; it is sent unchanged for servers that store the whole body.
+    update.setSpec(job.getSpec());
+    update.setStatus(status);
+    try {
+      client.resources(BatchJob.class).inNamespace(job.getMetadata().getNamespace()).resource(update).updateStatus();
+      return Result.WRITTEN;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        return Result.CONFLICT;
+      }
+      if (e.getCode() == 404) {
+        return Result.GONE;
+      }
+      LOG.warn("status write for {}/{} failed: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), e.getMessage());
+      return Result.FAILED;
+    }
+  }
+
+  @Override
+  public boolean createPod(Pod pod) {
+    try {
+      client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        return true; // created by an earlier pass or an earlier controller: the job is not started twice
+      }
+      LOG.warn("creating pod {}/{} failed: {}", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), e.getMessage());
+      return false;
+    }
+  }
+
+  @Override
+  public void recordEvent(BatchJob job, JobEvent event) {
+    String now = Times.format(clock.instant());
+    String name = job.getMetadata().getName();
+    if (name.length() > 200) {
+      name = name.substring(0, 200);
+    }
+    try {
+      client.v1().events().inNamespace(job.getMetadata().getNamespace()).resource(new EventBuilder()
+          .withNewMetadata().withName(name + "." + Long.toHexString(System.nanoTime())).withNamespace(job.getMetadata().getNamespace()).endMetadata()
+          .withNewInvolvedObject().withApiVersion(job.getApiVersion()).withKind(job.getKind())
+          .withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace())
+          .withUid(job.getMetadata().getUid()).withResourceVersion(job.getMetadata().getResourceVersion()).endInvolvedObject()
+          .withType(event.type()).withReason(event.reason()).withMessage(event.message())
+          .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+          .withNewSource().withComponent(Labels.COMPONENT).endSource()
+          .withReportingComponent(Labels.COMPONENT)
+          .build()).create();
+    } catch (KubernetesClientException e) {
+      LOG.debug("event {} on {} not recorded: {}", event.reason(), job.getMetadata().getName(), e.getMessage());
+    }
+  }
+
+  @Override
+  public boolean foldDrift(String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold) {
+    var profiles = client.resources(BatchJobProfile.class).inNamespace(namespace);
+    for (int attempt = 0; attempt < 5; attempt++) {
+      try {
+        BatchJobProfile p = profiles.withName(run.type()).get();
+        if (p == null) {
+          p = new BatchJobProfile();
+          p.setMetadata(new ObjectMeta());
+          p.getMetadata().setName(run.type());
+          p.getMetadata().setNamespace(namespace);
+          p = profiles.resource(p).create();
+        }
+        DriftRecord before = ProfileMapping.toRecord(p.getStatus());
+        DriftRecord after = fold.apply(before);
+        if (after.equals(before)) {
+          return true; // already folded: idempotent across restarts
+        }
+        p.setStatus(ProfileMapping.toStatus(after));
+        profiles.resource(p).updateStatus();
+        return true;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          LOG.warn("folding {} into profile {}/{} failed: {}", run.jobUid(), namespace, run.type(), e.getMessage());
+          return false;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Between the drift math's plain record and the profile's status type. */
+  static final class ProfileMapping {
+    private ProfileMapping() {}
+
+    static DriftRecord toRecord(BatchJobProfileStatus s) {
+      if (s == null) {
+        return DriftRecord.empty();
+      }
+      Map<?, ?> m = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper().convertValue(s, Map.class);
+      return DriftRecord.fromMap(m);
+    }
+
+    static BatchJobProfileStatus toStatus(DriftRecord r) {
+      BatchJobProfileStatus s = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+          .convertValue(r.toMap(), BatchJobProfileStatus.class);
+      s.setWaste(s.getResources() == null ? null : s.getResources().values().stream()
+          .map(io.octomy.batch.api.ResourceDrift::getWaste).filter(java.util.Objects::nonNull)
+          .max(Double::compare).orElse(null));
+      return s;
+    }
+  }
+}

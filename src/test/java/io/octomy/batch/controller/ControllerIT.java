@@ -1,0 +1,330 @@
+package io.octomy.batch.controller;
+
+import static io.octomy.batch.controller.ClusterFixtures.CPU;
+import static io.octomy.batch.controller.ClusterFixtures.job;
+import static io.octomy.batch.controller.ClusterFixtures.node;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.octomy.batch.admission.JobPhase;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.policy.GroupPolicy;
+import io.octomy.batch.policy.Policy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The controller against the fabric8 mock API server (CRUD mode): jobs and nodes in, statuses and Pods out. */
+class ControllerIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  private KubernetesMockServer server;
+  private KubernetesClient client;
+  private MutableClock clock;
+  private BatchController controller;
+
+  @BeforeEach
+  void setUp() {
+    server = MockApi.crudServer();
+    client = server.createClient();
+    MockApi.installCrds(client);
+    clock = new MutableClock(Instant.now());
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (controller != null) {
+      controller.close();
+    }
+    client.close();
+    server.destroy();
+  }
+
+  private void startController(Policy policy) throws Exception {
+    controller = BatchController.start(client, new BatchController.Options(policy, false, "default", "127.0.0.1", -1,
+        new AdmissionLoop.Settings(Duration.ofMillis(50), Duration.ofMillis(300), Duration.ofSeconds(30), 4)), clock);
+  }
+
+  private BatchJobStatus status(String name) {
+    BatchJob j = client.resources(BatchJob.class).inNamespace("default").withName(name).get();
+    return j == null ? null : j.getStatus();
+  }
+
+  private void awaitReason(String name, String reason) {
+    try {
+      Eventually.until(WAIT, name + " to have reason " + reason,
+          () -> status(name) != null && reason.equals(status(name).getReason()));
+    } catch (AssertionError e) {
+      BatchJob j = client.resources(BatchJob.class).inNamespace("default").withName(name).get();
+      throw new AssertionError(e.getMessage() + "; the job is " + io.fabric8.kubernetes.client.utils.Serialization.asJson(j), e);
+    }
+  }
+
+  private Pod podOf(String job) {
+    return client.pods().inNamespace("default").list().getItems().stream()
+        .filter(p -> job.equals(p.getMetadata().getLabels().get(Labels.JOB))).findFirst().orElse(null);
+  }
+
+  private void finishPod(String job, String phase, int exitCode) {
+    Pod pod = podOf(job);
+    pod.setStatus(new PodStatusBuilder().withPhase(phase).withStartTime(Times.format(clock.instant()))
+        .withContainerStatuses(new ContainerStatusBuilder().withName("main").withState(new ContainerStateBuilder()
+            .withNewTerminated().withExitCode(exitCode).withFinishedAt(Times.format(clock.instant())).endTerminated().build()).build())
+        .build());
+    client.pods().inNamespace("default").resource(pod).updateStatus();
+  }
+
+  private List<io.fabric8.mockwebserver.http.RecordedRequest> drainRequests() throws InterruptedException {
+    List<io.fabric8.mockwebserver.http.RecordedRequest> out = new java.util.ArrayList<>();
+    io.fabric8.mockwebserver.http.RecordedRequest r;
+    while ((r = server.takeRequest(10, java.util.concurrent.TimeUnit.MILLISECONDS)) != null) {
+      out.add(r);
+    }
+    return out;
+  }
+
+  private void heartbeat(String node) {
+    var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
+    n.getStatus().setHeartbeatTime(Times.format(clock.instant()));
+    client.resources(io.octomy.batch.api.BatchNode.class).resource(n).updateStatus();
+  }
+
+  @Test
+  void admitsToANodeAndCreatesItsPodWithoutLimits() throws Exception {
+    node("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
+    startController(Policy.defaults());
+    job("a").cpu(1000).create(client);
+
+    awaitReason("a", "Admitted");
+    BatchJobStatus s = status("a");
+    assertThat(s.getPhase()).isEqualTo(JobPhase.Admitted);
+    assertThat(s.getNode()).isEqualTo("n1");
+    assertThat(s.getServiceClass().name()).isEqualTo("Guaranteed");
+    assertThat(Conditions.isTrue(s.getConditions(), Conditions.ADMITTED)).isTrue();
+    Eventually.until(WAIT, "the pod of a", () -> podOf("a") != null);
+    Pod pod = podOf("a");
+    assertThat(pod.getSpec().getNodeName()).isEqualTo("n1");
+    assertThat(pod.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getKind()).isEqualTo("BatchJob"));
+    assertThat(pod.getSpec().getContainers().get(0).getResources() == null
+        || pod.getSpec().getContainers().get(0).getResources().getLimits() == null
+        || pod.getSpec().getContainers().get(0).getResources().getLimits().isEmpty()).isTrue();
+  }
+
+  @Test
+  void everyWaitingReasonReachesTheStatus() throws Exception {
+    node("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
+    startController(new Policy(Policy.defaults().modes(), Policy.defaults().priority(),
+        Map.of("sim", new GroupPolicy(1)), Map.of("budgeted", Map.of(CPU, 1500L)), Duration.ofSeconds(60)));
+    job("holder").cpu(1000).locks("subject/ernie").group("sim").create(client);
+    awaitReason("holder", "Admitted");
+
+    job("locked").cpu(100).locks("subject/ernie").create(client);
+    job("grouped").cpu(100).group("sim").create(client);
+    job("big").cpu(3500).create(client);
+    job("huge").cpu(9000).create(client);
+    job("child").after("nobody-yet").create(client);
+    job("bad").request("cfd-cores", 4).create(client);
+    job("loop-a").after("loop-b").create(client);
+    job("loop-b").after("loop-a").create(client);
+    job("b1").namespace("budgeted").cpu(1000).create(client);
+    awaitReason("locked", "WaitingForLock");
+    assertThat(status("locked").getWaitingOn()).singleElement()
+        .satisfies(w -> {
+          assertThat(w.getKey()).isEqualTo("subject/ernie");
+          assertThat(w.getJob()).isEqualTo("holder");
+        });
+    awaitReason("grouped", "WaitingForGroup");
+    awaitReason("big", "WaitingForCapacity");
+    assertThat(status("big").getMessage()).contains("3500", "n1");
+    awaitReason("huge", "NoNodeFits");
+    awaitReason("child", "WaitingForDependency");
+    awaitReason("bad", "InvalidSpec");
+    assertThat(status("bad").getPhase()).isEqualTo(JobPhase.Rejected);
+    assertThat(status("bad").getMessage()).contains("write it as example.com/cfd-cores");
+    awaitReason("loop-a", "DependencyCycle");
+    Eventually.until(WAIT, "b1 admitted", () -> status("b1") != null && "Admitted".equals(status("b1").getReason())
+        || client.resources(BatchJob.class).inNamespace("budgeted").withName("b1").get().getStatus() != null);
+    job("b2").namespace("budgeted").cpu(1000).create(client);
+    Eventually.until(WAIT, "b2 waiting for budget", () -> {
+      BatchJob b2 = client.resources(BatchJob.class).inNamespace("budgeted").withName("b2").get();
+      return b2.getStatus() != null && "WaitingForBudget".equals(b2.getStatus().getReason());
+    });
+  }
+
+  @Test
+  void aFinishedPodReleasesCapacityAndTheNextJobIsAdmitted() throws Exception {
+    node("n1").capacity(CPU, 2000).heartbeat(clock.instant()).create(client);
+    startController(Policy.defaults());
+    job("first").cpu(2000).create(client);
+    awaitReason("first", "Admitted");
+    job("second").cpu(2000).create(client);
+    awaitReason("second", "WaitingForCapacity");
+    job("after-first").after("first").create(client);
+    Eventually.until(WAIT, "the pod of first", () -> podOf("first") != null);
+
+    finishPod("first", "Succeeded", 0);
+    awaitReason("first", "Succeeded");
+    assertThat(status("first").getPhase()).isEqualTo(JobPhase.Succeeded);
+    assertThat(status("first").getExitCode()).isZero();
+    awaitReason("second", "Admitted");
+    awaitReason("after-first", "Admitted");
+  }
+
+  @Test
+  void aFailedJobSkipsItsDependantsTransitively() throws Exception {
+    node("n1").capacity(CPU, 8000).heartbeat(clock.instant()).create(client);
+    startController(Policy.defaults());
+    job("root").cpu(1000).create(client);
+    job("mid").cpu(1000).after("root").create(client);
+    job("leaf").after("mid").create(client);
+    awaitReason("root", "Admitted");
+    Eventually.until(WAIT, "the pod of root", () -> podOf("root") != null);
+    finishPod("root", "Failed", 2);
+    awaitReason("root", "Failed");
+    awaitReason("mid", "DependencyFailed");
+    awaitReason("leaf", "DependencyFailed");
+    assertThat(status("leaf").getPhase()).isEqualTo(JobPhase.Skipped);
+    assertThat(status("leaf").getMessage()).contains("root");
+  }
+
+  @Test
+  void waitingQueueIsNotRewrittenWhileItAges() throws Exception {
+    node("n1").capacity(CPU, 1000).heartbeat(clock.instant()).create(client);
+    startController(Policy.defaults());
+    job("blocker").cpu(1000).create(client);
+    awaitReason("blocker", "Admitted");
+    for (int i = 0; i < 1000; i++) {
+      job("w" + i).cpu(500).create(client);
+    }
+    Eventually.until(Duration.ofSeconds(60), "1000 waiting statuses", () -> client.resources(BatchJob.class)
+        .inNamespace("default").list().getItems().stream()
+        .filter(j -> j.getStatus() != null && "WaitingForCapacity".equals(j.getStatus().getReason())).count() == 1000);
+    // Let in-flight writes settle, then age the queue for several ticks; the node's agent keeps
+    // reporting meanwhile (its heartbeat is the only write expected).
+    controller.loop().runPass();
+    drainRequests();
+    for (int tick = 0; tick < 5; tick++) {
+      clock.advance(Duration.ofSeconds(50));
+      heartbeat("n1");
+      controller.loop().runPass();
+    }
+    long requests = drainRequests().stream()
+        .filter(r -> r.getPath().contains("/batchjobs") && !r.getMethod().equals("GET")).count();
+    assertThat(requests).as("BatchJob writes while 1,000 jobs aged for 250 s with no decision changing").isZero();
+    assertThat(controller.loop().runPass().decided()).isEqualTo(1000);
+  }
+
+  @Test
+  void aRestartedControllerResumesWithoutDoubleBooking() throws Exception {
+    Map<String, Long> cap = Map.of("n1", 4000L, "n2", 4000L, "n3", 3000L);
+    cap.forEach((n, c) -> node(n).capacity(CPU, c).heartbeat(clock.instant()).create(client));
+    Policy policy = new Policy(Policy.defaults().modes(), Policy.defaults().priority(),
+        Map.of("g1", new GroupPolicy(2)), Map.of(), Duration.ofHours(1));
+    try (InvariantWatcher watcher = new InvariantWatcher(client, cap, Map.of("g1", 2))) {
+      for (int i = 0; i < 40; i++) {
+        var b = job("j" + i).cpu(1000 + (i % 3) * 500L);
+        if (i % 4 == 0) {
+          b.locks("subject/s" + (i % 3));
+        }
+        if (i % 5 == 0) {
+          b.group("g1");
+        }
+        b.create(client);
+      }
+      startController(policy);
+      Eventually.until(WAIT, "some admissions", () -> countPhase(JobPhase.Admitted) >= 4);
+      controller.close(); // stopped mid-stream
+      controller = null;
+      for (int round = 0; round < 2; round++) {
+        finishAllRunningPods();
+      }
+      startController(policy);
+      Eventually.until(Duration.ofSeconds(90), "every job to finish", () -> {
+        finishAllRunningPods();
+        return countPhase(JobPhase.Succeeded) == 40;
+      });
+      assertThat(watcher.violations()).isEmpty();
+      // One Pod per job, never two.
+      assertThat(client.pods().inNamespace("default").list().getItems()).hasSize(40);
+    }
+  }
+
+  @Test
+  void conflictingWritersConvergeWithNothingLost() throws Exception {
+    node("n1").capacity(CPU, 3000).heartbeat(clock.instant()).create(client);
+    startController(Policy.defaults());
+    for (int i = 0; i < 30; i++) {
+      job("c" + i).cpu(1000).create(client);
+    }
+    // Another writer keeps changing the jobs' labels (a new resourceVersion each time), so some of
+    // the controller's conditional status writes are refused with 409.
+    Thread competitor = new Thread(() -> {
+      for (int round = 0; round < 20 && !Thread.currentThread().isInterrupted(); round++) {
+        for (int i = 0; i < 30; i++) {
+          try {
+            client.resources(BatchJob.class).inNamespace("default").withName("c" + i)
+                .edit(j -> {
+                  j.getMetadata().setLabels(Map.of("touched", String.valueOf(System.nanoTime() % 1000)));
+                  return j;
+                });
+          } catch (RuntimeException ignored) {
+            // a conflict with the controller: fine, try the next one
+          }
+        }
+      }
+    });
+    competitor.start();
+    competitor.join(60_000);
+    Eventually.until(WAIT, "three admitted, the rest waiting", () -> countPhase(JobPhase.Admitted) == 3
+        && client.resources(BatchJob.class).inNamespace("default").list().getItems().stream()
+            .filter(j -> j.getStatus() != null && "WaitingForCapacity".equals(j.getStatus().getReason())).count() == 27);
+    assertThat(client.resources(BatchJob.class).inNamespace("default").list().getItems())
+        .allSatisfy(j -> assertThat(j.getMetadata().getLabels()).containsKey("touched"));
+  }
+
+  @Test
+  void invalidJobsAreRejectedAndValidOnesStillAdmitted() throws Exception {
+    node("n1").capacity(CPU, 8000).heartbeat(clock.instant()).create(client);
+    startController(Policy.defaults());
+    job("bad-name").request("cores", 1).create(client);
+    job("bad-limit").request(CPU, 2000).limit(CPU, 1000).create(client);
+    job("good").cpu(1000).create(client);
+    awaitReason("bad-name", "InvalidSpec");
+    awaitReason("bad-limit", "InvalidSpec");
+    awaitReason("good", "Admitted");
+    assertThat(status("bad-limit").getMessage()).contains("above its limit 1000");
+    // Fixing the manifest is enough: the edited job is considered again.
+    client.resources(BatchJob.class).inNamespace("default").withName("bad-name").edit(j -> {
+      j.getSpec().getResources().setRequests(Map.of(CPU, 500L));
+      return j;
+    });
+    awaitReason("bad-name", "Admitted");
+  }
+
+  private long countPhase(JobPhase phase) {
+    return client.resources(BatchJob.class).inNamespace("default").list().getItems().stream()
+        .filter(j -> j.getStatus() != null && j.getStatus().getPhase() == phase).count();
+  }
+
+  private void finishAllRunningPods() {
+    for (Pod p : client.pods().inNamespace("default").list().getItems()) {
+      if (p.getStatus() == null || p.getStatus().getPhase() == null) {
+        String job = p.getMetadata().getLabels().get(Labels.JOB);
+        finishPod(job, "Succeeded", 0);
+      }
+    }
+  }
+}
