@@ -53,7 +53,7 @@ class ControllerIT {
   }
 
   private void startController(Policy policy) throws Exception {
-    controller = BatchController.start(client, new BatchController.Options(policy, false, "default", "127.0.0.1", -1,
+    controller = BatchController.start(client, new BatchController.Options(policy, false, "default", "127.0.0.1", 0,
         new AdmissionLoop.Settings(Duration.ofMillis(50), Duration.ofMillis(300), Duration.ofSeconds(30), 4)), clock);
   }
 
@@ -95,6 +95,12 @@ class ControllerIT {
     return out;
   }
 
+  private String http(String path) throws Exception {
+    var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + controller.metricsPort() + path)).build();
+    var resp = java.net.http.HttpClient.newHttpClient().send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
+    return resp.statusCode() + " " + resp.body();
+  }
+
   private void heartbeat(String node) {
     var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
     n.getStatus().setHeartbeatTime(Times.format(clock.instant()));
@@ -118,6 +124,12 @@ class ControllerIT {
     assertThat(pod.getSpec().getNodeName()).isEqualTo("n1");
     assertThat(pod.getMetadata().getOwnerReferences()).singleElement()
         .satisfies(o -> assertThat(o.getKind()).isEqualTo("BatchJob"));
+    Eventually.until(WAIT, "an Admitted event", () -> client.v1().events().inNamespace("default").list().getItems().stream()
+        .anyMatch(e -> "Admitted".equals(e.getReason()) && "a".equals(e.getInvolvedObject().getName())));
+    assertThat(http("/healthz")).startsWith("200");
+    assertThat(http("/readyz")).startsWith("200");
+    assertThat(http("/metrics")).contains("octomy_admissions_total 1.0", "octomy_decision_pass_seconds_count",
+        "octomy_status_writes_total{result=\"written\"}", "octomy_jobs{class=\"Guaranteed\",phase=\"Admitted\",reason=\"Admitted\"}");
     assertThat(pod.getSpec().getContainers().get(0).getResources() == null
         || pod.getSpec().getContainers().get(0).getResources().getLimits() == null
         || pod.getSpec().getContainers().get(0).getResources().getLimits().isEmpty()).isTrue();
