@@ -339,4 +339,62 @@ class ControllerIT {
       }
     }
   }
+
+  /** Plays a Process node's agent: reports a finished run of a job with its measured peak. */
+  private void reportRun(String node, BatchJob job, JobPhase phase, int exitCode, Map<String, Long> peak) {
+    var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
+    var entry = new io.octomy.batch.api.NodeJob();
+    entry.setNamespace("default");
+    entry.setName(job.getMetadata().getName());
+    entry.setUid(job.getMetadata().getUid());
+    entry.setPhase(phase);
+    entry.setExitCode(exitCode);
+    entry.setStartedAt(Times.format(clock.instant()));
+    entry.setFinishedAt(Times.format(clock.instant().plusSeconds(30)));
+    entry.setUsage(peak);
+    List<io.octomy.batch.api.NodeJob> jobs = new java.util.ArrayList<>(n.getStatus().getJobs() == null ? List.of() : n.getStatus().getJobs());
+    jobs.add(entry);
+    n.getStatus().setJobs(jobs);
+    n.getStatus().setHeartbeatTime(Times.format(clock.instant()));
+    client.resources(io.octomy.batch.api.BatchNode.class).resource(n).updateStatus();
+  }
+
+  @Test
+  void overDeclaredRunsShowUpAsWasteInTheProfile() throws Exception {
+    node("ws-1").executor(io.octomy.batch.api.Executor.Process).capacity(CPU, 16000).heartbeat(clock.instant()).create(client);
+    startController(Policy.defaults());
+    for (int run = 0; run < 4; run++) {
+      String name = "export-" + run;
+      job(name).type("mesh-export").cpu(4000).create(client);
+      awaitReason(name, "Admitted");
+      BatchJob j = client.resources(BatchJob.class).inNamespace("default").withName(name).get();
+      reportRun("ws-1", j, JobPhase.Succeeded, 0, Map.of(CPU, 1000L + run * 10));
+      awaitReason(name, "Succeeded");
+    }
+    Eventually.until(WAIT, "a profile with 4 runs", () -> {
+      var p = client.resources(io.octomy.batch.api.BatchJobProfile.class).inNamespace("default").withName("mesh-export").get();
+      return p != null && p.getStatus() != null && Long.valueOf(4).equals(p.getStatus().getRuns());
+    });
+    var drift = client.resources(io.octomy.batch.api.BatchJobProfile.class).inNamespace("default").withName("mesh-export")
+        .get().getStatus().getResources().get(CPU);
+    assertThat(drift.getRequested()).isEqualTo(4000);
+    assertThat(drift.getWaste()).isBetween(0.70, 0.76);
+    assertThat(drift.getSuggestedRequest()).isBetween(1000L, 1200L);
+    assertThat(status("export-0").getUsage()).containsEntry(CPU, 1000L);
+  }
+
+  @Test
+  void aPeakAboveItsLimitIsReportedNotKilled() throws Exception {
+    node("ws-1").executor(io.octomy.batch.api.Executor.Process).capacity(CPU, 16000).heartbeat(clock.instant()).create(client);
+    startController(Policy.defaults());
+    job("greedy").request(CPU, 500).limit(CPU, 800).create(client);
+    awaitReason("greedy", "Admitted");
+    BatchJob j = client.resources(BatchJob.class).inNamespace("default").withName("greedy").get();
+    reportRun("ws-1", j, JobPhase.Succeeded, 0, Map.of(CPU, 1900L));
+    awaitReason("greedy", "Succeeded");
+    assertThat(status("greedy").getOverLimit()).containsExactly(CPU);
+    assertThat(Conditions.isTrue(status("greedy").getConditions(), Conditions.OVER_LIMIT)).isTrue();
+    Eventually.until(WAIT, "one OverLimit event", () -> client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> "OverLimit".equals(e.getReason())).count() == 1);
+  }
 }
