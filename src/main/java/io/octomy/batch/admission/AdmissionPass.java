@@ -23,11 +23,20 @@ import java.util.Map;
  */
 public final class AdmissionPass {
 
+  /** Effective priority (highest first), then queuedAt (oldest first), then namespace/name. */
+  private static final Comparator<PreparedJob> PASS_ORDER = (a, b) -> {
+    int c = Long.compare(b.effectivePriority, a.effectivePriority);
+    if (c == 0) {
+      c = a.queuedAt.compareTo(b.queuedAt);
+    }
+    return c != 0 ? c : a.key.compareTo(b.key);
+  };
+
   private final Snapshot snapshot;
   private final Policy policy;
   private final ResourceNames resources;
   private final List<PreparedJob> jobs = new ArrayList<>();
-  private final Map<JobKey, Integer> indexByKey = new HashMap<>();
+  private final Map<JobKey, Integer> indexByKey;
   private final NodePool pool;
   private final Reservations reservations;
   private StarvationHold hold;
@@ -40,6 +49,7 @@ public final class AdmissionPass {
     this.resources = new ResourceNames(snapshot);
     this.pool = new NodePool(snapshot, resources);
     this.reservations = new Reservations(policy, resources);
+    this.indexByKey = new HashMap<>(snapshot.jobs().size() * 2);
   }
 
   /** Decides every Queued job of the snapshot. */
@@ -80,18 +90,12 @@ public final class AdmissionPass {
     }
     reservations.sortExisting();
     pool.index();
-    for (PreparedJob job : queued) {
-      job.dominant = pool.dominant(job);
-    }
 
     // 3. Resolve every dependency at once: waits, transitive skips and cycles.
     DependencyGraph dependencies = new DependencyGraph(jobs, indexByKey, invalid);
 
     // 4. Order by effective priority, then queuedAt, then namespace/name.
-    queued.sort(Comparator
-        .comparingLong((PreparedJob j) -> -j.effectivePriority)
-        .thenComparing(j -> j.queuedAt)
-        .thenComparing(j -> j.key));
+    queued.sort(PASS_ORDER);
 
     // 5. Decide each job in order, reserving every admission before the next job.
     Map<JobKey, Decision> decisions = new LinkedHashMap<>(queued.size() * 2);

@@ -1,13 +1,9 @@
 package io.octomy.batch.admission;
 
-import java.util.Comparator;
 import java.util.Objects;
 
 /** Identifies a BatchJob: its namespace and name. Ordered by namespace, then name. */
 public record JobKey(String namespace, String name) implements Comparable<JobKey> {
-
-  private static final Comparator<JobKey> ORDER =
-      Comparator.comparing(JobKey::namespace).thenComparing(JobKey::name);
 
   public JobKey {
     Objects.requireNonNull(namespace, "namespace");
@@ -16,7 +12,8 @@ public record JobKey(String namespace, String name) implements Comparable<JobKey
 
   @Override
   public int compareTo(JobKey other) {
-    return ORDER.compare(this, other);
+    int c = namespace.compareTo(other.namespace);
+    return c != 0 ? c : name.compareTo(other.name);
   }
 
   /** {@code namespace/name}, as kubectl prints it. */

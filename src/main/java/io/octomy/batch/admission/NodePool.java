@@ -6,8 +6,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -21,11 +23,12 @@ import java.util.TreeSet;
  * even a job that requests nothing.
  *
  * <p>For others' work (the common case) each resource has a {@link TreeSet} of the eligible
- * nodes ordered by free amount (offer minus allocation) then index. Placement walks the set of
- * the job's dominant resource upwards from the request, so the first node where every other
- * request fits too is the best fit, and the walk usually stops at once; before walking, the
- * largest free amount of each requested resource (the last element of each set) rejects a job
- * that cannot fit anywhere in O(R). Reserving moves a node within the sets of the resources it
+ * nodes ordered by free amount (offer minus allocation) then index, and a max segment tree of
+ * the same free amounts. Placement first asks the trees whether any node fits at all (pruning
+ * every subtree where some request exceeds the largest free amount), then walks the set of the
+ * job's dominant resource upwards from the request: the first node where every other request
+ * fits too is the best fit. Jobs asking for exactly the amounts of a job that fitted nowhere are
+ * answered from a memo. Reserving moves a node within the sets and trees of the resources it
  * took, O(R log N).
  */
 final class NodePool {
@@ -45,6 +48,14 @@ final class NodePool {
   private final int readyCount;
   /** Per resource: eligible-for-others nodes by others' free amount, then index. */
   private final List<TreeSet<Integer>> freeOrder = new ArrayList<>();
+  /**
+   * Per resource: a max segment tree over node indexes of others' free amount (leaves at
+   * {@code leaves + node}; nodes not eligible for others' work hold {@link Long#MIN_VALUE}). A
+   * search for any node that fits prunes every subtree where some request exceeds the largest
+   * free amount, so "fits nowhere" is usually answered without visiting many nodes.
+   */
+  private final long[][] maxFree;
+  private final int leaves;
   /** Eligible-for-others nodes by number of admitted or running jobs, then index. */
   private final TreeSet<Integer> byJobCount;
   /** Per resource: eligible-for-others nodes by others' offer, largest first (static). */
@@ -52,6 +63,17 @@ final class NodePool {
   /** Per resource: the sum of others' offers of eligible nodes (saturating), for the dominant share. */
   private final long[] totalOthersOffer;
   private long probeFree;
+  /**
+   * Request shapes that found no node in a walk that skipped no node. Allocation only grows
+   * during a pass and skipping nodes only removes candidates, so such a shape fits nowhere for
+   * the rest of the pass: later jobs asking for the same amounts are answered without a walk.
+   */
+  private final Set<RequestShape> unplaceable = new HashSet<>();
+  /** The same, for walks that skipped only {@link #memoExcluded} (the node held for a starving job). */
+  private final Set<RequestShape> unplaceableWithout = new HashSet<>();
+  private int memoExcluded = -1;
+  /** Memo of {@link #fitsSomeFullOffer} for jobs without an origin; offers do not change in a pass. */
+  private final Map<RequestShape, Boolean> fullOfferFits = new HashMap<>();
 
   NodePool(Snapshot snapshot, ResourceNames resources) {
     this.resources = resources;
@@ -92,14 +114,21 @@ final class NodePool {
     });
     byOfferDescending = new int[r][];
     totalOthersOffer = new long[r];
+    leaves = Integer.highestOneBit(Math.max(1, n) * 2 - 1); // the power of two >= n
+    maxFree = new long[r][2 * leaves];
   }
 
-  /** Offers never exceed capacity, whatever the table says, and Off offers nothing. */
+  /**
+   * capacity x percent / 100, rounded down like {@link ModeTable#offer}, but computed as
+   * (capacity / 100) x percent + (capacity % 100) x percent / 100 so no capacity can overflow.
+   * Offers never exceed capacity, whatever the table says, and Off offers nothing.
+   */
   private static long offer(ModeTable table, NodeMode mode, String resource, long capacity) {
-    if (mode == NodeMode.Off) {
+    long percent = Math.min(100, Math.max(0, table.percent(mode, resource)));
+    if (mode == NodeMode.Off || percent == 0) {
       return 0;
     }
-    return Math.min(capacity, Math.max(0, table.offer(mode, resource, capacity)));
+    return capacity / 100 * percent + capacity % 100 * percent / 100;
   }
 
   /** Counts a job that is already Admitted or Running on {@code node}; call before {@link #index()}. */
@@ -137,6 +166,37 @@ final class NodePool {
         total = Quantities.add(total, othersOffer[i * r + id]);
       }
       totalOthersOffer[res] = total;
+      long[] tree = maxFree[res];
+      java.util.Arrays.fill(tree, Long.MIN_VALUE);
+      for (int i : eligible) {
+        tree[leaves + i] = free(i, id);
+      }
+      for (int t = leaves - 1; t >= 1; t--) {
+        tree[t] = Math.max(tree[2 * t], tree[2 * t + 1]);
+      }
+    }
+  }
+
+  /** Whether some eligible node other than the two skipped ones has every request free now. */
+  private boolean anyFits(int t, PreparedJob job, int skipA, int skipB) {
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      if (maxFree[job.resourceIds[k]][t] < job.quantities[k]) {
+        return false;
+      }
+    }
+    if (t >= leaves) {
+      int node = t - leaves;
+      return node != skipA && node != skipB;
+    }
+    return anyFits(2 * t, job, skipA, skipB) || anyFits(2 * t + 1, job, skipA, skipB);
+  }
+
+  private void updateMaxFree(int node, int resource) {
+    long[] tree = maxFree[resource];
+    int t = leaves + node;
+    tree[t] = free(node, resource);
+    for (t >>= 1; t >= 1; t >>= 1) {
+      tree[t] = Math.max(tree[2 * t], tree[2 * t + 1]);
     }
   }
 
@@ -184,7 +244,11 @@ final class NodePool {
 
   /** True when some ready node accepts this job's kind of work at all (mode not Off for it). */
   boolean anyEligible(PreparedJob job) {
-    return !byJobCount.isEmpty() || (job.origin >= 0 && eligible(job.origin, job));
+    if (job.origin >= 0) {
+      return eligible(job.origin, job)
+          || byJobCount.size() > (byJobCount.contains(job.origin) ? 1 : 0);
+    }
+    return !byJobCount.isEmpty();
   }
 
   private long free(int node, int resource) {
@@ -215,6 +279,18 @@ final class NodePool {
     return true;
   }
 
+  /** {@link #fitsNow} for a node known to be eligible for others' work, and not the origin. */
+  private boolean fitsOthersNow(int node, PreparedJob job) {
+    int base = node * r;
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int at = base + job.resourceIds[k];
+      if (job.quantities[k] > othersOffer[at] - allocated[at]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Every positive request fits in the full offer, whatever is allocated. */
   boolean fitsFullOffer(int node, PreparedJob job) {
     if (!eligible(node, job)) {
@@ -234,7 +310,10 @@ final class NodePool {
    * The dominant resource of a job: the request that is the largest share of the eligible nodes'
    * total offer (DRF's dominant share), ties to the first name. Placement best-fits on it.
    */
-  int dominant(PreparedJob job) {
+  private int dominant(PreparedJob job) {
+    if (job.dominant >= 0) {
+      return job.dominant;
+    }
     int best = 0;
     for (int k = 1; k < job.resourceIds.length; k++) {
       long totalK = totalOthersOffer[job.resourceIds[k]];
@@ -248,6 +327,7 @@ final class NodePool {
         best = k;
       }
     }
+    job.dominant = best;
     return best;
   }
 
@@ -271,27 +351,41 @@ final class NodePool {
       }
       return -1;
     }
-    // Quick reject: some request exceeds the largest free amount of its resource anywhere.
-    for (int k = 0; k < job.resourceIds.length; k++) {
-      TreeSet<Integer> set = freeOrder.get(job.resourceIds[k]);
-      if (set.isEmpty() || job.quantities[k] > free(set.last(), job.resourceIds[k])) {
-        return -1;
-      }
+    if (excluded != memoExcluded) {
+      unplaceableWithout.clear();
+      memoExcluded = excluded;
     }
-    probeFree = job.quantities[job.dominant];
-    for (int node : freeOrder.get(job.resourceIds[job.dominant]).tailSet(PROBE, true)) {
-      if (node != origin && node != excluded && fitsNow(node, job)) {
+    if (unplaceable.contains(job.shape)
+        || (excluded >= 0 && unplaceableWithout.contains(job.shape))) {
+      return -1;
+    }
+    if (!anyFits(1, job, origin, excluded)) {
+      if (origin < 0 || !eligibleForOthers(origin)) {
+        (excluded < 0 || !eligibleForOthers(excluded) ? unplaceable : unplaceableWithout)
+            .add(job.shape);
+      }
+      return -1;
+    }
+    // Some node fits: walk the dominant resource upwards from the request to the best fit.
+    int dominant = dominant(job);
+    probeFree = job.quantities[dominant];
+    for (int node : freeOrder.get(job.resourceIds[dominant]).tailSet(PROBE, true)) {
+      if (node != origin && node != excluded && fitsOthersNow(node, job)) {
         return node;
       }
     }
-    return -1;
+    throw new IllegalStateException("a node fits " + job.key + " but the walk found none");
   }
 
   /** True when some eligible node's full offer holds the job (WaitingForCapacity, not NoNodeFits). */
   boolean fitsSomeFullOffer(PreparedJob job) {
-    if (job.origin >= 0 && fitsFullOffer(job.origin, job)) {
-      return true;
+    if (job.origin >= 0) {
+      return fitsFullOffer(job.origin, job) || fitsSomeOtherFullOffer(job);
     }
+    return fullOfferFits.computeIfAbsent(job.shape, shape -> fitsSomeOtherFullOffer(job));
+  }
+
+  private boolean fitsSomeOtherFullOffer(PreparedJob job) {
     if (job.requestsNothing()) {
       for (int node : byJobCount) {
         if (node != job.origin) {
@@ -300,8 +394,8 @@ final class NodePool {
       }
       return false;
     }
-    int dominantResource = job.resourceIds[job.dominant];
-    long need = job.quantities[job.dominant];
+    int dominantResource = job.resourceIds[dominant(job)];
+    long need = job.quantities[dominant(job)];
     for (int node : byOfferDescending[dominantResource]) {
       if (othersOffer[node * r + dominantResource] < need) {
         return false;
@@ -368,6 +462,7 @@ final class NodePool {
       allocated[at] = Quantities.add(allocated[at], job.quantities[k]);
       if (indexed) {
         set.add(node);
+        updateMaxFree(node, res);
       }
     }
   }

@@ -19,6 +19,8 @@ final class PreparedJob {
   final int[] resourceIds;
   /** The quantities matching {@link #resourceIds}. */
   final long[] quantities;
+  /** The requests as a value, for the node pool's per-pass memo. */
+  final RequestShape shape;
   /** Distinct lock keys, sorted. */
   final List<String> lockKeys;
   /** Problems that make a Queued job InvalidSpec: the given ones plus negative quantities. */
@@ -28,8 +30,8 @@ final class PreparedJob {
   boolean starving;
   /** Index of the origin node in the node pool, or -1. */
   int origin = -1;
-  /** Position in {@link #resourceIds} of the resource the placement best-fits on. */
-  int dominant;
+  /** Position in {@link #resourceIds} of the resource the placement best-fits on; -1 until the node pool works it out. */
+  int dominant = -1;
 
   PreparedJob(int index, JobView view, ResourceNames names, Instant now) {
     this.index = index;
@@ -66,6 +68,7 @@ final class PreparedJob {
     for (int i = 0; i < positive; i++) {
       quantities[i] = view.requests().get(names.name(ids[i]));
     }
+    this.shape = new RequestShape(resourceIds, quantities);
     this.lockKeys = view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
   }
 

@@ -194,11 +194,13 @@ class ProcessExecutorTest {
     long pid = pidOf(first, key);
     first.close();
     // Killed outright while no agent watched: nothing recorded an exit code.
+    // The wrapper goes first: were the command killed first, the wrapper would still record its exit code.
     ProcessHandle h = ProcessHandle.of(pid).orElseThrow();
-    List<ProcessHandle> tree = new ArrayList<>(h.descendants().toList());
-    tree.add(h);
-    tree.forEach(ProcessHandle::destroyForcibly);
-    awaitExited(tree);
+    List<ProcessHandle> children = h.descendants().toList();
+    h.destroyForcibly();
+    awaitExited(List.of(h));
+    children.forEach(ProcessHandle::destroyForcibly);
+    awaitExited(children);
 
     ProcessExecutor second = executor();
     JobRecord r = second.record(key).orElseThrow();

@@ -1,0 +1,224 @@
+package io.octomy.batch.admission;
+
+import io.octomy.batch.policy.GroupPolicy;
+import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.policy.Policy;
+import io.octomy.batch.policy.PriorityPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One small fluent builder for admission test snapshots: jobs, nodes and policy tweaks. Defaults:
+ * namespace {@code studio}, a job queued right now, a ready node in mode Drone with a heartbeat
+ * ten seconds old.
+ */
+final class Fixtures {
+
+  static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+  static final String CPU = "octomy.io/cpu-milli";
+  static final String MEM = "octomy.io/memory-bytes";
+  static final String GPU = "octomy.io/gpu";
+  static final String SU2 = "example.com/su2-processes";
+  static final String NS = "studio";
+
+  private Fixtures() {}
+
+  static JobBuilder job(String name) {
+    return new JobBuilder(name);
+  }
+
+  static NodeBuilder node(String name) {
+    return new NodeBuilder(name);
+  }
+
+  static World world() {
+    return new World();
+  }
+
+  /** Builds one {@link JobView}. */
+  static final class JobBuilder {
+    private String namespace = NS;
+    private final String name;
+    private final Map<String, Long> requests = new LinkedHashMap<>();
+    private final Map<String, Long> limits = new LinkedHashMap<>();
+    private final List<String> after = new ArrayList<>();
+    private final List<String> locks = new ArrayList<>();
+    private String group;
+    private String origin;
+    private JobPhase phase = JobPhase.Queued;
+    private String node;
+    private Instant queuedAt = NOW;
+    private final List<String> problems = new ArrayList<>();
+
+    private JobBuilder(String name) {
+      this.name = name;
+    }
+
+    JobBuilder namespace(String value) {
+      namespace = value;
+      return this;
+    }
+
+    JobBuilder requests(String resource, long quantity) {
+      requests.put(resource, quantity);
+      return this;
+    }
+
+    /** Request and limit equal: with only such resources the job is Guaranteed. */
+    JobBuilder guaranteed(String resource, long quantity) {
+      requests.put(resource, quantity);
+      limits.put(resource, quantity);
+      return this;
+    }
+
+    JobBuilder limits(String resource, long quantity) {
+      limits.put(resource, quantity);
+      return this;
+    }
+
+    JobBuilder after(String... names) {
+      after.addAll(List.of(names));
+      return this;
+    }
+
+    JobBuilder locks(String... keys) {
+      locks.addAll(List.of(keys));
+      return this;
+    }
+
+    JobBuilder group(String value) {
+      group = value;
+      return this;
+    }
+
+    JobBuilder origin(String value) {
+      origin = value;
+      return this;
+    }
+
+    /** Admitted/Running jobs hold their node; finished ones just have the phase. */
+    JobBuilder phase(JobPhase value) {
+      phase = value;
+      return this;
+    }
+
+    JobBuilder running(String onNode) {
+      phase = JobPhase.Running;
+      node = onNode;
+      return this;
+    }
+
+    JobBuilder admitted(String onNode) {
+      phase = JobPhase.Admitted;
+      node = onNode;
+      return this;
+    }
+
+    JobBuilder queuedMinutesAgo(long minutes) {
+      queuedAt = NOW.minus(Duration.ofMinutes(minutes));
+      return this;
+    }
+
+    JobBuilder queuedSecondsAgo(long seconds) {
+      queuedAt = NOW.minusSeconds(seconds);
+      return this;
+    }
+
+    JobBuilder problem(String sentence) {
+      problems.add(sentence);
+      return this;
+    }
+
+    JobView build() {
+      return new JobView(namespace, name, 1, requests, limits, after, locks, group, origin, phase,
+          node, queuedAt, problems);
+    }
+  }
+
+  /** Builds one {@link NodeView}. */
+  static final class NodeBuilder {
+    private final String name;
+    private NodeMode mode = NodeMode.Drone;
+    private NodeMode ownMode;
+    private final Map<String, Long> capacity = new LinkedHashMap<>();
+    private Instant heartbeat = NOW.minusSeconds(10);
+    private boolean ready = true;
+
+    private NodeBuilder(String name) {
+      this.name = name;
+    }
+
+    NodeBuilder mode(NodeMode value) {
+      mode = value;
+      return this;
+    }
+
+    NodeBuilder ownMode(NodeMode value) {
+      ownMode = value;
+      return this;
+    }
+
+    NodeBuilder capacity(String resource, long quantity) {
+      capacity.put(resource, quantity);
+      return this;
+    }
+
+    NodeBuilder heartbeatSecondsAgo(long seconds) {
+      heartbeat = NOW.minusSeconds(seconds);
+      return this;
+    }
+
+    NodeBuilder notReady() {
+      ready = false;
+      return this;
+    }
+
+    NodeView build() {
+      return new NodeView(name, mode, ownMode, capacity, heartbeat, ready);
+    }
+  }
+
+  /** Jobs, nodes and policy tweaks, turned into a {@link Snapshot}. */
+  static final class World {
+    private final List<JobView> jobs = new ArrayList<>();
+    private final List<NodeView> nodes = new ArrayList<>();
+    private final Map<String, GroupPolicy> groups = new HashMap<>();
+    private final Map<String, Map<String, Long>> budgets = new HashMap<>();
+
+    World with(JobBuilder... builders) {
+      for (JobBuilder b : builders) {
+        jobs.add(b.build());
+      }
+      return this;
+    }
+
+    World with(NodeBuilder... builders) {
+      for (NodeBuilder b : builders) {
+        nodes.add(b.build());
+      }
+      return this;
+    }
+
+    World group(String name, int maxRunning) {
+      groups.put(name, new GroupPolicy(maxRunning));
+      return this;
+    }
+
+    World budget(String namespace, String resource, long limit) {
+      budgets.computeIfAbsent(namespace, k -> new HashMap<>()).put(resource, limit);
+      return this;
+    }
+
+    Snapshot snapshot() {
+      Policy defaults = Policy.defaults();
+      Policy policy = new Policy(defaults.modes(), PriorityPolicy.defaults(), groups, budgets,
+          defaults.nodeHeartbeatTimeout());
+      return new Snapshot(jobs, nodes, policy, NOW);
+    }
+  }
+}
