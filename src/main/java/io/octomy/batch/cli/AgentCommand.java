@@ -1,11 +1,21 @@
 package io.octomy.batch.cli;
 
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.octomy.batch.agent.AgentSettings;
+import io.octomy.batch.agent.NodeAgent;
+import io.octomy.batch.agent.OshiHostProbe;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.policy.NodeMode;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -34,9 +44,44 @@ public final class AgentCommand implements Callable<Integer> {
   @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: the ambient one).")
   Path kubeconfig;
 
+  @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".octomy-agent",
+      description = "Where the Process executor keeps job state and output logs (default: ${DEFAULT-VALUE}). "
+          + "Keep it across restarts: it is how a restarted agent re-adopts its jobs and never runs one twice.")
+  Path stateDir;
+
+  /** Runs the agent until the process is interrupted (SIGTERM, Ctrl-C); running jobs keep running. */
   @Override
   public Integer call() throws Exception {
-    System.err.println("agent mode is not available yet in this build");
-    return 3;
+    Config config = kubeconfig != null ? Config.fromKubeconfig(kubeconfig.toFile()) : Config.autoConfigure(null);
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+    AgentSettings settings = AgentSettings.defaults(node)
+        .withExecutor(executor)
+        .withInitialMode(mode)
+        .withCapacityOverrides(overrides())
+        .withStateDir(stateDir);
+    NodeAgent agent = new NodeAgent(client, settings, new OshiHostProbe(), Clock.systemUTC());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      // Leaves running processes running; the next agent on this state directory re-adopts them.
+      agent.close();
+      client.close();
+      stopped.countDown();
+    }, "octomy-agent-shutdown"));
+    try {
+      agent.start();
+    } catch (KubernetesClientException e) {
+      System.err.println("cannot report node " + node + " to " + config.getMasterUrl() + ": " + e.getMessage());
+      return 1;
+    }
+    System.out.println("agent for node " + node + " (executor " + executor + ") reports to " + config.getMasterUrl()
+        + "; state in " + stateDir.toAbsolutePath().normalize());
+    stopped.await();
+    return 0;
+  }
+
+  private Map<String, Long> overrides() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    capacity.forEach(e -> m.put(e.getKey(), e.getValue())); // a repeated name: the last one wins
+    return m;
   }
 }

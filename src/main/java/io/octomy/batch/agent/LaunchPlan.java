@@ -1,0 +1,91 @@
+package io.octomy.batch.agent;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.octomy.batch.api.BatchJob;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Pure: how a BatchJob runs as a local process, read off its template's first container the way
+ * Kubernetes reads it (args follow command; env name/value pairs; workingDir), or why it cannot.
+ *
+ * @param spec what to start; null when the job cannot run here
+ * @param failureReason a CamelCase code when it cannot ({@link #NO_COMMAND}), else null
+ * @param message a sentence saying why it cannot, or null
+ * @param notes parts of the container this executor ignores (one sentence each), to log
+ */
+public record LaunchPlan(LaunchSpec spec, String failureReason, String message, List<String> notes) {
+
+  /** The first container has no command: a Process node runs commands, it cannot run an image. */
+  public static final String NO_COMMAND = "NoCommand";
+
+  public LaunchPlan {
+    notes = List.copyOf(notes);
+  }
+
+  /** True when there is something to start. */
+  public boolean runnable() {
+    return spec != null;
+  }
+
+  /** The plan for {@code job}, known under {@code key}. */
+  public static LaunchPlan of(JobKey key, BatchJob job) {
+    Container c = firstContainer(job);
+    if (c == null) {
+      return refuse(NO_COMMAND, "job " + key + " has no container in spec.template.spec.containers; a Process node "
+          + "runs the first container's command and args");
+    }
+    List<String> command = new ArrayList<>();
+    if (c.getCommand() != null) {
+      command.addAll(c.getCommand());
+    }
+    if (command.isEmpty() || command.get(0) == null || command.get(0).isBlank()) {
+      return refuse(NO_COMMAND, "job " + key + " has no command in its first container"
+          + (c.getImage() == null ? "" : " (image " + c.getImage() + ")")
+          + "; a Process node runs commands, not images: set command (and args)");
+    }
+    if (c.getArgs() != null) {
+      command.addAll(c.getArgs());
+    }
+    List<String> notes = new ArrayList<>();
+    Map<String, String> env = new LinkedHashMap<>();
+    if (c.getEnv() != null) {
+      for (EnvVar v : c.getEnv()) {
+        if (v.getName() == null || v.getName().isEmpty()) {
+          continue;
+        }
+        if (v.getValueFrom() != null) {
+          notes.add("env " + v.getName() + " uses valueFrom, which a Process node cannot resolve; it is not set");
+          continue;
+        }
+        // Kubernetes sets a variable without a value to the empty string; so do we.
+        env.put(v.getName(), v.getValue() == null ? "" : v.getValue());
+      }
+    }
+    if (c.getEnvFrom() != null && !c.getEnvFrom().isEmpty()) {
+      notes.add("envFrom is not supported on a Process node and is ignored");
+    }
+    Path workingDir = c.getWorkingDir() == null || c.getWorkingDir().isBlank() ? null : Path.of(c.getWorkingDir());
+    return new LaunchPlan(new LaunchSpec(key, command, env, workingDir), null, null, notes);
+  }
+
+  private static LaunchPlan refuse(String reason, String message) {
+    return new LaunchPlan(null, reason, message, List.of());
+  }
+
+  private static Container firstContainer(BatchJob job) {
+    if (job.getSpec() == null || job.getSpec().getTemplate() == null) {
+      return null;
+    }
+    PodSpec pod = job.getSpec().getTemplate().getSpec();
+    if (pod == null || pod.getContainers() == null || pod.getContainers().isEmpty()) {
+      return null;
+    }
+    return pod.getContainers().get(0);
+  }
+}

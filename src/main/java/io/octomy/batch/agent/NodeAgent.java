@@ -1,0 +1,307 @@
+package io.octomy.batch.agent;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchNodeStatus;
+import io.octomy.batch.api.Executor;
+import io.octomy.batch.controller.Labels;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node agent: keeps this machine's BatchNode status current and, with the Process executor,
+ * runs the jobs admitted to it.
+ *
+ * <p>On {@link #start()} it creates the BatchNode when missing (spec from the settings; an
+ * existing spec is never rewritten), then writes the whole status at every report interval
+ * (the heartbeat), at once after a spec change, and soon after a local job starts or ends.
+ * Jobs are followed through an informer on BatchJobs in all namespaces and reconciled every
+ * sample interval, when running jobs are also measured.
+ *
+ * <p>Everything but the informers' callbacks and process stops runs on one agent thread, so the
+ * job trackers need no locks. {@link #close()} leaves running processes running: the next
+ * agent on the same state directory re-adopts them.
+ *
+ * <p>In-process use (standalone mode):
+ *
+ * <pre>{@code
+ * NodeAgent agent = new NodeAgent(client,
+ *     AgentSettings.defaults("ws-7").withStateDir(stateDir.resolve("agent")).withModeTable(policy.modes()),
+ *     new OshiHostProbe(), Clock.systemUTC());
+ * agent.start();   // returns after the first status write
+ * ...
+ * agent.close();   // the client stays open: it belongs to the caller
+ * }</pre>
+ */
+public final class NodeAgent implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+
+  private final KubernetesClient client;
+  private final AgentSettings settings;
+  private final HostProbe probe;
+  private final Clock clock;
+  private final Path cgroupRoot;
+  private final NodeStatusComposer composer;
+  private final NodeStatusWriter writer;
+  private final ScheduledExecutorService loop;
+  private final ExecutorService stopper;
+  private final AtomicBoolean reportPending = new AtomicBoolean();
+  private final AtomicBoolean reconcilePending = new AtomicBoolean();
+  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  // Set in start(); volatile because informer callbacks may queue work before start() returns.
+  private volatile SharedIndexInformer<BatchNode> nodes;
+  private volatile SharedIndexInformer<BatchJob> jobs;
+  private volatile JobTracker tracker;
+  private BatchNodeStatus lastWritten;
+  private Executor warnedExecutor;
+  private boolean started;
+  private boolean closed;
+
+  /**
+   * An agent bounded by this process's cgroup, as the real agent is.
+   *
+   * @param client the API server to report to; stays open when the agent closes
+   */
+  public NodeAgent(KubernetesClient client, AgentSettings settings, HostProbe probe, Clock clock) {
+    this(client, settings, probe, clock, CgroupBounds.ofThisProcess(), CgroupBounds.DEFAULT_ROOT);
+  }
+
+  /**
+   * @param bounds cgroup bounds applied to measured capacity ({@link CgroupBounds#NONE} in tests)
+   * @param cgroupRoot where Pod cgroups are looked up (Pod executor)
+   */
+  public NodeAgent(KubernetesClient client, AgentSettings settings, HostProbe probe, Clock clock,
+      CgroupBounds bounds, Path cgroupRoot) {
+    this.client = client;
+    this.settings = settings;
+    this.probe = probe;
+    this.clock = clock;
+    this.cgroupRoot = cgroupRoot;
+    this.composer = new NodeStatusComposer(settings.modeTable(), bounds, settings.capacityOverrides());
+    this.writer = new NodeStatusWriter(client, settings.nodeName());
+    this.loop = Executors.newSingleThreadScheduledExecutor(daemon("octomy-agent-" + settings.nodeName()));
+    this.stopper = Executors.newCachedThreadPool(daemon("octomy-agent-stop"));
+  }
+
+  /** The settings this agent runs with. */
+  public AgentSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Creates the BatchNode if missing, starts following jobs, writes the first status and
+   * schedules the rest. Returns once the first status is written.
+   *
+   * @throws IllegalStateException if started twice or after close
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException if the API server cannot be
+   *     reached or refuses the first writes
+   */
+  public synchronized NodeAgent start() throws InterruptedException {
+    if (started || closed) {
+      throw new IllegalStateException("a NodeAgent starts once");
+    }
+    started = true;
+    writer.ensureExists(settings.initialMode(), settings.executor());
+    nodes = client.resources(BatchNode.class).withName(settings.nodeName()).inform(nodeHandler());
+    informers.add(nodes);
+    // inform() returns after the initial list: a job missing from the cache is really gone,
+    // which matters because a running job whose BatchJob is gone gets stopped.
+    jobs = client.resources(BatchJob.class).inAnyNamespace().inform(anyChange(this::requestReconcile));
+    informers.add(jobs);
+    tracker = newTracker();
+    try {
+      loop.submit(() -> {
+        tick();
+        report();
+        return null;
+      }).get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    }
+    long sample = settings.sampleInterval().toMillis();
+    long report = settings.reportInterval().toMillis();
+    loop.scheduleWithFixedDelay(guarded("sampling", this::tick), sample, sample, TimeUnit.MILLISECONDS);
+    loop.scheduleWithFixedDelay(guarded("reporting", this::report), report, report, TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  private JobTracker newTracker() {
+    if (settings.executor() == Executor.Process) {
+      ProcessExecutor executor = new ProcessExecutor(settings.stateDir(), clock);
+      return new ProcessJobs(settings.nodeName(), executor, stopper, () -> {
+        requestReconcile();
+        requestReport();
+      });
+    }
+    SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().withLabel(Labels.JOB_UID)
+        .inform(anyChange(this::requestReconcile));
+    informers.add(pods);
+    return new PodJobs(settings.nodeName(), () -> pods.getStore().list(), cgroupRoot);
+  }
+
+  /** Reconciles jobs and measures the running ones; reports at once when a job started or went. */
+  private void tick() {
+    reconcilePending.set(false);
+    if (tracker == null) {
+      return; // an informer event before start() finished; start() runs the first tick itself
+    }
+    if (tracker.reconcile(jobs.getStore().list())) {
+      requestReport();
+    }
+    tracker.sample();
+  }
+
+  /** Writes the whole status; recreates the BatchNode if someone deleted it. */
+  private void report() {
+    reportPending.set(false);
+    if (tracker == null) {
+      return; // as in tick()
+    }
+    BatchNode node = nodes.getStore().getByKey(settings.nodeName());
+    if (node == null) {
+      // Not in the cache: deleted, or the watch is behind. Creating is a no-op if it exists.
+      node = writer.ensureExists(settings.initialMode(), settings.executor());
+    }
+    warnOnExecutorMismatch(node);
+    Collection<BatchJob> all = jobs.getStore().list();
+    BatchNodeStatus previous = lastWritten != null ? lastWritten : node.getStatus();
+    BatchNodeStatus status = composer.compose(probe.read(), node.getSpec(),
+        NodeAllocation.of(settings.nodeName(), all), tracker.reports(), previous, clock.instant());
+    writer.writeStatus(status);
+    lastWritten = status;
+  }
+
+  private void warnOnExecutorMismatch(BatchNode node) {
+    Executor wanted = node.getSpec() == null ? null : node.getSpec().getExecutor();
+    if (wanted != null && wanted != settings.executor() && wanted != warnedExecutor) {
+      LOG.warn("BatchNode {} has spec.executor {} but this agent runs with --executor {}; it keeps doing what its "
+          + "flag says", settings.nodeName(), wanted, settings.executor());
+    }
+    warnedExecutor = wanted;
+  }
+
+  /** Asks for a report soon; requests made while one is pending are folded into it. */
+  private void requestReport() {
+    if (reportPending.compareAndSet(false, true)) {
+      submit("reporting", this::report);
+    }
+  }
+
+  private void requestReconcile() {
+    if (reconcilePending.compareAndSet(false, true)) {
+      submit("reconciling", this::tick);
+    }
+  }
+
+  private void submit(String what, Runnable task) {
+    try {
+      loop.execute(guarded(what, task));
+    } catch (RejectedExecutionException e) {
+      // Closed: nothing more to do.
+    }
+  }
+
+  /** A failed report or tick must not end the schedule: log it and try again next time. */
+  private Runnable guarded(String what, Runnable task) {
+    return () -> {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        LOG.warn("agent {} failed {}: {}", settings.nodeName(), what, e.toString());
+      }
+    };
+  }
+
+  private ResourceEventHandler<BatchNode> nodeHandler() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(BatchNode node) {
+        requestReport();
+      }
+
+      @Override
+      public void onUpdate(BatchNode before, BatchNode after) {
+        // Our own status writes come back here too; only a spec change is news.
+        if (!Objects.equals(before.getSpec(), after.getSpec())) {
+          requestReport();
+        }
+      }
+
+      @Override
+      public void onDelete(BatchNode node, boolean unknownFinalState) {
+        requestReport();
+      }
+    };
+  }
+
+  private static <T> ResourceEventHandler<T> anyChange(Runnable action) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T obj) {
+        action.run();
+      }
+
+      @Override
+      public void onUpdate(T before, T after) {
+        action.run();
+      }
+
+      @Override
+      public void onDelete(T obj, boolean unknownFinalState) {
+        action.run();
+      }
+    };
+  }
+
+  /**
+   * Stops reporting and following jobs. Running processes keep running and are re-adopted by
+   * the next agent on the same state directory. The client is not closed.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    informers.forEach(SharedIndexInformer::stop);
+    loop.shutdownNow();
+    try {
+      if (!loop.awaitTermination(10, TimeUnit.SECONDS)) {
+        LOG.warn("agent {} did not stop its work within 10 s", settings.nodeName());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (tracker != null) {
+      tracker.close();
+    }
+    stopper.shutdown();
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

@@ -1,0 +1,50 @@
+package io.octomy.batch.agent;
+
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobStatus;
+import java.util.Collection;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What the jobs admitted to a node hold: the sum of the requests of every BatchJob whose {@code
+ * status.node} is the node and whose phase holds a reservation (Admitted or Running), for {@code
+ * BatchNode.status.allocated}. Finished jobs have released theirs.
+ */
+public final class NodeAllocation {
+
+  private NodeAllocation() {}
+
+  /** True when {@code job}'s status names {@code nodeName}, whatever its phase. */
+  public static boolean placedOn(BatchJob job, String nodeName) {
+    BatchJobStatus s = job.getStatus();
+    return s != null && nodeName.equals(s.getNode());
+  }
+
+  /** True when {@code job} is admitted to or running on {@code nodeName}. */
+  public static boolean holdsPlaceOn(BatchJob job, String nodeName) {
+    return placedOn(job, nodeName) && job.getStatus().getPhase() != null
+        && job.getStatus().getPhase().holdsReservation();
+  }
+
+  /**
+   * @return resource name to summed request, sorted by name; empty when nothing is admitted
+   * @throws ArithmeticException if a sum overflows a long (only absurd requests can)
+   */
+  public static Map<String, Long> of(String nodeName, Collection<BatchJob> jobs) {
+    Map<String, Long> sum = new TreeMap<>();
+    for (BatchJob job : jobs) {
+      if (!holdsPlaceOn(job, nodeName) || job.getSpec() == null || job.getSpec().getResources() == null
+          || job.getSpec().getResources().getRequests() == null) {
+        continue;
+      }
+      // Malformed quantities are kept aside by the deserializer, so every value here is whole.
+      job.getSpec().getResources().getRequests().forEach((name, qty) -> {
+        if (qty != null) {
+          sum.merge(name, qty, Math::addExact);
+        }
+      });
+    }
+    return sum;
+  }
+}

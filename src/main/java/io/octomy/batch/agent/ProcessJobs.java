@@ -1,0 +1,173 @@
+package io.octomy.batch.agent;
+
+import io.octomy.batch.admission.JobPhase;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.NodeJob;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import oshi.SystemInfo;
+import oshi.software.os.OperatingSystem;
+
+/**
+ * The Process executor's side of the agent: starts each job admitted here once, measures its
+ * process tree, reports it, and stops and forgets the runs of deleted BatchJobs.
+ *
+ * <p>Never twice: {@link ProcessExecutor#start} refuses a key it ever started (its state
+ * directory remembers across restarts), and a job is started only in phase Admitted, so a job
+ * the controller already saw Running is never started by an agent that lost its state.
+ */
+final class ProcessJobs implements JobTracker {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ProcessJobs.class);
+
+  private final String nodeName;
+  private final ProcessExecutor executor;
+  private final Executor stopper;
+  private final Runnable onChange;
+  private final OperatingSystem os = new SystemInfo().getOperatingSystem();
+  private final Map<JobKey, ProcessTreeMeter> meters = new HashMap<>();
+  private final Map<JobKey, UsageSummary> finalUsage = new HashMap<>();
+  private final Map<JobKey, NodeJob> refused = new HashMap<>();
+  private final Set<JobKey> stopping = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param nodeName this node
+   * @param executor runs the processes; closed (detached from, never stopping jobs) with this tracker
+   * @param stopper runs stops, which can wait out a grace period, off the agent's thread
+   * @param onChange called (from any thread) when a job finishes or a stop completes, to report
+   *     and reconcile soon
+   */
+  ProcessJobs(String nodeName, ProcessExecutor executor, Executor stopper, Runnable onChange) {
+    this.nodeName = nodeName;
+    this.executor = executor;
+    this.stopper = stopper;
+    this.onChange = onChange;
+    // Jobs re-adopted from the state directory: hear of their end as of jobs started here.
+    executor.records().stream().filter(r -> !r.finished()).forEach(r -> watch(r.key()));
+  }
+
+  @Override
+  public boolean reconcile(Collection<BatchJob> jobs) {
+    boolean changed = false;
+    Set<String> existing = new HashSet<>();
+    for (BatchJob job : jobs) {
+      existing.add(job.getMetadata().getUid());
+      if (NodeAllocation.placedOn(job, nodeName) && job.getStatus().getPhase() == JobPhase.Admitted) {
+        changed |= startIfNew(job);
+      }
+    }
+    for (JobRecord r : executor.records()) {
+      if (existing.contains(r.key().uid())) {
+        continue;
+      }
+      if (!r.finished()) {
+        stopDeleted(r.key());
+      } else {
+        executor.forget(r.key());
+        meters.remove(r.key());
+        finalUsage.remove(r.key());
+        LOG.info("job {} was deleted; its record and log are removed", r.key());
+        changed = true;
+      }
+    }
+    changed |= refused.keySet().removeIf(k -> !existing.contains(k.uid()));
+    return changed;
+  }
+
+  private boolean startIfNew(BatchJob job) {
+    JobKey key;
+    try {
+      key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName(), job.getMetadata().getUid());
+    } catch (IllegalArgumentException e) {
+      LOG.warn("cannot run job {}/{}: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), e.getMessage());
+      return false;
+    }
+    if (refused.containsKey(key) || executor.record(key).isPresent()) {
+      return false;
+    }
+    LaunchPlan plan = LaunchPlan.of(key, job);
+    if (!plan.runnable()) {
+      LOG.warn("not running job {}: {}", key, plan.message());
+      refused.put(key, NodeJobs.failed(key, plan.failureReason()));
+      return true;
+    }
+    plan.notes().forEach(n -> LOG.warn("job {}: {}", key, n));
+    if (!executor.start(plan.spec())) {
+      return false;
+    }
+    Long pid = executor.record(key).map(JobRecord::pid).orElse(null);
+    LOG.info("started job {} (pid {}), output in {}", key, pid, executor.logFile(key));
+    if (pid != null) {
+      // A first reading now, so a job shorter than the sample interval still gets one.
+      ProcessTreeMeter meter = new ProcessTreeMeter(pid, os, Ticker.system());
+      meters.put(key, meter);
+      meter.sample();
+    }
+    watch(key);
+    return true;
+  }
+
+  private void watch(JobKey key) {
+    executor.whenFinished(key).thenRun(onChange);
+  }
+
+  /** Stops off the agent thread; the next reconcile after the stop forgets the job. */
+  private void stopDeleted(JobKey key) {
+    if (!stopping.add(key)) {
+      return;
+    }
+    LOG.info("job {} was deleted while running; stopping it", key);
+    stopper.execute(() -> {
+      try {
+        executor.stop(key);
+      } catch (RuntimeException e) {
+        LOG.warn("stopping job {} failed: {}", key, e.toString());
+      } finally {
+        stopping.remove(key);
+        onChange.run();
+      }
+    });
+  }
+
+  @Override
+  public void sample() {
+    for (JobRecord r : executor.records()) {
+      ProcessTreeMeter meter = meters.get(r.key());
+      if (!r.finished() && r.pid() != null) {
+        if (meter == null) {
+          meter = new ProcessTreeMeter(r.pid(), os, Ticker.system());
+          meters.put(r.key(), meter);
+        }
+        meter.sample();
+      } else if (meter != null) {
+        // Its last reading is the final word; the meter itself is no longer needed.
+        finalUsage.put(r.key(), meter.summary());
+        meters.remove(r.key());
+      }
+    }
+  }
+
+  @Override
+  public List<NodeJob> reports() {
+    List<NodeJob> out = new ArrayList<>(refused.values());
+    for (JobRecord r : executor.records()) {
+      ProcessTreeMeter meter = meters.get(r.key());
+      out.add(NodeJobs.of(r, meter != null ? meter.summary() : finalUsage.get(r.key())));
+    }
+    out.sort(NodeJobs.ORDER);
+    return out;
+  }
+
+  @Override
+  public void close() {
+    executor.close();
+  }
+}

@@ -1,0 +1,70 @@
+package io.octomy.batch.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobSpec;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The template's first container read as a local process. */
+class LaunchPlanTest {
+
+  private static final JobKey KEY = new JobKey("studio", "mesh", "uid-1");
+
+  private static BatchJob job(ContainerBuilder... containers) {
+    BatchJob j = new BatchJob();
+    BatchJobSpec spec = new BatchJobSpec();
+    PodTemplateSpecBuilder t = new PodTemplateSpecBuilder();
+    t.withNewSpec().withContainers(java.util.Arrays.stream(containers).map(ContainerBuilder::build).toList()).endSpec();
+    spec.setTemplate(t.build());
+    j.setSpec(spec);
+    return j;
+  }
+
+  @Test
+  void argsFollowCommandAndEnvAndWorkingDirAreTaken() {
+    LaunchPlan p = LaunchPlan.of(KEY, job(
+        new ContainerBuilder().withName("main").withCommand("python3", "-m", "mesh").withArgs("--out", "/tmp/x")
+            .addNewEnv().withName("A").withValue("1").endEnv()
+            .addNewEnv().withName("EMPTY").endEnv()
+            .withWorkingDir("/srv/work"),
+        new ContainerBuilder().withName("sidecar").withCommand("ignored")));
+    assertThat(p.runnable()).isTrue();
+    assertThat(p.spec().command()).containsExactly("python3", "-m", "mesh", "--out", "/tmp/x");
+    assertThat(p.spec().env()).isEqualTo(Map.of("A", "1", "EMPTY", ""));
+    assertThat(p.spec().workingDir()).isEqualTo(Path.of("/srv/work"));
+    assertThat(p.spec().key()).isEqualTo(KEY);
+    assertThat(p.notes()).isEmpty();
+  }
+
+  @Test
+  void valueFromIsSkippedWithANote() {
+    LaunchPlan p = LaunchPlan.of(KEY, job(new ContainerBuilder().withCommand("env")
+        .addNewEnv().withName("TOKEN").withNewValueFrom().withNewSecretKeyRef("k", "s", false).endValueFrom().endEnv()));
+    assertThat(p.spec().env()).isEmpty();
+    assertThat(p.spec().workingDir()).isNull();
+    assertThat(p.notes()).singleElement().asString().contains("TOKEN", "valueFrom");
+  }
+
+  @Test
+  void anImageWithoutCommandCannotRunOnAProcessNode() {
+    LaunchPlan p = LaunchPlan.of(KEY, job(new ContainerBuilder().withImage("busybox").withArgs("echo", "hi")));
+    assertThat(p.runnable()).isFalse();
+    assertThat(p.failureReason()).isEqualTo(LaunchPlan.NO_COMMAND);
+    assertThat(p.message()).contains("busybox", "set command");
+  }
+
+  @Test
+  void noContainerAtAll() {
+    BatchJob j = new BatchJob();
+    j.setSpec(new BatchJobSpec());
+    assertThat(LaunchPlan.of(KEY, j).failureReason()).isEqualTo(LaunchPlan.NO_COMMAND);
+    assertThat(LaunchPlan.of(KEY, job()).failureReason()).isEqualTo(LaunchPlan.NO_COMMAND);
+    assertThat(LaunchPlan.of(KEY, job(new ContainerBuilder().withCommand(List.of(" ")))).runnable()).isFalse();
+  }
+}
