@@ -1,6 +1,10 @@
 package io.octomy.batch.cli;
 
 import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.policy.Policy;
+import io.octomy.batch.standalone.StandaloneRuntime;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,11 +42,29 @@ public final class StandaloneCommand implements Callable<Integer> {
   @Mixin
   PolicyOption policy;
 
+  @Option(names = "--metrics-port", paramLabel = "N", defaultValue = "-1",
+      description = "Port on 127.0.0.1 for /metrics, /healthz and /readyz; -1 keeps them off (default: ${DEFAULT-VALUE}).")
+  int metricsPort;
+
   @Override
   public Integer call() throws Exception {
-    policy.load();
-    System.err.println("standalone mode is not available yet in this build");
-    return 3;
+    Policy p = policy.load();
+    String nodeName = node != null ? node : NodeNames.ofThisHost();
+    StandaloneRuntime runtime = StandaloneRuntime.start(new StandaloneRuntime.Options(stateDir, port, nodeName, mode,
+        toMap(capacity), p, metricsPort), Clock.systemUTC());
+    Path kubeconfig = runtime.server().kubeconfig().toAbsolutePath();
+    System.out.println("octomy-batch standalone: API server " + runtime.server().url() + ", node " + nodeName
+        + ", state in " + stateDir.toAbsolutePath().normalize());
+    System.out.println("export KUBECONFIG=" + kubeconfig);
+    System.out.flush();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      // Ctrl-C: stop serving and deciding; job processes keep running and are re-adopted next start.
+      runtime.close();
+      stopped.countDown();
+    }, "standalone-shutdown"));
+    stopped.await();
+    return 0;
   }
 
   static Map<String, Long> toMap(List<Map.Entry<String, Long>> entries) {

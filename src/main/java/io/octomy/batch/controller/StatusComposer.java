@@ -219,7 +219,7 @@ public final class StatusComposer {
     if (run.exitCode() != null) {
       b.append(" with exit code ").append(run.exitCode());
     }
-    if (run.reason() != null) {
+    if (run.reason() != null && !run.reason().equals(run.phase().name())) {
       b.append(" (").append(run.reason()).append(")");
     }
     if (started != null && finished != null && !finished.isBefore(started)) {

@@ -1,0 +1,111 @@
+package io.octomy.batch.standalone;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.octomy.batch.agent.AgentSettings;
+import io.octomy.batch.agent.NodeAgent;
+import io.octomy.batch.agent.OshiHostProbe;
+import io.octomy.batch.api.crd.CrdFinisher;
+import io.octomy.batch.controller.AdmissionLoop;
+import io.octomy.batch.controller.BatchController;
+import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.policy.Policy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Standalone mode in one process: the embedded API server (state in SQLite under the state
+ * directory), the controller (no leader election: there is one of it), and a local agent that
+ * runs admitted jobs as processes. Closing stops them in reverse order; job processes keep
+ * running and are re-adopted by the next start on the same state directory.
+ */
+public final class StandaloneRuntime implements AutoCloseable {
+
+  /** What standalone mode is started with. {@code metricsPort} -1 keeps /metrics off. */
+  public record Options(Path stateDir, int port, String nodeName, NodeMode mode, Map<String, Long> capacity,
+      Policy policy, int metricsPort) {}
+
+  private final EmbeddedApiServer server;
+  private final KubernetesClient client;
+  private final BatchController controller;
+  private final NodeAgent agent;
+
+  private StandaloneRuntime(EmbeddedApiServer server, KubernetesClient client, BatchController controller, NodeAgent agent) {
+    this.server = server;
+    this.client = client;
+    this.controller = controller;
+    this.agent = agent;
+  }
+
+  public static StandaloneRuntime start(Options o, Clock clock) throws IOException, InterruptedException {
+    EmbeddedApiServer server = EmbeddedApiServer.start(o.stateDir(), o.port(), productCrds());
+    KubernetesClient client = null;
+    BatchController controller = null;
+    try {
+      client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
+      controller = BatchController.start(client, new BatchController.Options(o.policy(), false, "default", "127.0.0.1",
+          o.metricsPort(), AdmissionLoop.Settings.defaults()), clock);
+      AgentSettings settings = AgentSettings.defaults(o.nodeName())
+          .withInitialMode(o.mode())
+          .withCapacityOverrides(o.capacity())
+          .withStateDir(o.stateDir().resolve("agent"))
+          .withModeTable(o.policy().modes());
+      NodeAgent agent = new NodeAgent(client, settings, new OshiHostProbe(), clock).start();
+      return new StandaloneRuntime(server, client, controller, agent);
+    } catch (RuntimeException | IOException | InterruptedException e) {
+      // Nothing half-started stays behind: the state directory's lock is released for the next try.
+      if (controller != null) {
+        controller.close();
+      }
+      if (client != null) {
+        client.close();
+      }
+      server.close();
+      throw e;
+    }
+  }
+
+  /** The generated CRDs, from the jar. */
+  static List<String> productCrds() {
+    List<String> crds = new ArrayList<>();
+    for (String name : CrdFinisher.KINDS.keySet()) {
+      String resource = "/META-INF/fabric8/" + name + "-v1.yml";
+      try (InputStream in = StandaloneRuntime.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException(resource + " is missing from the build");
+        }
+        crds.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return crds;
+  }
+
+  public EmbeddedApiServer server() {
+    return server;
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  public BatchController controller() {
+    return controller;
+  }
+
+  @Override
+  public void close() {
+    agent.close();
+    controller.close();
+    client.close();
+    server.close();
+  }
+}
