@@ -65,9 +65,13 @@ public final class BatchController implements AutoCloseable {
     });
     operator.register(new BatchJobReconciler(loop, caches));
     loop.start();
+    // Ready once the operator has started: caches synced on the leader, or standing by for the
+    // Lease on the others. Every replica of a healthy Deployment is Ready, as with controller-runtime.
+    java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
     HealthServer health = options.metricsPort() < 0 ? null
-        : new HealthServer(options.metricsHost(), options.metricsPort(), registry, loop::isActive);
+        : new HealthServer(options.metricsHost(), options.metricsPort(), registry, started::get);
     operator.start();
+    started.set(true);
     // Without leader election start() returns with every informer synced; with it, the first
     // reconcile (which only a leader gets) activates the loop.
     if (!options.leaderElection()) {

@@ -1,5 +1,7 @@
 package io.octomy.batch.standalone;
 
+import io.octomy.batch.api.crd.CelRules;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

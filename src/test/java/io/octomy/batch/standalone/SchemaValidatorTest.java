@@ -1,5 +1,7 @@
 package io.octomy.batch.standalone;
 
+import io.octomy.batch.api.crd.CelRules;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,105 +1,167 @@
 package io.octomy.batch.api.crd;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.bundle.Cel;
+import dev.cel.bundle.CelFactory;
+import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationException;
+import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.SimpleType;
-import dev.cel.compiler.CelCompiler;
-import dev.cel.compiler.CelCompilerFactory;
+import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
-import dev.cel.runtime.CelRuntimeFactory;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Compiles and evaluates a CRD's {@code x-kubernetes-validations} rules with standard CEL, the way
- * an API server does: {@code self} is the value at the schema node that carries the rule.
+ * Compiles and evaluates {@code x-kubernetes-validations} rules with cel-java.
+ *
+ * <p>Standard CEL plus the strings, math, lists, sets and regex extensions; {@code self} (and
+ * {@code oldSelf} for transition rules) are dynamically typed and bound to the JSON value at the
+ * rule's schema node. Kubernetes-only libraries ({@code quantity()}, {@code url()},
+ * {@code isSorted()} on lists with the Kubernetes signature, ...) are not available. Programs
+ * are compiled once per rule text and reused.
  */
 public final class CelRules {
 
-  /** One rule and where in the schema it sits (a JSON pointer into the object, like /spec/resources). */
-  public record Rule(String path, String expression, String message) {}
+    private final Cel cel;
+    private final Map<String, CelRuntime.Program> programs = new ConcurrentHashMap<>();
 
-  private static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
-      .addVar("self", SimpleType.DYN)
-      .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-      .build();
-  private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().build();
+    public CelRules() {
+        CelOptions options = CelOptions.current().enableHeterogeneousNumericComparisons(true)
+                .comprehensionMaxIterations(100_000).build();
+        this.cel = CelFactory.standardCelBuilder()
+                .setOptions(options)
+                .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+                .addVar("self", SimpleType.DYN)
+                .addVar("oldSelf", SimpleType.DYN)
+                .addCompilerLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.lists(),
+                        CelExtensions.sets(options), CelExtensions.regex())
+                .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.lists(),
+                        CelExtensions.sets(options), CelExtensions.regex())
+                .build();
+    }
 
-  private CelRules() {}
+    /** One rule and where in the schema it sits (a JSON pointer into the object, like /spec/resources). */
+    public record Rule(String path, String expression, String message) {}
 
-  /** Every rule in an openAPIV3Schema, depth first, with the object path it applies to. */
-  public static List<Rule> rulesOf(JsonNode schema) {
-    List<Rule> out = new ArrayList<>();
-    collect(schema, "", out);
-    return out;
-  }
+    /** Every rule in an openAPIV3Schema, depth first, with the object path it applies to. */
+    public static List<Rule> rulesOf(JsonNode schema) {
+        List<Rule> out = new ArrayList<>();
+        collect(schema, "", out);
+        return out;
+    }
 
-  private static void collect(JsonNode schema, String path, List<Rule> out) {
-    schema.path("x-kubernetes-validations").forEach(r ->
-        out.add(new Rule(path.isEmpty() ? "/" : path, r.path("rule").asText(), r.path("message").asText())));
-    for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> p = it.next();
-      collect(p.getValue(), path + "/" + p.getKey(), out);
+    private static void collect(JsonNode schema, String path, List<Rule> out) {
+        schema.path("x-kubernetes-validations").forEach(r ->
+                out.add(new Rule(path.isEmpty() ? "/" : path, r.path("rule").asText(), r.path("message").asText())));
+        for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> p = it.next();
+            collect(p.getValue(), path + "/" + p.getKey(), out);
+        }
+        if (schema.has("items")) {
+            collect(schema.get("items"), path + "/*", out);
+        }
+        if (schema.path("additionalProperties").isObject()) {
+            collect(schema.get("additionalProperties"), path + "/*", out);
+        }
     }
-    if (schema.has("items")) {
-      collect(schema.get("items"), path + "/*", out);
-    }
-    if (schema.path("additionalProperties").isObject()) {
-      collect(schema.get("additionalProperties"), path + "/*", out);
-    }
-  }
 
-  /** A compiled rule, ready to evaluate many times. */
-  public static CelRuntime.Program compile(String expression) {
-    try {
-      CelAbstractSyntaxTree ast = COMPILER.compile(expression).getAst();
-      return RUNTIME.createProgram(ast);
-    } catch (CelValidationException | CelEvaluationException e) {
-      throw new IllegalArgumentException("CEL rule does not compile: " + expression + ": " + e.getMessage(), e);
+    /** True when the rule holds for {@code self}; an evaluation error counts as a failed rule, as on an API server. */
+    public boolean holds(String rule, JsonNode self) {
+        try {
+            return Boolean.TRUE.equals(evaluate(rule, self, null));
+        } catch (CelEvaluationException e) {
+            return false;
+        }
     }
-  }
 
-  /** True when the rule holds for {@code self}. */
-  public static boolean holds(CelRuntime.Program program, JsonNode self) {
-    try {
-      Object result = program.eval(Map.of("self", toCel(self)));
-      return Boolean.TRUE.equals(result);
-    } catch (CelEvaluationException e) {
-      // An API server reports an evaluation error as a failed rule too.
-      return false;
+    /**
+     * Compiles a rule (cached).
+     *
+     * @throws IllegalArgumentException with the compiler's message when the rule is not valid CEL
+     */
+    public CelRuntime.Program program(String rule) {
+        return programs.computeIfAbsent(rule, r -> {
+            CelValidationResult result = cel.compile(r);
+            if (result.hasError()) {
+                throw new IllegalArgumentException("invalid x-kubernetes-validations rule " + r + ": "
+                        + result.getErrorString());
+            }
+            try {
+                return cel.createProgram(result.getAst());
+            } catch (CelValidationException | CelEvaluationException e) {
+                throw new IllegalArgumentException("invalid x-kubernetes-validations rule " + r + ": "
+                        + e.getMessage(), e);
+            }
+        });
     }
-  }
 
-  /** Jackson tree to the Java values CEL expects: int64 as Long, lists, maps with string keys. */
-  public static Object toCel(JsonNode n) {
-    if (n.isObject()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      n.fields().forEachRemaining(e -> m.put(e.getKey(), toCel(e.getValue())));
-      return m;
+    /** Compiles every rule of a schema, so that a CRD with a broken rule is refused when installed. */
+    public void compileAll(JsonNode schema) {
+        if (schema == null || !schema.isObject()) {
+            return;
+        }
+        for (JsonNode rule : schema.path("x-kubernetes-validations")) {
+            program(rule.path("rule").asText());
+            if (rule.hasNonNull("messageExpression")) {
+                program(rule.path("messageExpression").asText());
+            }
+        }
+        schema.path("properties").forEach(this::compileAll);
+        compileAll(schema.get("items"));
+        compileAll(schema.get("additionalProperties"));
     }
-    if (n.isArray()) {
-      List<Object> l = new ArrayList<>();
-      n.forEach(x -> l.add(toCel(x)));
-      return l;
+
+    /**
+     * Evaluates a compiled rule or message expression.
+     *
+     * @param oldSelf the previous value, or {@code null} when there is none
+     * @throws CelEvaluationException when evaluation fails (e.g. no such key)
+     */
+    public Object evaluate(String expression, JsonNode self, JsonNode oldSelf) throws CelEvaluationException {
+        Map<String, Object> vars = new HashMap<>();
+        vars.put("self", toCel(self));
+        if (oldSelf != null) {
+            vars.put("oldSelf", toCel(oldSelf));
+        }
+        return program(expression).eval(vars);
     }
-    if (n.isIntegralNumber()) {
-      return n.longValue();
+
+    /** Whether a rule is a transition rule (it needs the old value and is skipped on create). */
+    public static boolean usesOldSelf(String rule) {
+        return rule.contains("oldSelf");
     }
-    if (n.isNumber()) {
-      return n.doubleValue();
+
+    /** JSON to the values CEL's dynamic type understands: maps, lists, long, double, string, bool. */
+    public static Object toCel(JsonNode node) {
+        if (node.isObject()) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                map.put(e.getKey(), toCel(e.getValue()));
+            }
+            return map;
+        } else if (node.isArray()) {
+            List<Object> list = new ArrayList<>();
+            node.forEach(n -> list.add(toCel(n)));
+            return list;
+        } else if (node.isIntegralNumber()) {
+            return node.asLong();
+        } else if (node.isNumber()) {
+            return node.asDouble();
+        } else if (node.isBoolean()) {
+            return node.asBoolean();
+        } else if (node.isNull() || node.isMissingNode()) {
+            return com.google.protobuf.NullValue.NULL_VALUE;
+        }
+        return node.asText();
     }
-    if (n.isBoolean()) {
-      return n.booleanValue();
-    }
-    if (n.isNull()) {
-      return dev.cel.common.values.NullValue.NULL_VALUE;
-    }
-    return n.asText();
-  }
 }

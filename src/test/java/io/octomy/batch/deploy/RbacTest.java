@@ -1,0 +1,137 @@
+package io.octomy.batch.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Least privilege, checked on every variant of the values, and pinned by a reviewed golden file. */
+class RbacTest {
+
+  static final Path GOLDEN = Path.of("src/test/resources/deploy/rbac-golden.yaml");
+  private static final Set<String> FORBIDDEN_VERBS = Set.of("*", "escalate", "bind", "impersonate", "deletecollection");
+  private static final Set<String> WRITE_VERBS = Set.of("create", "update", "patch", "delete");
+
+  /** One rule, flattened, with the role it belongs to. */
+  record Rule(String role, List<String> apiGroups, List<String> resources, List<String> verbs, JsonNode raw) {}
+
+  static Stream<Map<String, Object>> variants() {
+    return Stream.of(Map.of(),
+        Map.of("agent.executor", "Process", "agent.restrictToOwnNode", "true"),
+        Map.of("controller.replicas", "1", "controller.leaderElection", "false",
+            "metrics.serviceMonitor.enabled", "true", "grafanaDashboard.enabled", "true"));
+  }
+
+  static List<Rule> rules(Chart.Rendered r) {
+    List<Rule> out = new ArrayList<>();
+    for (JsonNode role : r.objects()) {
+      String kind = role.path("kind").asText();
+      if (!kind.equals("ClusterRole") && !kind.equals("Role")) {
+        continue;
+      }
+      for (JsonNode rule : role.path("rules")) {
+        out.add(new Rule(kind + "/" + role.at("/metadata/name").asText(), HelmChartTest.texts(rule.path("apiGroups")),
+            HelmChartTest.texts(rule.path("resources")), HelmChartTest.texts(rule.path("verbs")), rule));
+      }
+    }
+    return out;
+  }
+
+  @ParameterizedTest
+  @MethodSource("variants")
+  void noWildcardsSecretsOrPrivilegeVerbs(Map<String, Object> values) {
+    List<Rule> rules = rules(Chart.template(values));
+    assertThat(rules).isNotEmpty();
+    for (Rule rule : rules) {
+      assertThat(rule.apiGroups()).as("%s", rule).doesNotContain("*").isNotEmpty();
+      assertThat(rule.resources()).as("%s", rule).noneMatch(res -> res.contains("*")).isNotEmpty();
+      assertThat(rule.resources()).as("%s", rule)
+          .doesNotContain("secrets", "serviceaccounts", "serviceaccounts/token", "pods/exec", "pods/attach",
+              "nodes/proxy", "roles", "clusterroles", "rolebindings", "clusterrolebindings", "configmaps");
+      assertThat(rule.verbs()).as("%s", rule).doesNotContainAnyElementsOf(FORBIDDEN_VERBS);
+      assertThat(rule.raw().has("nonResourceURLs")).as("%s", rule).isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("variants")
+  void userObjectsAreNeverWrittenOnlyTheirStatus(Map<String, Object> values) {
+    for (Rule rule : rules(Chart.template(values))) {
+      if (rule.resources().contains("batchjobs")) {
+        assertThat(rule.verbs()).as("%s: BatchJob spec and metadata belong to people and GitOps", rule)
+            .doesNotContainAnyElementsOf(WRITE_VERBS);
+      }
+      if (rule.resources().contains("batchnodes")) {
+        // The agent creates its BatchNode once; afterwards the spec is people's.
+        assertThat(rule.verbs()).as("%s", rule).doesNotContain("update", "patch", "delete");
+      }
+    }
+  }
+
+  @Test
+  void leasesOnlyInTheReleaseNamespace() {
+    Chart.Rendered r = Chart.defaults();
+    for (Rule rule : rules(r)) {
+      if (rule.resources().contains("leases")) {
+        assertThat(rule.role()).startsWith("Role/");
+      }
+    }
+    JsonNode role = r.get("Role", "octomy-batch-controller-leader-election");
+    assertThat(role.at("/metadata/namespace").asText()).isEqualTo(Chart.NAMESPACE);
+    assertThat(role.at("/rules/1/resourceNames/0").asText()).as("the Lease the controller names").isEqualTo("octomy-batch-controller");
+    // JOSDK checks at start-up (SelfSubjectRulesReview) that the rules for leases, unnamed or
+    // naming its Lease, give create, update and get together; otherwise it refuses to start.
+    Set<String> verbs = new java.util.HashSet<>();
+    for (Rule rule : rules(r)) {
+      List<String> names = HelmChartTest.texts(rule.raw().path("resourceNames"));
+      if (rule.apiGroups().contains("coordination.k8s.io") && rule.resources().contains("leases")
+          && (names.isEmpty() || names.contains("octomy-batch-controller"))) {
+        verbs.addAll(rule.verbs());
+      }
+    }
+    assertThat(verbs).contains("create", "update", "get");
+  }
+
+  @Test
+  void bindingsGiveEachRoleToItsOwnServiceAccount() {
+    Chart.Rendered r = Chart.defaults();
+    for (String kind : List.of("ClusterRoleBinding", "RoleBinding")) {
+      for (JsonNode b : r.ofKind(kind)) {
+        JsonNode subjects = b.path("subjects");
+        assertThat(subjects).hasSize(1);
+        assertThat(subjects.get(0).path("kind").asText()).isEqualTo("ServiceAccount");
+        assertThat(subjects.get(0).path("namespace").asText()).isEqualTo(Chart.NAMESPACE);
+        String role = b.at("/roleRef/name").asText();
+        assertThat(role).startsWith(subjects.get(0).path("name").asText());
+        assertThat(r.find(b.at("/roleRef/kind").asText(), role)).as("%s refers to a rendered role", b.at("/metadata/name")).isPresent();
+      }
+    }
+  }
+
+  @Test
+  void rulesMatchTheReviewedGoldenFile() throws IOException {
+    ObjectNode actual = Chart.YAML.createObjectNode();
+    for (Rule rule : rules(Chart.defaults())) {
+      if (!actual.has(rule.role())) {
+        actual.putArray(rule.role());
+      }
+      ((com.fasterxml.jackson.databind.node.ArrayNode) actual.get(rule.role())).add(rule.raw());
+    }
+    Path out = Path.of("target/rbac-actual.yaml");
+    Files.writeString(out, Chart.WRITER.writeValueAsString(actual));
+    assertThat((JsonNode) actual)
+        .as("RBAC changed. Review the widening, then copy %s over %s", out, GOLDEN)
+        .isEqualTo(Chart.YAML.readTree(GOLDEN.toFile()));
+  }
+}
