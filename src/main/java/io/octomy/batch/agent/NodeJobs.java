@@ -36,11 +36,12 @@ public final class NodeJobs {
     return j;
   }
 
-  /** The entry of a job the agent refused to run, e.g. reason NoCommand. */
-  public static NodeJob failed(JobKey key, String reason) {
+  /** The entry of a job the agent refused to run, e.g. reason NoCommand, with the sentence saying why. */
+  public static NodeJob failed(JobKey key, String reason, String message) {
     NodeJob j = base(key);
     j.setPhase(io.octomy.batch.admission.JobPhase.Failed);
     j.setReason(reason);
+    j.setMessage(message);
     return j;
   }
 
@@ -99,6 +100,7 @@ public final class NodeJobs {
     j.setUid(c.getUid());
     j.setPhase(c.getPhase());
     j.setReason(c.getReason());
+    j.setMessage(c.getMessage());
     j.setExitCode(c.getExitCode());
     j.setStartedAt(c.getStartedAt());
     j.setFinishedAt(c.getFinishedAt());

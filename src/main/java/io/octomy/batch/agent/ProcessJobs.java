@@ -96,7 +96,7 @@ final class ProcessJobs implements JobTracker {
     LaunchPlan plan = LaunchPlan.of(key, job);
     if (!plan.runnable()) {
       LOG.warn("not running job {}: {}", key, plan.message());
-      refused.put(key, NodeJobs.failed(key, plan.failureReason()));
+      refused.put(key, NodeJobs.failed(key, plan.failureReason(), plan.message()));
       return true;
     }
     plan.notes().forEach(n -> LOG.warn("job {}: {}", key, n));

@@ -2,6 +2,7 @@ package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.octomy.batch.policy.NodeMode;
@@ -26,6 +27,7 @@ public class BatchNodeSpec {
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(value = "self.all(k, size(k) <= " + ResourceNames.MAX_LENGTH + " && k.matches('" + CelText.RESOURCE_NAME + "'))",
       message = "resource names carry a domain: write example.com/su2-processes, not su2-processes")
+  @JsonDeserialize(using = QuantitiesDeserializer.class)
   private Map<String, Long> resources;
 
   public NodeMode getMode() {

@@ -25,6 +25,9 @@ public class NodeJob {
   @JsonPropertyDescription("Why it failed when the process itself did not say, e.g. AgentLost.")
   private String reason;
 
+  @JsonPropertyDescription("A sentence saying why, when the agent refused or lost the job.")
+  private String message;
+
   @JsonPropertyDescription("Exit code of the process, once finished.")
   private Integer exitCode;
 
@@ -80,6 +83,14 @@ public class NodeJob {
     this.reason = reason;
   }
 
+  public String getMessage() {
+    return message;
+  }
+
+  public void setMessage(String message) {
+    this.message = message;
+  }
+
   public Integer getExitCode() {
     return exitCode;
   }
@@ -123,7 +134,7 @@ public class NodeJob {
   @Override
   public boolean equals(Object o) {
     return o instanceof NodeJob j && Objects.equals(namespace, j.namespace) && Objects.equals(name, j.name)
-        && Objects.equals(uid, j.uid) && phase == j.phase && Objects.equals(reason, j.reason)
+        && Objects.equals(uid, j.uid) && phase == j.phase && Objects.equals(reason, j.reason) && Objects.equals(message, j.message)
         && Objects.equals(exitCode, j.exitCode) && Objects.equals(startedAt, j.startedAt)
         && Objects.equals(finishedAt, j.finishedAt) && Objects.equals(usage, j.usage)
         && Objects.equals(meanUsage, j.meanUsage);
@@ -131,6 +142,6 @@ public class NodeJob {
 
   @Override
   public int hashCode() {
-    return Objects.hash(namespace, name, uid, phase, reason, exitCode, startedAt, finishedAt, usage, meanUsage);
+    return Objects.hash(namespace, name, uid, phase, reason, message, exitCode, startedAt, finishedAt, usage, meanUsage);
   }
 }

@@ -11,12 +11,18 @@ import java.util.Map;
  * @param phase Admitted (not started yet), Running, Succeeded or Failed
  * @param reason why it failed when the run itself did not say (e.g. AgentLost), or null
  * @param peakUsage measured peaks per resource name; empty when nothing was measured yet
+ * @param detail a sentence from the agent saying why, when it refused or lost the job; or null
  */
 public record RunObservation(
     JobPhase phase, Integer exitCode, String reason, Instant startedAt, Instant finishedAt,
-    Map<String, Long> peakUsage) {
+    Map<String, Long> peakUsage, String detail) {
 
   public RunObservation {
     peakUsage = peakUsage == null ? Map.of() : Map.copyOf(peakUsage);
+  }
+
+  public RunObservation(JobPhase phase, Integer exitCode, String reason, Instant startedAt, Instant finishedAt,
+      Map<String, Long> peakUsage) {
+    this(phase, exitCode, reason, startedAt, finishedAt, peakUsage, null);
   }
 }

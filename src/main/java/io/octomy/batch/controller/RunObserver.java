@@ -42,7 +42,7 @@ public final class RunObserver {
       return new RunObservation(JobPhase.Admitted, null, null, null, null, usage);
     }
     return new RunObservation(reported.getPhase(), reported.getExitCode(), reported.getReason(),
-        Times.parse(reported.getStartedAt()), Times.parse(reported.getFinishedAt()), usage);
+        Times.parse(reported.getStartedAt()), Times.parse(reported.getFinishedAt()), usage, reported.getMessage());
   }
 
   private static ContainerStateTerminated terminated(Pod pod) {

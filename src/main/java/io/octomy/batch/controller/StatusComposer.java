@@ -225,7 +225,11 @@ public final class StatusComposer {
     if (started != null && finished != null && !finished.isBefore(started)) {
       b.append(" after ").append(Duration.between(started, finished).toSeconds()).append(" s");
     }
-    return b.append('.').toString();
+    b.append('.');
+    if (run.detail() != null && !run.detail().isBlank()) {
+      b.append(' ').append(run.detail());
+    }
+    return b.toString();
   }
 
   /** A deep enough copy: the lists and maps are replaced, never changed in place. */

@@ -40,8 +40,8 @@ class NodeJobsTest {
 
   @Test
   void carryOverLeavesOtherJobsAlone() {
-    NodeJob fresh = NodeJobs.failed(KEY, LaunchPlan.NO_COMMAND);
-    NodeJob other = NodeJobs.failed(new JobKey("studio", "other", "uid-2"), "Failed");
+    NodeJob fresh = NodeJobs.failed(KEY, LaunchPlan.NO_COMMAND, "the template has no command; a Process node runs a command, not an image.");
+    NodeJob other = NodeJobs.failed(new JobKey("studio", "other", "uid-2"), "Failed", null);
     other.setUsage(Map.of(ResourceNames.CPU_MILLI, 5L));
     List<NodeJob> out = NodeJobs.carryOver(List.of(other), List.of(fresh));
     assertThat(out).singleElement().satisfies(j -> {
