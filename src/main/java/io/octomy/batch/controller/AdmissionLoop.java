@@ -95,6 +95,11 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
+  /** Stops deciding (leadership lost); a later {@link #activate()} resumes. */
+  public void deactivate() {
+    active = false;
+  }
+
   public boolean isActive() {
     return active;
   }

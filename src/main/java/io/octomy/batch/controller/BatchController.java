@@ -10,6 +10,7 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.policy.Policy;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,16 +23,31 @@ public final class BatchController implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BatchController.class);
 
-  /** How the controller runs. {@code metricsPort} -1 turns the HTTP endpoints off; 0 picks a free port. */
+  /**
+   * How the controller runs. {@code metricsPort} -1 turns the HTTP endpoints off; 0 picks a free
+   * port. {@code exitOnLostLease} ends the process when the Lease is lost, so a fresh replica
+   * starts from a clean cache; either way the loop stops deciding at once.
+   */
   public record Options(Policy policy, boolean leaderElection, String leaseNamespace, String metricsHost,
-      int metricsPort, AdmissionLoop.Settings loop) {}
+      int metricsPort, AdmissionLoop.Settings loop, Duration leaseDuration, boolean exitOnLostLease) {
+
+    public Options(Policy policy, boolean leaderElection, String leaseNamespace, String metricsHost, int metricsPort,
+        AdmissionLoop.Settings loop) {
+      this(policy, leaderElection, leaseNamespace, metricsHost, metricsPort, loop,
+          LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE, true);
+    }
+  }
 
   private final Operator operator;
   private final AdmissionLoop loop;
   private final HealthServer health;
   private final ControllerMetrics metrics;
 
-  private BatchController(Operator operator, AdmissionLoop loop, HealthServer health, ControllerMetrics metrics) {
+  private final java.util.concurrent.atomic.AtomicBoolean closing;
+
+  private BatchController(Operator operator, AdmissionLoop loop, HealthServer health, ControllerMetrics metrics,
+      java.util.concurrent.atomic.AtomicBoolean closing) {
+    this.closing = closing;
     this.operator = operator;
     this.loop = loop;
     this.health = health;
@@ -43,6 +59,7 @@ public final class BatchController implements AutoCloseable {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ControllerMetrics metrics = new ControllerMetrics(registry);
     CacheView caches = new CacheView();
+    java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
     AdmissionLoop loop = new AdmissionLoop(caches, new KubernetesWriter(client, clock), options.policy(), clock,
         metrics, options.loop());
     Operator operator = new Operator(o -> {
@@ -54,13 +71,28 @@ public final class BatchController implements AutoCloseable {
           .withConcurrentReconciliationThreads(2);
       if (options.leaderElection()) {
         String identity = System.getenv().getOrDefault("POD_NAME", "octomy-" + UUID.randomUUID());
+        Duration lease = options.leaseDuration();
+        // Renew well before the lease runs out, retry a few times within it (the defaults keep these ratios: 15s/10s/2s).
+        Duration renew = lease.multipliedBy(2).dividedBy(3);
+        Duration retry = lease.dividedBy(7);
         o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(Labels.COMPONENT, options.leaseNamespace(),
-            LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE, LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
-            LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, identity,
+            lease, renew, retry, identity,
             new LeaderCallbacks(() -> LOG.info("leading as {}", identity),
-                () -> LOG.warn("lost the lease; stopping so a fresh replica takes over"),
+                () -> {
+                  // Stop deciding before anything else: another replica may already lead.
+                  loop.deactivate();
+                  if (closing.get()) {
+                    return; // our own shutdown released the Lease
+                  }
+                  LOG.warn("lost the lease as {}; no more decisions from this replica", identity);
+                  if (options.exitOnLostLease()) {
+                    // A fresh process starts from a clean cache. Not JOSDK's own exit: that one would
+                    // also fire while a shutdown hook stops us, and exit() inside a hook never returns.
+                    new Thread(() -> System.exit(1), "lost-lease-exit").start();
+                  }
+                },
                 leader -> LOG.info("leader is {}", leader)),
-            true));
+            false));
       }
     });
     operator.register(new BatchJobReconciler(loop, caches));
@@ -77,7 +109,7 @@ public final class BatchController implements AutoCloseable {
     if (!options.leaderElection()) {
       loop.activate();
     }
-    return new BatchController(operator, loop, health, metrics);
+    return new BatchController(operator, loop, health, metrics, closing);
   }
 
   public AdmissionLoop loop() {
@@ -95,6 +127,7 @@ public final class BatchController implements AutoCloseable {
 
   @Override
   public void close() {
+    closing.set(true);
     loop.close();
     operator.stop();
     if (health != null) {

@@ -14,9 +14,27 @@ final class MockApi {
   static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer crudServer() {
     var server = new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(new io.fabric8.mockwebserver.Context(),
         new io.fabric8.mockwebserver.MockWebServer(), new java.util.HashMap<>(),
-        new io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher(), false);
+        new RulesReviewingDispatcher(), false);
     server.init();
     return server;
+  }
+
+  /**
+   * The CRUD dispatcher, plus an answer to SelfSubjectRulesReview (which the stock one refuses
+   * for lacking metadata): JOSDK asks it whether it may use its Lease before electing a leader.
+   * The answer grants what the chart's Role grants the controller on leases.
+   */
+  static final class RulesReviewingDispatcher extends io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher {
+    @Override
+    public io.fabric8.mockwebserver.http.MockResponse dispatch(io.fabric8.mockwebserver.http.RecordedRequest request) {
+      if ("POST".equals(request.getMethod()) && request.getPath().endsWith("/selfsubjectrulesreviews")) {
+        return new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(201).setBody("""
+            {"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectRulesReview","metadata":{},
+             "status":{"incomplete":false,"resourceRules":[{"apiGroups":["coordination.k8s.io"],
+             "resources":["leases"],"verbs":["create","get","update"]}],"nonResourceRules":[]}}""");
+      }
+      return super.dispatch(request);
+    }
   }
 
   /** Installs the committed CRDs, as a cluster admin would before starting the controller. */

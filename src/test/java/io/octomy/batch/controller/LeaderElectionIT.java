@@ -1,0 +1,94 @@
+package io.octomy.batch.controller;
+
+import static io.octomy.batch.controller.ClusterFixtures.CPU;
+import static io.octomy.batch.controller.ClusterFixtures.job;
+import static io.octomy.batch.controller.ClusterFixtures.node;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.octomy.batch.admission.JobPhase;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.policy.Policy;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Two replicas on one Lease: one decides, the other takes over when it goes, nothing is booked twice. */
+class LeaderElectionIT {
+
+  private final KubernetesMockServer server = MockApi.crudServer();
+  private final KubernetesClient admin = server.createClient();
+  private BatchController a;
+  private BatchController b;
+
+  @AfterEach
+  void tearDown() {
+    for (BatchController c : new BatchController[] {a, b}) {
+      if (c != null) {
+        c.close();
+      }
+    }
+    admin.close();
+    server.destroy();
+  }
+
+  private BatchController replica(KubernetesClient client) throws Exception {
+    return BatchController.start(client, new BatchController.Options(Policy.defaults(), true, "default", "127.0.0.1", -1,
+        new AdmissionLoop.Settings(Duration.ofMillis(50), Duration.ofMillis(300), Duration.ofSeconds(30), 4),
+        Duration.ofSeconds(3), false), Clock.systemUTC());
+  }
+
+  private long admitted() {
+    return admin.resources(BatchJob.class).inNamespace("default").list().getItems().stream()
+        .filter(j -> j.getStatus() != null && j.getStatus().getPhase() == JobPhase.Admitted).count();
+  }
+
+  @Test
+  void oneReplicaDecidesAndTheOtherTakesOver() throws Exception {
+    MockApi.installCrds(admin);
+    node("n1").capacity(CPU, 3000).heartbeat(java.time.Instant.now()).create(admin);
+    KubernetesClient clientA = server.createClient();
+    KubernetesClient clientB = server.createClient();
+    try (InvariantWatcher watcher = new InvariantWatcher(admin, Map.of("n1", 3000L), Map.of())) {
+      a = replica(clientA);
+      b = replica(clientB);
+      for (int i = 0; i < 6; i++) {
+        job("j" + i).cpu(1000).create(admin);
+      }
+      Eventually.until(Duration.ofSeconds(30), "three admissions", () -> admitted() == 3);
+      assertThat(a.loop().isActive() ^ b.loop().isActive()).as("exactly one replica decides").isTrue();
+      String leader = admin.resources(Lease.class).inNamespace("default").withName(Labels.COMPONENT).get()
+          .getSpec().getHolderIdentity();
+      assertThat(leader).isNotBlank();
+
+      // The leader goes away; the standby takes the Lease once it expires and carries on.
+      BatchController gone = a.loop().isActive() ? a : b;
+      BatchController standby = gone == a ? b : a;
+      gone.close();
+      if (gone == a) {
+        a = null;
+      } else {
+        b = null;
+      }
+      admin.pods().inNamespace("default").delete(); // not what completion looks like, so: free capacity by deleting jobs
+      for (BatchJob j : admin.resources(BatchJob.class).inNamespace("default").list().getItems()) {
+        if (j.getStatus() != null && j.getStatus().getPhase() == JobPhase.Admitted) {
+          admin.resources(BatchJob.class).inNamespace("default").resource(j).delete();
+        }
+      }
+      Eventually.until(Duration.ofSeconds(40), "the standby to admit the other three", () -> admitted() == 3
+          && admin.resources(BatchJob.class).inNamespace("default").list().getItems().size() == 3);
+      assertThat(standby.loop().isActive()).isTrue();
+      assertThat(admin.resources(Lease.class).inNamespace("default").withName(Labels.COMPONENT).get()
+          .getSpec().getHolderIdentity()).isNotEqualTo(leader);
+      assertThat(watcher.violations()).isEmpty();
+    } finally {
+      clientA.close();
+      clientB.close();
+    }
+  }
+}
