@@ -397,4 +397,31 @@ class ControllerIT {
     Eventually.until(WAIT, "one OverLimit event", () -> client.v1().events().inNamespace("default").list().getItems().stream()
         .filter(e -> "OverLimit".equals(e.getReason())).count() == 1);
   }
+
+  @Test
+  void aStarvingJobHoldsBackSmallerOnesWhereItWouldFit() throws Exception {
+    node("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
+    startController(Policy.defaults());
+    job("blocker").cpu(2000).create(client);
+    awaitReason("blocker", "Admitted");
+    job("big").cpu(4000).create(client);
+    awaitReason("big", "WaitingForCapacity");
+
+    // Two hours later big is starving; a small job that would fit in the free half is held back.
+    clock.advance(Duration.ofHours(2));
+    heartbeat("n1");
+    job("small").cpu(1000).create(client);
+    awaitReason("small", "HeldForStarvingJob");
+    assertThat(status("small").getMessage()).contains("big");
+    Eventually.until(WAIT, "big marked Starving", () -> Conditions.isTrue(status("big").getConditions(), Conditions.STARVING));
+    // (small counts as starving too: the API server stamps creation with real time, the controller's clock is 2 h ahead.)
+    Eventually.until(WAIT, "one Starving event for big", () -> client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> "Starving".equals(e.getReason()) && "big".equals(e.getInvolvedObject().getName())).count() == 1);
+
+    // When the blocker finishes, the big job goes first.
+    Eventually.until(WAIT, "the pod of blocker", () -> podOf("blocker") != null);
+    finishPod("blocker", "Succeeded", 0);
+    awaitReason("big", "Admitted");
+    assertThat(Conditions.isTrue(status("big").getConditions(), Conditions.STARVING)).isFalse();
+  }
 }

@@ -153,4 +153,21 @@ class StandaloneE2EIT {
       return "";
     }
   }
+
+  @Test
+  void aRealProcessAboveItsLimitIsMarkedOverLimitAndLeftRunning() throws Exception {
+    try (StandaloneProcess sa = StandaloneProcess.start(dir.resolve("state"), dir.resolve("standalone.log"),
+        "--node", "e2e", "--capacity", "octomy.io/cpu-milli=4000")) {
+      Kubectl k = new Kubectl(Kubectl.versions().get(0), sa.kubeconfig, home);
+      // Declares 100 milli-cores and burns a whole core for four seconds, then exits 0 on its own.
+      String burn = "end=$(( $(date +%s) + 4 )); while [ $(date +%s) -lt $end ]; do :; done";
+      String yaml = job("burner", burn, 100);
+      assertThat(k.run("apply", "-f", write("burner.yaml", yaml).toString()).exitCode()).isZero();
+      until(Duration.ofSeconds(40), "burner to finish", () -> k.run("get", "bj", "burner").out().contains("Succeeded"));
+      String json = k.run("get", "bj", "burner", "-o", "jsonpath={.status.overLimit}{\"|\"}{.status.usage}{\"|\"}{.status.exitCode}").out();
+      assertThat(json).as(json).startsWith("[\"octomy.io/cpu-milli\"]|").endsWith("|0");
+      assertThat(k.run("describe", "bj", "burner").out()).contains("OverLimit", "is above its limit 100");
+      assertThat(k.run("get", "events", "--field-selector", "reason=OverLimit").out()).contains("burner");
+    }
+  }
 }
