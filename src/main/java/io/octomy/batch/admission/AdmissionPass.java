@@ -34,7 +34,7 @@ public final class AdmissionPass {
 
   private final Snapshot snapshot;
   private final Policy policy;
-  private final ResourceNames resources;
+  private final ResourceIndex resources;
   private final List<PreparedJob> jobs = new ArrayList<>();
   private final Map<JobKey, Integer> indexByKey;
   private final NodePool pool;
@@ -46,7 +46,7 @@ public final class AdmissionPass {
   private AdmissionPass(Snapshot snapshot) {
     this.snapshot = snapshot;
     this.policy = snapshot.policy();
-    this.resources = new ResourceNames(snapshot);
+    this.resources = new ResourceIndex(snapshot);
     this.pool = new NodePool(snapshot, resources);
     this.reservations = new Reservations(policy, resources);
     this.indexByKey = new HashMap<>(snapshot.jobs().size() * 2);

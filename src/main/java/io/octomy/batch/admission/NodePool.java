@@ -36,7 +36,7 @@ final class NodePool {
   /** Index used as a search key in the free-order sets: it compares as {@link #probeFree}. */
   private static final int PROBE = -1;
 
-  private final ResourceNames resources;
+  private final ResourceIndex resources;
   private final int r;
   private final NodeView[] nodes;
   private final Map<String, Integer> indexByName;
@@ -75,7 +75,7 @@ final class NodePool {
   /** Memo of {@link #fitsSomeFullOffer} for jobs without an origin; offers do not change in a pass. */
   private final Map<RequestShape, Boolean> fullOfferFits = new HashMap<>();
 
-  NodePool(Snapshot snapshot, ResourceNames resources) {
+  NodePool(Snapshot snapshot, ResourceIndex resources) {
     this.resources = resources;
     this.r = resources.count();
     List<NodeView> sorted = new ArrayList<>(snapshot.nodes());

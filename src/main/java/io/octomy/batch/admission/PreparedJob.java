@@ -33,7 +33,7 @@ final class PreparedJob {
   /** Position in {@link #resourceIds} of the resource the placement best-fits on; -1 until the node pool works it out. */
   int dominant = -1;
 
-  PreparedJob(int index, JobView view, ResourceNames names, Instant now) {
+  PreparedJob(int index, JobView view, ResourceIndex names, Instant now) {
     this.index = index;
     this.view = view;
     this.key = view.key();

@@ -17,14 +17,14 @@ final class Reservations {
   private record Scoped(String namespace, String name) {}
 
   private final Policy policy;
-  private final ResourceNames resources;
+  private final ResourceIndex resources;
   private final Map<Scoped, List<String>> lockHolders = new HashMap<>();
   private final Map<Scoped, List<String>> groupHolders = new HashMap<>();
   /** Per namespace with a budget: per resource id the limit, or -1 when the budget does not list it. */
   private final Map<String, long[]> budgetLimits = new HashMap<>();
   private final Map<String, long[]> budgetUsed = new HashMap<>();
 
-  Reservations(Policy policy, ResourceNames resources) {
+  Reservations(Policy policy, ResourceIndex resources) {
     this.policy = policy;
     this.resources = resources;
     policy.budgets().forEach((namespace, budget) -> {

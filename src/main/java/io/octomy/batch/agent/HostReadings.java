@@ -26,8 +26,8 @@ public record HostReadings(
   /** Host usage as a resource map, for {@code BatchNode.status.usage}. */
   public Map<String, Long> usage() {
     Map<String, Long> usage = new LinkedHashMap<>();
-    usage.put(ResourceNames.CPU_MILLI, cpuMilliInUse);
-    usage.put(ResourceNames.MEMORY_BYTES, memoryBytesInUse);
+    usage.put(MeasuredResources.CPU_MILLI, cpuMilliInUse);
+    usage.put(MeasuredResources.MEMORY_BYTES, memoryBytesInUse);
     return usage;
   }
 }

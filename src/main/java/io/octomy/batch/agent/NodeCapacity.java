@@ -27,10 +27,10 @@ public final class NodeCapacity {
   public static Map<String, Long> of(HostReadings readings, CgroupBounds bounds,
       Map<String, Long> specResources, Map<String, Long> overrides) {
     Map<String, Long> capacity = new LinkedHashMap<>();
-    capacity.put(ResourceNames.CPU_MILLI,
+    capacity.put(MeasuredResources.CPU_MILLI,
         bounds.boundCpuMilli(Math.multiplyExact((long) readings.logicalProcessors(), 1000L)));
-    capacity.put(ResourceNames.MEMORY_BYTES, bounds.boundMemoryBytes(readings.memoryBytes()));
-    capacity.put(ResourceNames.GPU, (long) readings.gpus());
+    capacity.put(MeasuredResources.MEMORY_BYTES, bounds.boundMemoryBytes(readings.memoryBytes()));
+    capacity.put(MeasuredResources.GPU, (long) readings.gpus());
     putAllChecked(capacity, specResources, "spec.resources");
     putAllChecked(capacity, overrides, "--capacity");
     return capacity;

@@ -31,8 +31,8 @@ public record UsageSummary(
 
   private static Map<String, Long> map(long cpu, long memory) {
     Map<String, Long> m = new LinkedHashMap<>();
-    m.put(ResourceNames.CPU_MILLI, cpu);
-    m.put(ResourceNames.MEMORY_BYTES, memory);
+    m.put(MeasuredResources.CPU_MILLI, cpu);
+    m.put(MeasuredResources.MEMORY_BYTES, memory);
     return m;
   }
 }

@@ -51,8 +51,8 @@ class NodeAgentIT {
 
   private static final String NODE = "ws-7";
   private static final String NS = "studio";
-  private static final String CPU = ResourceNames.CPU_MILLI;
-  private static final String MEM = ResourceNames.MEMORY_BYTES;
+  private static final String CPU = MeasuredResources.CPU_MILLI;
+  private static final String MEM = MeasuredResources.MEMORY_BYTES;
   private static final long GIB = 1L << 30;
   /** 8 processors, 16 GiB, 1 GPU; 1.2 cores and 4 GiB in use. */
   private static final HostProbe PROBE = () -> new HostReadings(8, 16 * GIB, 1, 1200, 4 * GIB);
@@ -97,7 +97,7 @@ class NodeAgentIT {
     assertThat(node.getSpec().getExecutor()).isEqualTo(Executor.Process);
     // Background: 75% of the processors, 50% of memory, 100% of GPUs.
     assertThat(node.getStatus().getOffer().getOthers())
-        .containsEntry(CPU, 6000L).containsEntry(MEM, 8 * GIB).containsEntry(ResourceNames.GPU, 1L);
+        .containsEntry(CPU, 6000L).containsEntry(MEM, 8 * GIB).containsEntry(MeasuredResources.GPU, 1L);
   }
 
   @Test
@@ -118,9 +118,9 @@ class NodeAgentIT {
     assertThat(node.getSpec()).isEqualTo(spec);
     BatchNodeStatus status = node.getStatus();
     assertThat(status.getCapacity()).containsEntry(CPU, 8000L).containsEntry(MEM, 16 * GIB)
-        .containsEntry(ResourceNames.GPU, 1L).containsEntry("example.com/su2-processes", 16L);
+        .containsEntry(MeasuredResources.GPU, 1L).containsEntry("example.com/su2-processes", 16L);
     assertThat(status.getOffer().getOthers()).containsEntry(CPU, 4000L).containsEntry(MEM, 4 * GIB)
-        .containsEntry(ResourceNames.GPU, 0L).containsEntry("example.com/su2-processes", 8L);
+        .containsEntry(MeasuredResources.GPU, 0L).containsEntry("example.com/su2-processes", 8L);
     assertThat(status.getOffer().getOwn()).isEqualTo(status.getCapacity());
 
     client.resources(BatchNode.class).withName(NODE).edit(n -> {

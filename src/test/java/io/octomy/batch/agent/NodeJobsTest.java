@@ -26,8 +26,8 @@ class NodeJobsTest {
     assertThat(j.getExitCode()).isEqualTo(3);
     assertThat(j.getStartedAt()).isEqualTo("2030-01-01T00:00:01Z");
     assertThat(j.getFinishedAt()).isEqualTo("2030-01-01T00:01:00Z");
-    assertThat(j.getUsage()).isEqualTo(Map.of(ResourceNames.CPU_MILLI, 1500L, ResourceNames.MEMORY_BYTES, 300L));
-    assertThat(j.getMeanUsage()).isEqualTo(Map.of(ResourceNames.CPU_MILLI, 700L, ResourceNames.MEMORY_BYTES, 200L));
+    assertThat(j.getUsage()).isEqualTo(Map.of(MeasuredResources.CPU_MILLI, 1500L, MeasuredResources.MEMORY_BYTES, 300L));
+    assertThat(j.getMeanUsage()).isEqualTo(Map.of(MeasuredResources.CPU_MILLI, 700L, MeasuredResources.MEMORY_BYTES, 200L));
   }
 
   @Test
@@ -42,7 +42,7 @@ class NodeJobsTest {
   void carryOverLeavesOtherJobsAlone() {
     NodeJob fresh = NodeJobs.failed(KEY, LaunchPlan.NO_COMMAND, "the template has no command; a Process node runs a command, not an image.");
     NodeJob other = NodeJobs.failed(new JobKey("studio", "other", "uid-2"), "Failed", null);
-    other.setUsage(Map.of(ResourceNames.CPU_MILLI, 5L));
+    other.setUsage(Map.of(MeasuredResources.CPU_MILLI, 5L));
     List<NodeJob> out = NodeJobs.carryOver(List.of(other), List.of(fresh));
     assertThat(out).singleElement().satisfies(j -> {
       assertThat(j.getUsage()).isNull();

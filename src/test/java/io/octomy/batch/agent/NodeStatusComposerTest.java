@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
 class NodeStatusComposerTest {
 
   private static final long GIB = 1L << 30;
-  private static final String CPU = ResourceNames.CPU_MILLI;
-  private static final String MEM = ResourceNames.MEMORY_BYTES;
-  private static final String GPU = ResourceNames.GPU;
+  private static final String CPU = MeasuredResources.CPU_MILLI;
+  private static final String MEM = MeasuredResources.MEMORY_BYTES;
+  private static final String GPU = MeasuredResources.GPU;
   private static final String SU2 = "example.com/su2-processes";
   private static final Instant T0 = Instant.parse("2030-05-01T10:00:00.700Z");
   /** 16 processors, 64 GiB, 2 GPUs; 3 cores and 10 GiB in use. */

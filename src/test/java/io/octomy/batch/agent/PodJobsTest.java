@@ -52,8 +52,8 @@ class PodJobsTest {
     assertThat(j.getName()).isEqualTo("mesh");
     assertThat(j.getUid()).isEqualTo("job-uid-1");
     assertThat(j.getPhase()).isEqualTo(JobPhase.Running);
-    assertThat(j.getUsage()).containsEntry(ResourceNames.MEMORY_BYTES, 500 * MIB);
-    assertThat(j.getMeanUsage().get(ResourceNames.MEMORY_BYTES)).isBetween(200 * MIB, 500 * MIB);
+    assertThat(j.getUsage()).containsEntry(MeasuredResources.MEMORY_BYTES, 500 * MIB);
+    assertThat(j.getMeanUsage().get(MeasuredResources.MEMORY_BYTES)).isBetween(200 * MIB, 500 * MIB);
   }
 
   @Test

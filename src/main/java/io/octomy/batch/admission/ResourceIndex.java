@@ -8,12 +8,12 @@ import java.util.TreeSet;
  * Interns resource names to small ids, assigned in name order so that every list the pass builds
  * from ids (requests, messages) comes out sorted by name without sorting again.
  */
-final class ResourceNames {
+final class ResourceIndex {
 
   private final String[] names;
   private final Map<String, Integer> ids;
 
-  ResourceNames(Snapshot snapshot) {
+  ResourceIndex(Snapshot snapshot) {
     TreeSet<String> all = new TreeSet<>();
     snapshot.nodes().forEach(n -> all.addAll(n.capacity().keySet()));
     snapshot.jobs().forEach(j -> all.addAll(j.requests().keySet()));

@@ -4,7 +4,7 @@ package io.octomy.batch.agent;
  * The resource names the agent reports for what it measures. They are conventions only: the
  * admission code treats them like any other domain-qualified name.
  */
-public final class ResourceNames {
+public final class MeasuredResources {
 
   /** Thousandths of a logical processor. */
   public static final String CPU_MILLI = "octomy.io/cpu-milli";
@@ -13,5 +13,5 @@ public final class ResourceNames {
   /** Whole GPUs. */
   public static final String GPU = "octomy.io/gpu";
 
-  private ResourceNames() {}
+  private MeasuredResources() {}
 }
