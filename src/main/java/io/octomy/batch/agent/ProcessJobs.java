@@ -26,6 +26,9 @@ import oshi.software.os.OperatingSystem;
  */
 final class ProcessJobs implements JobTracker {
 
+  /** uids of BatchJobs whose finished status the controller has already written. */
+  private volatile Set<String> outcomeRecorded = Set.of();
+
   private static final Logger LOG = LoggerFactory.getLogger(ProcessJobs.class);
 
   private final String nodeName;
@@ -58,8 +61,12 @@ final class ProcessJobs implements JobTracker {
   public boolean reconcile(Collection<BatchJob> jobs) {
     boolean changed = false;
     Set<String> existing = new HashSet<>();
+    Set<String> recorded = new HashSet<>();
     for (BatchJob job : jobs) {
       existing.add(job.getMetadata().getUid());
+      if (job.getStatus() != null && job.getStatus().getPhase() != null && job.getStatus().getPhase().isFinished()) {
+        recorded.add(job.getMetadata().getUid());
+      }
       if (NodeAllocation.placedOn(job, nodeName) && job.getStatus().getPhase() == JobPhase.Admitted) {
         changed |= startIfNew(job);
       }
@@ -79,6 +86,10 @@ final class ProcessJobs implements JobTracker {
       }
     }
     changed |= refused.keySet().removeIf(k -> !existing.contains(k.uid()));
+    // Once the controller has written a job's outcome, the node's status need not carry it: without
+    // this, status.jobs would grow with every job the node ever ran until the jobs are deleted.
+    changed |= !recorded.equals(outcomeRecorded);
+    outcomeRecorded = recorded;
     return changed;
   }
 
@@ -157,8 +168,12 @@ final class ProcessJobs implements JobTracker {
 
   @Override
   public List<NodeJob> reports() {
-    List<NodeJob> out = new ArrayList<>(refused.values());
+    List<NodeJob> out = new ArrayList<>();
+    refused.values().stream().filter(j -> !outcomeRecorded.contains(j.getUid())).forEach(out::add);
     for (JobRecord r : executor.records()) {
+      if (r.finished() && outcomeRecorded.contains(r.key().uid())) {
+        continue;
+      }
       ProcessTreeMeter meter = meters.get(r.key());
       out.add(NodeJobs.of(r, meter != null ? meter.summary() : finalUsage.get(r.key())));
     }

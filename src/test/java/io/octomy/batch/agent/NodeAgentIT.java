@@ -201,6 +201,14 @@ class NodeAgentIT {
     Path log = state.resolve("jobs").resolve(NS).resolve("fails").resolve(uid).resolve("output.log");
     assertThat(Files.readString(log)).isEqualTo("hi\n");
     assertThat(awaitJob(uid, j -> true).getExitCode()).isEqualTo(3);
+
+    // Once the controller has written the outcome, the node stops carrying the entry (its status
+    // would otherwise grow with every job the node ever ran); the job is still never rerun.
+    place(job, NODE, JobPhase.Failed);
+    awaitStatus("the entry of a recorded job to go", s -> s.getJobs() == null || s.getJobs().stream().noneMatch(j -> uid.equals(j.getUid())));
+    place(job, NODE, JobPhase.Admitted);
+    Thread.sleep(1500);
+    assertThat(Files.readString(log)).isEqualTo("hi\n");
   }
 
   @Test
