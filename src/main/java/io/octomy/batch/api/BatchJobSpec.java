@@ -1,6 +1,10 @@
 package io.octomy.batch.api;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
@@ -14,6 +18,7 @@ import java.util.Objects;
 
 /** What a person asks for: what to run, what it needs, and what must happen first. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonDeserialize(using = LenientSpecDeserializer.class)
 public class BatchJobSpec {
 
   /** Upper bounds that keep one object small; the Java validator uses the same numbers. */
@@ -62,6 +67,15 @@ public class BatchJobSpec {
   @PreserveUnknownFields
   @SchemaFrom(type = OpenObject.class)
   private PodTemplateSpec template;
+
+  /** Fields as written that could not be read (wrong type) or are unknown; never serialized back. */
+  @JsonIgnore
+  private final ObjectNode malformed = JsonNodeFactory.instance.objectNode();
+
+  @JsonIgnore
+  public ObjectNode malformed() {
+    return malformed;
+  }
 
   public String getType() {
     return type;

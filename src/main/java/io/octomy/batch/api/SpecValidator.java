@@ -38,7 +38,11 @@ public final class SpecValidator {
     if (spec == null) {
       return problems((JsonNode) null);
     }
-    JsonNode tree = Serialization.jsonMapper().valueToTree(spec);
+    if (spec.malformed().has("")) {
+      return problems(spec.malformed().get("")); // the spec itself was not a mapping
+    }
+    ObjectNode tree = Serialization.jsonMapper().valueToTree(spec);
+    tree.setAll(spec.malformed()); // back as written, so each gets its sentence
     Resources r = spec.getResources();
     if (r != null && tree.get("resources") instanceof ObjectNode res) {
       restoreMalformed(res, "requests", r.getRequests());

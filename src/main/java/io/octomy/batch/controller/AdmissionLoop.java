@@ -43,6 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class AdmissionLoop implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
+  private static final int EVENT_QUEUE = 1000;
 
   /** Settings of the loop. */
   public record Settings(Duration debounce, Duration tick, Duration messageRefresh, int writeThreads) {
@@ -66,6 +67,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final Map<JobKey, Instant> lastMessageWrite = new ConcurrentHashMap<>();
   private final ScheduledExecutorService loop;
   private final ExecutorService writers;
+  private final java.util.concurrent.ThreadPoolExecutor events;
   private final AtomicBoolean passPending = new AtomicBoolean();
   private volatile boolean active;
 
@@ -79,6 +81,12 @@ public final class AdmissionLoop implements AutoCloseable {
     this.settings = settings;
     this.loop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "admission-loop"));
     this.writers = Executors.newFixedThreadPool(settings.writeThreads(), r -> daemon(r, "status-writer"));
+    // Events go out on their own thread through a bounded queue, as Kubernetes' event recorder
+    // does: they never delay a status write, and under a burst the overflow is dropped (and
+    // counted) rather than taking the API server's capacity from decisions.
+    this.events = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+        new java.util.concurrent.ArrayBlockingQueue<>(EVENT_QUEUE), r -> daemon(r, "event-recorder"),
+        (task, pool) -> metrics.eventDropped());
   }
 
   /** Starts the timer; passes run only once {@link #activate()} is called (caches synced, leadership held). */
@@ -245,7 +253,7 @@ public final class AdmissionLoop implements AutoCloseable {
     metrics.statusWrite(r);
     if (r == ClusterWriter.Result.WRITTEN) {
       lastMessageWrite.put(k, now);
-      w.composed().events().forEach(e -> writer.recordEvent(job, e));
+      w.composed().events().forEach(e -> events.execute(() -> writer.recordEvent(job, e)));
     } else if (w.admission()) {
       assumed.forget(k); // the admission did not land: nothing is held, decide again
     }
@@ -332,8 +340,10 @@ public final class AdmissionLoop implements AutoCloseable {
     active = false;
     loop.shutdownNow();
     writers.shutdown();
+    events.shutdown();
     try {
       writers.awaitTermination(10, TimeUnit.SECONDS);
+      events.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

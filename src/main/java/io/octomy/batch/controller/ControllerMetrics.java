@@ -49,6 +49,10 @@ public final class ControllerMetrics {
     registry.counter("octomy_status_writes", "result", result.name().toLowerCase()).increment();
   }
 
+  public void eventDropped() {
+    registry.counter("octomy_events_dropped").increment();
+  }
+
   public void statusWriteSkipped() {
     registry.counter("octomy_status_writes_skipped").increment();
   }

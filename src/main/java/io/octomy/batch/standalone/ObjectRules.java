@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  */
 final class ObjectRules {
 
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+    // Labels of [a-z0-9-] joined by single dots, as the API server checks metadata.name.
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(io.octomy.batch.api.ResourceNames.DNS_SUBDOMAIN_REGEX);
     private static final String NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789";
     private static final List<String> SERVER_METADATA =
             List.of("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation");

@@ -120,4 +120,19 @@ class SpecValidatorTest {
         .anySatisfy(p -> assertThat(p).contains("is the string \"1Gi\""))
         .anySatisfy(p -> assertThat(p).contains("spec.resources.limits['example.com/ok'] is -1"));
   }
+
+  @Test
+  void wrongTypesNeverFailTheReadAndAreEachReported() throws Exception {
+    String json = "{\"group\": [1, 2, 3], \"locks\": 7, \"after\": {\"job\": \"x\"}, \"resources\": \"lots\","
+        + " \"colour\": \"blue\", \"template\": {\"spec\": {\"containers\": [{\"image\": \"x\"}]}}}";
+    BatchJob job = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+        .readValue("{\"apiVersion\": \"batch.octomy.io/v1alpha1\", \"kind\": \"BatchJob\", \"metadata\": {\"name\": \"x\"}, \"spec\": " + json + "}", BatchJob.class);
+    assertThat(job.getSpec().getTemplate()).isNotNull();
+    assertThat(SpecValidator.problems(job.getSpec()))
+        .anySatisfy(p -> assertThat(p).startsWith("spec.group is a list"))
+        .anySatisfy(p -> assertThat(p).startsWith("spec.locks is the number 7"))
+        .anySatisfy(p -> assertThat(p).startsWith("spec.after is a mapping"))
+        .anySatisfy(p -> assertThat(p).startsWith("spec.resources is a string"))
+        .anySatisfy(p -> assertThat(p).startsWith("spec.colour is not a field of spec"));
+  }
 }

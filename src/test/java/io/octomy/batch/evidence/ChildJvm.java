@@ -1,0 +1,70 @@
+package io.octomy.batch.evidence;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A main class in a child JVM on this JVM's class path, so that kill -9 is a real kill -9. */
+final class ChildJvm implements AutoCloseable {
+
+  private final Process process;
+  private final Path log;
+
+  private ChildJvm(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+  }
+
+  static ChildJvm start(Path log, String heap, String mainClass, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", System.getProperty("java.class.path"), mainClass));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return new ChildJvm(p, log);
+  }
+
+  /** Waits until the output holds {@code marker}; returns the rest of that line. */
+  String awaitLine(String marker, Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      String out = Files.exists(log) ? Files.readString(log) : "";
+      int i = out.indexOf(marker);
+      if (i >= 0 && out.indexOf('\n', i) > 0) {
+        return out.substring(i + marker.length(), out.indexOf('\n', i)).trim();
+      }
+      if (!process.isAlive()) {
+        throw new IllegalStateException("child exited with " + process.exitValue() + " before '" + marker + "': " + tail(out));
+      }
+      Thread.sleep(20);
+    }
+    throw new IllegalStateException("no '" + marker + "' within " + timeout + ": " + tail(Files.readString(log)));
+  }
+
+  boolean hasLine(String marker) throws IOException {
+    return Files.exists(log) && Files.readString(log).contains(marker);
+  }
+
+  boolean alive() {
+    return process.isAlive();
+  }
+
+  /** SIGKILL: no shutdown hook, no flush, no goodbye. */
+  void kill9() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor();
+  }
+
+  private static String tail(String s) {
+    return s.length() > 3000 ? s.substring(s.length() - 3000) : s;
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      kill9();
+    }
+  }
+}
