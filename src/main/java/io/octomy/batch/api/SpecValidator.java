@@ -70,11 +70,11 @@ public final class SpecValidator {
     List<String> out = new ArrayList<>();
     if (spec == null || spec.isNull() || spec.isMissingNode()) {
       out.add("spec is missing; write a spec with at least a template (what to run)");
-      return out;
+      return sentences(out);
     }
     if (!spec.isObject()) {
       out.add("spec is " + kind(spec) + "; write it as a mapping with template, resources and the other fields");
-      return out;
+      return sentences(out);
     }
     unknownFields(spec, SPEC_FIELDS, "spec", out);
     label(spec.get("type"), "spec.type", "mesh-export", out);
@@ -84,7 +84,12 @@ public final class SpecValidator {
     locks(spec.get("locks"), out);
     resources(spec.get("resources"), out);
     template(spec.get("template"), out);
-    return out;
+    return sentences(out);
+  }
+
+  /** Each problem ends with a full stop, so several read well joined into one message. */
+  private static List<String> sentences(List<String> problems) {
+    return problems.stream().map(p -> p.endsWith(".") ? p : p + ".").collect(java.util.stream.Collectors.toCollection(ArrayList::new));
   }
 
   private static void unknownFields(JsonNode obj, Set<String> known, String path, List<String> out) {

@@ -95,7 +95,7 @@ class SpecValidatorTest {
 
   @Test
   void missingSpecIsAProblem() {
-    assertThat(SpecValidator.problems((JsonNode) null)).containsExactly("spec is missing; write a spec with at least a template (what to run)");
+    assertThat(SpecValidator.problems((JsonNode) null)).containsExactly("spec is missing; write a spec with at least a template (what to run).");
   }
 
   @Test
@@ -103,7 +103,7 @@ class SpecValidatorTest {
     BatchJobSpec spec = new BatchJobSpec();
     spec.setResources(new Resources(java.util.Map.of("cfd-cores", 1L), null));
     assertThat(SpecValidator.problems(spec))
-        .contains("resource name 'cfd-cores' has no domain; write it as example.com/cfd-cores")
+        .contains("resource name 'cfd-cores' has no domain; write it as example.com/cfd-cores.")
         .anySatisfy(p -> assertThat(p).startsWith("spec.template is missing"));
   }
 
