@@ -49,6 +49,10 @@ public final class AgentCommand implements Callable<Integer> {
           + "Keep it across restarts: it is how a restarted agent re-adopts its jobs and never runs one twice.")
   Path stateDir;
 
+  /** The mode table for the offers this node shows; the controller's policy should be the same file. */
+  @picocli.CommandLine.Mixin
+  PolicyOption policy;
+
   /** Runs the agent until the process is interrupted (SIGTERM, Ctrl-C); running jobs keep running. */
   @Override
   public Integer call() throws Exception {
@@ -58,7 +62,8 @@ public final class AgentCommand implements Callable<Integer> {
         .withExecutor(executor)
         .withInitialMode(mode)
         .withCapacityOverrides(overrides())
-        .withStateDir(stateDir);
+        .withStateDir(stateDir)
+        .withModeTable(policy.load().modes());
     NodeAgent agent = new NodeAgent(client, settings, new OshiHostProbe(), Clock.systemUTC());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -62,7 +62,8 @@ class HelmChartTest {
   void agentGetsItsNodeNameFromTheDownwardApiAndRunsPodJobs() {
     JsonNode pod = Chart.defaults().agentPod();
     JsonNode c = pod.at("/spec/containers/0");
-    assertThat(texts(c.path("args"))).containsExactly("agent", "--node=$(NODE_NAME)", "--executor=Pod", "--mode=Drone");
+    assertThat(texts(c.path("args"))).containsExactly("agent", "--node=$(NODE_NAME)", "--executor=Pod", "--mode=Drone",
+        "--policy=/etc/octomy/policy.yaml");
     assertThat(fieldRef(c, "NODE_NAME")).isEqualTo("spec.nodeName");
     assertThat(pod.at("/spec/serviceAccountName").asText()).isEqualTo("octomy-batch-agent");
   }
