@@ -65,6 +65,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private final SnapshotBuilder snapshots = new SnapshotBuilder();
   private final DriftFolder drift = new DriftFolder();
   private final Map<JobKey, Instant> lastMessageWrite = new ConcurrentHashMap<>();
+  /** uids of jobs whose Pod was created (or is being created) but is not in the cache yet. */
+  private final java.util.Set<String> podsRequested = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService loop;
   private final ExecutorService writers;
   private final java.util.concurrent.ThreadPoolExecutor events;
@@ -181,6 +183,7 @@ public final class AdmissionLoop implements AutoCloseable {
     // 5. Follow admitted and running jobs: Pods to create, runs that started or finished, usage.
     Map<String, BatchNode> nodeByName = new HashMap<>();
     nodes.forEach(n -> nodeByName.put(n.getMetadata().getName(), n));
+    List<Pod> podsToCreate = new ArrayList<>();
     Map<String, Pod> podByJobUid = new HashMap<>();
     view.jobPods().forEach(p -> {
       if (p.getMetadata().getLabels() != null && p.getMetadata().getLabels().get(Labels.JOB_UID) != null) {
@@ -195,17 +198,23 @@ public final class AdmissionLoop implements AutoCloseable {
       BatchNode node = nodeByName.get(job.getStatus().getNode());
       boolean podNode = node != null && node.getSpec() != null && node.getSpec().getExecutor() == Executor.Pod;
       Pod pod = podNode ? podByJobUid.get(job.getMetadata().getUid()) : null;
-      if (podNode && pod == null && phase == JobPhase.Admitted) {
-        writer.createPod(PodFactory.podFor(job, job.getStatus().getNode()));
+      if (podNode && pod == null && phase == JobPhase.Admitted
+          && podsRequested.add(job.getMetadata().getUid())) {
+        podsToCreate.add(PodFactory.podFor(job, job.getStatus().getNode()));
       }
-      RunObservation run = RunObserver.observe(pod, reported(node, job), podNode);
+      RunObservation run = RunObserver.observe(pod, reported(node, job), podNode, phase);
       StatusComposer.Composed c = StatusComposer.running(job, run, now);
       if (!c.status().equals(job.getStatus())) {
         writes.add(new Write(job, c, false));
       }
     }
 
-    // 6. Write, in parallel: each write is conditional on the version it was decided on.
+    // A Pod asked for is not asked for again until the cache shows it (or its job is gone).
+    podsRequested.retainAll(jobs.stream().filter(j -> !podByJobUid.containsKey(j.getMetadata().getUid()))
+        .map(j -> j.getMetadata().getUid()).collect(java.util.stream.Collectors.toSet()));
+
+    // 6. Write, in parallel: Pods of admitted jobs, then statuses, each conditional on the version it was decided on.
+    createAll(podsToCreate);
     int[] outcome = writeAll(writes, now);
     metrics.admitted(outcome[2]);
     updateGauges(jobs, result);
@@ -213,6 +222,19 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private record Write(BatchJob job, StatusComposer.Composed composed, boolean admission) {}
+
+  private void createAll(List<Pod> pods) {
+    List<CompletableFuture<Void>> futures = new ArrayList<>();
+    for (Pod p : pods) {
+      futures.add(CompletableFuture.runAsync(() -> {
+        if (!writer.createPod(p)) {
+          // Failed: ask again on the next pass.
+          podsRequested.remove(p.getMetadata().getLabels().get(Labels.JOB_UID));
+        }
+      }, writers));
+    }
+    futures.forEach(CompletableFuture::join);
+  }
 
   private int[] writeAll(List<Write> writes, Instant now) {
     List<CompletableFuture<ClusterWriter.Result>> futures = new ArrayList<>();

@@ -20,10 +20,16 @@ public final class RunObserver {
    * @param pod the job's Pod, or null (Process node, or not created yet)
    * @param reported the agent's entry for this job (matched by uid), or null
    * @param podNode true when the job's node runs jobs as Pods
+   * @param current the job's phase as its status says now
    */
-  public static RunObservation observe(Pod pod, NodeJob reported, boolean podNode) {
+  public static RunObservation observe(Pod pod, NodeJob reported, boolean podNode, JobPhase current) {
     Map<String, Long> usage = reported == null ? Map.of() : reported.getUsage();
     if (podNode) {
+      if (pod == null && current == JobPhase.Running) {
+        // It was seen running, so its Pod was in the cache: now it is gone before finishing.
+        return new RunObservation(JobPhase.Failed, null, "PodDeleted", null, null, usage,
+            "Its Pod was deleted before it finished.");
+      }
       if (pod == null || pod.getStatus() == null || pod.getStatus().getPhase() == null) {
         return new RunObservation(JobPhase.Admitted, null, null, null, null, usage);
       }
