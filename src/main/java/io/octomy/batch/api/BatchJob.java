@@ -1,6 +1,5 @@
 package io.octomy.batch.api;
 
-import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -14,7 +13,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * controller writes the status: the derived service class, the phase, and while it waits exactly
  * why.
  */
-@JsonClassDescription("A batch job waiting for, holding or done with a place on a node. People write the spec; the controller writes the status: the derived service class, the phase, and while it waits exactly why.")
 @Group(Api.GROUP)
 @Version(Api.VERSION)
 @ShortNames("bj")

@@ -1,6 +1,5 @@
 package io.octomy.batch.api;
 
-import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -10,10 +9,9 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * The drift record of one job type in one namespace (its name is the type): what runs of the type
+ * The drift record of one job type in one namespace (named after the type): what runs of the type
  * declared against what they used, folded in by the controller as each run finishes.
  */
-@JsonClassDescription("The drift record of one job type in one namespace (named after the type): what runs of the type declared against what they used, folded in by the controller as each run finishes.")
 @Group(Api.GROUP)
 @Version(Api.VERSION)
 @ShortNames("bjp")

@@ -1,7 +1,6 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -10,19 +9,22 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BatchJobProfileStatus {
 
-  @JsonPropertyDescription("How many finished runs were folded in.")
+  /** How many finished runs were folded in. */
   private Long runs;
 
-  @JsonPropertyDescription("How many of them went above a declared limit.")
+  /** How many of them went above a declared limit. */
   private Long overLimitRuns;
 
-  @JsonPropertyDescription("The largest waste among the resources: the worst-declared resource of the type.")
+  /** The largest waste among the resources: the worst-declared resource of the type. */
   private Double waste;
 
-  @JsonPropertyDescription("Per resource name: requested against used, the waste and a suggested request.")
+  /** Per resource name: requested against used, the waste and a suggested request. */
   private Map<String, ResourceDrift> resources;
 
-  @JsonPropertyDescription("uids of the recent runs already folded in, so a run is counted once even across controller restarts.")
+  /**
+   * uids of the recent runs already folded in, so a run is counted once even across controller
+   * restarts.
+   */
   private List<String> foldedJobs;
 
   public Long getRuns() {

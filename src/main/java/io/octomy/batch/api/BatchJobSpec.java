@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Pattern;
@@ -26,43 +25,58 @@ public class BatchJobSpec {
   public static final int MAX_LOCKS = 16;
   public static final int MAX_LOCK_KEY_LENGTH = 253;
 
-  @JsonPropertyDescription("Job type, like mesh-export. Optional. Drift records (BatchJobProfile) are kept per namespace and type.")
+  /**
+   * Job type, like mesh-export. Optional. Drift records (BatchJobProfile) are kept per namespace
+   * and type.
+   */
   @Size(max = 63)
   @Pattern(ResourceNames.DNS_LABEL_REGEX)
   private String type;
 
-  @JsonPropertyDescription("Concurrency group (a \"product\"), like simulator. Optional. At most the policy's maxRunning "
-      + "jobs of one group in a namespace are admitted or running at once (default 1).")
+  /**
+   * Concurrency group (a "product"), like simulator. Optional. At most the policy's maxRunning jobs
+   * of one group in a namespace are admitted or running at once (default 1).
+   */
   @Size(max = 63)
   @Pattern(ResourceNames.DNS_LABEL_REGEX)
   private String group;
 
-  @JsonPropertyDescription("The BatchNode whose own work this is. Optional. On that node the job is measured against "
-      + "the node's ownMode offer instead of its mode offer.")
+  /**
+   * The BatchNode whose own work this is. Optional. On that node the job is measured against the
+   * node's ownMode offer instead of its mode offer.
+   */
   @Size(max = 253)
   private String origin;
 
-  @JsonPropertyDescription("BatchJobs in the same namespace that must succeed before this one starts. A failed, skipped "
-      + "or rejected one skips this job; a missing one is waited for.")
+  /**
+   * BatchJobs in the same namespace that must succeed before this one starts. A failed, skipped or
+   * rejected one skips this job; a missing one is waited for.
+   */
   @Size(max = MAX_AFTER)
   @ValidationRule(value = "self.all(n, size(n) <= 253 && n.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'))",
       message = "after lists BatchJob names: lower-case letters, digits, '-' and '.', like preprocess-41")
   private List<String> after;
 
-  @JsonPropertyDescription("Exclusive named locks, scoped to the namespace, like subject/ernie. While an admitted or "
-      + "running job holds a key, no other job with that key is admitted.")
+  /**
+   * Exclusive named locks, scoped to the namespace, like subject/ernie. While an admitted or
+   * running job holds a key, no other job with that key is admitted.
+   */
   @Size(max = MAX_LOCKS)
   @ValidationRule(value = "self.all(k, size(k) <= " + MAX_LOCK_KEY_LENGTH
       + " && k.matches('^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)*$'))",
       message = "lock keys are segments of letters, digits, '-', '_' and '.' joined by '/', like subject/ernie")
   private List<String> locks;
 
-  @JsonPropertyDescription("Requests (reserved) and limits (measured against, never enforced) per resource name. "
-      + "The service class follows from them.")
+  /**
+   * Requests (reserved) and limits (measured against, never enforced) per resource name. The
+   * service class follows from them.
+   */
   private Resources resources;
 
-  @JsonPropertyDescription("A PodTemplateSpec: what runs once admitted. On a Process node the agent runs the first "
-      + "container's command, args, env and workingDir as a local process.")
+  /**
+   * A PodTemplateSpec: what runs once admitted. On a Process node the agent runs the first
+   * container's command, args, env and workingDir as a local process.
+   */
   @Required
   @PreserveUnknownFields
   @SchemaFrom(type = OpenObject.class)

@@ -1,7 +1,6 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.admission.ServiceClass;
@@ -13,53 +12,68 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BatchJobStatus {
 
-  @JsonPropertyDescription("Queued, Admitted, Running, Succeeded, Failed, Skipped (a dependency failed) or Rejected (invalid spec or dependency cycle).")
+  /**
+   * Queued, Admitted, Running, Succeeded, Failed, Skipped (a dependency failed) or Rejected
+   * (invalid spec or dependency cycle).
+   */
   private JobPhase phase;
 
-  @JsonPropertyDescription("Derived from resources, never set: Guaranteed (every request equals its limit), BestEffort (nothing declared) or Burstable.")
+  /**
+   * Derived from resources, never set: Guaranteed (every request equals its limit), BestEffort
+   * (nothing declared) or Burstable.
+   */
   private ServiceClass serviceClass;
 
-  @JsonPropertyDescription("The BatchNode the job was admitted to.")
+  /** The BatchNode the job was admitted to. */
   private String node;
 
-  @JsonPropertyDescription("A CamelCase code for the phase or the wait: Admitted, WaitingForDependency, DependencyFailed, DependencyCycle, "
-      + "WaitingForLock, WaitingForGroup, WaitingForBudget, WaitingForCapacity, NoNodeFits, HeldForStarvingJob, InvalidSpec, Succeeded, Failed.")
+  /**
+   * A CamelCase code for the phase or the wait: Admitted, WaitingForDependency, DependencyFailed,
+   * DependencyCycle, WaitingForLock, WaitingForGroup, WaitingForBudget, WaitingForCapacity,
+   * NoNodeFits, HeldForStarvingJob, InvalidSpec, Succeeded, Failed.
+   */
   private String reason;
 
-  @JsonPropertyDescription("The reason as a sentence with numbers, e.g. what is needed and what is free where.")
+  /** The reason as a sentence with numbers, e.g. what is needed and what is free where. */
   private String message;
 
-  @JsonPropertyDescription("While waiting for locks: each key and the job that holds it.")
+  /** While waiting for locks: each key and the job that holds it. */
   private List<WaitingOnRef> waitingOn;
 
-  @JsonPropertyDescription("Class base plus capped aging, as of the last time the decision was written (not updated on every aging tick).")
+  /**
+   * Class base plus capped aging, as of the last time the decision was written (not updated on
+   * every aging tick).
+   */
   private Long effectivePriority;
 
-  @JsonPropertyDescription("When the job entered the queue (RFC 3339).")
+  /** When the job entered the queue (RFC 3339). */
   private String queuedAt;
 
-  @JsonPropertyDescription("When the job was admitted to a node (RFC 3339).")
+  /** When the job was admitted to a node (RFC 3339). */
   private String admittedAt;
 
-  @JsonPropertyDescription("When the job started running (RFC 3339).")
+  /** When the job started running (RFC 3339). */
   private String startedAt;
 
-  @JsonPropertyDescription("When the job finished (RFC 3339).")
+  /** When the job finished (RFC 3339). */
   private String finishedAt;
 
-  @JsonPropertyDescription("Exit code of the job's process or main container, once finished.")
+  /** Exit code of the job's process or main container, once finished. */
   private Integer exitCode;
 
-  @JsonPropertyDescription("Measured peak usage per resource name.")
+  /** Measured peak usage per resource name. */
   private Map<String, Long> usage;
 
-  @JsonPropertyDescription("Resource names whose measured peak went above the declared limit. Nothing is killed.")
+  /** Resource names whose measured peak went above the declared limit. Nothing is killed. */
   private List<String> overLimit;
 
-  @JsonPropertyDescription("Admitted, Starving, OverLimit and SpecChangeIgnored, each with reason, message and lastTransitionTime.")
+  /**
+   * Admitted, Starving, OverLimit and SpecChangeIgnored, each with reason, message and
+   * lastTransitionTime.
+   */
   private List<Condition> conditions;
 
-  @JsonPropertyDescription("The metadata.generation of the spec this status was decided on.")
+  /** The metadata.generation of the spec this status was decided on. */
   private Long observedGeneration;
 
   public JobPhase getPhase() {

@@ -1,6 +1,5 @@
 package io.octomy.batch.api;
 
-import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -9,10 +8,9 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * A machine in the pool: its spec (mode, own mode, executor, extra resources) belongs to people
- * and GitOps; its status is written only by the machine's agent.
+ * A machine in the pool. Its spec (mode, ownMode, executor, extra resources) belongs to people and
+ * GitOps; its status is written only by the agent of the machine.
  */
-@JsonClassDescription("A machine in the pool. Its spec (mode, ownMode, executor, extra resources) belongs to people and GitOps; its status is written only by the agent of the machine.")
 @Group(Api.GROUP)
 @Version(Api.VERSION)
 @ShortNames("bn")

@@ -1,7 +1,6 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -13,17 +12,22 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BatchNodeSpec {
 
-  @JsonPropertyDescription("What the node offers other nodes' work: Interactive, Background, Drone or Off. "
-      + "Changing it never disturbs running jobs; it changes what is admitted next.")
+  /**
+   * What the node offers other nodes' work: Interactive, Background, Drone or Off. Changing it
+   * never disturbs running jobs; it changes what is admitted next.
+   */
   private NodeMode mode;
 
-  @JsonPropertyDescription("The same, for jobs whose spec.origin is this node. Unset means the same as mode.")
+  /** The same, for jobs whose spec.origin is this node. Unset means the same as mode. */
   private NodeMode ownMode;
 
-  @JsonPropertyDescription("Pod (a Kubernetes node: jobs run as Pods bound to it) or Process (the agent runs jobs as local processes).")
+  /**
+   * Pod (a Kubernetes node: jobs run as Pods bound to it) or Process (the agent runs jobs as local
+   * processes).
+   */
   private Executor executor;
 
-  @JsonPropertyDescription("Capacity the agent cannot measure, like example.com/su2-processes: 16. Whole numbers >= 0.")
+  /** Capacity the agent cannot measure, like example.com/su2-processes: 16. Whole numbers >= 0. */
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(value = "self.all(k, size(k) <= " + ResourceNames.MAX_LENGTH + " && k.matches('" + CelText.RESOURCE_NAME + "'))",
       message = "resource names carry a domain: write example.com/su2-processes, not su2-processes")

@@ -1,7 +1,6 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 import java.util.Map;
@@ -11,25 +10,34 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BatchNodeStatus {
 
-  @JsonPropertyDescription("Measured capacity (octomy.io/cpu-milli, octomy.io/memory-bytes, octomy.io/gpu, bounded by the cgroup) plus spec.resources.")
+  /**
+   * Measured capacity (octomy.io/cpu-milli, octomy.io/memory-bytes, octomy.io/gpu, bounded by the
+   * cgroup) plus spec.resources.
+   */
   private Map<String, Long> capacity;
 
-  @JsonPropertyDescription("Capacity scaled by the mode table, for own and for others' work.")
+  /** Capacity scaled by the mode table, for own and for others' work. */
   private NodeOffers offer;
 
-  @JsonPropertyDescription("Sum of the requests of jobs admitted to this node and not finished.")
+  /** Sum of the requests of jobs admitted to this node and not finished. */
   private Map<String, Long> allocated;
 
-  @JsonPropertyDescription("Measured usage of the whole host.")
+  /** Measured usage of the whole host. */
   private Map<String, Long> usage;
 
-  @JsonPropertyDescription("Per-job measurements of the jobs this agent runs or ran (Process executor) or measures (Pod executor).")
+  /**
+   * Per-job measurements of the jobs this agent runs or ran (Process executor) or measures (Pod
+   * executor).
+   */
   private List<NodeJob> jobs;
 
-  @JsonPropertyDescription("When the agent last reported (RFC 3339). A node whose heartbeat is older than the policy's nodeHeartbeatTimeout is not ready.")
+  /**
+   * When the agent last reported (RFC 3339). A node whose heartbeat is older than the policy's
+   * nodeHeartbeatTimeout is not ready.
+   */
   private String heartbeatTime;
 
-  @JsonPropertyDescription("Ready: the agent is alive and reporting.")
+  /** Ready: the agent is alive and reporting. */
   private List<Condition> conditions;
 
   public Map<String, Long> getCapacity() {

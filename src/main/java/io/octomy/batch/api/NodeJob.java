@@ -1,7 +1,6 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.octomy.batch.admission.JobPhase;
 import java.util.Map;
 import java.util.Objects;
@@ -10,37 +9,40 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class NodeJob {
 
-  @JsonPropertyDescription("Namespace of the BatchJob.")
+  /** Namespace of the BatchJob. */
   private String namespace;
 
-  @JsonPropertyDescription("Name of the BatchJob.")
+  /** Name of the BatchJob. */
   private String name;
 
-  @JsonPropertyDescription("metadata.uid of the BatchJob, so a re-created job of the same name is not mistaken for this one.")
+  /**
+   * metadata.uid of the BatchJob, so a re-created job of the same name is not mistaken for this
+   * one.
+   */
   private String uid;
 
-  @JsonPropertyDescription("Running, Succeeded or Failed.")
+  /** Running, Succeeded or Failed. */
   private JobPhase phase;
 
-  @JsonPropertyDescription("Why it failed when the process itself did not say, e.g. AgentLost.")
+  /** Why it failed when the process itself did not say, e.g. AgentLost. */
   private String reason;
 
-  @JsonPropertyDescription("A sentence saying why, when the agent refused or lost the job.")
+  /** A sentence saying why, when the agent refused or lost the job. */
   private String message;
 
-  @JsonPropertyDescription("Exit code of the process, once finished.")
+  /** Exit code of the process, once finished. */
   private Integer exitCode;
 
-  @JsonPropertyDescription("When the process started (RFC 3339).")
+  /** When the process started (RFC 3339). */
   private String startedAt;
 
-  @JsonPropertyDescription("When the process finished (RFC 3339).")
+  /** When the process finished (RFC 3339). */
   private String finishedAt;
 
-  @JsonPropertyDescription("Measured peak usage per resource name.")
+  /** Measured peak usage per resource name. */
   private Map<String, Long> usage;
 
-  @JsonPropertyDescription("Measured mean usage per resource name.")
+  /** Measured mean usage per resource name. */
   private Map<String, Long> meanUsage;
 
   public String getNamespace() {

@@ -1,7 +1,6 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Map;
 import java.util.Objects;
 
@@ -9,10 +8,10 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class NodeOffers {
 
-  @JsonPropertyDescription("Offer for jobs whose spec.origin is this node (scaled by ownMode).")
+  /** Offer for jobs whose spec.origin is this node (scaled by ownMode). */
   private Map<String, Long> own;
 
-  @JsonPropertyDescription("Offer for every other job (scaled by mode).")
+  /** Offer for every other job (scaled by mode). */
   private Map<String, Long> others;
 
   public NodeOffers() {}

@@ -1,32 +1,36 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /** Declared against used, for one resource of one job type. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ResourceDrift {
 
-  @JsonPropertyDescription("The request of the latest run.")
+  /** The request of the latest run. */
   private Long requested;
 
-  @JsonPropertyDescription("Median of the measured peaks over the recent runs.")
+  /** Median of the measured peaks over the recent runs. */
   private Long usedP50;
 
-  @JsonPropertyDescription("95th percentile of the measured peaks over the recent runs.")
+  /** 95th percentile of the measured peaks over the recent runs. */
   private Long usedP95;
 
-  @JsonPropertyDescription("Largest measured peak over the recent runs.")
+  /** Largest measured peak over the recent runs. */
   private Long usedMax;
 
-  @JsonPropertyDescription("Share of the reservation not used at p95: 1 - usedP95 / requested, from 0 to 1.")
+  /** Share of the reservation not used at p95: 1 - usedP95 / requested, from 0 to 1. */
   private Double waste;
 
-  @JsonPropertyDescription("What a person would write as the request instead: usedP95 plus 10% headroom, rounded to two significant figures.")
+  /**
+   * What a person would write as the request instead: usedP95 plus 10% headroom, rounded to two
+   * significant figures.
+   */
   private Long suggestedRequest;
 
-  @JsonPropertyDescription("Measured peaks of the recent runs (oldest first): the window the percentiles are exact over.")
+  /**
+   * Measured peaks of the recent runs (oldest first): the window the percentiles are exact over.
+   */
   private java.util.List<Long> samples;
 
   public java.util.List<Long> getSamples() {

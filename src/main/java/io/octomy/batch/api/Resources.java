@@ -1,7 +1,6 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -15,16 +14,20 @@ import java.util.Objects;
     message = "a request is above its limit; lower the request or raise the limit so that request <= limit")
 public class Resources {
 
-  @JsonPropertyDescription("Reserved for the whole life of the job: must be free on a node before the job starts. "
-      + "Resource name (a domain, a slash and a name, like example.com/cfd-cores) to a whole number >= 0.")
+  /**
+   * Reserved for the whole life of the job: must be free on a node before the job starts. Resource
+   * name (a domain, a slash and a name, like example.com/cfd-cores) to a whole number >= 0.
+   */
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(value = "self.all(k, size(k) <= " + ResourceNames.MAX_LENGTH + " && k.matches('" + CelText.RESOURCE_NAME + "'))",
       message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
   @JsonDeserialize(using = QuantitiesDeserializer.class)
   private Map<String, Long> requests;
 
-  @JsonPropertyDescription("The ceiling above which the job counts as misbehaving. Never enforced and never reserved: "
-      + "measured peak usage above it sets status.overLimit. Same names and numbers as requests.")
+  /**
+   * The ceiling above which the job counts as misbehaving. Never enforced and never reserved:
+   * measured peak usage above it sets status.overLimit. Same names and numbers as requests.
+   */
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(value = "self.all(k, size(k) <= " + ResourceNames.MAX_LENGTH + " && k.matches('" + CelText.RESOURCE_NAME + "'))",
       message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")

@@ -1,17 +1,16 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /** One lock a waiting job needs and the job that holds it now. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class WaitingOnRef {
 
-  @JsonPropertyDescription("The lock key, like subject/ernie.")
+  /** The lock key, like subject/ernie. */
   private String key;
 
-  @JsonPropertyDescription("The BatchJob (same namespace) that holds the key.")
+  /** The BatchJob (same namespace) that holds the key. */
   private String job;
 
   public WaitingOnRef() {}

@@ -1,6 +1,5 @@
 package io.octomy.batch.api.crd;
 
-import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -27,8 +26,8 @@ import java.util.Map;
  *       JSONPath, which would put AGE first);
  *   <li>every quantity map's values as {@code integer}, {@code format: int64}, {@code minimum: 0}
  *       (the generator has no way to annotate a map's value type);
- *   <li>the kind's description from its {@link JsonClassDescription}, so {@code kubectl explain}
- *       has something to say at the top.
+ *   <li>descriptions from the API types' Javadoc (see {@link JavadocDescriptions}), so
+ *       {@code kubectl explain} says what the Javadoc says.
  * </ul>
  *
  * <p>It rewrites the generated files in place and writes the result to the given folders
@@ -49,26 +48,24 @@ public final class CrdFinisher {
 
   private CrdFinisher() {}
 
-  /** Args: the generator's output folder. */
+  /** Args: the generator's output folder, and the Java source root (for the Javadoc). */
   public static void main(String[] args) throws IOException {
     Path generated = Path.of(args[0]);
+    JavadocDescriptions docs = new JavadocDescriptions(Path.of(args[1]));
     for (Map.Entry<String, Class<?>> e : KINDS.entrySet()) {
       Path file = generated.resolve(e.getKey() + "-v1.yml");
       JsonNode crd = YAML.readTree(file.toFile());
-      finish((ObjectNode) crd, e.getValue());
+      finish((ObjectNode) crd, e.getValue(), docs);
       Files.writeString(file, YAML.writeValueAsString(crd));
     }
   }
 
   /** Applies every finishing step to one parsed CRD. */
-  static void finish(ObjectNode crd, Class<?> kind) {
+  static void finish(ObjectNode crd, Class<?> kind, JavadocDescriptions docs) {
     ObjectNode version = (ObjectNode) crd.path("spec").path("versions").get(0);
     orderPrinterColumns(version, kind);
     ObjectNode schema = (ObjectNode) version.path("schema").path("openAPIV3Schema");
-    JsonClassDescription description = kind.getAnnotation(JsonClassDescription.class);
-    if (description != null) {
-      schema.put("description", description.value());
-    }
+    docs.describe(schema, kind);
     boundQuantityMaps(schema);
   }
 

@@ -77,4 +77,33 @@ class CommittedCrdsTest {
         .forEach(c -> names.add(c.path("name").asText()));
     return names;
   }
+
+  /** Javadoc is the documentation: every field of our types reaches kubectl explain. */
+  @ParameterizedTest
+  @ValueSource(strings = {"batchjobs.batch.octomy.io", "batchnodes.batch.octomy.io", "batchjobprofiles.batch.octomy.io"})
+  void everyFieldOfOurTypesHasItsJavadocAsDescription(String crd) {
+    JsonNode root = CrdFiles.parse(CrdFiles.generated(crd)).at("/spec/versions/0/schema/openAPIV3Schema");
+    assertThat(root.path("description").asText()).as("%s kind description", crd).isNotBlank();
+    List<String> missing = new ArrayList<>();
+    undescribed(root, "", missing);
+    assertThat(missing).as("properties without a description in %s", crd).isEmpty();
+  }
+
+  private static void undescribed(JsonNode schema, String path, List<String> missing) {
+    schema.path("properties").fields().forEachRemaining(p -> {
+      String at = path + "." + p.getKey();
+      if (at.equals(".metadata") || at.equals(".apiVersion") || at.equals(".kind")) {
+        return; // Kubernetes' own
+      }
+      boolean emptySpec = at.equals(".spec") && !p.getValue().has("properties"); // BatchJobProfile has no spec
+      if (p.getValue().path("description").asText().isBlank() && !emptySpec) {
+        missing.add(at);
+      }
+      if (!p.getKey().equals("conditions")) { // fabric8's Condition type: Kubernetes' documented fields
+        undescribed(p.getValue(), at, missing);
+        undescribed(p.getValue().path("items"), at + "[]", missing);
+        undescribed(p.getValue().path("additionalProperties"), at + "{}", missing);
+      }
+    });
+  }
 }
