@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Sets conditions the Kubernetes way: one per type; {@code lastTransitionTime} moves only when
@@ -55,15 +54,6 @@ public final class Conditions {
   public static boolean isTrue(List<Condition> conditions, String type) {
     Condition c = find(conditions, type);
     return c != null && "True".equals(c.getStatus());
-  }
-
-  /** A copy without the condition of {@code type}. */
-  public static List<Condition> remove(List<Condition> conditions, String type) {
-    List<Condition> out = new ArrayList<>();
-    if (conditions != null) {
-      conditions.stream().filter(c -> !Objects.equals(type, c.getType())).forEach(out::add);
-    }
-    return out;
   }
 
   private static Condition build(String type, String status, String reason, String message, Long gen, String transition) {

@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The controller's Prometheus metrics; names are part of the dashboard's contract. */
@@ -68,9 +67,5 @@ public final class ControllerMetrics {
   public double statusWrites(ClusterWriter.Result result) {
     Counter c = registry.find("octomy_status_writes").tag("result", result.name().toLowerCase()).counter();
     return c == null ? 0 : c.count();
-  }
-
-  public Map<String, Double> snapshot() {
-    return Map.of("admissions", admissions.count());
   }
 }

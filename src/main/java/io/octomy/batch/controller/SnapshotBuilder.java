@@ -97,6 +97,7 @@ public final class SnapshotBuilder {
         st != null && Conditions.isTrue(st.getConditions(), Conditions.READY));
   }
 
+  /** metadata.generation, 1 when a server leaves it unset. */
   static long generation(BatchJob job) {
     Long g = job.getMetadata().getGeneration();
     return g == null ? 1L : g;

@@ -35,7 +35,7 @@ public final class StatusComposer {
     BatchJobStatus old = job.getStatus() == null ? new BatchJobStatus() : job.getStatus();
     BatchJobStatus s = copy(old);
     List<JobEvent> events = new ArrayList<>();
-    long gen = generation(job);
+    long gen = SnapshotBuilder.generation(job);
     s.setServiceClass(serviceClass(job));
     s.setObservedGeneration(gen);
     if (s.getQueuedAt() == null) {
@@ -102,7 +102,7 @@ public final class StatusComposer {
     BatchJobStatus old = job.getStatus();
     BatchJobStatus s = copy(old);
     List<JobEvent> events = new ArrayList<>();
-    long gen = generation(job);
+    long gen = SnapshotBuilder.generation(job);
     List<Condition> conditions = s.getConditions();
     if (run != null) {
       if (run.phase() == JobPhase.Running && s.getPhase() == JobPhase.Admitted) {
@@ -189,11 +189,6 @@ public final class StatusComposer {
       return w.effectivePriority();
     }
     return fallback == null ? 0L : fallback;
-  }
-
-  private static long generation(BatchJob job) {
-    Long g = job.getMetadata().getGeneration();
-    return g == null ? 1L : g;
   }
 
   private static Map<String, Long> mergePeaks(Map<String, Long> old, Map<String, Long> fresh) {

@@ -72,8 +72,8 @@ public final class StandaloneRuntime implements AutoCloseable {
     }
   }
 
-  /** The generated CRDs, from the jar. */
-  static List<String> productCrds() {
+  /** The generated CRDs, from the jar (or the build output). */
+  public static List<String> productCrds() {
     List<String> crds = new ArrayList<>();
     for (String name : CrdFinisher.KINDS.keySet()) {
       String resource = "/META-INF/fabric8/" + name + "-v1.yml";

@@ -1,5 +1,7 @@
 package io.octomy.batch.agent;
 
+import io.octomy.batch.controller.MockApi;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,10 +11,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
@@ -34,7 +33,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,17 +63,10 @@ class NodeAgentIT {
 
   @BeforeEach
   void startServer() throws IOException {
-    // CRUD mode needs the CRUD dispatcher (the boolean alone only chooses HTTPS).
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(), true);
-    server.init();
+    server = MockApi.crudServer();
     client = server.createClient();
     // The CRDs tell the mock server that BatchNode is cluster-scoped and has a status subresource.
-    try (Stream<Path> crds = Files.list(Path.of("crds"))) {
-      for (Path crd : crds.toList()) {
-        client.apiextensions().v1().customResourceDefinitions().load(crd.toFile()).create();
-      }
-    }
+    MockApi.installCrds(client);
   }
 
   @AfterEach

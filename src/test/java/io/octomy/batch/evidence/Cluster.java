@@ -15,7 +15,7 @@ final class Cluster implements AutoCloseable {
   final KubernetesClient client;
 
   Cluster(Path stateDir) {
-    server = EmbeddedApiServer.start(stateDir, 0, ProductCrds.yamls());
+    server = EmbeddedApiServer.start(stateDir, 0, io.octomy.batch.standalone.StandaloneRuntime.productCrds());
     client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
   }
 

@@ -43,7 +43,7 @@ public final class EndToEndBenchmark {
     Workload w = new Workload(a.integer("nodes"), a.integer("jobs"), Executor.Process, a.integer("seed"), Duration.ofHours(1));
     Path state = Files.createTempDirectory("octomy-e2e");
     HeapWatch heap = new HeapWatch();
-    try (EmbeddedApiServer server = EmbeddedApiServer.start(state, 0, ProductCrds.yamls());
+    try (EmbeddedApiServer server = EmbeddedApiServer.start(state, 0, io.octomy.batch.standalone.StandaloneRuntime.productCrds());
         KubernetesClient client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build()) {
       for (String ns : w.namespaces()) {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
@@ -12,8 +11,6 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,14 +59,9 @@ final class MalformedManifestFault {
   }
 
   static Result mock(int n, long seed) throws Exception {
-    KubernetesMockServer server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(),
-        new io.fabric8.mockwebserver.MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-    server.init();
+    KubernetesMockServer server = io.octomy.batch.controller.MockApi.crudServer();
     try (KubernetesClient client = server.createClient()) {
-      for (String crd : ProductCrds.yamls()) {
-        client.apiextensions().v1().customResourceDefinitions()
-            .load(new ByteArrayInputStream(crd.getBytes(StandardCharsets.UTF_8))).create();
-      }
+      io.octomy.batch.controller.MockApi.installCrds(client);
       return run("fabric8 mock server, CRUD mode (no validation)", client, n, seed);
     } finally {
       server.destroy();
