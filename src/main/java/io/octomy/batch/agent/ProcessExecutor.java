@@ -19,6 +19,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -37,8 +39,11 @@ import oshi.software.os.OperatingSystem;
  *
  * <p><b>Never twice.</b> The state file is written before the process starts, so a job with a
  * state file has been started (or was about to be). If the agent dies between writing that
- * intent and recording the pid, the job is reported {@code AgentLost} rather than run again:
- * at most once, never twice.
+ * intent and recording the pid, the next one looks for the job's wrapper among the running
+ * processes (its arguments name the job's own {@code exitcode} file, so it cannot be mistaken
+ * for another) and re-adopts it; a job whose {@code exitcode} file exists is finished from it.
+ * Only when neither is found is the job reported {@code AgentLost}, rather than run again: at
+ * most once, never twice.
  *
  * <p><b>Exit codes across restarts.</b> A restarted agent is not the parent of processes it
  * re-adopts, so it cannot {@code waitpid} them. The command therefore runs under a POSIX {@code
@@ -56,7 +61,10 @@ import oshi.software.os.OperatingSystem;
  * #START_TIME_TOLERANCE}: Linux derives them from the boot time in {@code /proc/stat}, which
  * two JVMs can read a second apart; a pid being reused within that window is not a realistic
  * risk. A job whose process is gone is finished from its {@code exitcode} file, or reported
- * {@code AgentLost} without one.
+ * {@code AgentLost} without one. An adopted process is not this JVM's child, and once it ends
+ * it may linger as a zombie until some init reaps it (a container whose PID 1 never reaps
+ * keeps it forever), which {@link ProcessHandle#onExit()} would wait for; so adopted processes
+ * are polled with {@link #hasExited} every {@link #ADOPTED_POLL} instead.
  *
  * <p>Thread-safe. Exit callbacks run on JDK threads and take the same lock as the public methods.
  */
@@ -64,6 +72,12 @@ public final class ProcessExecutor implements AutoCloseable {
 
   /** How far apart two readings of one process's start time may be and still mean the same process. */
   public static final Duration START_TIME_TOLERANCE = Duration.ofSeconds(2);
+
+  /** How often re-adopted processes are checked for having ended. */
+  static final Duration ADOPTED_POLL = Duration.ofMillis(250);
+
+  /** The wrapper's {@code $0}: with the exit code file after it, it names one job's wrapper. */
+  static final String WRAPPER_NAME = "octomy-job";
 
   /** Grace period of {@link #stop(JobKey)} before the process tree is killed. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
@@ -86,6 +100,8 @@ public final class ProcessExecutor implements AutoCloseable {
   private final Map<JobKey, ProcessHandle> live = new HashMap<>();
   private final Map<JobKey, CompletableFuture<JobRecord>> finishes = new HashMap<>();
   private final Set<JobKey> stopping = new HashSet<>();
+  private final Set<JobKey> adopted = new HashSet<>();
+  private ScheduledExecutorService adoptedWatch;
   private boolean closed;
 
   /** An executor on {@code stateDir} using the system clock; re-adopts what a previous one left running. */
@@ -128,7 +144,7 @@ public final class ProcessExecutor implements AutoCloseable {
       Path workDir = spec.workingDir() != null ? spec.workingDir() : store.workDir(key);
       // Kubernetes creates a missing workingDir too; doing the same keeps templates portable.
       Files.createDirectories(workDir);
-      List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", WRAPPER, "octomy-job",
+      List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", WRAPPER, WRAPPER_NAME,
           store.exitCodeFile(key).toString()));
       argv.addAll(spec.command());
       ProcessBuilder pb = new ProcessBuilder(argv)
@@ -254,6 +270,9 @@ public final class ProcessExecutor implements AutoCloseable {
   @Override
   public synchronized void close() {
     closed = true;
+    if (adoptedWatch != null) {
+      adoptedWatch.shutdownNow();
+    }
   }
 
   private void recover(Path file) {
@@ -276,19 +295,102 @@ public final class ProcessExecutor implements AutoCloseable {
       return;
     }
     if (s.pid() == null) {
-      finish(key, null, JobRecord.REASON_AGENT_LOST,
-          "the agent stopped before it could record the process; it is not started again");
+      recoverUnrecordedStart(key, s);
       return;
     }
     Optional<ProcessHandle> handle = ProcessHandle.of(s.pid())
         .filter(h -> !hasExited(h))
         .filter(h -> sameStart(h, s.processStart()));
     if (handle.isPresent()) {
-      LOG.info("re-adopted job {} (pid {})", key, s.pid());
-      live.put(key, handle.get());
-      handle.get().onExit().thenAccept(h -> exited(key, null));
+      adopt(key, handle.get());
       return;
     }
+    finishFromExitCode(key, s);
+  }
+
+  /**
+   * The previous agent wrote the intent but stopped before recording the pid: the process may
+   * never have started, may be running, or may have ended. Its exit code file or its wrapper
+   * (found by the arguments, which name that file) tells which; with neither it is lost.
+   */
+  private void recoverUnrecordedStart(JobKey key, JobState s) {
+    if (store.readExitCode(key) != null) {
+      finishFromExitCode(key, s);
+      return;
+    }
+    Optional<ProcessHandle> wrapper = findWrapper(store.exitCodeFile(key).toString());
+    if (wrapper.isPresent()) {
+      JobState running = s.running(wrapper.get().pid(), wrapper.get().info().startInstant().orElse(null));
+      try {
+        store.write(running);
+      } catch (UncheckedIOException e) {
+        LOG.error("cannot persist the re-adoption of job {}: {}", key, e.getMessage());
+      }
+      states.put(key, running);
+      adopt(key, wrapper.get());
+      return;
+    }
+    // An exit code may have landed while we looked: the wrapper writes it just before exiting.
+    if (store.readExitCode(key) != null) {
+      finishFromExitCode(key, s);
+      return;
+    }
+    finish(key, null, JobRecord.REASON_AGENT_LOST,
+        "the agent stopped before it could record the process, and no process of this job is"
+            + " running now; it is not started again");
+  }
+
+  /** The live wrapper process whose arguments are {@code octomy-job EXITCODEFILE ...}, if any. */
+  static Optional<ProcessHandle> findWrapper(String exitCodeFile) {
+    try (var all = ProcessHandle.allProcesses()) {
+      return all.filter(h -> h.info().arguments()
+              .map(args -> isWrapperOf(List.of(args), exitCodeFile))
+              .orElse(false))
+          .filter(h -> !hasExited(h))
+          .findFirst();
+    }
+  }
+
+  private static boolean isWrapperOf(List<String> args, String exitCodeFile) {
+    int i = args.indexOf(WRAPPER_NAME);
+    return i > 0 && i + 1 < args.size() && args.get(i + 1).equals(exitCodeFile)
+        && args.get(i - 1).equals(WRAPPER);
+  }
+
+  private void adopt(JobKey key, ProcessHandle handle) {
+    LOG.info("re-adopted job {} (pid {})", key, handle.pid());
+    live.put(key, handle);
+    adopted.add(key);
+    if (adoptedWatch == null) {
+      adoptedWatch = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "octomy-adopted-jobs");
+        t.setDaemon(true);
+        return t;
+      });
+      adoptedWatch.scheduleWithFixedDelay(this::pollAdopted, ADOPTED_POLL.toMillis(),
+          ADOPTED_POLL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void pollAdopted() {
+    List<Map.Entry<JobKey, ProcessHandle>> watched;
+    synchronized (this) {
+      watched = adopted.stream().filter(live::containsKey)
+          .map(k -> Map.entry(k, live.get(k))).toList();
+    }
+    for (Map.Entry<JobKey, ProcessHandle> e : watched) {
+      try {
+        if (hasExited(e.getValue())) {
+          exited(e.getKey(), null);
+        }
+      } catch (RuntimeException ex) {
+        // Keep watching the others; a scheduled task that throws is never run again.
+        LOG.warn("cannot check adopted job {}: {}", e.getKey(), ex.toString());
+      }
+    }
+  }
+
+  private void finishFromExitCode(JobKey key, JobState s) {
     Integer code = store.readExitCode(key);
     if (code != null) {
       finish(key, code, reasonFor(code), messageFor(code));
@@ -331,6 +433,7 @@ public final class ProcessExecutor implements AutoCloseable {
     }
     states.put(key, done);
     live.remove(key);
+    adopted.remove(key);
     stopping.remove(key);
     CompletableFuture<JobRecord> f = finishes.get(key);
     if (f != null) {

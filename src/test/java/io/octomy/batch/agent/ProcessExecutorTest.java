@@ -223,6 +223,49 @@ class ProcessExecutorTest {
   }
 
   @Test
+  void anIntentWhoseProcessIsRunningIsReadoptedNotLost() throws Exception {
+    // The agent died after starting the process but before recording its pid.
+    ProcessExecutor first = executor();
+    JobKey key = key("unrecorded");
+    first.start(sh(key, "sleep 1; exit 6"));
+    long pid = pidOf(first, key);
+    first.close();
+    new JobStateStore(state).write(JobState.intent(key, List.of("sh", "-c", "sleep 1; exit 6"), Instant.now()));
+
+    ProcessExecutor second = executor();
+    JobRecord adopted = second.record(key).orElseThrow();
+    assertThat(adopted.phase()).isEqualTo(JobPhase.Running);
+    assertThat(adopted.pid()).isEqualTo(pid);
+    assertThat(await(second, key).exitCode()).isEqualTo(6);
+    // The pid found is recorded, so a third agent need not search again.
+    assertThat(executor().record(key).orElseThrow().exitCode()).isEqualTo(6);
+  }
+
+  @Test
+  void anIntentWhoseProcessEndedIsFinishedFromItsExitCode() throws Exception {
+    ProcessExecutor first = executor();
+    JobKey key = key("unrecorded-ended");
+    first.start(sh(key, "exit 0"));
+    await(first, key);
+    first.close();
+    new JobStateStore(state).write(JobState.intent(key, List.of("sh", "-c", "exit 0"), Instant.now()));
+
+    JobRecord r = executor().record(key).orElseThrow();
+    assertThat(r.phase()).isEqualTo(JobPhase.Succeeded);
+    assertThat(r.exitCode()).isZero();
+  }
+
+  @Test
+  void anotherJobsWrapperIsNotTakenForThisOne() throws Exception {
+    ProcessExecutor first = executor();
+    JobKey running = key("other");
+    first.start(sh(running, "sleep 30"));
+    pidOf(first, running);
+    assertThat(ProcessExecutor.findWrapper(new JobStateStore(state).exitCodeFile(running).toString())).isPresent();
+    assertThat(ProcessExecutor.findWrapper(new JobStateStore(state).exitCodeFile(key("absent")).toString())).isEmpty();
+  }
+
+  @Test
   void aReusedPidWithAnotherStartTimeIsNotAdopted() throws Exception {
     // Record this very JVM's pid with a start time a day off: alive, but not our process.
     JobKey key = key("reused");

@@ -128,8 +128,10 @@ class StandaloneE2EIT {
         "--capacity", "octomy.io/cpu-milli=4000")) {
       Kubectl k = new Kubectl(Kubectl.versions().get(0), first.kubeconfig, home);
       assertThat(k.run("apply", "-f", write("long.yaml", job("long", body, 1000)).toString()).exitCode()).isZero();
+      // Queued behind long when the kill comes, so they must survive in the store, not in memory.
       for (int i = 0; i < 5; i++) {
-        assertThat(k.run("apply", "-f", write("q" + i + ".yaml", job("q" + i, "true", 1000)).toString()).exitCode()).isZero();
+        String queued = job("q" + i, "true", 1000).replace("\nspec:\n", "\nspec:\n  after: [long]\n");
+        assertThat(k.run("apply", "-f", write("q" + i + ".yaml", queued).toString()).exitCode()).isZero();
       }
       until(Duration.ofSeconds(30), "long to start", () -> read(marker).contains("started"));
       first.kill();
@@ -137,13 +139,27 @@ class StandaloneE2EIT {
     try (StandaloneProcess second = StandaloneProcess.start(state, dir.resolve("second.log"), "--node", "e2e",
         "--capacity", "octomy.io/cpu-milli=4000")) {
       Kubectl k = new Kubectl(Kubectl.versions().get(0), second.kubeconfig, home);
-      until(Duration.ofSeconds(40), "every job to succeed", () -> {
-        String out = k.run("get", "bj", "--no-headers").out();
-        return out.lines().count() == 6 && out.lines().allMatch(l -> l.contains("Succeeded"));
-      });
+      try {
+        until(Duration.ofSeconds(40), "every job to succeed", () -> {
+          String out = k.run("get", "bj", "--no-headers").out();
+          return out.lines().count() == 6 && out.lines().allMatch(l -> l.contains("Succeeded"));
+        });
+      } catch (AssertionError e) {
+        // What a reader of a failed run needs: where each job stands and what both runs logged.
+        throw new AssertionError(e.getMessage() + "\n--- kubectl get bj -o wide\n"
+            + k.run("get", "bj", "-o", "wide").all() + "\n--- kubectl get bn -o yaml\n"
+            + k.run("get", "bn", "-o", "yaml").all() + "\n--- marker\n" + read(marker)
+            + "\n--- first run log (tail)\n" + tail(dir.resolve("first.log"))
+            + "\n--- second run log (tail)\n" + tail(dir.resolve("second.log")), e);
+      }
       assertThat(read(marker).lines().filter("started"::equals)).as("the long job ran once").hasSize(1);
       assertThat(read(marker)).contains("finished");
     }
+  }
+
+  private static String tail(Path p) {
+    List<String> lines = read(p).lines().toList();
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
   }
 
   private static String read(Path p) {
