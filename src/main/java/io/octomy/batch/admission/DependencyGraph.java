@@ -12,7 +12,11 @@ import java.util.Map;
  * Resolves the {@code after} lists of every Queued job at once, in O(jobs + edges).
  *
  * <p>The graph has an edge from each Queued job with a valid spec to each Queued dependency with
- * a valid spec. Tarjan's algorithm (iterative, so a long chain cannot overflow the stack) finds
+ * a valid spec. Rejected jobs with a valid spec (rejected for a cycle in an earlier pass) stay in
+ * the graph with their edges: when only part of a cycle's rejections landed (a write refused
+ * with 409 is retried next pass), the rest still see the cycle and are rejected for it too,
+ * rather than skipped for a "rejected dependency", so the outcome does not depend on which write
+ * landed first. Tarjan's algorithm (iterative, so a long chain cannot overflow the stack) finds
  * the strongly connected components in reverse topological order: every dependency's verdict is
  * known before its dependants are looked at. A component of more than one job, or a job after
  * itself, is a cycle: its members are rejected. A job whose dependency failed, was skipped or was
@@ -40,11 +44,10 @@ final class DependencyGraph {
     edges = new int[n][];
     for (int i = 0; i < n; i++) {
       PreparedJob job = jobs.get(i);
-      if (job.view.phase() != JobPhase.Queued) {
-        continue;
-      }
-      if (invalid[i]) {
-        verdicts[i] = DependencyVerdict.INVALID;
+      if (!isVertex(job, invalid[i])) {
+        if (job.view.phase() == JobPhase.Queued) {
+          verdicts[i] = DependencyVerdict.INVALID;
+        }
         continue;
       }
       List<String> after = job.view.after();
@@ -52,13 +55,19 @@ final class DependencyGraph {
       int count = 0;
       for (String name : after) {
         Integer dep = indexByKey.get(new JobKey(job.key.namespace(), name));
-        if (dep != null && jobs.get(dep).view.phase() == JobPhase.Queued && !invalid[dep]) {
+        if (dep != null && isVertex(jobs.get(dep), invalid[dep])) {
           out[count++] = dep;
         }
       }
       edges[i] = Arrays.copyOf(out, count);
     }
     resolveAll();
+  }
+
+  /** Queued jobs with a valid spec, and Rejected ones with a valid spec (a cycle's members). */
+  private static boolean isVertex(PreparedJob job, boolean invalid) {
+    JobPhase phase = job.view.phase();
+    return phase == JobPhase.Queued ? !invalid : phase == JobPhase.Rejected && job.problems.isEmpty();
   }
 
   /** The verdict of a Queued job. */
@@ -127,7 +136,9 @@ final class DependencyGraph {
     int only = members[0];
     boolean selfLoop = members.length == 1 && Arrays.stream(edges[only]).anyMatch(w -> w == only);
     if (members.length == 1 && !selfLoop) {
-      verdicts[only] = resolve(jobs.get(only));
+      if (jobs.get(only).view.phase() == JobPhase.Queued) {
+        verdicts[only] = resolve(jobs.get(only));
+      }
       return;
     }
     DependencyVerdict cycle = new DependencyVerdict(

@@ -216,12 +216,27 @@ public final class AdmissionLoop implements AutoCloseable {
     // 6. Write, in parallel: Pods of admitted jobs, then statuses, each conditional on the version it was decided on.
     createAll(podsToCreate);
     int[] outcome = writeAll(writes, now);
+
+    // 7. Say so on nodes whose agent went silent (admission already passed them over).
+    markSilentNodes(nodes, now);
     metrics.admitted(outcome[2]);
     updateGauges(jobs, result);
     return new PassReport(result.decisions().size(), admitted, outcome[0], outcome[1], skipped, decideTime);
   }
 
   private record Write(BatchJob job, StatusComposer.Composed composed, boolean admission) {}
+
+  private void markSilentNodes(List<BatchNode> nodes, Instant now) {
+    for (BatchNode node : nodes) {
+      NodeLiveness.markedNotReporting(node, now, policy.nodeHeartbeatTimeout()).ifPresent(conditions -> {
+        ClusterWriter.Result r = writer.writeNodeConditions(node, conditions);
+        if (r == ClusterWriter.Result.WRITTEN) {
+          LOG.info("node {}: agent not reporting, marked Ready=Unknown", node.getMetadata().getName());
+        }
+        // A conflict means the agent just reported: its status stands and the next pass looks again.
+      });
+    }
+  }
 
   private void createAll(List<Pod> pods) {
     List<CompletableFuture<Void>> futures = new ArrayList<>();

@@ -1,10 +1,13 @@
 package io.octomy.batch.controller;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
+import java.util.List;
 
 /** What the admission loop writes. Behind an interface so tests can inject conflicts and failures. */
 public interface ClusterWriter {
@@ -17,6 +20,12 @@ public interface ClusterWriter {
    * decision taken on stale data is refused (409) instead of landing.
    */
   Result writeStatus(BatchJob job, BatchJobStatus status);
+
+  /**
+   * Replaces a BatchNode's status conditions, conditional on the resourceVersion the node was
+   * read at: if its agent reported meanwhile, the write is refused (409) and the report stands.
+   */
+  Result writeNodeConditions(BatchNode node, List<Condition> conditions);
 
   /** Creates the Pod; one that already exists counts as created. False on failure. */
   boolean createPod(Pod pod);

@@ -23,8 +23,13 @@ public final class Conditions {
   /** A copy of {@code existing} with condition {@code type} set; the input list is not changed. */
   public static List<Condition> set(List<Condition> existing, String type, boolean status, String reason,
       String message, Long observedGeneration, Instant now) {
+    return set(existing, type, status ? "True" : "False", reason, message, observedGeneration, now);
+  }
+
+  /** As {@link #set(List, String, boolean, String, String, Long, Instant)}, for "Unknown" too. */
+  public static List<Condition> set(List<Condition> existing, String type, String wanted, String reason,
+      String message, Long observedGeneration, Instant now) {
     List<Condition> out = new ArrayList<>();
-    String wanted = status ? "True" : "False";
     boolean replaced = false;
     for (Condition c : existing == null ? List.<Condition>of() : existing) {
       if (!type.equals(c.getType())) {

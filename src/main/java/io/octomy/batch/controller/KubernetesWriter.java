@@ -1,5 +1,6 @@
 package io.octomy.batch.controller;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -9,9 +10,11 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
 import io.octomy.batch.api.BatchJobProfileStatus;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -56,6 +59,25 @@ public final class KubernetesWriter implements ClusterWriter {
         return Result.GONE;
       }
       LOG.warn("status write for {}/{} failed: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), e.getMessage());
+      return Result.FAILED;
+    }
+  }
+
+  @Override
+  public Result writeNodeConditions(BatchNode node, List<Condition> conditions) {
+    BatchNode update = client.getKubernetesSerialization().clone(node);
+    update.getStatus().setConditions(conditions);
+    try {
+      client.resources(BatchNode.class).resource(update).updateStatus();
+      return Result.WRITTEN;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        return Result.CONFLICT;
+      }
+      if (e.getCode() == 404) {
+        return Result.GONE;
+      }
+      LOG.warn("status write for node {} failed: {}", node.getMetadata().getName(), e.getMessage());
       return Result.FAILED;
     }
   }

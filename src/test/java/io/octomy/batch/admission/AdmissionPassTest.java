@@ -241,6 +241,22 @@ class AdmissionPassTest {
             .expect("c", skipped("a")
                 .message("skipped: dependency a is rejected for a dependency cycle.")),
 
+        scenario("a job closing a cycle with one already rejected for it is rejected too, not skipped",
+            // Only b's rejection landed last pass (a's write was refused with 409): a is still in the cycle.
+            world().with(node("ws-1").capacity(CPU, 8000))
+                .with(job("b").after("a").phase(JobPhase.Rejected), job("a").after("b"), job("c").after("b")))
+            .expect("a", rejected(Reason.DependencyCycle).message(
+                "rejected: dependency cycle: a runs after b, b runs after a."
+                    + " Remove one of these after entries."))
+            .expect("c", skipped("b").message("skipped: dependency b was rejected.")),
+
+        scenario("a job after one rejected for an invalid spec is skipped, even if that one names it",
+            world().with(node("ws-1").capacity(CPU, 8000))
+                .with(job("bad").after("good").problem("Quantity 0.5 is not whole; write 500 in cpu-milli.")
+                        .phase(JobPhase.Rejected),
+                    job("good").after("bad")))
+            .expect("good", skipped("bad").message("skipped: dependency bad was rejected.")),
+
         scenario("a three-job cycle is named in order",
             world().with(node("ws-1").capacity(CPU, 8000))
                 .with(job("z").after("x"), job("x").after("y"), job("y").after("z")))

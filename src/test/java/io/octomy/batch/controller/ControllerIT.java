@@ -101,10 +101,18 @@ class ControllerIT {
     return resp.statusCode() + " " + resp.body();
   }
 
+  /** A report as the node's agent writes it: a new heartbeat, and Ready. */
   private void heartbeat(String node) {
     var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
     n.getStatus().setHeartbeatTime(Times.format(clock.instant()));
+    n.getStatus().setConditions(Conditions.set(n.getStatus().getConditions(), Conditions.READY, true,
+        "AgentReporting", "the agent reported", null, clock.instant()));
     client.resources(io.octomy.batch.api.BatchNode.class).resource(n).updateStatus();
+  }
+
+  private io.fabric8.kubernetes.api.model.Condition readyOf(String node) {
+    var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
+    return Conditions.find(n.getStatus().getConditions(), Conditions.READY);
   }
 
   @Test
@@ -423,6 +431,38 @@ class ControllerIT {
     finishPod("blocker", "Succeeded", 0);
     awaitReason("big", "Admitted");
     assertThat(Conditions.isTrue(status("big").getConditions(), Conditions.STARVING)).isFalse();
+  }
+
+  @Test
+  void aNodeWhoseAgentFallsSilentIsMarkedReadyUnknownOnceAndRecovers() throws Exception {
+    node("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
+    node("n2").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
+    startController(Policy.defaults());
+    job("a").cpu(1000).create(client);
+    awaitReason("a", "Admitted");
+
+    // n1's agent stops; n2's keeps reporting.
+    clock.advance(Policy.defaults().nodeHeartbeatTimeout().plusSeconds(10));
+    heartbeat("n2");
+    Eventually.until(WAIT, "n1 marked Ready=Unknown", () -> "Unknown".equals(readyOf("n1").getStatus()));
+    var marked = readyOf("n1");
+    assertThat(marked.getReason()).isEqualTo(NodeLiveness.REASON_NOT_REPORTING);
+    long timeout = Policy.defaults().nodeHeartbeatTimeout().toSeconds();
+    assertThat(marked.getMessage()).startsWith("no heartbeat from the agent for " + (timeout + 10)
+        + " s (the timeout is " + timeout + " s)");
+    assertThat(readyOf("n2").getStatus()).isEqualTo("True");
+    var n1 = client.resources(io.octomy.batch.api.BatchNode.class).withName("n1").get();
+    assertThat(n1.getStatus().getCapacity()).as("only the condition changes").containsEntry(CPU, 4000L);
+    String version = n1.getMetadata().getResourceVersion();
+    controller.loop().runPass();
+    controller.loop().runPass();
+    assertThat(client.resources(io.octomy.batch.api.BatchNode.class).withName("n1").get().getMetadata().getResourceVersion())
+        .as("a marked node is not written again").isEqualTo(version);
+
+    // The agent comes back: its report sets Ready again, and the controller leaves it so.
+    heartbeat("n1");
+    controller.loop().runPass();
+    assertThat(readyOf("n1").getStatus()).isEqualTo("True");
   }
 
   @Test

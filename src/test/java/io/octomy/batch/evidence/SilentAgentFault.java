@@ -1,5 +1,6 @@
 package io.octomy.batch.evidence;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -14,6 +15,7 @@ import io.octomy.batch.api.Resources;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.Conditions;
+import io.octomy.batch.controller.NodeLiveness;
 import io.octomy.batch.controller.Times;
 import io.octomy.batch.policy.ModeTable;
 import io.octomy.batch.policy.NodeMode;
@@ -38,9 +40,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class SilentAgentFault {
 
   record Result(Duration timeout, double notReadyAfterSeconds, int probesAdmittedBefore, int probesWaiting,
-      int admissionsToSilentAfterExpiry, int ordinaryOnAlive, int ordinaryOnSilent, boolean runningUntouched, String probeMessage) {
+      int admissionsToSilentAfterExpiry, int ordinaryOnAlive, int ordinaryOnSilent, boolean runningUntouched, String probeMessage,
+      String silentReady, long markedAfterSeconds, String aliveReady) {
     boolean passed() {
       return admissionsToSilentAfterExpiry == 0 && ordinaryOnSilent == 0 && runningUntouched && probesWaiting > 0
+          && ("Unknown/" + NodeLiveness.REASON_NOT_REPORTING).equals(silentReady) && aliveReady.startsWith("True/")
+          // Condition times are whole seconds.
+          && markedAfterSeconds >= timeout.toSeconds() - 1
           // A probe created up to one probe interval (250 ms) plus the debounce before expiry may be
           // decided after it, so "not ready" is measured up to 0.5 s early.
           && notReadyAfterSeconds >= timeout.toMillis() / 1000.0 - 0.5;
@@ -50,9 +56,10 @@ final class SilentAgentFault {
     public String toString() {
       return String.format("silent agent: heartbeat timeout %d s; treated as not ready %.1f s after its last heartbeat"
           + " (first probe answered NoNodeFits); probes admitted there before that %d, waiting after %d, admissions there"
-          + " after the timeout %d; ordinary jobs on alive %d, on silent %d; running jobs untouched %s; probe message: \"%s\"",
+          + " after the timeout %d; ordinary jobs on alive %d, on silent %d; running jobs untouched %s; probe message: \"%s\";"
+          + " silent node's Ready %s, written %d s after its last heartbeat; alive node's Ready %s",
           timeout.toSeconds(), notReadyAfterSeconds, probesAdmittedBefore, probesWaiting, admissionsToSilentAfterExpiry,
-          ordinaryOnAlive, ordinaryOnSilent, runningUntouched, probeMessage);
+          ordinaryOnAlive, ordinaryOnSilent, runningUntouched, probeMessage, silentReady, markedAfterSeconds, aliveReady);
     }
   }
 
@@ -178,7 +185,12 @@ final class SilentAgentFault {
           untouched &= again.getMetadata().getResourceVersion().equals(j.getMetadata().getResourceVersion())
               && again.getStatus().getPhase() == JobPhase.Running && "silent".equals(again.getStatus().getNode());
         }
-        return new Result(timeout, notReady, before, waiting, afterExpiry, onAlive, onSilent, untouched, message);
+        Condition silentReady = ready(k, "silent");
+        Condition aliveReady = ready(k, "alive");
+        long markedAfter = silentReady == null || silentReady.getLastTransitionTime() == null ? -1
+            : Duration.between(lastBeat, Times.parse(silentReady.getLastTransitionTime())).toSeconds();
+        return new Result(timeout, notReady, before, waiting, afterExpiry, onAlive, onSilent, untouched, message,
+            describe(silentReady), markedAfter, describe(aliveReady));
       } finally {
         beats.interrupt();
         controller.close();
@@ -204,10 +216,22 @@ final class SilentAgentFault {
     k.resources(BatchNode.class).resource(n).updateStatus();
   }
 
+  private static Condition ready(KubernetesClient k, String node) {
+    return Conditions.find(k.resources(BatchNode.class).withName(node).get().getStatus().getConditions(), Conditions.READY);
+  }
+
+  private static String describe(Condition c) {
+    return c == null ? "none" : c.getStatus() + "/" + c.getReason();
+  }
+
+  /** A report as an agent writes it: a new heartbeat, and Ready. */
   private static void beat(KubernetesClient k, String name) {
     try {
       BatchNode n = k.resources(BatchNode.class).withName(name).get();
-      n.getStatus().setHeartbeatTime(Times.format(Instant.now()));
+      Instant now = Instant.now();
+      n.getStatus().setHeartbeatTime(Times.format(now));
+      n.getStatus().setConditions(Conditions.set(n.getStatus().getConditions(), Conditions.READY, true,
+          "AgentReporting", "agent is reporting", null, now));
       k.resources(BatchNode.class).resource(n).updateStatus();
     } catch (RuntimeException e) {
       // a lost heartbeat is what this scenario is about; the next one follows
