@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -65,6 +66,12 @@ public final class AdmissionLoop implements AutoCloseable {
   private final SnapshotBuilder snapshots = new SnapshotBuilder();
   private final DriftFolder drift = new DriftFolder();
   private final Map<JobKey, Instant> lastMessageWrite = new ConcurrentHashMap<>();
+  /**
+   * uid to the resourceVersion one of our status writes replaced, until the cache shows a newer
+   * one. While the cache still shows that version, the job's status there is known to be stale:
+   * writing on it would only be refused (409), and deciding on it could flip what was written.
+   */
+  private final Map<String, String> writtenOver = new ConcurrentHashMap<>();
   /** uids of jobs whose Pod was created (or is being created) but is not in the cache yet. */
   private final java.util.Set<String> podsRequested = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService loop;
@@ -151,6 +158,10 @@ public final class AdmissionLoop implements AutoCloseable {
       return j != null && snapshots.effectivePhase(j) == JobPhase.Queued;
     });
     lastMessageWrite.keySet().removeIf(k -> !byKey.containsKey(k));
+    Map<String, String> versionByUid = new HashMap<>();
+    jobs.stream().filter(j -> j.getMetadata().getUid() != null)
+        .forEach(j -> versionByUid.put(j.getMetadata().getUid(), j.getMetadata().getResourceVersion()));
+    writtenOver.entrySet().removeIf(e -> !e.getValue().equals(versionByUid.get(e.getKey())));
 
     // 3. Decide, over an immutable snapshot.
     long t0 = System.nanoTime();
@@ -165,7 +176,8 @@ public final class AdmissionLoop implements AutoCloseable {
     int admitted = 0;
     for (Map.Entry<JobKey, Decision> e : result.decisions().entrySet()) {
       BatchJob job = byKey.get(e.getKey());
-      if (job == null || assumed.get(e.getKey(), job.getMetadata().getUid()) != null) {
+      if (job == null || assumed.get(e.getKey(), job.getMetadata().getUid()) != null
+          || cacheBehindOurWrite(job)) {
         continue;
       }
       StatusComposer.Composed c = StatusComposer.decided(job, e.getValue(), now);
@@ -192,7 +204,8 @@ public final class AdmissionLoop implements AutoCloseable {
     });
     for (BatchJob job : jobs) {
       JobPhase phase = snapshots.effectivePhase(job);
-      if (!phase.holdsReservation() || job.getStatus() == null || job.getStatus().getNode() == null) {
+      if (!phase.holdsReservation() || job.getStatus() == null || job.getStatus().getNode() == null
+          || cacheBehindOurWrite(job)) {
         continue;
       }
       BatchNode node = nodeByName.get(job.getStatus().getNode());
@@ -225,6 +238,12 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private record Write(BatchJob job, StatusComposer.Composed composed, boolean admission) {}
+
+  /** True while the cache still shows the version one of our status writes replaced. */
+  private boolean cacheBehindOurWrite(BatchJob job) {
+    String uid = job.getMetadata().getUid();
+    return uid != null && Objects.equals(writtenOver.get(uid), job.getMetadata().getResourceVersion());
+  }
 
   private void markSilentNodes(List<BatchNode> nodes, Instant now) {
     for (BatchNode node : nodes) {
@@ -289,6 +308,9 @@ public final class AdmissionLoop implements AutoCloseable {
     ClusterWriter.Result r = writer.writeStatus(job, next);
     metrics.statusWrite(r);
     if (r == ClusterWriter.Result.WRITTEN) {
+      if (job.getMetadata().getUid() != null && job.getMetadata().getResourceVersion() != null) {
+        writtenOver.put(job.getMetadata().getUid(), job.getMetadata().getResourceVersion());
+      }
       lastMessageWrite.put(k, now);
       w.composed().events().forEach(e -> events.execute(() -> writer.recordEvent(job, e)));
     } else if (w.admission()) {
