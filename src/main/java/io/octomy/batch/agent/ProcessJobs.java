@@ -13,8 +13,6 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import oshi.SystemInfo;
-import oshi.software.os.OperatingSystem;
 
 /**
  * The Process executor's side of the agent: starts each job admitted here once, measures its
@@ -35,7 +33,6 @@ final class ProcessJobs implements JobTracker {
   private final ProcessExecutor executor;
   private final Executor stopper;
   private final Runnable onChange;
-  private final OperatingSystem os = new SystemInfo().getOperatingSystem();
   private final Map<JobKey, ProcessTreeMeter> meters = new HashMap<>();
   private final Map<JobKey, UsageSummary> finalUsage = new HashMap<>();
   private final Map<JobKey, NodeJob> refused = new HashMap<>();
@@ -118,7 +115,7 @@ final class ProcessJobs implements JobTracker {
     LOG.info("started job {} (pid {}), output in {}", key, pid, executor.logFile(key));
     if (pid != null) {
       // A first reading now, so a job shorter than the sample interval still gets one.
-      ProcessTreeMeter meter = new ProcessTreeMeter(pid, os, Ticker.system());
+      ProcessTreeMeter meter = new ProcessTreeMeter(pid);
       meters.put(key, meter);
       meter.sample();
     }
@@ -154,7 +151,7 @@ final class ProcessJobs implements JobTracker {
       ProcessTreeMeter meter = meters.get(r.key());
       if (!r.finished() && r.pid() != null) {
         if (meter == null) {
-          meter = new ProcessTreeMeter(r.pid(), os, Ticker.system());
+          meter = new ProcessTreeMeter(r.pid());
           meters.put(r.key(), meter);
         }
         meter.sample();

@@ -63,8 +63,15 @@ final class ApiRouter {
             default:
                 break;
         }
-        if (path.startsWith("/openapi/v3")) {
-            return OpenApiDocs.v3();
+        if (path.equals("/openapi/v3")) {
+            return ok(OpenApiDocs.v3Root(registry));
+        }
+        if (path.startsWith("/openapi/v3/apis/")) {
+            String[] gv = path.substring("/openapi/v3/apis/".length()).split("/");
+            return found(gv.length == 2 ? OpenApiDocs.v3GroupVersion(registry, gv[0], gv[1]) : Optional.empty());
+        }
+        if (path.startsWith("/openapi/v3/")) {
+            throw notFound();
         }
         String[] parts = path.substring(1).split("/");
         if (parts.length == 2 && parts[0].equals("api")) {

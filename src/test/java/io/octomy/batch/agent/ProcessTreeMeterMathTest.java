@@ -26,6 +26,7 @@ class ProcessTreeMeterMathTest {
           case "getKernelTime" -> row[1] / 2;
           case "getUserTime" -> row[1] - row[1] / 2;
           case "getResidentMemory" -> row[2];
+          case "getParentProcessID" -> pid == ROOT ? 1 : ROOT;
           case "getState" -> OSProcess.State.RUNNING;
           default -> throw new UnsupportedOperationException(m.getName());
         });
@@ -76,5 +77,48 @@ class ProcessTreeMeterMathTest {
 
     table.remove(ROOT);
     assertThat(meter.sample()).isFalse();
+  }
+  /** Scripted reaped-children times, as the kernel adds them to a parent when it reaps a child. */
+  private final Map<Integer, Long> reaped = new TreeMap<>();
+
+  private ReapedChildrenTime reapedTimes() {
+    return new ReapedChildrenTime() {
+      @Override
+      public long millis(int pid) {
+        return reaped.getOrDefault(pid, 0L);
+      }
+
+      @Override
+      public boolean available() {
+        return true;
+      }
+    };
+  }
+
+  @Test
+  void childrenReapedBetweenReadingsAreCountedThroughTheirParentOnce() {
+    ProcessTreeMeter meter = new ProcessTreeMeter(ROOT, os(), ticker, reapedTimes());
+    table.put(ROOT, new long[] {1, 100, 10});
+    table.put(101, new long[] {1, 300, 10});        // a child already running
+    assertThat(meter.sample()).isTrue();
+
+    ticker.advanceMillis(1000);
+    // 101 ran 200 ms more and was reaped (its 500 ms land in ROOT's figure), and a child that
+    // started and ended between the readings used 400 ms: ROOT's reaped time grows by 900.
+    table.remove(101);
+    reaped.put(ROOT, 900L);
+    table.put(ROOT, new long[] {1, 150, 10});       // +50 ms of its own
+    assertThat(meter.sample()).isTrue();
+
+    // 50 own + 200 (101's last stretch) + 400 (the short child); 101's first 300 ms were
+    // counted before (as baseline) and are not counted again.
+    assertThat(meter.summary().peakCpuMilli()).isEqualTo(650);
+  }
+
+  @Test
+  void statLinesAreReadFromTheLastParenthesis() {
+    // Field 2 is the command name, which may hold spaces and parentheses.
+    String stat = "4242 (my (odd) job) S 1 4242 4242 0 -1 4194304 120 300 0 0 7 3 250 50 20 0 1 0 123 4096 100";
+    assertThat(ReapedChildrenTime.parse(stat, 100)).isEqualTo(3000); // (250 + 50) ticks at 100 Hz
   }
 }

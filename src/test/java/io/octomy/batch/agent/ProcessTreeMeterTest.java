@@ -48,6 +48,39 @@ class ProcessTreeMeterTest {
   }
 
   @Test
+  void commandsThatStartAndEndBetweenReadingsAreCounted() throws Exception {
+    // A script that keeps a core busy only through short children (a few ms each), so at almost
+    // every reading the shell itself is idle, waiting.
+    String child = "j=0; while [ $j -lt 2000 ]; do j=$((j+1)); done";
+    Process p = new ProcessBuilder("sh", "-c", "while :; do sh -c '" + child + "'; done")
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    try {
+      ProcessTreeMeter meter = new ProcessTreeMeter(p.pid());
+      assertThat(ReapedChildrenTime.procfs(java.nio.file.Path.of("/proc"), 100).available())
+          .as("this test needs Linux /proc").isTrue();
+      // The view without reaped children's time, on the same process at the same moments.
+      ProcessTreeMeter ownTimesOnly = new ProcessTreeMeter(p.pid(), new oshi.SystemInfo().getOperatingSystem(),
+          Ticker.system());
+      for (int i = 0; i < 10; i++) {
+        assertThat(meter.sample()).isTrue();
+        assertThat(ownTimesOnly.sample()).isTrue();
+        Thread.sleep(200);
+      }
+      long counted = meter.summary().meanCpuMilli();
+      long ownOnly = ownTimesOnly.summary().meanCpuMilli();
+      assertThat(counted).as("mean cpu with reaped children (own times only: %d)", ownOnly)
+          .isGreaterThan(200).isGreaterThan(2 * ownOnly);
+      assertThat(counted).as("never more than this machine's cores")
+          .isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors() * 1000L + 100);
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly().waitFor();
+    }
+  }
+
+  @Test
   void aGoneProcessReportsFalse() throws Exception {
     Process p = new ProcessBuilder("true").start();
     p.waitFor();

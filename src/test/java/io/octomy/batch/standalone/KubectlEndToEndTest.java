@@ -43,7 +43,9 @@ class KubectlEndToEndTest {
 
     @BeforeAll
     static void start() {
-        server = EmbeddedApiServer.start(dir.resolve("state"), 0, List.of(TestCrds.sampleCrd()));
+        List<Path> crds = new java.util.ArrayList<>(List.of(TestCrds.sampleCrd()));
+        crds.addAll(TestCrds.productCrds());
+        server = EmbeddedApiServer.start(dir.resolve("state"), 0, crds);
         client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
     }
 
@@ -120,6 +122,30 @@ class KubectlEndToEndTest {
 
         assertThat(kubectl.run("delete", "smp", "first", "-n", ns).out()).contains("\"first\" deleted");
         assertThat(kubectl.run("get", "smp", "-n", ns).all()).contains("No resources found");
+    }
+
+    @ParameterizedTest
+    @MethodSource("kubectls")
+    void kubectlExplainShowsTheApiTypesDescriptions(String binary) throws Exception {
+        Path home = Files.createDirectories(dir.resolve("explain-home-" + binary.replaceAll("[^0-9]", "")));
+        Kubectl kubectl = new Kubectl(binary, server.kubeconfig(), home);
+
+        Kubectl.Result kind = kubectl.run("explain", "bj");
+        assertThat(kind.exitCode()).as(kind.all()).isZero();
+        assertThat(kind.out()).contains("BatchJob", "batch.octomy.io", "A batch job waiting for, holding or done with a place",
+                "metadata", "spec", "status");
+
+        Kubectl.Result field = kubectl.run("explain", "bj.spec.resources.requests");
+        assertThat(field.exitCode()).as(field.all()).isZero();
+        assertThat(field.out()).contains("Reserved for the whole life of the job");
+
+        Kubectl.Result recursive = kubectl.run("explain", "bn.spec", "--recursive");
+        assertThat(recursive.exitCode()).as(recursive.all()).isZero();
+        assertThat(recursive.out()).contains("mode", "ownMode", "executor");
+
+        Kubectl.Result unknown = kubectl.run("explain", "bj.spec.nosuchfield");
+        assertThat(unknown.exitCode()).isNotZero();
+        assertThat(unknown.err()).contains("nosuchfield");
     }
 
     @Test
