@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -65,13 +64,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final AssumedAdmissions assumed = new AssumedAdmissions();
   private final SnapshotBuilder snapshots = new SnapshotBuilder();
   private final DriftFolder drift = new DriftFolder();
-  private final Map<JobKey, Instant> lastMessageWrite = new ConcurrentHashMap<>();
-  /**
-   * uid to the resourceVersion one of our status writes replaced, until the cache shows a newer
-   * one. While the cache still shows that version, the job's status there is known to be stale:
-   * writing on it would only be refused (409), and deciding on it could flip what was written.
-   */
-  private final Map<String, String> writtenOver = new ConcurrentHashMap<>();
+  private final StatusWriteGate gate;
   /** uids of jobs whose Pod was created (or is being created) but is not in the cache yet. */
   private final java.util.Set<String> podsRequested = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService loop;
@@ -88,6 +81,7 @@ public final class AdmissionLoop implements AutoCloseable {
     this.clock = clock;
     this.metrics = metrics;
     this.settings = settings;
+    this.gate = new StatusWriteGate(settings.messageRefresh(), metrics);
     this.loop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "admission-loop"));
     this.writers = Executors.newFixedThreadPool(settings.writeThreads(), r -> daemon(r, "status-writer"));
     // Events go out on their own thread through a bounded queue, as Kubernetes' event recorder
@@ -157,11 +151,7 @@ public final class AdmissionLoop implements AutoCloseable {
       BatchJob j = byKey.get(k);
       return j != null && snapshots.effectivePhase(j) == JobPhase.Queued;
     });
-    lastMessageWrite.keySet().removeIf(k -> !byKey.containsKey(k));
-    Map<String, String> versionByUid = new HashMap<>();
-    jobs.stream().filter(j -> j.getMetadata().getUid() != null)
-        .forEach(j -> versionByUid.put(j.getMetadata().getUid(), j.getMetadata().getResourceVersion()));
-    writtenOver.entrySet().removeIf(e -> !e.getValue().equals(versionByUid.get(e.getKey())));
+    gate.retain(jobs);
 
     // 3. Decide, over an immutable snapshot.
     long t0 = System.nanoTime();
@@ -177,11 +167,11 @@ public final class AdmissionLoop implements AutoCloseable {
     for (Map.Entry<JobKey, Decision> e : result.decisions().entrySet()) {
       BatchJob job = byKey.get(e.getKey());
       if (job == null || assumed.get(e.getKey(), job.getMetadata().getUid()) != null
-          || cacheBehindOurWrite(job)) {
+          || gate.cacheBehindOurWrite(job)) {
         continue;
       }
       StatusComposer.Composed c = StatusComposer.decided(job, e.getValue(), now);
-      if (!needsWrite(job, c.status(), now)) {
+      if (!gate.needsWrite(job, c.status(), now)) {
         skipped++;
         continue;
       }
@@ -205,7 +195,7 @@ public final class AdmissionLoop implements AutoCloseable {
     for (BatchJob job : jobs) {
       JobPhase phase = snapshots.effectivePhase(job);
       if (!phase.holdsReservation() || job.getStatus() == null || job.getStatus().getNode() == null
-          || cacheBehindOurWrite(job)) {
+          || gate.cacheBehindOurWrite(job)) {
         continue;
       }
       BatchNode node = nodeByName.get(job.getStatus().getNode());
@@ -238,12 +228,6 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private record Write(BatchJob job, StatusComposer.Composed composed, boolean admission) {}
-
-  /** True while the cache still shows the version one of our status writes replaced. */
-  private boolean cacheBehindOurWrite(BatchJob job) {
-    String uid = job.getMetadata().getUid();
-    return uid != null && Objects.equals(writtenOver.get(uid), job.getMetadata().getResourceVersion());
-  }
 
   private void markSilentNodes(List<BatchNode> nodes, Instant now) {
     for (BatchNode node : nodes) {
@@ -308,10 +292,7 @@ public final class AdmissionLoop implements AutoCloseable {
     ClusterWriter.Result r = writer.writeStatus(job, next);
     metrics.statusWrite(r);
     if (r == ClusterWriter.Result.WRITTEN) {
-      if (job.getMetadata().getUid() != null && job.getMetadata().getResourceVersion() != null) {
-        writtenOver.put(job.getMetadata().getUid(), job.getMetadata().getResourceVersion());
-      }
-      lastMessageWrite.put(k, now);
+      gate.written(job, now);
       w.composed().events().forEach(e -> events.execute(() -> writer.recordEvent(job, e)));
     } else if (w.admission()) {
       assumed.forget(k); // the admission did not land: nothing is held, decide again
@@ -328,33 +309,6 @@ public final class AdmissionLoop implements AutoCloseable {
     FinishedRun run = new FinishedRun(job.getMetadata().getUid(), type,
         r == null ? null : r.getRequests(), r == null ? null : r.getLimits(), finished.getUsage());
     writer.foldDrift(job.getMetadata().getNamespace(), run, rec -> drift.fold(rec, run));
-  }
-
-  /**
-   * Whether a decided job's status must be written. Never for aging alone; a change in wording
-   * only (e.g. how much is free now) at most once per {@code messageRefresh}, so a long queue
-   * does not rewrite itself on every admission elsewhere.
-   */
-  private boolean needsWrite(BatchJob job, BatchJobStatus next, Instant now) {
-    BatchJobStatus current = job.getStatus();
-    if (current == null) {
-      return true;
-    }
-    if (StatusComposer.samePriorityAside(current, next)) {
-      return false;
-    }
-    if (StatusComposer.sameButMessages(current, next)) {
-      Instant last = lastMessageWrite.get(key(job));
-      if (last != null && Duration.between(last, now).compareTo(settings.messageRefresh()) < 0) {
-        metrics.statusWriteSkipped();
-        return false;
-      }
-      lastMessageWrite.putIfAbsent(key(job), now);
-      if (last == null) {
-        return false; // first sighting since start: the refresh clock starts now
-      }
-    }
-    return true;
   }
 
   private static NodeJob reported(BatchNode node, BatchJob job) {

@@ -1,0 +1,94 @@
+package io.octomy.batch.controller;
+
+import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which composed statuses the admission loop actually writes. It remembers, per job, when its
+ * wording was last written and which resourceVersion our last write replaced. Thread-safe: the
+ * loop asks, the status writers report.
+ */
+final class StatusWriteGate {
+
+  private final Duration messageRefresh;
+  private final ControllerMetrics metrics;
+  private final Map<JobKey, Instant> lastMessageWrite = new ConcurrentHashMap<>();
+  /**
+   * uid to the resourceVersion one of our status writes replaced, until the cache shows a newer
+   * one. While the cache still shows that version, the job's status there is known to be stale:
+   * writing on it would only be refused (409), and deciding on it could flip what was written.
+   */
+  private final Map<String, String> writtenOver = new ConcurrentHashMap<>();
+
+  StatusWriteGate(Duration messageRefresh, ControllerMetrics metrics) {
+    this.messageRefresh = messageRefresh;
+    this.metrics = metrics;
+  }
+
+  /** Forgets jobs that are gone, and versions the cache has moved past. */
+  void retain(Collection<BatchJob> jobs) {
+    Map<JobKey, String> present = new HashMap<>();
+    Map<String, String> versionByUid = new HashMap<>();
+    for (BatchJob j : jobs) {
+      present.put(key(j), "");
+      if (j.getMetadata().getUid() != null) {
+        versionByUid.put(j.getMetadata().getUid(), j.getMetadata().getResourceVersion());
+      }
+    }
+    lastMessageWrite.keySet().removeIf(k -> !present.containsKey(k));
+    writtenOver.entrySet().removeIf(e -> !e.getValue().equals(versionByUid.get(e.getKey())));
+  }
+
+  /** True while the cache still shows the version one of our status writes replaced. */
+  boolean cacheBehindOurWrite(BatchJob job) {
+    String uid = job.getMetadata().getUid();
+    return uid != null && Objects.equals(writtenOver.get(uid), job.getMetadata().getResourceVersion());
+  }
+
+  /**
+   * Whether a decided job's status must be written. Never for aging alone; a change in wording
+   * only (e.g. how much is free now) at most once per {@code messageRefresh}, so a long queue
+   * does not rewrite itself on every admission elsewhere.
+   */
+  boolean needsWrite(BatchJob job, BatchJobStatus next, Instant now) {
+    BatchJobStatus current = job.getStatus();
+    if (current == null) {
+      return true;
+    }
+    if (StatusComposer.samePriorityAside(current, next)) {
+      return false;
+    }
+    if (StatusComposer.sameButMessages(current, next)) {
+      Instant last = lastMessageWrite.get(key(job));
+      if (last != null && Duration.between(last, now).compareTo(messageRefresh) < 0) {
+        metrics.statusWriteSkipped();
+        return false;
+      }
+      lastMessageWrite.putIfAbsent(key(job), now);
+      if (last == null) {
+        return false; // first sighting since start: the refresh clock starts now
+      }
+    }
+    return true;
+  }
+
+  /** A status write of {@code job} (as read from the cache) landed at {@code now}. */
+  void written(BatchJob job, Instant now) {
+    if (job.getMetadata().getUid() != null && job.getMetadata().getResourceVersion() != null) {
+      writtenOver.put(job.getMetadata().getUid(), job.getMetadata().getResourceVersion());
+    }
+    lastMessageWrite.put(key(job), now);
+  }
+
+  private static JobKey key(BatchJob j) {
+    return new JobKey(j.getMetadata().getNamespace(), j.getMetadata().getName());
+  }
+}
