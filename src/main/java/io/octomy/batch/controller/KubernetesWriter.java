@@ -48,27 +48,22 @@ public final class KubernetesWriter implements ClusterWriter {
     // The status subresource ignores spec; it is sent unchanged for servers that store the whole body.
     update.setSpec(job.getSpec());
     update.setStatus(status);
-    try {
-      client.resources(BatchJob.class).inNamespace(job.getMetadata().getNamespace()).resource(update).updateStatus();
-      return Result.WRITTEN;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 409) {
-        return Result.CONFLICT;
-      }
-      if (e.getCode() == 404) {
-        return Result.GONE;
-      }
-      LOG.warn("status write for {}/{} failed: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), e.getMessage());
-      return Result.FAILED;
-    }
+    return statusWrite(() -> client.resources(BatchJob.class).inNamespace(job.getMetadata().getNamespace())
+        .resource(update).updateStatus(), job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
   }
 
   @Override
   public Result writeNodeConditions(BatchNode node, List<Condition> conditions) {
     BatchNode update = client.getKubernetesSerialization().clone(node);
     update.getStatus().setConditions(conditions);
+    return statusWrite(() -> client.resources(BatchNode.class).resource(update).updateStatus(),
+        "node " + node.getMetadata().getName());
+  }
+
+  /** Runs a conditional status write and says how it ended: 409 and 404 are answers, not failures. */
+  private static Result statusWrite(Runnable write, String what) {
     try {
-      client.resources(BatchNode.class).resource(update).updateStatus();
+      write.run();
       return Result.WRITTEN;
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
@@ -77,7 +72,7 @@ public final class KubernetesWriter implements ClusterWriter {
       if (e.getCode() == 404) {
         return Result.GONE;
       }
-      LOG.warn("status write for node {} failed: {}", node.getMetadata().getName(), e.getMessage());
+      LOG.warn("status write for {} failed: {}", what, e.getMessage());
       return Result.FAILED;
     }
   }
