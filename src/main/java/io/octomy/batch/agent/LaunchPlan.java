@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * Pure: how a BatchJob runs as a local process, read off its template's first container the way
- * Kubernetes reads it (args follow command; env name/value pairs; workingDir), or why it cannot.
+ * Kubernetes reads it (args follow command; env name/value pairs; {@code $(NAME)} references in
+ * command, args and env values expanded; workingDir), or why it cannot.
  *
  * @param spec what to start; null when the job cannot run here
  * @param failureReason a CamelCase code when it cannot ({@link #NO_COMMAND}), else null
@@ -63,13 +64,16 @@ public record LaunchPlan(LaunchSpec spec, String failureReason, String message, 
           notes.add("env " + v.getName() + " uses valueFrom, which a Process node cannot resolve; it is not set");
           continue;
         }
-        // Kubernetes sets a variable without a value to the empty string; so do we.
-        env.put(v.getName(), v.getValue() == null ? "" : v.getValue());
+        // Kubernetes sets a variable without a value to the empty string, and expands
+        // references to the variables defined before it; so do we.
+        env.put(v.getName(), v.getValue() == null ? "" : VariableReferences.expand(v.getValue(), env));
       }
     }
     if (c.getEnvFrom() != null && !c.getEnvFrom().isEmpty()) {
       notes.add("envFrom is not supported on a Process node and is ignored");
     }
+    // command and args may name the container's variables as $(NAME), as on a Pod.
+    command.replaceAll(part -> VariableReferences.expand(part, env));
     Path workingDir = c.getWorkingDir() == null || c.getWorkingDir().isBlank() ? null : Path.of(c.getWorkingDir());
     return new LaunchPlan(new LaunchSpec(key, command, env, workingDir), null, null, notes);
   }

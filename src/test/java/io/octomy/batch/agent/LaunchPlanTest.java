@@ -43,6 +43,20 @@ class LaunchPlanTest {
   }
 
   @Test
+  void variableReferencesInCommandArgsAndEnvAreExpandedAsOnAPod() {
+    LaunchPlan p = LaunchPlan.of(KEY, job(new ContainerBuilder().withCommand("solver", "--case", "$(CASE)")
+        .withArgs("--out", "$(OUT_DIR)/$(CASE).vtk", "--literal", "$$(CASE)", "$(UNSET)")
+        .addNewEnv().withName("CASE").withValue("wing-7").endEnv()
+        .addNewEnv().withName("OUT_DIR").withValue("/scratch/$(CASE)").endEnv()
+        .addNewEnv().withName("LATER").withValue("$(NEXT)").endEnv()
+        .addNewEnv().withName("NEXT").withValue("n").endEnv()));
+    assertThat(p.spec().command()).containsExactly("solver", "--case", "wing-7",
+        "--out", "/scratch/wing-7/wing-7.vtk", "--literal", "$(CASE)", "$(UNSET)");
+    // An env value sees only the variables defined before it.
+    assertThat(p.spec().env()).containsEntry("OUT_DIR", "/scratch/wing-7").containsEntry("LATER", "$(NEXT)");
+  }
+
+  @Test
   void valueFromIsSkippedWithANote() {
     LaunchPlan p = LaunchPlan.of(KEY, job(new ContainerBuilder().withCommand("env")
         .addNewEnv().withName("TOKEN").withNewValueFrom().withNewSecretKeyRef("k", "s", false).endValueFrom().endEnv()));
