@@ -1,6 +1,7 @@
 package io.octomy.batch.admission;
 
 import io.octomy.batch.policy.NodeMode;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -28,6 +29,15 @@ public record NodeView(
     Objects.requireNonNull(mode, "mode");
     ownMode = ownMode == null ? mode : ownMode;
     capacity = capacity == null ? Map.of() : Map.copyOf(capacity);
+  }
+
+  /**
+   * Whether a heartbeat is recent enough for its node to count as ready: strictly newer than
+   * {@code now - timeout}; never (null) is not. The one definition admission and the
+   * controller's marking of silent nodes share.
+   */
+  public static boolean heartbeatFresh(Instant heartbeat, Instant now, Duration timeout) {
+    return heartbeat != null && heartbeat.isAfter(now.minus(timeout));
   }
 
   /** The mode that applies to a job: {@code ownMode} for its own work, {@code mode} otherwise. */

@@ -1,6 +1,7 @@
 package io.octomy.batch.controller;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.octomy.batch.admission.NodeView;
 import io.octomy.batch.api.BatchNode;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +23,7 @@ public final class NodeLiveness {
 
   /**
    * The node's conditions with Ready set to Unknown, when its status says Ready=True but the
-   * heartbeat is not newer than {@code now - timeout} (the same cut admission uses); empty when
+   * heartbeat is not fresh ({@link NodeView#heartbeatFresh}, the cut admission uses); empty when
    * the status already tells the truth, so a marked node is not written again.
    */
   static Optional<List<Condition>> markedNotReporting(BatchNode node, Instant now, Duration timeout) {
@@ -31,7 +32,7 @@ public final class NodeLiveness {
       return Optional.empty();
     }
     Instant heartbeat = Times.parse(status.getHeartbeatTime());
-    if (heartbeat != null && heartbeat.isAfter(now.minus(timeout))) {
+    if (NodeView.heartbeatFresh(heartbeat, now, timeout)) {
       return Optional.empty();
     }
     String since = heartbeat == null

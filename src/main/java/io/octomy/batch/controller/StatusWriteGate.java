@@ -7,8 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -35,15 +37,15 @@ final class StatusWriteGate {
 
   /** Forgets jobs that are gone, and versions the cache has moved past. */
   void retain(Collection<BatchJob> jobs) {
-    Map<JobKey, String> present = new HashMap<>();
+    Set<JobKey> present = new HashSet<>();
     Map<String, String> versionByUid = new HashMap<>();
     for (BatchJob j : jobs) {
-      present.put(key(j), "");
+      present.add(key(j));
       if (j.getMetadata().getUid() != null) {
         versionByUid.put(j.getMetadata().getUid(), j.getMetadata().getResourceVersion());
       }
     }
-    lastMessageWrite.keySet().removeIf(k -> !present.containsKey(k));
+    lastMessageWrite.keySet().removeIf(k -> !present.contains(k));
     writtenOver.entrySet().removeIf(e -> !e.getValue().equals(versionByUid.get(e.getKey())));
   }
 
