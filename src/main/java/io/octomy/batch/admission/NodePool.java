@@ -2,7 +2,6 @@ package io.octomy.batch.admission;
 
 import io.octomy.batch.policy.ModeTable;
 import io.octomy.batch.policy.NodeMode;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -88,7 +87,6 @@ final class NodePool {
     ownOffer = new long[n * r];
     allocated = new long[n * r];
     jobCount = new int[n];
-    Instant cutoff = snapshot.now().minus(snapshot.policy().nodeHeartbeatTimeout());
     ModeTable table = snapshot.policy().modes();
     int readyNodes = 0;
     for (int i = 0; i < n; i++) {
@@ -96,7 +94,8 @@ final class NodePool {
       if (indexByName.put(node.name(), i) != null) {
         throw new IllegalArgumentException("snapshot lists node " + node.name() + " twice");
       }
-      ready[i] = node.ready() && node.heartbeat() != null && node.heartbeat().isAfter(cutoff);
+      ready[i] = node.ready()
+          && NodeView.heartbeatFresh(node.heartbeat(), snapshot.now(), snapshot.policy().nodeHeartbeatTimeout());
       if (ready[i]) {
         readyNodes++;
       }
