@@ -46,14 +46,19 @@ class ProcessExecutorTest {
     return pid;
   }
 
-  /** Kills whatever a test left running, tree first. */
+  /**
+   * Kills whatever a test left running, the wrapper first: killed after its command, it would
+   * write the exit code file while the temporary directory is being deleted.
+   */
   @AfterEach
   void killLeftovers() {
     executors.forEach(ProcessExecutor::close);
     for (long pid : pids) {
       ProcessHandle.of(pid).ifPresent(h -> {
-        h.descendants().forEach(ProcessHandle::destroyForcibly);
-        h.destroyForcibly();
+        List<ProcessHandle> tree = new ArrayList<>(List.of(h));
+        tree.addAll(h.descendants().toList());
+        tree.forEach(ProcessHandle::destroyForcibly);
+        awaitExited(tree);
       });
     }
   }
