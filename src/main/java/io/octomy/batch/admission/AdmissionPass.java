@@ -40,6 +40,7 @@ public final class AdmissionPass {
   private final NodePool pool;
   private final Reservations reservations;
   private StarvationHold hold;
+  private PreparedJob holdJob;
   private int holdNode = -1;
   private int[] holdResources;
 
@@ -146,7 +147,15 @@ public final class AdmissionPass {
       return waiting(job, Reason.WaitingForBudget,
           "waiting for budget: " + String.join("; ", budget) + ".", List.of());
     }
-    // 5.6 Capacity, keeping the node held for a starving job for it.
+    // 5.6 What the held-for starving job will need besides capacity: its locks, the last slot
+    //     of its group, what is left of its namespace's budget. Taken by a lower-priority job
+    //     now, they would turn its wait into another kind, and the hold would lapse next pass.
+    String contested = contestedWithStarvingJob(job);
+    if (contested != null) {
+      return waiting(job, Reason.HeldForStarvingJob, "held for starving job " + hold.starvingJob()
+          + ": it needs " + contested + " too, and comes first.", List.of());
+    }
+    // 5.7 Capacity, keeping the node held for a starving job for it.
     int excluded = holdNode >= 0 && job.requestsAnyOf(holdResources) ? holdNode : -1;
     int node = pool.place(job, excluded);
     if (node >= 0) {
@@ -163,9 +172,10 @@ public final class AdmissionPass {
           CapacityMessages.heldForStarvingJob(hold), List.of());
     }
     String message = CapacityMessages.waitingForCapacity(pool, job);
-    // 5.7 Starvation: the first (highest-priority) starving job that does not fit holds back
+    // 5.8 Starvation: the first (highest-priority) starving job that does not fit holds back
     //     lower-priority admissions on the node where it would fit soonest.
     if (job.starving && hold == null) {
+      holdJob = job;
       holdNode = pool.soonest(job);
       holdResources = job.resourceIds;
       List<String> names = new ArrayList<>();
@@ -177,6 +187,23 @@ public final class AdmissionPass {
           policy.priority().starvationAfter());
     }
     return waiting(job, Reason.WaitingForCapacity, message, List.of());
+  }
+
+  /** The lock or group slot {@code job} would take from the held-for starving job, or null. */
+  private String contestedWithStarvingJob(PreparedJob job) {
+    if (holdJob == null || !holdJob.key.namespace().equals(job.key.namespace())) {
+      return null; // locks and groups are scoped to the namespace
+    }
+    for (String key : job.lockKeys) {
+      if (holdJob.lockKeys.contains(key)) {
+        return "lock " + key;
+      }
+    }
+    if (job.group() != null && job.group().equals(holdJob.group()) && reservations.freeGroupSlots(job) <= 1) {
+      return "the last free slot of group " + job.group();
+    }
+    String budget = reservations.budgetTakenFrom(holdJob, job);
+    return budget == null ? null : "what is left of the namespace's " + budget + " budget";
   }
 
   private static Decision.Wait waiting(PreparedJob job, Reason reason, String message,

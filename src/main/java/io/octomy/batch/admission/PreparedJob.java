@@ -76,6 +76,12 @@ final class PreparedJob {
     return resourceIds.length == 0;
   }
 
+  /** The quantity this job requests of resource {@code id}; 0 when none. */
+  long quantity(int id) {
+    int i = java.util.Arrays.binarySearch(resourceIds, id);
+    return i >= 0 ? quantities[i] : 0;
+  }
+
   /** True when this job requests any of the given resource ids (both ascending). */
   boolean requestsAnyOf(int[] sortedIds) {
     int i = 0;

@@ -96,8 +96,42 @@ final class Reservations {
     return holders.size() >= policy.maxRunning(group) ? holders : List.of();
   }
 
+  /** Slots of the job's group still free in its namespace; {@code Integer.MAX_VALUE} without a group. */
+  int freeGroupSlots(PreparedJob job) {
+    String group = job.group();
+    if (group == null) {
+      return Integer.MAX_VALUE;
+    }
+    int holders = groupHolders.getOrDefault(new Scoped(job.key.namespace(), group), List.of()).size();
+    return Math.max(0, policy.maxRunning(group) - holders);
+  }
+
   int groupCap(PreparedJob job) {
     return policy.maxRunning(job.group());
+  }
+
+  /**
+   * The first budgeted resource that {@code taker}, admitted now, would leave too little of for
+   * {@code first} (same namespace) to fit the budget afterwards; null when both fit.
+   */
+  String budgetTakenFrom(PreparedJob first, PreparedJob taker) {
+    long[] limits = budgetLimits.get(taker.key.namespace());
+    if (limits == null || !first.key.namespace().equals(taker.key.namespace())) {
+      return null;
+    }
+    long[] used = budgetUsed.get(taker.key.namespace());
+    for (int k = 0; k < taker.resourceIds.length; k++) {
+      int id = taker.resourceIds[k];
+      long need = first.quantity(id);
+      if (limits[id] < 0 || need == 0) {
+        continue;
+      }
+      long after = Quantities.add(used[id], taker.quantities[k]);
+      if (Quantities.add(after, need) > limits[id] && Quantities.add(used[id], need) <= limits[id]) {
+        return resources.name(id);
+      }
+    }
+    return null;
   }
 
   /**

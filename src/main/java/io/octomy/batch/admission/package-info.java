@@ -34,8 +34,11 @@
  *       ready nodes whose full offer holds it, the smallest largest-shortfall, where a shortfall
  *       is (allocated + request - offer) as a share of the offer; ties by name. For the rest of the
  *       pass, lower-priority jobs that request any resource the starving job requests are not
- *       admitted there; those that fit nowhere else wait with HeldForStarvingJob. One hold per
- *       pass.
+ *       admitted there; those that fit nowhere else wait with HeldForStarvingJob. Nor does a
+ *       lower-priority job of its namespace take one of its locks, the last free slot of its
+ *       group, or budget it would then lack (HeldForStarvingJob too): otherwise its wait would
+ *       turn into a lock, group or budget wait and the hold would lapse on the next pass. One
+ *       hold per pass.
  *   <li><b>Arithmetic.</b> Whole numbers only; sums saturate at {@code Long.MAX_VALUE} (which
  *       can only make a job not fit), fractions are compared by exact 128-bit cross products.
  * </ul>

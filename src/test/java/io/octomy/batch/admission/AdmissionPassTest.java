@@ -579,6 +579,39 @@ class AdmissionPassTest {
             .then(r -> assertThat(r.hold())
                 .isEqualTo(new StarvationHold(key("big"), "ws-1", List.of(CPU)))),
 
+        scenario("a lower-priority job does not take a lock the starving job needs",
+            // Taken now, the starving job would wait for the lock instead and its hold would lapse.
+            world().with(node("ws-1").capacity(CPU, 8000))
+                .with(job("h1").requests(CPU, 6000).running("ws-1"),
+                    job("big").requests(CPU, 4000).locks("k").queuedMinutesAgo(120),
+                    job("tiny").locks("k"), job("other").locks("m")))
+            .expect("big", waits(Reason.WaitingForCapacity).starving(true))
+            .expect("tiny", waits(Reason.HeldForStarvingJob).message(
+                "held for starving job studio/big: it needs lock k too, and comes first."))
+            .expect("other", admitted("ws-1")),
+
+        scenario("a lower-priority job does not take the last group slot the starving job needs",
+            world().group("g", 2).with(node("ws-1").capacity(CPU, 8000))
+                .with(job("h1").requests(CPU, 6000).group("g").running("ws-1"),
+                    job("big").requests(CPU, 4000).group("g").queuedMinutesAgo(120),
+                    job("mate").group("g")))
+            .expect("big", waits(Reason.WaitingForCapacity).starving(true))
+            .expect("mate", waits(Reason.HeldForStarvingJob).message(
+                "held for starving job studio/big: it needs the last free slot of group g too,"
+                    + " and comes first.")),
+
+        scenario("a lower-priority job does not spend the budget the starving job needs",
+            world().budget("studio", CPU, 7000)
+                .with(node("ws-1").capacity(CPU, 4000), node("ws-2").capacity(CPU, 2000))
+                .with(job("h1").requests(CPU, 3000).running("ws-1"),
+                    job("big").requests(CPU, 3000).queuedMinutesAgo(120),
+                    job("mid").requests(CPU, 1500), job("small").requests(CPU, 1000)))
+            .expect("big", waits(Reason.WaitingForCapacity).starving(true))
+            .expect("mid", waits(Reason.HeldForStarvingJob).message(
+                "held for starving job studio/big: it needs what is left of the namespace's"
+                    + " octomy.io/cpu-milli budget too, and comes first."))
+            .expect("small", admitted("ws-2")),
+
         scenario("only the highest-priority starving job holds a node",
             world().with(node("ws-1").capacity(CPU, 8000))
                 .with(job("h1").requests(CPU, 6000).running("ws-1"),
@@ -596,5 +629,23 @@ class AdmissionPassTest {
             .expect("small", admitted("ws-1"))
             .then(r -> assertThat(r.hold()).isNull())
     );
+  }
+  /**
+   * Found by {@code AdmissionPropertiesTest.aPassOverItsOwnOutputAdmitsNothingTwice}: a job that
+   * requests nothing took the lock of the starving job, whose hold then lapsed on the next pass,
+   * which admitted what the first pass had held back. Now the first pass holds both.
+   */
+  @Test
+  void aStarvingJobsHoldSurvivesThePassAfter() {
+    Snapshot world = Fixtures.world().with(node("n0").capacity(MEM, 4))
+        .with(job("j0").locks("k4"), job("j1").requests(MEM, 1),
+            job("j2").guaranteed(MEM, 1).queuedMinutesAgo(21),
+            job("j3").requests(MEM, 4).locks("k4").queuedMinutesAgo(91))
+        .snapshot();
+    AdmissionResult first = AdmissionPass.decide(world);
+    assertThat(first.decision(key("j0")).orElseThrow().reason()).isEqualTo(Reason.HeldForStarvingJob);
+    assertThat(first.decision(key("j1")).orElseThrow().reason()).isEqualTo(Reason.HeldForStarvingJob);
+    AdmissionResult second = AdmissionPass.decide(AdmissionPropertiesTest.applied(world, first));
+    assertThat(second.admissions()).isEmpty();
   }
 }
