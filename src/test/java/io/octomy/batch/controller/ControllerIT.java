@@ -151,6 +151,14 @@ class ControllerIT {
         .anyMatch(e -> "Admitted".equals(e.getReason()) && "a".equals(e.getInvolvedObject().getName())));
     assertThat(http("/healthz")).startsWith("200");
     assertThat(http("/readyz")).startsWith("200");
+    // The job gauges are set at the end of a pass: the one after the cache has seen the admission.
+    Eventually.until(WAIT, "the Admitted job in the gauges", () -> {
+      try {
+        return http("/metrics").contains("octomy_jobs{class=\"Guaranteed\",phase=\"Admitted\",reason=\"Admitted\"}");
+      } catch (Exception e) {
+        return false;
+      }
+    });
     assertThat(http("/metrics")).contains("octomy_admissions_total 1.0", "octomy_decision_pass_seconds_count",
         "octomy_status_writes_total{result=\"written\"}", "octomy_jobs{class=\"Guaranteed\",phase=\"Admitted\",reason=\"Admitted\"}");
     assertThat(pod.getSpec().getContainers().get(0).getResources() == null
