@@ -137,6 +137,11 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
+  /** What the loop reads (the informer caches); for tests in this package. */
+  ClusterView view() {
+    return view;
+  }
+
   /** One pass; synchronous, for the loop thread and for tests. */
   public synchronized PassReport runPass() {
     Instant now = clock.instant();

@@ -103,11 +103,15 @@ class ControllerIT {
 
   /** A report as the node's agent writes it: a new heartbeat, and Ready (read again after a conflict). */
   private void heartbeat(String node) {
+    heartbeat(node, clock.instant());
+  }
+
+  private void heartbeat(String node, Instant at) {
     for (int attempt = 1; ; attempt++) {
       var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
-      n.getStatus().setHeartbeatTime(Times.format(clock.instant()));
+      n.getStatus().setHeartbeatTime(Times.format(at));
       n.getStatus().setConditions(Conditions.set(n.getStatus().getConditions(), Conditions.READY, true,
-          "AgentReporting", "the agent reported", null, clock.instant()));
+          "AgentReporting", "the agent reported", null, at));
       try {
         client.resources(io.octomy.batch.api.BatchNode.class).resource(n).updateStatus();
         return;
@@ -466,9 +470,15 @@ class ControllerIT {
     job("a").cpu(1000).create(client);
     awaitReason("a", "Admitted");
 
-    // n1's agent stops; n2's keeps reporting.
-    clock.advance(Policy.defaults().nodeHeartbeatTimeout().plusSeconds(10));
-    heartbeat("n2");
+    // n1's agent stops; n2's keeps reporting. n2's report is stamped with the time after the
+    // jump and seen before it, so no pass can catch n2 between the jump and its report.
+    Duration jump = Policy.defaults().nodeHeartbeatTimeout().plusSeconds(10);
+    Instant later = clock.instant().plus(jump);
+    heartbeat("n2", later);
+    Eventually.until(WAIT, "the controller's cache to see n2's report", () -> controller.loop().view().nodes()
+        .stream().anyMatch(n -> n.getMetadata().getName().equals("n2")
+            && Times.format(later).equals(n.getStatus().getHeartbeatTime())));
+    clock.advance(jump);
     Eventually.until(WAIT, "n1 marked Ready=Unknown", () -> "Unknown".equals(readyOf("n1").getStatus()));
     var marked = readyOf("n1");
     assertThat(marked.getReason()).isEqualTo(NodeLiveness.REASON_NOT_REPORTING);
