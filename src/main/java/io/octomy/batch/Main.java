@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     name = "octomy-batch",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Kubernetes-native batch admission: decides whether each BatchJob starts now, later or never, and on which node.",
+    description =
+        "Kubernetes-native batch admission: decides whether each BatchJob starts now, later or never, and on which node.",
     subcommands = {StandaloneCommand.class, ControllerCommand.class, AgentCommand.class})
 public final class Main implements Runnable {
 

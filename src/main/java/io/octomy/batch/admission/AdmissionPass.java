@@ -11,12 +11,12 @@ import java.util.Map;
 /**
  * The admission pass: one pure function from a {@link Snapshot} to an {@link AdmissionResult}.
  *
- * <p>Queued jobs are considered in order of effective priority (highest first), ties by
- * queuedAt (oldest first), then namespace and name. Each is checked, in this order, for: an
- * invalid spec, dependencies, locks, its group cap, its namespace budget and capacity. The first
- * check that fails decides. An admission is reserved (node allocation, locks, group slot, budget)
- * before the next job is looked at, so one pass never overcommits anything. Admitted and Running
- * jobs of the snapshot only hold what they requested; they get no decision.
+ * <p>Queued jobs are considered in order of effective priority (highest first), ties by queuedAt
+ * (oldest first), then namespace and name. Each is checked, in this order, for: an invalid spec,
+ * dependencies, locks, its group cap, its namespace budget and capacity. The first check that fails
+ * decides. An admission is reserved (node allocation, locks, group slot, budget) before the next
+ * job is looked at, so one pass never overcommits anything. Admitted and Running jobs of the
+ * snapshot only hold what they requested; they get no decision.
  *
  * <p>The pass reads no clock but {@link Snapshot#now()}, uses whole-number arithmetic only, and
  * gives the same result for the same snapshot whatever the order of its lists.
@@ -24,13 +24,14 @@ import java.util.Map;
 public final class AdmissionPass {
 
   /** Effective priority (highest first), then queuedAt (oldest first), then namespace/name. */
-  private static final Comparator<PreparedJob> PASS_ORDER = (a, b) -> {
-    int c = Long.compare(b.effectivePriority, a.effectivePriority);
-    if (c == 0) {
-      c = a.queuedAt.compareTo(b.queuedAt);
-    }
-    return c != 0 ? c : a.key.compareTo(b.key);
-  };
+  private static final Comparator<PreparedJob> PASS_ORDER =
+      (a, b) -> {
+        int c = Long.compare(b.effectivePriority, a.effectivePriority);
+        if (c == 0) {
+          c = a.queuedAt.compareTo(b.queuedAt);
+        }
+        return c != 0 ? c : a.key.compareTo(b.key);
+      };
 
   private final Snapshot snapshot;
   private final Policy policy;
@@ -69,8 +70,9 @@ public final class AdmissionPass {
       }
       jobs.add(job);
       if (view.phase() == JobPhase.Queued) {
-        job.effectivePriority = Priorities.effective(
-            policy.priority(), view.serviceClass(), job.queuedAt, snapshot.now());
+        job.effectivePriority =
+            Priorities.effective(
+                policy.priority(), view.serviceClass(), job.queuedAt, snapshot.now());
         job.starving = Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
         job.origin = pool.indexOf(view.origin());
         invalid[job.index] = !job.problems.isEmpty();
@@ -105,8 +107,8 @@ public final class AdmissionPass {
       Decision decision = decideOne(job, dependencies.verdict(job.index));
       decisions.put(job.key, decision);
       if (decision instanceof Decision.Admit admit) {
-        admissions.add(new Admission(job.key, admit.node(), admit.effectivePriority(),
-            admit.starving()));
+        admissions.add(
+            new Admission(job.key, admit.node(), admit.effectivePriority(), admit.starving()));
       }
     }
     return new AdmissionResult(decisions, admissions, hold);
@@ -124,8 +126,8 @@ public final class AdmissionPass {
       case SKIP:
         return new Decision.Skip(dependency.ancestor(), dependency.message());
       case WAIT:
-        return waiting(job, Reason.WaitingForDependency, dependency.message(),
-            dependency.waitingOn());
+        return waiting(
+            job, Reason.WaitingForDependency, dependency.message(), dependency.waitingOn());
       default:
         break;
     }
@@ -137,23 +139,32 @@ public final class AdmissionPass {
     // 5.4 Group cap (namespace-scoped, like locks).
     List<String> groupHolders = reservations.fullGroupHolders(job);
     if (!groupHolders.isEmpty() || (job.group() != null && reservations.groupCap(job) <= 0)) {
-      List<WaitingOn> on = groupHolders.stream()
-          .map(h -> new WaitingOn(job.group(), h)).toList();
+      List<WaitingOn> on = groupHolders.stream().map(h -> new WaitingOn(job.group(), h)).toList();
       return waiting(job, Reason.WaitingForGroup, groupMessage(job, groupHolders), on);
     }
     // 5.5 Namespace budget: requests of admitted and running jobs of the namespace.
     List<String> budget = reservations.budgetShortfalls(job);
     if (!budget.isEmpty()) {
-      return waiting(job, Reason.WaitingForBudget,
-          "waiting for budget: " + String.join("; ", budget) + ".", List.of());
+      return waiting(
+          job,
+          Reason.WaitingForBudget,
+          "waiting for budget: " + String.join("; ", budget) + ".",
+          List.of());
     }
     // 5.6 What the held-for starving job will need besides capacity: its locks, the last slot
     //     of its group, what is left of its namespace's budget. Taken by a lower-priority job
     //     now, they would turn its wait into another kind, and the hold would lapse next pass.
     String contested = contestedWithStarvingJob(job);
     if (contested != null) {
-      return waiting(job, Reason.HeldForStarvingJob, "held for starving job " + hold.starvingJob()
-          + ": it needs " + contested + " too, and comes first.", List.of());
+      return waiting(
+          job,
+          Reason.HeldForStarvingJob,
+          "held for starving job "
+              + hold.starvingJob()
+              + ": it needs "
+              + contested
+              + " too, and comes first.",
+          List.of());
     }
     // 5.7 Capacity, keeping the node held for a starving job for it.
     int excluded = holdNode >= 0 && job.requestsAnyOf(holdResources) ? holdNode : -1;
@@ -164,12 +175,15 @@ public final class AdmissionPass {
       return new Decision.Admit(pool.name(node), job.effectivePriority, job.starving);
     }
     if (!pool.fitsSomeFullOffer(job)) {
-      return waiting(job, Reason.NoNodeFits,
-          CapacityMessages.noNodeFits(pool, job, policy.nodeHeartbeatTimeout()), List.of());
+      return waiting(
+          job,
+          Reason.NoNodeFits,
+          CapacityMessages.noNodeFits(pool, job, policy.nodeHeartbeatTimeout()),
+          List.of());
     }
     if (excluded >= 0 && pool.fitsNow(excluded, job)) {
-      return waiting(job, Reason.HeldForStarvingJob,
-          CapacityMessages.heldForStarvingJob(hold), List.of());
+      return waiting(
+          job, Reason.HeldForStarvingJob, CapacityMessages.heldForStarvingJob(hold), List.of());
     }
     String message = CapacityMessages.waitingForCapacity(pool, job);
     // 5.8 Starvation: the first (highest-priority) starving job that does not fit holds back
@@ -183,8 +197,8 @@ public final class AdmissionPass {
         names.add(resources.name(id));
       }
       hold = new StarvationHold(job.key, pool.name(holdNode), names);
-      message += CapacityMessages.starvingHoldNote(hold.node(),
-          policy.priority().starvationAfter());
+      message +=
+          CapacityMessages.starvingHoldNote(hold.node(), policy.priority().starvationAfter());
     }
     return waiting(job, Reason.WaitingForCapacity, message, List.of());
   }
@@ -199,15 +213,17 @@ public final class AdmissionPass {
         return "lock " + key;
       }
     }
-    if (job.group() != null && job.group().equals(holdJob.group()) && reservations.freeGroupSlots(job) <= 1) {
+    if (job.group() != null
+        && job.group().equals(holdJob.group())
+        && reservations.freeGroupSlots(job) <= 1) {
       return "the last free slot of group " + job.group();
     }
     String budget = reservations.budgetTakenFrom(holdJob, job);
     return budget == null ? null : "what is left of the namespace's " + budget + " budget";
   }
 
-  private static Decision.Wait waiting(PreparedJob job, Reason reason, String message,
-      List<WaitingOn> on) {
+  private static Decision.Wait waiting(
+      PreparedJob job, Reason reason, String message, List<WaitingOn> on) {
     return new Decision.Wait(reason, message, on, job.effectivePriority, job.starving);
   }
 
@@ -217,20 +233,32 @@ public final class AdmissionPass {
     List<String> parts = new ArrayList<>();
     byKey.forEach((key, holders) -> parts.add(key + " held by " + String.join(", ", holders)));
     return (byKey.size() == 1 ? "waiting for lock " : "waiting for locks: ")
-        + String.join("; ", parts) + ".";
+        + String.join("; ", parts)
+        + ".";
   }
 
   private String groupMessage(PreparedJob job, List<String> holders) {
     int cap = reservations.groupCap(job);
     String namespace = job.key.namespace();
     if (cap <= 0) {
-      return "waiting for group " + job.group() + ": its maxRunning is " + cap
+      return "waiting for group "
+          + job.group()
+          + ": its maxRunning is "
+          + cap
           + ", so no job of this group may run until the policy raises it.";
     }
-    return "waiting for group " + job.group() + ": at most " + cap
-        + (cap == 1 ? " job" : " jobs") + " of this group may be admitted or running at once in"
-        + " namespace " + namespace + ", and " + holders.size()
+    return "waiting for group "
+        + job.group()
+        + ": at most "
+        + cap
+        + (cap == 1 ? " job" : " jobs")
+        + " of this group may be admitted or running at once in"
+        + " namespace "
+        + namespace
+        + ", and "
+        + holders.size()
         + (holders.size() == 1 ? " is" : " are")
-        + (holders.isEmpty() ? "" : " (" + String.join(", ", holders) + ")") + ".";
+        + (holders.isEmpty() ? "" : " (" + String.join(", ", holders) + ")")
+        + ".";
   }
 }

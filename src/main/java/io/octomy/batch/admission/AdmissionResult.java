@@ -8,10 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The outcome of one pass. {@code decisions} has an entry for every Queued job of the snapshot,
- * in the order the pass considered them (effective priority first), and for no other job:
- * Admitted and Running jobs only hold their reservations and need no new status, finished jobs
- * are left alone.
+ * The outcome of one pass. {@code decisions} has an entry for every Queued job of the snapshot, in
+ * the order the pass considered them (effective priority first), and for no other job: Admitted and
+ * Running jobs only hold their reservations and need no new status, finished jobs are left alone.
  *
  * @param decisions Queued job to its decision, in pass order
  * @param admissions the admissions, in pass order (the Admit decisions of {@code decisions})

@@ -9,7 +9,10 @@ final class CapacityMessages {
 
   private CapacityMessages() {}
 
-  /** E.g. "waiting for capacity: need 3000 octomy.io/cpu-milli; the most free on a ready node is 2000 (ws-3, Background)." */
+  /**
+   * E.g. "waiting for capacity: need 3000 octomy.io/cpu-milli; the most free on a ready node is
+   * 2000 (ws-3, Background)."
+   */
   static String waitingForCapacity(NodePool pool, PreparedJob job) {
     StringBuilder s = new StringBuilder("waiting for capacity: ").append(need(pool, job));
     boolean eachFitsSomewhere = true;
@@ -24,8 +27,12 @@ final class CapacityMessages {
       }
       long free = pool.freeFor(node, job, resource);
       eachFitsSomewhere &= free >= job.quantities[k];
-      parts.add(amount(pool, job, k, Math.max(0, free)) + " (" + where(pool, job, node)
-          + overAllocated(pool, job, node, resource) + ")");
+      parts.add(
+          amount(pool, job, k, Math.max(0, free))
+              + " ("
+              + where(pool, job, node)
+              + overAllocated(pool, job, node, resource)
+              + ")");
     }
     s.append("; the most free on a ready node is ").append(String.join(" and ", parts));
     if (job.resourceIds.length > 1 && eachFitsSomewhere) {
@@ -37,9 +44,12 @@ final class CapacityMessages {
   /** Why no ready node could ever hold the job in its current mode. */
   static String noNodeFits(NodePool pool, PreparedJob job, Duration heartbeatTimeout) {
     if (pool.readyCount() == 0) {
-      return "no node fits: no node is ready (" + pool.size() + " known; a node is ready when its"
+      return "no node fits: no node is ready ("
+          + pool.size()
+          + " known; a node is ready when its"
           + " agent reports Ready and its last heartbeat is less than "
-          + duration(heartbeatTimeout) + " old).";
+          + duration(heartbeatTimeout)
+          + " old).";
     }
     if (!pool.anyEligible(job)) {
       return "no node fits: every ready node is in mode Off for this job.";
@@ -68,12 +78,18 @@ final class CapacityMessages {
   }
 
   static String heldForStarvingJob(StarvationHold hold) {
-    return "held for starving job " + hold.starvingJob() + ": node " + hold.node()
+    return "held for starving job "
+        + hold.starvingJob()
+        + ": node "
+        + hold.node()
         + " is kept for it, and this job fits no other node now.";
   }
 
   static String starvingHoldNote(String node, Duration starvationAfter) {
-    return " It has waited longer than " + duration(starvationAfter) + ", so node " + node
+    return " It has waited longer than "
+        + duration(starvationAfter)
+        + ", so node "
+        + node
         + " is held back for it.";
   }
 
@@ -88,7 +104,8 @@ final class CapacityMessages {
 
   /** A single-resource job's numbers go without the name (the need already says it). */
   private static String amount(NodePool pool, PreparedJob job, int k, long value) {
-    return job.resourceIds.length == 1 ? Long.toString(value)
+    return job.resourceIds.length == 1
+        ? Long.toString(value)
         : value + " " + pool.resourceName(job.resourceIds[k]);
   }
 

@@ -51,8 +51,13 @@ public sealed interface Decision {
   }
 
   /** Leave the job Queued, with a waiting reason. */
-  record Wait(Reason reason, String message, List<WaitingOn> waitingOn, long effectivePriority,
-      boolean starving) implements Decision {
+  record Wait(
+      Reason reason,
+      String message,
+      List<WaitingOn> waitingOn,
+      long effectivePriority,
+      boolean starving)
+      implements Decision {
     public Wait {
       Objects.requireNonNull(reason, "reason");
       if (!reason.isWait()) {

@@ -11,23 +11,24 @@ import java.util.Map;
 /**
  * Resolves the {@code after} lists of every Queued job at once, in O(jobs + edges).
  *
- * <p>The graph has an edge from each Queued job with a valid spec to each Queued dependency with
- * a valid spec. Rejected jobs with a valid spec (rejected for a cycle in an earlier pass) stay in
- * the graph with their edges: when only part of a cycle's rejections landed (a write refused
- * with 409 is retried next pass), the rest still see the cycle and are rejected for it too,
- * rather than skipped for a "rejected dependency", so the outcome does not depend on which write
- * landed first. Tarjan's algorithm (iterative, so a long chain cannot overflow the stack) finds
- * the strongly connected components in reverse topological order: every dependency's verdict is
- * known before its dependants are looked at. A component of more than one job, or a job after
- * itself, is a cycle: its members are rejected. A job whose dependency failed, was skipped or was
- * rejected (earlier, or in this very pass: invalid spec, cycle, or a skip found here) is skipped,
- * naming the ancestor that failed, so a whole queued subtree is skipped in one pass like DAGMan.
+ * <p>The graph has an edge from each Queued job with a valid spec to each Queued dependency with a
+ * valid spec. Rejected jobs with a valid spec (rejected for a cycle in an earlier pass) stay in the
+ * graph with their edges: when only part of a cycle's rejections landed (a write refused with 409
+ * is retried next pass), the rest still see the cycle and are rejected for it too, rather than
+ * skipped for a "rejected dependency", so the outcome does not depend on which write landed first.
+ * Tarjan's algorithm (iterative, so a long chain cannot overflow the stack) finds the strongly
+ * connected components in reverse topological order: every dependency's verdict is known before its
+ * dependants are looked at. A component of more than one job, or a job after itself, is a cycle:
+ * its members are rejected. A job whose dependency failed, was skipped or was rejected (earlier, or
+ * in this very pass: invalid spec, cycle, or a skip found here) is skipped, naming the ancestor
+ * that failed, so a whole queued subtree is skipped in one pass like DAGMan.
  */
 final class DependencyGraph {
 
   private final List<PreparedJob> jobs;
   private final Map<JobKey, Integer> indexByKey;
   private final DependencyVerdict[] verdicts;
+
   /** Per job: indexes of its Queued, valid dependencies (the graph edges). */
   private final int[][] edges;
 
@@ -67,7 +68,9 @@ final class DependencyGraph {
   /** Queued jobs with a valid spec, and Rejected ones with a valid spec (a cycle's members). */
   private static boolean isVertex(PreparedJob job, boolean invalid) {
     JobPhase phase = job.view.phase();
-    return phase == JobPhase.Queued ? !invalid : phase == JobPhase.Rejected && job.problems.isEmpty();
+    return phase == JobPhase.Queued
+        ? !invalid
+        : phase == JobPhase.Rejected && job.problems.isEmpty();
   }
 
   /** The verdict of a Queued job. */
@@ -141,14 +144,18 @@ final class DependencyGraph {
       }
       return;
     }
-    DependencyVerdict cycle = new DependencyVerdict(
-        DependencyVerdict.Kind.CYCLE, cycleMessage(members), List.of(), null, null);
+    DependencyVerdict cycle =
+        new DependencyVerdict(
+            DependencyVerdict.Kind.CYCLE, cycleMessage(members), List.of(), null, null);
     for (int m : members) {
       verdicts[m] = cycle;
     }
   }
 
-  /** One failed ancestor candidate: the ancestor, how it failed, and the dependency it is reached through. */
+  /**
+   * One failed ancestor candidate: the ancestor, how it failed, and the dependency it is reached
+   * through.
+   */
   private record Failure(String ancestor, String how, String via) {}
 
   private DependencyVerdict resolve(PreparedJob job) {
@@ -167,7 +174,7 @@ final class DependencyGraph {
       JobPhase phase = jobs.get(dep).view.phase();
       Failure found = null;
       switch (phase) {
-        case Succeeded -> { }
+        case Succeeded -> {}
         case Failed -> found = new Failure(name, "failed", null);
         case Skipped -> found = new Failure(name, "was skipped", null);
         case Rejected -> found = new Failure(name, "was rejected", null);
@@ -194,12 +201,18 @@ final class DependencyGraph {
       }
     }
     if (failure != null) {
-      String message = failure.via() == null
-          ? "skipped: dependency " + failure.ancestor() + " " + failure.how() + "."
-          : "skipped: ancestor " + failure.ancestor() + " " + failure.how()
-              + " (reached through dependency " + failure.via() + ").";
-      return new DependencyVerdict(DependencyVerdict.Kind.SKIP, message, List.of(),
-          failure.ancestor(), failure.how());
+      String message =
+          failure.via() == null
+              ? "skipped: dependency " + failure.ancestor() + " " + failure.how() + "."
+              : "skipped: ancestor "
+                  + failure.ancestor()
+                  + " "
+                  + failure.how()
+                  + " (reached through dependency "
+                  + failure.via()
+                  + ").";
+      return new DependencyVerdict(
+          DependencyVerdict.Kind.SKIP, message, List.of(), failure.ancestor(), failure.how());
     }
     if (waiting.isEmpty() && missing.isEmpty()) {
       return DependencyVerdict.READY;
@@ -212,13 +225,15 @@ final class DependencyGraph {
       if (!waiting.isEmpty()) {
         message.append("; ");
       }
-      message.append(String.join(", ", missing))
+      message
+          .append(String.join(", ", missing))
           .append(missing.size() == 1 ? " does" : " do")
-          .append(" not exist yet in namespace ").append(namespace)
+          .append(" not exist yet in namespace ")
+          .append(namespace)
           .append(" (it may not be applied yet)");
     }
-    return new DependencyVerdict(DependencyVerdict.Kind.WAIT, message.append('.').toString(),
-        waitingOn, null, null);
+    return new DependencyVerdict(
+        DependencyVerdict.Kind.WAIT, message.append('.').toString(), waitingOn, null, null);
   }
 
   /** Deterministic choice among several failed ancestors, independent of list order. */
@@ -288,8 +303,10 @@ final class DependencyGraph {
 
   /** Out-edges by dependency name, so the named path does not depend on list order. */
   private int[] sortedEdges(int u) {
-    return Arrays.stream(edges[u]).boxed()
+    return Arrays.stream(edges[u])
+        .boxed()
         .sorted((a, b) -> jobs.get(a).key.name().compareTo(jobs.get(b).key.name()))
-        .mapToInt(Integer::intValue).toArray();
+        .mapToInt(Integer::intValue)
+        .toArray();
   }
 }

@@ -3,8 +3,8 @@ package io.octomy.batch.admission;
 import java.util.List;
 
 /**
- * What the dependencies of one Queued job say, before anything else is checked. For SKIP,
- * {@code ancestor} is the job that failed and {@code ancestorHow} how ("failed", "was skipped", ...).
+ * What the dependencies of one Queued job say, before anything else is checked. For SKIP, {@code
+ * ancestor} is the job that failed and {@code ancestorHow} how ("failed", "was skipped", ...).
  */
 record DependencyVerdict(
     Kind kind, String message, List<WaitingOn> waitingOn, String ancestor, String ancestorHow) {
@@ -22,6 +22,8 @@ record DependencyVerdict(
     INVALID
   }
 
-  static final DependencyVerdict READY = new DependencyVerdict(Kind.READY, "", List.of(), null, null);
-  static final DependencyVerdict INVALID = new DependencyVerdict(Kind.INVALID, "", List.of(), null, null);
+  static final DependencyVerdict READY =
+      new DependencyVerdict(Kind.READY, "", List.of(), null, null);
+  static final DependencyVerdict INVALID =
+      new DependencyVerdict(Kind.INVALID, "", List.of(), null, null);
 }

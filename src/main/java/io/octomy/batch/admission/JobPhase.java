@@ -4,7 +4,9 @@ package io.octomy.batch.admission;
 public enum JobPhase {
   /** Waiting for admission; the only phase the admission pass decides about. */
   Queued,
-  /** Admitted to a node; it holds its reservation (capacity, locks, group slot, budget) from now on. */
+  /**
+   * Admitted to a node; it holds its reservation (capacity, locks, group slot, budget) from now on.
+   */
   Admitted,
   /** Started on its node; it still holds its reservation. */
   Running,

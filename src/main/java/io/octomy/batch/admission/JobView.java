@@ -10,17 +10,19 @@ import java.util.Objects;
  *
  * @param namespace the job's namespace
  * @param name the job's name
- * @param generation {@code metadata.generation}; not used by the pass, carried for the status writer
+ * @param generation {@code metadata.generation}; not used by the pass, carried for the status
+ *     writer
  * @param requests resource name to requested quantity (whole numbers); reserved on the node
  * @param limits resource name to limit; only used to derive the service class
  * @param after names of BatchJobs in the same namespace that must succeed first
  * @param locks exclusive lock keys, scoped to the namespace
  * @param group concurrency group, scoped to the namespace; null when none
- * @param origin the BatchNode whose own work this is (offered with that node's ownMode); null when none
+ * @param origin the BatchNode whose own work this is (offered with that node's ownMode); null when
+ *     none
  * @param phase the live {@code status.phase}
  * @param node the node it was admitted to; set for Admitted and Running jobs, otherwise ignored
- * @param queuedAt when it was queued; aging and starvation count from here. Null means "now"
- *     (a job the controller has just seen)
+ * @param queuedAt when it was queued; aging and starvation count from here. Null means "now" (a job
+ *     the controller has just seen)
  * @param specProblems validation problems found outside the pass, each a whole sentence; when
  *     non-empty a Queued job is rejected (InvalidSpec) with the sentences joined as its message
  */
@@ -62,7 +64,19 @@ public record JobView(
 
   /** A copy with another phase and node, e.g. to apply an admission. */
   public JobView withPhase(JobPhase newPhase, String newNode) {
-    return new JobView(namespace, name, generation, requests, limits, after, locks, group, origin,
-        newPhase, newNode, queuedAt, specProblems);
+    return new JobView(
+        namespace,
+        name,
+        generation,
+        requests,
+        limits,
+        after,
+        locks,
+        group,
+        origin,
+        newPhase,
+        newNode,
+        queuedAt,
+        specProblems);
   }
 }

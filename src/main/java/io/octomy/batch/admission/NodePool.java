@@ -14,21 +14,20 @@ import java.util.TreeSet;
 /**
  * The nodes of one pass: offers, allocation and the indexes that make placement cheap.
  *
- * <p>Nodes are numbered in name order, so "lowest index" means "first by name" in every tie.
- * Every per-node, per-resource number lives in a flat {@code long[]} at {@code node * R + r}.
+ * <p>Nodes are numbered in name order, so "lowest index" means "first by name" in every tie. Every
+ * per-node, per-resource number lives in a flat {@code long[]} at {@code node * R + r}.
  *
  * <p>A node is <em>eligible</em> for a job when it is ready and the mode that applies to the job
  * ({@code ownMode} for its own work, {@code mode} otherwise) is not Off. Off accepts nothing, not
  * even a job that requests nothing.
  *
- * <p>For others' work (the common case) each resource has a {@link TreeSet} of the eligible
- * nodes ordered by free amount (offer minus allocation) then index, and a max segment tree of
- * the same free amounts. Placement first asks the trees whether any node fits at all (pruning
- * every subtree where some request exceeds the largest free amount), then walks the set of the
- * job's dominant resource upwards from the request: the first node where every other request
- * fits too is the best fit. Jobs asking for exactly the amounts of a job that fitted nowhere are
- * answered from a memo. Reserving moves a node within the sets and trees of the resources it
- * took, O(R log N).
+ * <p>For others' work (the common case) each resource has a {@link TreeSet} of the eligible nodes
+ * ordered by free amount (offer minus allocation) then index, and a max segment tree of the same
+ * free amounts. Placement first asks the trees whether any node fits at all (pruning every subtree
+ * where some request exceeds the largest free amount), then walks the set of the job's dominant
+ * resource upwards from the request: the first node where every other request fits too is the best
+ * fit. Jobs asking for exactly the amounts of a job that fitted nowhere are answered from a memo.
+ * Reserving moves a node within the sets and trees of the resources it took, O(R log N).
  */
 final class NodePool {
 
@@ -45,33 +44,50 @@ final class NodePool {
   private final long[] allocated;
   private final int[] jobCount;
   private final int readyCount;
+
   /** Per resource: eligible-for-others nodes by others' free amount, then index. */
   private final List<TreeSet<Integer>> freeOrder = new ArrayList<>();
+
   /**
-   * Per resource: a max segment tree over node indexes of others' free amount (leaves at
-   * {@code leaves + node}; nodes not eligible for others' work hold {@link Long#MIN_VALUE}). A
-   * search for any node that fits prunes every subtree where some request exceeds the largest
-   * free amount, so "fits nowhere" is usually answered without visiting many nodes.
+   * Per resource: a max segment tree over node indexes of others' free amount (leaves at {@code
+   * leaves + node}; nodes not eligible for others' work hold {@link Long#MIN_VALUE}). A search for
+   * any node that fits prunes every subtree where some request exceeds the largest free amount, so
+   * "fits nowhere" is usually answered without visiting many nodes.
    */
   private final long[][] maxFree;
+
   private final int leaves;
+
   /** Eligible-for-others nodes by number of admitted or running jobs, then index. */
   private final TreeSet<Integer> byJobCount;
+
   /** Per resource: eligible-for-others nodes by others' offer, largest first (static). */
   private final int[][] byOfferDescending;
-  /** Per resource: the sum of others' offers of eligible nodes (saturating), for the dominant share. */
-  private final long[] totalOthersOffer;
-  private long probeFree;
+
   /**
-   * Request shapes that found no node in a walk that skipped no node. Allocation only grows
-   * during a pass and skipping nodes only removes candidates, so such a shape fits nowhere for
-   * the rest of the pass: later jobs asking for the same amounts are answered without a walk.
+   * Per resource: the sum of others' offers of eligible nodes (saturating), for the dominant share.
+   */
+  private final long[] totalOthersOffer;
+
+  private long probeFree;
+
+  /**
+   * Request shapes that found no node in a walk that skipped no node. Allocation only grows during
+   * a pass and skipping nodes only removes candidates, so such a shape fits nowhere for the rest of
+   * the pass: later jobs asking for the same amounts are answered without a walk.
    */
   private final Set<RequestShape> unplaceable = new HashSet<>();
-  /** The same, for walks that skipped only {@link #memoExcluded} (the node held for a starving job). */
+
+  /**
+   * The same, for walks that skipped only {@link #memoExcluded} (the node held for a starving job).
+   */
   private final Set<RequestShape> unplaceableWithout = new HashSet<>();
+
   private int memoExcluded = -1;
-  /** Memo of {@link #fitsSomeFullOffer} for jobs without an origin; offers do not change in a pass. */
+
+  /**
+   * Memo of {@link #fitsSomeFullOffer} for jobs without an origin; offers do not change in a pass.
+   */
   private final Map<RequestShape, Boolean> fullOfferFits = new HashMap<>();
 
   NodePool(Snapshot snapshot, ResourceIndex resources) {
@@ -94,8 +110,10 @@ final class NodePool {
       if (indexByName.put(node.name(), i) != null) {
         throw new IllegalArgumentException("snapshot lists node " + node.name() + " twice");
       }
-      ready[i] = node.ready()
-          && NodeView.heartbeatFresh(node.heartbeat(), snapshot.now(), snapshot.policy().nodeHeartbeatTimeout());
+      ready[i] =
+          node.ready()
+              && NodeView.heartbeatFresh(
+                  node.heartbeat(), snapshot.now(), snapshot.policy().nodeHeartbeatTimeout());
       if (ready[i]) {
         readyNodes++;
       }
@@ -107,10 +125,12 @@ final class NodePool {
       }
     }
     readyCount = readyNodes;
-    byJobCount = new TreeSet<>((a, b) -> {
-      int c = Integer.compare(jobCount[a], jobCount[b]);
-      return c != 0 ? c : Integer.compare(a, b);
-    });
+    byJobCount =
+        new TreeSet<>(
+            (a, b) -> {
+              int c = Integer.compare(jobCount[a], jobCount[b]);
+              return c != 0 ? c : Integer.compare(a, b);
+            });
     byOfferDescending = new int[r][];
     totalOthersOffer = new long[r];
     leaves = Integer.highestOneBit(Math.max(1, n) * 2 - 1); // the power of two >= n
@@ -118,9 +138,9 @@ final class NodePool {
   }
 
   /**
-   * capacity x percent / 100, rounded down like {@link ModeTable#offer}, but computed as
-   * (capacity / 100) x percent + (capacity % 100) x percent / 100 so no capacity can overflow.
-   * Offers never exceed capacity, whatever the table says, and Off offers nothing.
+   * capacity x percent / 100, rounded down like {@link ModeTable#offer}, but computed as (capacity
+   * / 100) x percent + (capacity % 100) x percent / 100 so no capacity can overflow. Offers never
+   * exceed capacity, whatever the table says, and Off offers nothing.
    */
   private static long offer(ModeTable table, NodeMode mode, String resource, long capacity) {
     long percent = Math.min(100, Math.max(0, table.percent(mode, resource)));
@@ -130,7 +150,9 @@ final class NodePool {
     return capacity / 100 * percent + capacity % 100 * percent / 100;
   }
 
-  /** Counts a job that is already Admitted or Running on {@code node}; call before {@link #index()}. */
+  /**
+   * Counts a job that is already Admitted or Running on {@code node}; call before {@link #index()}.
+   */
   void countExisting(int node, PreparedJob job) {
     jobCount[node]++;
     for (int k = 0; k < job.resourceIds.length; k++) {
@@ -150,16 +172,21 @@ final class NodePool {
     }
     for (int res = 0; res < r; res++) {
       final int id = res;
-      TreeSet<Integer> set = new TreeSet<>((a, b) -> {
-        int c = Long.compare(free(a, id), free(b, id));
-        return c != 0 ? c : Integer.compare(a, b);
-      });
+      TreeSet<Integer> set =
+          new TreeSet<>(
+              (a, b) -> {
+                int c = Long.compare(free(a, id), free(b, id));
+                return c != 0 ? c : Integer.compare(a, b);
+              });
       set.addAll(eligible);
       freeOrder.add(set);
-      byOfferDescending[res] = eligible.stream()
-          .sorted(Comparator.comparingLong((Integer i) -> -othersOffer[i * r + id])
-              .thenComparingInt(i -> i))
-          .mapToInt(Integer::intValue).toArray();
+      byOfferDescending[res] =
+          eligible.stream()
+              .sorted(
+                  Comparator.comparingLong((Integer i) -> -othersOffer[i * r + id])
+                      .thenComparingInt(i -> i))
+              .mapToInt(Integer::intValue)
+              .toArray();
       long total = 0;
       for (int i : eligible) {
         total = Quantities.add(total, othersOffer[i * r + id]);
@@ -321,8 +348,9 @@ final class NodePool {
       if (totalBest == 0) {
         break;
       }
-      if (totalK == 0 || Quantities.compareFractions(
-          job.quantities[k], totalK, job.quantities[best], totalBest) > 0) {
+      if (totalK == 0
+          || Quantities.compareFractions(job.quantities[k], totalK, job.quantities[best], totalBest)
+              > 0) {
         best = k;
       }
     }
@@ -331,11 +359,11 @@ final class NodePool {
   }
 
   /**
-   * Where the job goes now, or -1. Its origin node first when it fits there (with ownMode's
-   * offer); otherwise the best fit: the eligible node with the least free amount of the job's
-   * dominant resource that still holds every request, ties to the first name. A job that requests
-   * nothing goes to the eligible node with the fewest admitted or running jobs, ties to the first
-   * name. {@code excluded} (a node held for a starving job) is never chosen.
+   * Where the job goes now, or -1. Its origin node first when it fits there (with ownMode's offer);
+   * otherwise the best fit: the eligible node with the least free amount of the job's dominant
+   * resource that still holds every request, ties to the first name. A job that requests nothing
+   * goes to the eligible node with the fewest admitted or running jobs, ties to the first name.
+   * {@code excluded} (a node held for a starving job) is never chosen.
    */
   int place(PreparedJob job, int excluded) {
     int origin = job.origin;
@@ -376,7 +404,9 @@ final class NodePool {
     throw new IllegalStateException("a node fits " + job.key + " but the walk found none");
   }
 
-  /** True when some eligible node's full offer holds the job (WaitingForCapacity, not NoNodeFits). */
+  /**
+   * True when some eligible node's full offer holds the job (WaitingForCapacity, not NoNodeFits).
+   */
   boolean fitsSomeFullOffer(PreparedJob job) {
     if (job.origin >= 0) {
       return fitsFullOffer(job.origin, job) || fitsSomeOtherFullOffer(job);

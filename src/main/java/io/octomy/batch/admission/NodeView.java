@@ -11,7 +11,8 @@ import java.util.Objects;
  *
  * @param name the node's name
  * @param mode the mode that scales the offer for other nodes' work
- * @param ownMode the mode for jobs whose {@code origin} is this node; null means the same as {@code mode}
+ * @param ownMode the mode for jobs whose {@code origin} is this node; null means the same as {@code
+ *     mode}
  * @param capacity resource name to capacity, as the agent reports it (negative values count as 0)
  * @param heartbeat the agent's last heartbeat; null means never, so the node is not ready
  * @param ready the Ready condition the agent reports
@@ -32,9 +33,9 @@ public record NodeView(
   }
 
   /**
-   * Whether a heartbeat is recent enough for its node to count as ready: strictly newer than
-   * {@code now - timeout}; never (null) is not. The one definition admission and the
-   * controller's marking of silent nodes share.
+   * Whether a heartbeat is recent enough for its node to count as ready: strictly newer than {@code
+   * now - timeout}; never (null) is not. The one definition admission and the controller's marking
+   * of silent nodes share.
    */
   public static boolean heartbeatFresh(Instant heartbeat, Instant now, Duration timeout) {
     return heartbeat != null && heartbeat.isAfter(now.minus(timeout));

@@ -15,22 +15,33 @@ final class PreparedJob {
   final int index;
   final JobView view;
   final JobKey key;
+
   /** Resource ids of the positive requests, ascending; a request of 0 constrains nothing. */
   final int[] resourceIds;
+
   /** The quantities matching {@link #resourceIds}. */
   final long[] quantities;
+
   /** The requests as a value, for the node pool's per-pass memo. */
   final RequestShape shape;
+
   /** Distinct lock keys, sorted. */
   final List<String> lockKeys;
+
   /** Problems that make a Queued job InvalidSpec: the given ones plus negative quantities. */
   final List<String> problems;
+
   final Instant queuedAt;
   long effectivePriority;
   boolean starving;
+
   /** Index of the origin node in the node pool, or -1. */
   int origin = -1;
-  /** Position in {@link #resourceIds} of the resource the placement best-fits on; -1 until the node pool works it out. */
+
+  /**
+   * Position in {@link #resourceIds} of the resource the placement best-fits on; -1 until the node
+   * pool works it out.
+   */
   int dominant = -1;
 
   PreparedJob(int index, JobView view, ResourceIndex names, Instant now) {
@@ -44,14 +55,22 @@ final class PreparedJob {
       if (e.getValue() > 0) {
         positive++;
       } else if (e.getValue() < 0) {
-        found.add("Request " + e.getKey() + " is " + e.getValue()
-            + "; quantities are whole numbers of 0 or more.");
+        found.add(
+            "Request "
+                + e.getKey()
+                + " is "
+                + e.getValue()
+                + "; quantities are whole numbers of 0 or more.");
       }
     }
     for (Map.Entry<String, Long> e : view.limits().entrySet()) {
       if (e.getValue() < 0) {
-        found.add("Limit " + e.getKey() + " is " + e.getValue()
-            + "; quantities are whole numbers of 0 or more.");
+        found.add(
+            "Limit "
+                + e.getKey()
+                + " is "
+                + e.getValue()
+                + "; quantities are whole numbers of 0 or more.");
       }
     }
     this.problems = List.copyOf(found);
@@ -69,7 +88,8 @@ final class PreparedJob {
       quantities[i] = view.requests().get(names.name(ids[i]));
     }
     this.shape = new RequestShape(resourceIds, quantities);
-    this.lockKeys = view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
+    this.lockKeys =
+        view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
   }
 
   boolean requestsNothing() {

@@ -20,11 +20,11 @@ final class Priorities {
 
   /**
    * base + min(agingCeiling, agingPerMinute x whole minutes waited). A job queued "in the future"
-   * (clock skew) has waited zero minutes. The product is capped before it is formed, so a long
-   * wait cannot overflow.
+   * (clock skew) has waited zero minutes. The product is capped before it is formed, so a long wait
+   * cannot overflow.
    */
-  static long effective(PriorityPolicy policy, ServiceClass serviceClass, Instant queuedAt,
-      Instant now) {
+  static long effective(
+      PriorityPolicy policy, ServiceClass serviceClass, Instant queuedAt, Instant now) {
     long minutes = Math.max(0, Duration.between(queuedAt, now).toMinutes());
     long perMinute = Math.max(0, policy.agingPerMinute());
     long ceiling = Math.max(0, policy.agingCeiling());

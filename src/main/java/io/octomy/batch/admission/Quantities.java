@@ -15,8 +15,8 @@ final class Quantities {
   }
 
   /**
-   * Compares the fractions {@code n1/d1} and {@code n2/d2} exactly, for non-negative numerators
-   * and positive denominators, by comparing the 128-bit products {@code n1*d2} and {@code n2*d1}.
+   * Compares the fractions {@code n1/d1} and {@code n2/d2} exactly, for non-negative numerators and
+   * positive denominators, by comparing the 128-bit products {@code n1*d2} and {@code n2*d1}.
    */
   static int compareFractions(long n1, long d1, long n2, long d2) {
     return compareProducts(n1, d2, n2, d1);

@@ -18,7 +18,9 @@ public enum Reason {
   WaitingForCapacity,
   /** No ready node could ever hold it in its current mode, or there is no ready node. */
   NoNodeFits,
-  /** A starving job of higher priority is being kept room for on the only node where this one fits. */
+  /**
+   * A starving job of higher priority is being kept room for on the only node where this one fits.
+   */
   HeldForStarvingJob,
   /** Phase Rejected: the spec is invalid; the message says what to write instead. */
   InvalidSpec,
@@ -33,8 +35,14 @@ public enum Reason {
   /** True for the reasons of a {@link Decision.Wait}: the job stays Queued. */
   public boolean isWait() {
     return switch (this) {
-      case WaitingForDependency, WaitingForLock, WaitingForGroup, WaitingForBudget,
-          WaitingForCapacity, NoNodeFits, HeldForStarvingJob -> true;
+      case WaitingForDependency,
+          WaitingForLock,
+          WaitingForGroup,
+          WaitingForBudget,
+          WaitingForCapacity,
+          NoNodeFits,
+          HeldForStarvingJob ->
+          true;
       default -> false;
     };
   }

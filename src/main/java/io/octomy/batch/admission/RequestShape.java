@@ -20,8 +20,10 @@ final class RequestShape {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof RequestShape s && hash == s.hash
-        && Arrays.equals(resourceIds, s.resourceIds) && Arrays.equals(quantities, s.quantities);
+    return other instanceof RequestShape s
+        && hash == s.hash
+        && Arrays.equals(resourceIds, s.resourceIds)
+        && Arrays.equals(quantities, s.quantities);
   }
 
   @Override

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Who holds which lock and group slot, and how much of each namespace budget is in use. Built
- * from the Admitted and Running jobs of the snapshot (so a restarted controller rebuilds the same
+ * Who holds which lock and group slot, and how much of each namespace budget is in use. Built from
+ * the Admitted and Running jobs of the snapshot (so a restarted controller rebuilds the same
  * picture) and updated by every admission of the pass. Locks and groups are namespace-scoped.
  */
 final class Reservations {
@@ -20,37 +20,47 @@ final class Reservations {
   private final ResourceIndex resources;
   private final Map<Scoped, List<String>> lockHolders = new HashMap<>();
   private final Map<Scoped, List<String>> groupHolders = new HashMap<>();
-  /** Per namespace with a budget: per resource id the limit, or -1 when the budget does not list it. */
+
+  /**
+   * Per namespace with a budget: per resource id the limit, or -1 when the budget does not list it.
+   */
   private final Map<String, long[]> budgetLimits = new HashMap<>();
+
   private final Map<String, long[]> budgetUsed = new HashMap<>();
 
   Reservations(Policy policy, ResourceIndex resources) {
     this.policy = policy;
     this.resources = resources;
-    policy.budgets().forEach((namespace, budget) -> {
-      long[] limits = new long[resources.count()];
-      java.util.Arrays.fill(limits, -1);
-      budget.forEach((name, limit) -> {
-        int id = resources.id(name);
-        if (id >= 0) {
-          limits[id] = Math.max(0, limit);
-        }
-      });
-      budgetLimits.put(namespace, limits);
-      budgetUsed.put(namespace, new long[resources.count()]);
-    });
+    policy
+        .budgets()
+        .forEach(
+            (namespace, budget) -> {
+              long[] limits = new long[resources.count()];
+              java.util.Arrays.fill(limits, -1);
+              budget.forEach(
+                  (name, limit) -> {
+                    int id = resources.id(name);
+                    if (id >= 0) {
+                      limits[id] = Math.max(0, limit);
+                    }
+                  });
+              budgetLimits.put(namespace, limits);
+              budgetUsed.put(namespace, new long[resources.count()]);
+            });
   }
 
   /** Counts a job's locks, group slot and budget use (an existing holder or a new admission). */
   void hold(PreparedJob job) {
     String namespace = job.key.namespace();
     for (String key : job.lockKeys) {
-      lockHolders.computeIfAbsent(new Scoped(namespace, key), k -> new ArrayList<>(1))
+      lockHolders
+          .computeIfAbsent(new Scoped(namespace, key), k -> new ArrayList<>(1))
           .add(job.key.name());
     }
     String group = job.group();
     if (group != null) {
-      groupHolders.computeIfAbsent(new Scoped(namespace, group), k -> new ArrayList<>(1))
+      groupHolders
+          .computeIfAbsent(new Scoped(namespace, group), k -> new ArrayList<>(1))
           .add(job.key.name());
     }
     long[] used = budgetUsed.get(namespace);
@@ -91,18 +101,22 @@ final class Reservations {
     if (group == null) {
       return List.of();
     }
-    List<String> holders = groupHolders.getOrDefault(
-        new Scoped(job.key.namespace(), group), List.of());
+    List<String> holders =
+        groupHolders.getOrDefault(new Scoped(job.key.namespace(), group), List.of());
     return holders.size() >= policy.maxRunning(group) ? holders : List.of();
   }
 
-  /** Slots of the job's group still free in its namespace; {@code Integer.MAX_VALUE} without a group. */
+  /**
+   * Slots of the job's group still free in its namespace; {@code Integer.MAX_VALUE} without a
+   * group.
+   */
   int freeGroupSlots(PreparedJob job) {
     String group = job.group();
     if (group == null) {
       return Integer.MAX_VALUE;
     }
-    int holders = groupHolders.getOrDefault(new Scoped(job.key.namespace(), group), List.of()).size();
+    int holders =
+        groupHolders.getOrDefault(new Scoped(job.key.namespace(), group), List.of()).size();
     return Math.max(0, policy.maxRunning(group) - holders);
   }
 
@@ -127,7 +141,8 @@ final class Reservations {
         continue;
       }
       long after = Quantities.add(used[id], taker.quantities[k]);
-      if (Quantities.add(after, need) > limits[id] && Quantities.add(used[id], need) <= limits[id]) {
+      if (Quantities.add(after, need) > limits[id]
+          && Quantities.add(used[id], need) <= limits[id]) {
         return resources.name(id);
       }
     }
@@ -135,8 +150,8 @@ final class Reservations {
   }
 
   /**
-   * The budget sentence parts for every request that would exceed the namespace budget; empty
-   * when the job fits the budget (or the namespace has none).
+   * The budget sentence parts for every request that would exceed the namespace budget; empty when
+   * the job fits the budget (or the namespace has none).
    */
   List<String> budgetShortfalls(PreparedJob job) {
     String namespace = job.key.namespace();
@@ -157,11 +172,27 @@ final class Reservations {
       }
       String name = resources.name(id);
       if (job.quantities[k] > limit) {
-        parts.add("need " + job.quantities[k] + " " + name + ", more than the whole budget of "
-            + limit + " in namespace " + namespace);
+        parts.add(
+            "need "
+                + job.quantities[k]
+                + " "
+                + name
+                + ", more than the whole budget of "
+                + limit
+                + " in namespace "
+                + namespace);
       } else {
-        parts.add("need " + job.quantities[k] + " " + name + ", " + used[id]
-            + " already admitted or running in namespace " + namespace + ", budget is " + limit);
+        parts.add(
+            "need "
+                + job.quantities[k]
+                + " "
+                + name
+                + ", "
+                + used[id]
+                + " already admitted or running in namespace "
+                + namespace
+                + ", budget is "
+                + limit);
       }
     }
     return parts;

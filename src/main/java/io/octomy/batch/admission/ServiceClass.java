@@ -5,11 +5,14 @@ import java.util.Map;
 /**
  * The service class of a job, derived from what it declared and never set by anyone.
  *
- * <p>Unlike Kubernetes pod QoS, a missing request is never defaulted from its limit, and
- * extended (domain-qualified) resources count like any other.
+ * <p>Unlike Kubernetes pod QoS, a missing request is never defaulted from its limit, and extended
+ * (domain-qualified) resources count like any other.
  */
 public enum ServiceClass {
-  /** Every resource has a request equal to its limit (same names on both sides), and there is at least one request. */
+  /**
+   * Every resource has a request equal to its limit (same names on both sides), and there is at
+   * least one request.
+   */
   Guaranteed,
   /** Something is declared, but not in the Guaranteed shape. */
   Burstable,
@@ -28,7 +31,9 @@ public enum ServiceClass {
     if (noRequests && noLimits) {
       return BestEffort;
     }
-    if (!noRequests && !noLimits && requests.keySet().equals(limits.keySet())
+    if (!noRequests
+        && !noLimits
+        && requests.keySet().equals(limits.keySet())
         && requests.entrySet().stream()
             .allMatch(e -> e.getValue() != null && e.getValue().equals(limits.get(e.getKey())))) {
       return Guaranteed;

@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * An immutable picture of the world for one admission pass: every job with its live status
- * (finished ones included, for dependencies), every node, the policy and the clock's now. The
- * pass reads no other clock.
+ * (finished ones included, for dependencies), every node, the policy and the clock's now. The pass
+ * reads no other clock.
  */
 public record Snapshot(List<JobView> jobs, List<NodeView> nodes, Policy policy, Instant now) {
 

@@ -1,46 +1,46 @@
 /**
  * The pure admission engine: {@link io.octomy.batch.admission.AdmissionPass#decide} turns an
- * immutable {@link io.octomy.batch.admission.Snapshot} into an
- * {@link io.octomy.batch.admission.AdmissionResult}. Nothing here talks to Kubernetes or reads a
- * clock; the controller builds the snapshot, decides, and writes the statuses.
+ * immutable {@link io.octomy.batch.admission.Snapshot} into an {@link
+ * io.octomy.batch.admission.AdmissionResult}. Nothing here talks to Kubernetes or reads a clock;
+ * the controller builds the snapshot, decides, and writes the statuses.
  *
  * <h2>Choices where DESIGN.md is silent</h2>
+ *
  * <ul>
- *   <li><b>Who gets a decision.</b> Only Queued jobs. Admitted and Running jobs hold their
- *       requests on their node, their locks, their group slot and their namespace budget (a job
- *       whose node is not in the snapshot still holds the last three); finished jobs only count
- *       for dependencies.
- *   <li><b>Spec problems first.</b> A Queued job with {@code specProblems} (or a negative
- *       quantity, which the pass checks itself) is rejected InvalidSpec before anything else.
+ *   <li><b>Who gets a decision.</b> Only Queued jobs. Admitted and Running jobs hold their requests
+ *       on their node, their locks, their group slot and their namespace budget (a job whose node
+ *       is not in the snapshot still holds the last three); finished jobs only count for
+ *       dependencies.
+ *   <li><b>Spec problems first.</b> A Queued job with {@code specProblems} (or a negative quantity,
+ *       which the pass checks itself) is rejected InvalidSpec before anything else.
  *   <li><b>Dependencies.</b> Ancestors that fail in this very pass (InvalidSpec, a cycle, a skip
- *       found here) skip their dependants in the same pass. With several failed ancestors the
- *       first by name is named. A dependency admitted in this pass is still waited for (it must
- *       succeed). {@code waitingOn} lists each dependency not yet succeeded, key {@code "after"}.
+ *       found here) skip their dependants in the same pass. With several failed ancestors the first
+ *       by name is named. A dependency admitted in this pass is still waited for (it must succeed).
+ *       {@code waitingOn} lists each dependency not yet succeeded, key {@code "after"}.
  *   <li><b>Groups are namespace-scoped</b>, like locks: {@code simulator} in namespace a and in
  *       namespace b are two groups. {@code waitingOn} lists the holders with the group as key.
  *   <li><b>Ready</b> means the agent's Ready flag and a heartbeat strictly newer than now minus
  *       {@code nodeHeartbeatTimeout}.
- *   <li><b>Off accepts nothing</b>, not even a job that requests nothing. A node whose
- *       {@code mode} is Off but whose {@code ownMode} is not still runs its own work.
+ *   <li><b>Off accepts nothing</b>, not even a job that requests nothing. A node whose {@code mode}
+ *       is Off but whose {@code ownMode} is not still runs its own work.
  *   <li><b>A request of 0 constrains nothing</b>, so it fits even where allocation is above the
  *       offer after a mode change; a job requesting nothing fits every ready node not Off for it.
  *   <li><b>Placement.</b> The job's origin node first when it fits there (with ownMode's offer).
- *       Otherwise best fit: the node with the least free amount of the job's dominant resource
- *       (the request that is the largest share of all eligible nodes' total offer of it) that
- *       still holds every request; ties to the first node name. A job requesting nothing goes to
- *       the eligible node with the fewest admitted and running jobs, ties by name.
- *   <li><b>Starvation hold.</b> The first starving job in pass order that waits for capacity
- *       (not NoNodeFits: holding cannot help it) picks the node where it would fit soonest: among
- *       ready nodes whose full offer holds it, the smallest largest-shortfall, where a shortfall
- *       is (allocated + request - offer) as a share of the offer; ties by name. For the rest of the
+ *       Otherwise best fit: the node with the least free amount of the job's dominant resource (the
+ *       request that is the largest share of all eligible nodes' total offer of it) that still
+ *       holds every request; ties to the first node name. A job requesting nothing goes to the
+ *       eligible node with the fewest admitted and running jobs, ties by name.
+ *   <li><b>Starvation hold.</b> The first starving job in pass order that waits for capacity (not
+ *       NoNodeFits: holding cannot help it) picks the node where it would fit soonest: among ready
+ *       nodes whose full offer holds it, the smallest largest-shortfall, where a shortfall is
+ *       (allocated + request - offer) as a share of the offer; ties by name. For the rest of the
  *       pass, lower-priority jobs that request any resource the starving job requests are not
  *       admitted there; those that fit nowhere else wait with HeldForStarvingJob. Nor does a
- *       lower-priority job of its namespace take one of its locks, the last free slot of its
- *       group, or budget it would then lack (HeldForStarvingJob too): otherwise its wait would
- *       turn into a lock, group or budget wait and the hold would lapse on the next pass. One
- *       hold per pass.
- *   <li><b>Arithmetic.</b> Whole numbers only; sums saturate at {@code Long.MAX_VALUE} (which
- *       can only make a job not fit), fractions are compared by exact 128-bit cross products.
+ *       lower-priority job of its namespace take one of its locks, the last free slot of its group,
+ *       or budget it would then lack (HeldForStarvingJob too): otherwise its wait would turn into a
+ *       lock, group or budget wait and the hold would lapse on the next pass. One hold per pass.
+ *   <li><b>Arithmetic.</b> Whole numbers only; sums saturate at {@code Long.MAX_VALUE} (which can
+ *       only make a job not fit), fractions are compared by exact 128-bit cross products.
  * </ul>
  */
 package io.octomy.batch.admission;

@@ -8,14 +8,14 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * The processor and memory bounds a cgroup v2 hierarchy puts on this agent (and so on the jobs
- * it runs itself): {@code cpu.max} as {@code quota/period x 1000} milli-cores, {@code
- * memory.max} in bytes; "max" or a missing file means unbounded.
+ * The processor and memory bounds a cgroup v2 hierarchy puts on this agent (and so on the jobs it
+ * runs itself): {@code cpu.max} as {@code quota/period x 1000} milli-cores, {@code memory.max} in
+ * bytes; "max" or a missing file means unbounded.
  *
- * <p>The effective bound of a cgroup is the tightest along its path to the root, so every
- * ancestor is read, from the agent's own cgroup up to the root. Inside a container with its own
- * cgroup namespace the own path is "/" and only the root files count; on a host (or a container
- * sharing the host's namespace) the own path comes from {@code /proc/self/cgroup}.
+ * <p>The effective bound of a cgroup is the tightest along its path to the root, so every ancestor
+ * is read, from the agent's own cgroup up to the root. Inside a container with its own cgroup
+ * namespace the own path is "/" and only the root files count; on a host (or a container sharing
+ * the host's namespace) the own path comes from {@code /proc/self/cgroup}.
  *
  * @param cpuMilli the processor bound in thousandths of a logical processor, if any
  * @param memoryBytes the memory bound in bytes, if any
@@ -26,16 +26,19 @@ public record CgroupBounds(OptionalLong cpuMilli, OptionalLong memoryBytes) {
   public static final Path DEFAULT_ROOT = Path.of("/sys/fs/cgroup");
 
   /** No bounds at all. */
-  public static final CgroupBounds NONE = new CgroupBounds(OptionalLong.empty(), OptionalLong.empty());
+  public static final CgroupBounds NONE =
+      new CgroupBounds(OptionalLong.empty(), OptionalLong.empty());
 
-  /** Reads the bounds of this process from the real hierarchy; {@link #NONE} when not on cgroup v2. */
+  /**
+   * Reads the bounds of this process from the real hierarchy; {@link #NONE} when not on cgroup v2.
+   */
   public static CgroupBounds ofThisProcess() {
     return read(DEFAULT_ROOT, ownCgroupPath(Path.of("/proc/self/cgroup")));
   }
 
   /**
-   * The cgroup v2 path of a process from its {@code /proc/PID/cgroup} file (the {@code 0::}
-   * line); "/" when there is no such line or the file cannot be read.
+   * The cgroup v2 path of a process from its {@code /proc/PID/cgroup} file (the {@code 0::} line);
+   * "/" when there is no such line or the file cannot be read.
    */
   public static String ownCgroupPath(Path procCgroupFile) {
     try {
@@ -51,8 +54,8 @@ public record CgroupBounds(OptionalLong cpuMilli, OptionalLong memoryBytes) {
   }
 
   /**
-   * Reads the bounds along {@code ownPath} (e.g. "/system.slice/agent.service") under {@code
-   * root}, taking the tightest of each.
+   * Reads the bounds along {@code ownPath} (e.g. "/system.slice/agent.service") under {@code root},
+   * taking the tightest of each.
    */
   public static CgroupBounds read(Path root, String ownPath) {
     OptionalLong cpu = OptionalLong.empty();

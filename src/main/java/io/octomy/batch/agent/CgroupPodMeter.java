@@ -6,13 +6,13 @@ import java.nio.file.Path;
 import java.util.OptionalLong;
 
 /**
- * Measures a Kubernetes pod from its cgroup v2 files, read-only: processor use from the growth
- * of {@code usage_usec} in {@code cpu.stat} between readings, memory from {@code
- * memory.current}, and the peak also from {@code memory.peak} where the kernel keeps it (5.19+),
- * which catches spikes between readings.
+ * Measures a Kubernetes pod from its cgroup v2 files, read-only: processor use from the growth of
+ * {@code usage_usec} in {@code cpu.stat} between readings, memory from {@code memory.current}, and
+ * the peak also from {@code memory.peak} where the kernel keeps it (5.19+), which catches spikes
+ * between readings.
  *
- * <p>The directory is looked up by pod UID on each reading until found ({@link
- * PodCgroupLocator}), because the meter may be created before the kubelet makes the cgroup.
+ * <p>The directory is looked up by pod UID on each reading until found ({@link PodCgroupLocator}),
+ * because the meter may be created before the kubelet makes the cgroup.
  */
 public final class CgroupPodMeter implements UsageMeter {
 
@@ -40,7 +40,9 @@ public final class CgroupPodMeter implements UsageMeter {
     this.ticker = ticker;
   }
 
-  /** @return false while the pod's cgroup does not exist (not yet made, or already removed) */
+  /**
+   * @return false while the pod's cgroup does not exist (not yet made, or already removed)
+   */
   @Override
   public synchronized boolean sample() {
     if (dir == null) {
@@ -58,7 +60,8 @@ public final class CgroupPodMeter implements UsageMeter {
     if (lastUsageUsec < 0) {
       acc.first(current.getAsLong());
     } else {
-      acc.interval(now - lastNanos, (usage.getAsLong() - lastUsageUsec) * 1000L, current.getAsLong());
+      acc.interval(
+          now - lastNanos, (usage.getAsLong() - lastUsageUsec) * 1000L, current.getAsLong());
     }
     number(dir.resolve("memory.peak")).ifPresent(acc::observedPeakMemory);
     lastUsageUsec = usage.getAsLong();

@@ -16,10 +16,22 @@ public record HostReadings(
     int logicalProcessors, long memoryBytes, int gpus, long cpuMilliInUse, long memoryBytesInUse) {
 
   public HostReadings {
-    if (logicalProcessors < 0 || memoryBytes < 0 || gpus < 0 || cpuMilliInUse < 0
+    if (logicalProcessors < 0
+        || memoryBytes < 0
+        || gpus < 0
+        || cpuMilliInUse < 0
         || memoryBytesInUse < 0) {
-      throw new IllegalArgumentException("host readings are never negative: " + logicalProcessors
-          + ", " + memoryBytes + ", " + gpus + ", " + cpuMilliInUse + ", " + memoryBytesInUse);
+      throw new IllegalArgumentException(
+          "host readings are never negative: "
+              + logicalProcessors
+              + ", "
+              + memoryBytes
+              + ", "
+              + gpus
+              + ", "
+              + cpuMilliInUse
+              + ", "
+              + memoryBytesInUse);
     }
   }
 

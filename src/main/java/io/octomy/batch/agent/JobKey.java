@@ -4,8 +4,7 @@ import java.util.regex.Pattern;
 
 /**
  * Identifies one BatchJob run on this node. The UID is part of the key: a job deleted and
- * re-created under the same name is a new job and runs again, while the same UID never runs
- * twice.
+ * re-created under the same name is a new job and runs again, while the same UID never runs twice.
  *
  * @param namespace {@code metadata.namespace}
  * @param name {@code metadata.name}
@@ -24,8 +23,12 @@ public record JobKey(String namespace, String name, String uid) {
 
   private static void check(String what, String value) {
     if (value == null || !SEGMENT.matcher(value).matches() || value.contains("..")) {
-      throw new IllegalArgumentException("job " + what + " '" + value
-          + "' is not a Kubernetes name (letters, digits, '.', '_', '-')");
+      throw new IllegalArgumentException(
+          "job "
+              + what
+              + " '"
+              + value
+              + "' is not a Kubernetes name (letters, digits, '.', '_', '-')");
     }
   }
 

@@ -26,12 +26,19 @@ public record JobRecord(
 
   /** Exit code 0. */
   public static final String REASON_SUCCEEDED = "Succeeded";
+
   /** A non-zero exit code (including 128+N for a command killed by signal N). */
   public static final String REASON_FAILED = "Failed";
-  /** The process ended and the agent could not learn how: gone after a restart, no exit code recorded. */
+
+  /**
+   * The process ended and the agent could not learn how: gone after a restart, no exit code
+   * recorded.
+   */
   public static final String REASON_AGENT_LOST = "AgentLost";
+
   /** Stopped by the agent because the job was deleted or cancelled. */
   public static final String REASON_STOPPED = "Stopped";
+
   /** The process could not be started (missing program, bad working directory, ...). */
   public static final String REASON_START_FAILED = "StartFailed";
 

@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What the executor persists per job in {@code state.json}: enough to re-adopt the process after
- * a restart (pid plus the process's own start time, which tells a reused pid apart) and to keep
+ * What the executor persists per job in {@code state.json}: enough to re-adopt the process after a
+ * restart (pid plus the process's own start time, which tells a reused pid apart) and to keep
  * reporting the outcome.
  */
 @JsonIgnoreProperties(ignoreUnknown = true) // a newer agent may add fields; an older one reads on
@@ -22,21 +22,26 @@ record JobState(
     Instant startedAt,
     Instant finishedAt) {
 
-  /** Written before the process starts, so a crash right after starting cannot lead to a second start. */
+  /**
+   * Written before the process starts, so a crash right after starting cannot lead to a second
+   * start.
+   */
   static JobState intent(JobKey key, List<String> command, Instant now) {
     return new JobState(key, command, null, null, JobPhase.Running, null, null, null, now, null);
   }
 
   JobState running(long pid, Instant processStart) {
-    return new JobState(key, command, pid, processStart, JobPhase.Running, null, null, null,
-        startedAt, null);
+    return new JobState(
+        key, command, pid, processStart, JobPhase.Running, null, null, null, startedAt, null);
   }
 
   JobState finished(Integer exitCode, String reason, String message, Instant at) {
-    JobPhase phase = exitCode != null && exitCode == 0 && JobRecord.REASON_SUCCEEDED.equals(reason)
-        ? JobPhase.Succeeded : JobPhase.Failed;
-    return new JobState(key, command, pid, processStart, phase, exitCode, reason, message,
-        startedAt, at);
+    JobPhase phase =
+        exitCode != null && exitCode == 0 && JobRecord.REASON_SUCCEEDED.equals(reason)
+            ? JobPhase.Succeeded
+            : JobPhase.Failed;
+    return new JobState(
+        key, command, pid, processStart, phase, exitCode, reason, message, startedAt, at);
   }
 
   JobRecord toRecord() {

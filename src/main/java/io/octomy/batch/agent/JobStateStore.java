@@ -17,19 +17,19 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The per-job files under {@code STATE/jobs/<namespace>/<name>/<uid>/}: {@code state.json},
- * {@code output.log}, {@code exitcode} (written by the wrapper) and the default {@code work}
- * directory.
+ * The per-job files under {@code STATE/jobs/<namespace>/<name>/<uid>/}: {@code state.json}, {@code
+ * output.log}, {@code exitcode} (written by the wrapper) and the default {@code work} directory.
  */
 final class JobStateStore {
 
   static final String STATE_FILE = "state.json";
 
   private final Path jobsDir;
-  private final ObjectMapper json = new ObjectMapper()
-      .registerModule(new JavaTimeModule())
-      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-      .enable(SerializationFeature.INDENT_OUTPUT);
+  private final ObjectMapper json =
+      new ObjectMapper()
+          .registerModule(new JavaTimeModule())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .enable(SerializationFeature.INDENT_OUTPUT);
 
   JobStateStore(Path stateDir) {
     this.jobsDir = stateDir.resolve("jobs");
@@ -53,8 +53,8 @@ final class JobStateStore {
 
   /**
    * Replaces the state file atomically: readers (and a restarted agent) see the old or the new
-   * content, never a torn one. The temporary file is flushed to disk before the rename so a
-   * power cut cannot leave an empty file under the final name.
+   * content, never a torn one. The temporary file is flushed to disk before the rename so a power
+   * cut cannot leave an empty file under the final name.
    */
   void write(JobState state) {
     Path dir = dir(state.key());
@@ -65,10 +65,14 @@ final class JobStateStore {
         ch.write(ByteBuffer.wrap(json.writeValueAsBytes(state)));
         ch.force(true);
       }
-      Files.move(tmp, dir.resolve(STATE_FILE),
-          StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          tmp,
+          dir.resolve(STATE_FILE),
+          StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the state of job " + state.key() + " in " + dir, e);
+      throw new UncheckedIOException(
+          "cannot write the state of job " + state.key() + " in " + dir, e);
     }
   }
 
@@ -93,8 +97,10 @@ final class JobStateStore {
   /** The key a state file's directory names, for files that cannot be parsed. */
   JobKey keyOf(Path stateFile) {
     Path uid = stateFile.getParent();
-    return new JobKey(uid.getParent().getParent().getFileName().toString(),
-        uid.getParent().getFileName().toString(), uid.getFileName().toString());
+    return new JobKey(
+        uid.getParent().getParent().getFileName().toString(),
+        uid.getParent().getFileName().toString(),
+        uid.getFileName().toString());
   }
 
   /** The exit code the wrapper recorded, if it got to record one. */

@@ -6,17 +6,17 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The executor-specific half of the agent: follows the BatchJobs placed on this node, measures
- * them and reports them. Called only from the agent's own thread, so implementations need no
- * locking of their own.
+ * The executor-specific half of the agent: follows the BatchJobs placed on this node, measures them
+ * and reports them. Called only from the agent's own thread, so implementations need no locking of
+ * their own.
  */
 interface JobTracker extends AutoCloseable {
 
   /**
    * Brings local work in line with the cluster's jobs.
    *
-   * @param jobs every BatchJob the agent's informer holds (all namespaces, all nodes), so jobs
-   *     that are gone can be told apart from jobs placed elsewhere
+   * @param jobs every BatchJob the agent's informer holds (all namespaces, all nodes), so jobs that
+   *     are gone can be told apart from jobs placed elsewhere
    * @return true when something reportable changed (a job started, was refused or dropped)
    */
   boolean reconcile(Collection<BatchJob> jobs);

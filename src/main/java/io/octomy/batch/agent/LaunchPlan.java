@@ -20,7 +20,8 @@ import java.util.Map;
  * @param message a sentence saying why it cannot, or null
  * @param notes parts of the container this executor ignores (one sentence each), to log
  */
-public record LaunchPlan(LaunchSpec spec, String failureReason, String message, List<String> notes) {
+public record LaunchPlan(
+    LaunchSpec spec, String failureReason, String message, List<String> notes) {
 
   /** The first container has no command: a Process node runs commands, it cannot run an image. */
   public static final String NO_COMMAND = "NoCommand";
@@ -38,17 +39,25 @@ public record LaunchPlan(LaunchSpec spec, String failureReason, String message, 
   public static LaunchPlan of(JobKey key, BatchJob job) {
     Container c = firstContainer(job);
     if (c == null) {
-      return refuse(NO_COMMAND, "job " + key + " has no container in spec.template.spec.containers; a Process node "
-          + "runs the first container's command and args");
+      return refuse(
+          NO_COMMAND,
+          "job "
+              + key
+              + " has no container in spec.template.spec.containers; a Process node "
+              + "runs the first container's command and args");
     }
     List<String> command = new ArrayList<>();
     if (c.getCommand() != null) {
       command.addAll(c.getCommand());
     }
     if (command.isEmpty() || command.get(0) == null || command.get(0).isBlank()) {
-      return refuse(NO_COMMAND, "job " + key + " has no command in its first container"
-          + (c.getImage() == null ? "" : " (image " + c.getImage() + ")")
-          + "; a Process node runs commands, not images: set command (and args)");
+      return refuse(
+          NO_COMMAND,
+          "job "
+              + key
+              + " has no command in its first container"
+              + (c.getImage() == null ? "" : " (image " + c.getImage() + ")")
+              + "; a Process node runs commands, not images: set command (and args)");
     }
     if (c.getArgs() != null) {
       command.addAll(c.getArgs());
@@ -61,12 +70,16 @@ public record LaunchPlan(LaunchSpec spec, String failureReason, String message, 
           continue;
         }
         if (v.getValueFrom() != null) {
-          notes.add("env " + v.getName() + " uses valueFrom, which a Process node cannot resolve; it is not set");
+          notes.add(
+              "env "
+                  + v.getName()
+                  + " uses valueFrom, which a Process node cannot resolve; it is not set");
           continue;
         }
         // Kubernetes sets a variable without a value to the empty string, and expands
         // references to the variables defined before it; so do we.
-        env.put(v.getName(), v.getValue() == null ? "" : VariableReferences.expand(v.getValue(), env));
+        env.put(
+            v.getName(), v.getValue() == null ? "" : VariableReferences.expand(v.getValue(), env));
       }
     }
     if (c.getEnvFrom() != null && !c.getEnvFrom().isEmpty()) {
@@ -74,7 +87,10 @@ public record LaunchPlan(LaunchSpec spec, String failureReason, String message, 
     }
     // command and args may name the container's variables as $(NAME), as on a Pod.
     command.replaceAll(part -> VariableReferences.expand(part, env));
-    Path workingDir = c.getWorkingDir() == null || c.getWorkingDir().isBlank() ? null : Path.of(c.getWorkingDir());
+    Path workingDir =
+        c.getWorkingDir() == null || c.getWorkingDir().isBlank()
+            ? null
+            : Path.of(c.getWorkingDir());
     return new LaunchPlan(new LaunchSpec(key, command, env, workingDir), null, null, notes);
   }
 

@@ -8,8 +8,10 @@ public final class MeasuredResources {
 
   /** Thousandths of a logical processor. */
   public static final String CPU_MILLI = "octomy.io/cpu-milli";
+
   /** Bytes of memory. */
   public static final String MEMORY_BYTES = "octomy.io/memory-bytes";
+
   /** Whole GPUs. */
   public static final String GPU = "octomy.io/gpu";
 

@@ -30,15 +30,15 @@ import org.slf4j.LoggerFactory;
  * The node agent: keeps this machine's BatchNode status current and, with the Process executor,
  * runs the jobs admitted to it.
  *
- * <p>On {@link #start()} it creates the BatchNode when missing (spec from the settings; an
- * existing spec is never rewritten), then writes the whole status at every report interval
- * (the heartbeat), at once after a spec change, and soon after a local job starts or ends.
- * Jobs are followed through an informer on BatchJobs in all namespaces and reconciled every
- * sample interval, when running jobs are also measured.
+ * <p>On {@link #start()} it creates the BatchNode when missing (spec from the settings; an existing
+ * spec is never rewritten), then writes the whole status at every report interval (the heartbeat),
+ * at once after a spec change, and soon after a local job starts or ends. Jobs are followed through
+ * an informer on BatchJobs in all namespaces and reconciled every sample interval, when running
+ * jobs are also measured.
  *
- * <p>Everything but the informers' callbacks and process stops runs on one agent thread, so the
- * job trackers need no locks. {@link #close()} leaves running processes running: the next
- * agent on the same state directory re-adopts them.
+ * <p>Everything but the informers' callbacks and process stops runs on one agent thread, so the job
+ * trackers need no locks. {@link #close()} leaves running processes running: the next agent on the
+ * same state directory re-adopts them.
  *
  * <p>In-process use (standalone mode):
  *
@@ -89,16 +89,23 @@ public final class NodeAgent implements AutoCloseable {
    * @param bounds cgroup bounds applied to measured capacity ({@link CgroupBounds#NONE} in tests)
    * @param cgroupRoot where Pod cgroups are looked up (Pod executor)
    */
-  public NodeAgent(KubernetesClient client, AgentSettings settings, HostProbe probe, Clock clock,
-      CgroupBounds bounds, Path cgroupRoot) {
+  public NodeAgent(
+      KubernetesClient client,
+      AgentSettings settings,
+      HostProbe probe,
+      Clock clock,
+      CgroupBounds bounds,
+      Path cgroupRoot) {
     this.client = client;
     this.settings = settings;
     this.probe = probe;
     this.clock = clock;
     this.cgroupRoot = cgroupRoot;
-    this.composer = new NodeStatusComposer(settings.modeTable(), bounds, settings.capacityOverrides());
+    this.composer =
+        new NodeStatusComposer(settings.modeTable(), bounds, settings.capacityOverrides());
     this.writer = new NodeStatusWriter(client, settings.nodeName());
-    this.loop = Executors.newSingleThreadScheduledExecutor(daemon("octomy-agent-" + settings.nodeName()));
+    this.loop =
+        Executors.newSingleThreadScheduledExecutor(daemon("octomy-agent-" + settings.nodeName()));
     this.stopper = Executors.newCachedThreadPool(daemon("octomy-agent-stop"));
   }
 
@@ -108,8 +115,8 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /**
-   * Creates the BatchNode if missing, starts following jobs, writes the first status and
-   * schedules the rest. Returns once the first status is written.
+   * Creates the BatchNode if missing, starts following jobs, writes the first status and schedules
+   * the rest. Returns once the first status is written.
    *
    * @throws IllegalStateException if started twice or after close
    * @throws io.fabric8.kubernetes.client.KubernetesClientException if the API server cannot be
@@ -125,35 +132,50 @@ public final class NodeAgent implements AutoCloseable {
     informers.add(nodes);
     // inform() returns after the initial list: a job missing from the cache is really gone,
     // which matters because a running job whose BatchJob is gone gets stopped.
-    jobs = client.resources(BatchJob.class).inAnyNamespace().inform(anyChange(this::requestReconcile));
+    jobs =
+        client.resources(BatchJob.class).inAnyNamespace().inform(anyChange(this::requestReconcile));
     informers.add(jobs);
     tracker = newTracker();
     try {
-      loop.submit(() -> {
-        tick();
-        report();
-        return null;
-      }).get();
+      loop.submit(
+              () -> {
+                tick();
+                report();
+                return null;
+              })
+          .get();
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new IllegalStateException(e.getCause());
     }
     long sample = settings.sampleInterval().toMillis();
     long report = settings.reportInterval().toMillis();
-    loop.scheduleWithFixedDelay(guarded("sampling", this::tick), sample, sample, TimeUnit.MILLISECONDS);
-    loop.scheduleWithFixedDelay(guarded("reporting", this::report), report, report, TimeUnit.MILLISECONDS);
+    loop.scheduleWithFixedDelay(
+        guarded("sampling", this::tick), sample, sample, TimeUnit.MILLISECONDS);
+    loop.scheduleWithFixedDelay(
+        guarded("reporting", this::report), report, report, TimeUnit.MILLISECONDS);
     return this;
   }
 
   private JobTracker newTracker() {
     if (settings.executor() == Executor.Process) {
       ProcessExecutor executor = new ProcessExecutor(settings.stateDir(), clock);
-      return new ProcessJobs(settings.nodeName(), executor, stopper, () -> {
-        requestReconcile();
-        requestReport();
-      });
+      return new ProcessJobs(
+          settings.nodeName(),
+          executor,
+          stopper,
+          () -> {
+            requestReconcile();
+            requestReport();
+          });
     }
-    SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().withLabel(Labels.JOB_UID)
-        .inform(anyChange(this::requestReconcile));
+    SharedIndexInformer<Pod> pods =
+        client
+            .pods()
+            .inAnyNamespace()
+            .withLabel(Labels.JOB_UID)
+            .inform(anyChange(this::requestReconcile));
     informers.add(pods);
     return new PodJobs(settings.nodeName(), () -> pods.getStore().list(), cgroupRoot);
   }
@@ -184,8 +206,14 @@ public final class NodeAgent implements AutoCloseable {
     warnOnExecutorMismatch(node);
     Collection<BatchJob> all = jobs.getStore().list();
     BatchNodeStatus previous = lastWritten != null ? lastWritten : node.getStatus();
-    BatchNodeStatus status = composer.compose(probe.read(), node.getSpec(),
-        NodeAllocation.of(settings.nodeName(), all), tracker.reports(), previous, clock.instant());
+    BatchNodeStatus status =
+        composer.compose(
+            probe.read(),
+            node.getSpec(),
+            NodeAllocation.of(settings.nodeName(), all),
+            tracker.reports(),
+            previous,
+            clock.instant());
     writer.writeStatus(status);
     lastWritten = status;
   }
@@ -193,8 +221,12 @@ public final class NodeAgent implements AutoCloseable {
   private void warnOnExecutorMismatch(BatchNode node) {
     Executor wanted = node.getSpec() == null ? null : node.getSpec().getExecutor();
     if (wanted != null && wanted != settings.executor() && wanted != warnedExecutor) {
-      LOG.warn("BatchNode {} has spec.executor {} but this agent runs with --executor {}; it keeps doing what its "
-          + "flag says", settings.nodeName(), wanted, settings.executor());
+      LOG.warn(
+          "BatchNode {} has spec.executor {} but this agent runs with --executor {}; it keeps doing what its "
+              + "flag says",
+          settings.nodeName(),
+          wanted,
+          settings.executor());
     }
     warnedExecutor = wanted;
   }
@@ -273,8 +305,8 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /**
-   * Stops reporting and following jobs. Running processes keep running and are re-adopted by
-   * the next agent on the same state directory. The client is not closed.
+   * Stops reporting and following jobs. Running processes keep running and are re-adopted by the
+   * next agent on the same state directory. The client is not closed.
    */
   @Override
   public synchronized void close() {

@@ -23,7 +23,8 @@ public final class NodeAllocation {
 
   /** True when {@code job} is admitted to or running on {@code nodeName}. */
   public static boolean holdsPlaceOn(BatchJob job, String nodeName) {
-    return placedOn(job, nodeName) && job.getStatus().getPhase() != null
+    return placedOn(job, nodeName)
+        && job.getStatus().getPhase() != null
         && job.getStatus().getPhase().holdsReservation();
   }
 
@@ -34,16 +35,22 @@ public final class NodeAllocation {
   public static Map<String, Long> of(String nodeName, Collection<BatchJob> jobs) {
     Map<String, Long> sum = new TreeMap<>();
     for (BatchJob job : jobs) {
-      if (!holdsPlaceOn(job, nodeName) || job.getSpec() == null || job.getSpec().getResources() == null
+      if (!holdsPlaceOn(job, nodeName)
+          || job.getSpec() == null
+          || job.getSpec().getResources() == null
           || job.getSpec().getResources().getRequests() == null) {
         continue;
       }
       // Malformed quantities are kept aside by the deserializer, so every value here is whole.
-      job.getSpec().getResources().getRequests().forEach((name, qty) -> {
-        if (qty != null) {
-          sum.merge(name, qty, Math::addExact);
-        }
-      });
+      job.getSpec()
+          .getResources()
+          .getRequests()
+          .forEach(
+              (name, qty) -> {
+                if (qty != null) {
+                  sum.merge(name, qty, Math::addExact);
+                }
+              });
     }
     return sum;
   }

@@ -13,10 +13,10 @@ import java.util.Map;
 public final class NodeJobs {
 
   /** Orders entries the way {@link ProcessExecutor#records()} does, so reports are stable. */
-  public static final Comparator<NodeJob> ORDER = Comparator
-      .comparing(NodeJob::getNamespace, Comparator.nullsFirst(Comparator.naturalOrder()))
-      .thenComparing(NodeJob::getName, Comparator.nullsFirst(Comparator.naturalOrder()))
-      .thenComparing(NodeJob::getUid, Comparator.nullsFirst(Comparator.naturalOrder()));
+  public static final Comparator<NodeJob> ORDER =
+      Comparator.comparing(NodeJob::getNamespace, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparing(NodeJob::getName, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparing(NodeJob::getUid, Comparator.nullsFirst(Comparator.naturalOrder()));
 
   private NodeJobs() {}
 
@@ -36,7 +36,10 @@ public final class NodeJobs {
     return j;
   }
 
-  /** The entry of a job the agent refused to run, e.g. reason NoCommand, with the sentence saying why. */
+  /**
+   * The entry of a job the agent refused to run, e.g. reason NoCommand, with the sentence saying
+   * why.
+   */
   public static NodeJob failed(JobKey key, String reason, String message) {
     NodeJob j = base(key);
     j.setPhase(io.octomy.batch.admission.JobPhase.Failed);
@@ -54,12 +57,11 @@ public final class NodeJobs {
   }
 
   /**
-   * Keeps measurements across agent restarts, using the API server as the memory: an entry
-   * without usage (a job that finished while no agent ran, or a finished job whose meter died
-   * with the previous agent) takes the usage last reported for the same uid, and a re-adopted
-   * job's peak never drops below the peak reported before the restart. Means are not merged:
-   * the new meter's mean covers only the time since adoption, the old one is kept only when
-   * there is no new one.
+   * Keeps measurements across agent restarts, using the API server as the memory: an entry without
+   * usage (a job that finished while no agent ran, or a finished job whose meter died with the
+   * previous agent) takes the usage last reported for the same uid, and a re-adopted job's peak
+   * never drops below the peak reported before the restart. Means are not merged: the new meter's
+   * mean covers only the time since adoption, the old one is kept only when there is no new one.
    *
    * @param previous {@code status.jobs} as last written, may be null
    * @param current fresh entries; not modified

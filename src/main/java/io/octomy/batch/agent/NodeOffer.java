@@ -5,9 +5,9 @@ import io.octomy.batch.policy.NodeMode;
 import java.util.Map;
 
 /**
- * What a node offers to batch work, for {@code BatchNode.status.offer}: its capacity scaled by
- * the mode table, once for its own work ({@code spec.origin} is this node, scaled by {@code
- * ownMode}) and once for other nodes' work (scaled by {@code mode}). Never above capacity.
+ * What a node offers to batch work, for {@code BatchNode.status.offer}: its capacity scaled by the
+ * mode table, once for its own work ({@code spec.origin} is this node, scaled by {@code ownMode})
+ * and once for other nodes' work (scaled by {@code mode}). Never above capacity.
  *
  * @param own offer for jobs whose origin is this node
  * @param others offer for every other job

@@ -51,11 +51,17 @@ public final class NodeStatusComposer {
    *     usage over a restart; may be null
    * @param now the time of this report (the heartbeat)
    */
-  public BatchNodeStatus compose(HostReadings readings, BatchNodeSpec spec, Map<String, Long> allocated,
-      List<NodeJob> jobs, BatchNodeStatus previous, Instant now) {
+  public BatchNodeStatus compose(
+      HostReadings readings,
+      BatchNodeSpec spec,
+      Map<String, Long> allocated,
+      List<NodeJob> jobs,
+      BatchNodeStatus previous,
+      Instant now) {
     BatchNodeSpec s = spec == null ? new BatchNodeSpec() : spec;
     List<String> notes = new ArrayList<>();
-    Map<String, Long> capacity = NodeCapacity.of(readings, bounds, usable(s.getResources(), notes), overrides);
+    Map<String, Long> capacity =
+        NodeCapacity.of(readings, bounds, usable(s.getResources(), notes), overrides);
     NodeMode mode = s.getMode();
     if (mode == null) {
       // Offering nothing is the safe reading of a node nobody configured.
@@ -66,7 +72,8 @@ public final class NodeStatusComposer {
 
     BatchNodeStatus status = new BatchNodeStatus();
     status.setCapacity(capacity);
-    status.setOffer(new NodeOffers(new LinkedHashMap<>(offer.own()), new LinkedHashMap<>(offer.others())));
+    status.setOffer(
+        new NodeOffers(new LinkedHashMap<>(offer.own()), new LinkedHashMap<>(offer.others())));
     status.setAllocated(allocated == null ? Map.of() : new TreeMap<>(allocated));
     status.setUsage(readings.usage());
     List<NodeJob> sorted = new ArrayList<>(jobs == null ? List.of() : jobs);
@@ -75,28 +82,41 @@ public final class NodeStatusComposer {
     status.setHeartbeatTime(Times.format(now));
     StringBuilder message = new StringBuilder("the agent reported at ").append(Times.format(now));
     notes.forEach(n -> message.append("; ").append(n));
-    status.setConditions(Conditions.set(previous == null ? null : previous.getConditions(), Conditions.READY,
-        true, REASON_REPORTING, message.toString(), null, now));
+    status.setConditions(
+        Conditions.set(
+            previous == null ? null : previous.getConditions(),
+            Conditions.READY,
+            true,
+            REASON_REPORTING,
+            message.toString(),
+            null,
+            now));
     return status;
   }
 
   /**
-   * The entries of {@code spec.resources} that are whole numbers >= 0. The CRD schema should
-   * stop others, but not every API server enforces it, and one bad entry must not stop the
-   * node from reporting at all.
+   * The entries of {@code spec.resources} that are whole numbers >= 0. The CRD schema should stop
+   * others, but not every API server enforces it, and one bad entry must not stop the node from
+   * reporting at all.
    */
   private static Map<String, Long> usable(Map<String, Long> resources, List<String> notes) {
     if (resources == null) {
       return null;
     }
     Map<String, Long> ok = new LinkedHashMap<>();
-    resources.forEach((name, qty) -> {
-      if (qty == null || qty < 0) {
-        notes.add("spec.resources " + name + " is " + qty + ", not a whole number >= 0, and is ignored");
-      } else {
-        ok.put(name, qty);
-      }
-    });
+    resources.forEach(
+        (name, qty) -> {
+          if (qty == null || qty < 0) {
+            notes.add(
+                "spec.resources "
+                    + name
+                    + " is "
+                    + qty
+                    + ", not a whole number >= 0, and is ignored");
+          } else {
+            ok.put(name, qty);
+          }
+        });
     return ok;
   }
 }

@@ -29,8 +29,8 @@ final class NodeStatusWriter {
   }
 
   /**
-   * The node as it is, created first with {@code mode} for both modes and {@code executor} when
-   * it does not exist. Losing a creation race to someone else is fine: theirs is kept.
+   * The node as it is, created first with {@code mode} for both modes and {@code executor} when it
+   * does not exist. Losing a creation race to someone else is fine: theirs is kept.
    */
   BatchNode ensureExists(NodeMode mode, Executor executor) {
     BatchNode existing = client.resources(BatchNode.class).withName(nodeName).get();
@@ -56,15 +56,20 @@ final class NodeStatusWriter {
 
   /**
    * Replaces the whole status with one JSON patch ({@code add} of {@code /status} replaces an
-   * existing value). A whole replacement drops names that left capacity, which a merge patch
-   * would keep; a patch needs no resourceVersion, so a concurrent spec edit cannot make it
-   * conflict; and JSON patch is accepted by every API server and the fabric8 mock server,
-   * where server-side apply is not.
+   * existing value). A whole replacement drops names that left capacity, which a merge patch would
+   * keep; a patch needs no resourceVersion, so a concurrent spec edit cannot make it conflict; and
+   * JSON patch is accepted by every API server and the fabric8 mock server, where server-side apply
+   * is not.
    */
   void writeStatus(BatchNodeStatus status) {
-    String patch = client.getKubernetesSerialization()
-        .asJson(List.of(Map.of("op", "add", "path", "/status", "value", status)));
-    client.resources(BatchNode.class).withName(nodeName).subresource("status")
+    String patch =
+        client
+            .getKubernetesSerialization()
+            .asJson(List.of(Map.of("op", "add", "path", "/status", "value", status)));
+    client
+        .resources(BatchNode.class)
+        .withName(nodeName)
+        .subresource("status")
         .patch(PatchContext.of(PatchType.JSON), patch);
   }
 }

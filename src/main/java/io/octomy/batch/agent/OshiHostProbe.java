@@ -7,8 +7,8 @@ import oshi.hardware.HardwareAbstractionLayer;
 
 /**
  * {@link HostProbe} backed by oshi-core. Processor use is the busy share of the system's tick
- * counters between two calls (the first call measures from construction), scaled to
- * thousandths of all logical processors.
+ * counters between two calls (the first call measures from construction), scaled to thousandths of
+ * all logical processors.
  */
 public final class OshiHostProbe implements HostProbe {
 

@@ -16,17 +16,19 @@ import java.util.stream.Stream;
  *       kubepods/besteffort/pod<uid>};
  *   <li>systemd: {@code kubepods.slice/kubepods-pod<uid_>.slice}, {@code
  *       kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod<uid_>.slice}, and the
- *       besteffort twin, where {@code uid_} is the UID with dashes turned into underscores
- *       (systemd reserves "-" as its slice separator).
+ *       besteffort twin, where {@code uid_} is the UID with dashes turned into underscores (systemd
+ *       reserves "-" as its slice separator).
  * </ul>
  *
- * <p>When none of these exists, a depth-bounded search for a directory named {@code pod<uid>}
- * or ending in {@code -pod<uid_>.slice} covers nested roots (kind puts kubepods under {@code
+ * <p>When none of these exists, a depth-bounded search for a directory named {@code pod<uid>} or
+ * ending in {@code -pod<uid_>.slice} covers nested roots (kind puts kubepods under {@code
  * kubelet.slice}, some runtimes under a custom parent). Reads directory names only.
  */
 public final class PodCgroupLocator {
 
-  /** Deep enough for kind's {@code kubelet.slice/kubelet-kubepods.slice/...-besteffort.slice/pod}. */
+  /**
+   * Deep enough for kind's {@code kubelet.slice/kubelet-kubepods.slice/...-besteffort.slice/pod}.
+   */
   private static final int SEARCH_DEPTH = 6;
 
   private PodCgroupLocator() {}
@@ -38,15 +40,20 @@ public final class PodCgroupLocator {
       throw new IllegalArgumentException("not a pod UID: '" + podUid + "'");
     }
     String systemdUid = uid.replace('-', '_');
-    List<Path> known = List.of(
-        root.resolve("kubepods/pod" + uid),
-        root.resolve("kubepods/burstable/pod" + uid),
-        root.resolve("kubepods/besteffort/pod" + uid),
-        root.resolve("kubepods.slice/kubepods-pod" + systemdUid + ".slice"),
-        root.resolve("kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod"
-            + systemdUid + ".slice"),
-        root.resolve("kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod"
-            + systemdUid + ".slice"));
+    List<Path> known =
+        List.of(
+            root.resolve("kubepods/pod" + uid),
+            root.resolve("kubepods/burstable/pod" + uid),
+            root.resolve("kubepods/besteffort/pod" + uid),
+            root.resolve("kubepods.slice/kubepods-pod" + systemdUid + ".slice"),
+            root.resolve(
+                "kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod"
+                    + systemdUid
+                    + ".slice"),
+            root.resolve(
+                "kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod"
+                    + systemdUid
+                    + ".slice"));
     for (Path p : known) {
       if (Files.isDirectory(p)) {
         return Optional.of(p);
@@ -61,10 +68,11 @@ public final class PodCgroupLocator {
     }
     try (Stream<Path> walk = Files.walk(root, SEARCH_DEPTH)) {
       return walk.filter(Files::isDirectory)
-          .filter(p -> {
-            String name = p.getFileName().toString();
-            return name.equals(cgroupfsName) || name.endsWith(systemdSuffix);
-          })
+          .filter(
+              p -> {
+                String name = p.getFileName().toString();
+                return name.equals(cgroupfsName) || name.endsWith(systemdSuffix);
+              })
           .findFirst();
     } catch (IOException | UncheckedIOException e) {
       // A cgroup vanishing mid-walk is normal churn on a busy node; treat it as not found.

@@ -16,8 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * The Pod executor's side of the agent: runs nothing (the controller creates the Pods), only
- * measures the Pod of each job placed on this node from the Pod's cgroup and reports it with
- * the Pod's phase.
+ * measures the Pod of each job placed on this node from the Pod's cgroup and reports it with the
+ * Pod's phase.
  */
 final class PodJobs implements JobTracker {
 
@@ -69,8 +69,11 @@ final class PodJobs implements JobTracker {
   public void sample() {
     for (Placed p : placed) {
       if (phase(p.pod()) == JobPhase.Running) {
-        meters.computeIfAbsent(p.pod().getMetadata().getUid(),
-            uid -> new CgroupPodMeter(cgroupRoot, uid, Ticker.system())).sample();
+        meters
+            .computeIfAbsent(
+                p.pod().getMetadata().getUid(),
+                uid -> new CgroupPodMeter(cgroupRoot, uid, Ticker.system()))
+            .sample();
       }
     }
   }
@@ -129,8 +132,11 @@ final class PodJobs implements JobTracker {
    * node). Container statuses are matched by name: their order is not the spec's.
    */
   private static ContainerStateTerminated terminated(Pod pod) {
-    if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
-        || pod.getSpec() == null || pod.getSpec().getContainers() == null || pod.getSpec().getContainers().isEmpty()) {
+    if (pod.getStatus() == null
+        || pod.getStatus().getContainerStatuses() == null
+        || pod.getSpec() == null
+        || pod.getSpec().getContainers() == null
+        || pod.getSpec().getContainers().isEmpty()) {
       return null;
     }
     String main = pod.getSpec().getContainers().get(0).getName();
@@ -138,6 +144,7 @@ final class PodJobs implements JobTracker {
         .filter(cs -> main != null && main.equals(cs.getName()) && cs.getState() != null)
         .map(cs -> cs.getState().getTerminated())
         .filter(java.util.Objects::nonNull)
-        .findFirst().orElse(null);
+        .findFirst()
+        .orElse(null);
   }
 }

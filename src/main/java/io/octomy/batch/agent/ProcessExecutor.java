@@ -34,43 +34,44 @@ import oshi.software.os.OperatingSystem;
  *
  * <p>Each job gets {@code STATE/jobs/<namespace>/<name>/<uid>/} holding {@code state.json} (pid,
  * the process's start time, phase, exit code, times; replaced atomically), {@code output.log}
- * (stdout and stderr together, appended) and, unless the job names a working directory, a
- * {@code work} directory to run in.
+ * (stdout and stderr together, appended) and, unless the job names a working directory, a {@code
+ * work} directory to run in.
  *
- * <p><b>Never twice.</b> The state file is written before the process starts, so a job with a
- * state file has been started (or was about to be). If the agent dies between writing that
- * intent and recording the pid, the next one looks for the job's wrapper among the running
- * processes (its arguments name the job's own {@code exitcode} file, so it cannot be mistaken
- * for another) and re-adopts it; a job whose {@code exitcode} file exists is finished from it.
- * Only when neither is found is the job reported {@code AgentLost}, rather than run again: at
- * most once, never twice.
+ * <p><b>Never twice.</b> The state file is written before the process starts, so a job with a state
+ * file has been started (or was about to be). If the agent dies between writing that intent and
+ * recording the pid, the next one looks for the job's wrapper among the running processes (its
+ * arguments name the job's own {@code exitcode} file, so it cannot be mistaken for another) and
+ * re-adopts it; a job whose {@code exitcode} file exists is finished from it. Only when neither is
+ * found is the job reported {@code AgentLost}, rather than run again: at most once, never twice.
  *
  * <p><b>Exit codes across restarts.</b> A restarted agent is not the parent of processes it
- * re-adopts, so it cannot {@code waitpid} them. The command therefore runs under a POSIX {@code
- * sh} wrapper that stays its parent, waits for it and writes {@code $?} to the job's {@code
- * exitcode} file (temp file + {@code mv}, so it is whole or absent) before exiting with the same
- * code. The wrapper passes the command as {@code "$@"} to {@code env}, so no argument is ever
- * re-parsed by the shell and the program is found on PATH like an exec would. The file is written by the job's own process tree and survives the agent, so an exit
- * that happens while no agent runs is still reported with its true code. A wrapper killed
- * outright (SIGKILL, OOM killer) records nothing: that job is reported {@code AgentLost},
- * meaning "ended, and the agent could not learn how". This needs {@code /bin/sh}: Linux and
- * macOS, not Windows.
+ * re-adopts, so it cannot {@code waitpid} them. The command therefore runs under a POSIX {@code sh}
+ * wrapper that stays its parent, waits for it and writes {@code $?} to the job's {@code exitcode}
+ * file (temp file + {@code mv}, so it is whole or absent) before exiting with the same code. The
+ * wrapper passes the command as {@code "$@"} to {@code env}, so no argument is ever re-parsed by
+ * the shell and the program is found on PATH like an exec would. The file is written by the job's
+ * own process tree and survives the agent, so an exit that happens while no agent runs is still
+ * reported with its true code. A wrapper killed outright (SIGKILL, OOM killer) records nothing:
+ * that job is reported {@code AgentLost}, meaning "ended, and the agent could not learn how". This
+ * needs {@code /bin/sh}: Linux and macOS, not Windows.
  *
  * <p><b>Re-adoption.</b> A new executor on the same state directory re-adopts each running job
  * whose pid is alive with the same process start time. Start times are compared within {@link
- * #START_TIME_TOLERANCE}: Linux derives them from the boot time in {@code /proc/stat}, which
- * two JVMs can read a second apart; a pid being reused within that window is not a realistic
- * risk. A job whose process is gone is finished from its {@code exitcode} file, or reported
- * {@code AgentLost} without one. An adopted process is not this JVM's child, and once it ends
- * it may linger as a zombie until some init reaps it (a container whose PID 1 never reaps
- * keeps it forever), which {@link ProcessHandle#onExit()} would wait for; so adopted processes
- * are polled with {@link #hasExited} every {@link #ADOPTED_POLL} instead.
+ * #START_TIME_TOLERANCE}: Linux derives them from the boot time in {@code /proc/stat}, which two
+ * JVMs can read a second apart; a pid being reused within that window is not a realistic risk. A
+ * job whose process is gone is finished from its {@code exitcode} file, or reported {@code
+ * AgentLost} without one. An adopted process is not this JVM's child, and once it ends it may
+ * linger as a zombie until some init reaps it (a container whose PID 1 never reaps keeps it
+ * forever), which {@link ProcessHandle#onExit()} would wait for; so adopted processes are polled
+ * with {@link #hasExited} every {@link #ADOPTED_POLL} instead.
  *
  * <p>Thread-safe. Exit callbacks run on JDK threads and take the same lock as the public methods.
  */
 public final class ProcessExecutor implements AutoCloseable {
 
-  /** How far apart two readings of one process's start time may be and still mean the same process. */
+  /**
+   * How far apart two readings of one process's start time may be and still mean the same process.
+   */
   public static final Duration START_TIME_TOLERANCE = Duration.ofSeconds(2);
 
   /** How often re-adopted processes are checked for having ended. */
@@ -83,13 +84,14 @@ public final class ProcessExecutor implements AutoCloseable {
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
 
   /**
-   * $1 is the exit code file, the rest is the command. Not exec'd: sh must outlive the command.
-   * The command goes through {@code env} so it is exec'd from PATH as Kubernetes would run it,
-   * never taken as a shell builtin or function (a command named "exit" must not end the wrapper
-   * before it records anything).
+   * $1 is the exit code file, the rest is the command. Not exec'd: sh must outlive the command. The
+   * command goes through {@code env} so it is exec'd from PATH as Kubernetes would run it, never
+   * taken as a shell builtin or function (a command named "exit" must not end the wrapper before it
+   * records anything).
    */
-  static final String WRAPPER = "f=$1; shift; /usr/bin/env -- \"$@\"; c=$?; "
-      + "printf '%s\\n' \"$c\" > \"$f.tmp\" && mv -f \"$f.tmp\" \"$f\"; exit $c";
+  static final String WRAPPER =
+      "f=$1; shift; /usr/bin/env -- \"$@\"; c=$?; "
+          + "printf '%s\\n' \"$c\" > \"$f.tmp\" && mv -f \"$f.tmp\" \"$f\"; exit $c";
 
   private static final Logger LOG = LoggerFactory.getLogger(ProcessExecutor.class);
   private static final OperatingSystem OS = new SystemInfo().getOperatingSystem();
@@ -104,7 +106,10 @@ public final class ProcessExecutor implements AutoCloseable {
   private ScheduledExecutorService adoptedWatch;
   private boolean closed;
 
-  /** An executor on {@code stateDir} using the system clock; re-adopts what a previous one left running. */
+  /**
+   * An executor on {@code stateDir} using the system clock; re-adopts what a previous one left
+   * running.
+   */
   public ProcessExecutor(Path stateDir) {
     this(stateDir, Clock.systemUTC());
   }
@@ -144,25 +149,30 @@ public final class ProcessExecutor implements AutoCloseable {
       Path workDir = spec.workingDir() != null ? spec.workingDir() : store.workDir(key);
       // Kubernetes creates a missing workingDir too; doing the same keeps templates portable.
       Files.createDirectories(workDir);
-      List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", WRAPPER, WRAPPER_NAME,
-          store.exitCodeFile(key).toString()));
+      List<String> argv =
+          new ArrayList<>(
+              List.of("/bin/sh", "-c", WRAPPER, WRAPPER_NAME, store.exitCodeFile(key).toString()));
       argv.addAll(spec.command());
-      ProcessBuilder pb = new ProcessBuilder(argv)
-          .directory(workDir.toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(store.logFile(key).toFile()))
-          // Not a pipe: the job must not get EOF or SIGPIPE from us when the agent goes away.
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+      ProcessBuilder pb =
+          new ProcessBuilder(argv)
+              .directory(workDir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(store.logFile(key).toFile()))
+              // Not a pipe: the job must not get EOF or SIGPIPE from us when the agent goes away.
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
       pb.environment().putAll(spec.env());
       Process process = pb.start();
-      JobState running = intent.running(process.pid(),
-          process.toHandle().info().startInstant().orElse(null));
+      JobState running =
+          intent.running(process.pid(), process.toHandle().info().startInstant().orElse(null));
       store.write(running);
       states.put(key, running);
       live.put(key, process.toHandle());
       process.onExit().thenAccept(p -> exited(key, p));
     } catch (IOException e) {
-      finish(key, null, JobRecord.REASON_START_FAILED,
+      finish(
+          key,
+          null,
+          JobRecord.REASON_START_FAILED,
           "could not start " + spec.command().get(0) + ": " + e.getMessage());
     }
     return true;
@@ -173,13 +183,17 @@ public final class ProcessExecutor implements AutoCloseable {
     return Optional.ofNullable(states.get(key)).map(JobState::toRecord);
   }
 
-  /** Every job's current record, ordered by namespace, name and uid: the reporter's {@code status.jobs}. */
+  /**
+   * Every job's current record, ordered by namespace, name and uid: the reporter's {@code
+   * status.jobs}.
+   */
   public synchronized List<JobRecord> records() {
     return states.values().stream()
         .map(JobState::toRecord)
-        .sorted(Comparator.comparing((JobRecord r) -> r.key().namespace())
-            .thenComparing(r -> r.key().name())
-            .thenComparing(r -> r.key().uid()))
+        .sorted(
+            Comparator.comparing((JobRecord r) -> r.key().namespace())
+                .thenComparing(r -> r.key().name())
+                .thenComparing(r -> r.key().uid()))
         .toList();
   }
 
@@ -207,10 +221,10 @@ public final class ProcessExecutor implements AutoCloseable {
   }
 
   /**
-   * Stops a running job's whole process tree: SIGTERM to every process, then SIGKILL to those
-   * still alive after {@code grace}. Returns once the job is recorded Failed with reason {@code
-   * Stopped} (or finished on its own meanwhile). A process that left the tree (setsid and double
-   * fork) is beyond reach; the Pod executor contains such jobs, this one cannot.
+   * Stops a running job's whole process tree: SIGTERM to every process, then SIGKILL to those still
+   * alive after {@code grace}. Returns once the job is recorded Failed with reason {@code Stopped}
+   * (or finished on its own meanwhile). A process that left the tree (setsid and double fork) is
+   * beyond reach; the Pod executor contains such jobs, this one cannot.
    *
    * @return false if the job is not running here
    */
@@ -248,8 +262,8 @@ public final class ProcessExecutor implements AutoCloseable {
   }
 
   /**
-   * Removes a finished job's files and record. Only for jobs whose BatchJob is deleted: a
-   * forgotten key would be started again by {@link #start}.
+   * Removes a finished job's files and record. Only for jobs whose BatchJob is deleted: a forgotten
+   * key would be started again by {@link #start}.
    *
    * @throws IllegalStateException if the job is still running
    */
@@ -264,8 +278,8 @@ public final class ProcessExecutor implements AutoCloseable {
   }
 
   /**
-   * Detaches from every job without stopping any: processes keep running and the next executor
-   * on this state directory re-adopts them, as after an agent restart.
+   * Detaches from every job without stopping any: processes keep running and the next executor on
+   * this state directory re-adopts them, as after an agent restart.
    */
   @Override
   public synchronized void close() {
@@ -285,8 +299,13 @@ public final class ProcessExecutor implements AutoCloseable {
       LOG.warn("unreadable job state {}: {}", file, e.toString());
       JobState lost = JobState.intent(key, List.of(), null);
       states.put(key, lost);
-      finish(key, null, JobRecord.REASON_AGENT_LOST, "the agent's record of this job is unreadable ("
-          + e.getMessage() + "); it is not started again");
+      finish(
+          key,
+          null,
+          JobRecord.REASON_AGENT_LOST,
+          "the agent's record of this job is unreadable ("
+              + e.getMessage()
+              + "); it is not started again");
       return;
     }
     JobKey key = s.key();
@@ -298,9 +317,10 @@ public final class ProcessExecutor implements AutoCloseable {
       recoverUnrecordedStart(key, s);
       return;
     }
-    Optional<ProcessHandle> handle = ProcessHandle.of(s.pid())
-        .filter(h -> !hasExited(h))
-        .filter(h -> sameStart(h, s.processStart()));
+    Optional<ProcessHandle> handle =
+        ProcessHandle.of(s.pid())
+            .filter(h -> !hasExited(h))
+            .filter(h -> sameStart(h, s.processStart()));
     if (handle.isPresent()) {
       adopt(key, handle.get());
       return;
@@ -309,9 +329,9 @@ public final class ProcessExecutor implements AutoCloseable {
   }
 
   /**
-   * The previous agent wrote the intent but stopped before recording the pid: the process may
-   * never have started, may be running, or may have ended. Its exit code file or its wrapper
-   * (found by the arguments, which name that file) tells which; with neither it is lost.
+   * The previous agent wrote the intent but stopped before recording the pid: the process may never
+   * have started, may be running, or may have ended. Its exit code file or its wrapper (found by
+   * the arguments, which name that file) tells which; with neither it is lost.
    */
   private void recoverUnrecordedStart(JobKey key, JobState s) {
     if (store.readExitCode(key) != null) {
@@ -320,7 +340,8 @@ public final class ProcessExecutor implements AutoCloseable {
     }
     Optional<ProcessHandle> wrapper = findWrapper(store.exitCodeFile(key).toString());
     if (wrapper.isPresent()) {
-      JobState running = s.running(wrapper.get().pid(), wrapper.get().info().startInstant().orElse(null));
+      JobState running =
+          s.running(wrapper.get().pid(), wrapper.get().info().startInstant().orElse(null));
       try {
         store.write(running);
       } catch (UncheckedIOException e) {
@@ -335,7 +356,10 @@ public final class ProcessExecutor implements AutoCloseable {
       finishFromExitCode(key, s);
       return;
     }
-    finish(key, null, JobRecord.REASON_AGENT_LOST,
+    finish(
+        key,
+        null,
+        JobRecord.REASON_AGENT_LOST,
         "the agent stopped before it could record the process, and no process of this job is"
             + " running now; it is not started again");
   }
@@ -343,9 +367,12 @@ public final class ProcessExecutor implements AutoCloseable {
   /** The live wrapper process whose arguments are {@code octomy-job EXITCODEFILE ...}, if any. */
   static Optional<ProcessHandle> findWrapper(String exitCodeFile) {
     try (var all = ProcessHandle.allProcesses()) {
-      return all.filter(h -> h.info().arguments()
-              .map(args -> isWrapperOf(List.of(args), exitCodeFile))
-              .orElse(false))
+      return all.filter(
+              h ->
+                  h.info()
+                      .arguments()
+                      .map(args -> isWrapperOf(List.of(args), exitCodeFile))
+                      .orElse(false))
           .filter(h -> !hasExited(h))
           .findFirst();
     }
@@ -353,7 +380,9 @@ public final class ProcessExecutor implements AutoCloseable {
 
   private static boolean isWrapperOf(List<String> args, String exitCodeFile) {
     int i = args.indexOf(WRAPPER_NAME);
-    return i > 0 && i + 1 < args.size() && args.get(i + 1).equals(exitCodeFile)
+    return i > 0
+        && i + 1 < args.size()
+        && args.get(i + 1).equals(exitCodeFile)
         && args.get(i - 1).equals(WRAPPER);
   }
 
@@ -362,21 +391,26 @@ public final class ProcessExecutor implements AutoCloseable {
     live.put(key, handle);
     adopted.add(key);
     if (adoptedWatch == null) {
-      adoptedWatch = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "octomy-adopted-jobs");
-        t.setDaemon(true);
-        return t;
-      });
-      adoptedWatch.scheduleWithFixedDelay(this::pollAdopted, ADOPTED_POLL.toMillis(),
-          ADOPTED_POLL.toMillis(), TimeUnit.MILLISECONDS);
+      adoptedWatch =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "octomy-adopted-jobs");
+                t.setDaemon(true);
+                return t;
+              });
+      adoptedWatch.scheduleWithFixedDelay(
+          this::pollAdopted,
+          ADOPTED_POLL.toMillis(),
+          ADOPTED_POLL.toMillis(),
+          TimeUnit.MILLISECONDS);
     }
   }
 
   private void pollAdopted() {
     List<Map.Entry<JobKey, ProcessHandle>> watched;
     synchronized (this) {
-      watched = adopted.stream().filter(live::containsKey)
-          .map(k -> Map.entry(k, live.get(k))).toList();
+      watched =
+          adopted.stream().filter(live::containsKey).map(k -> Map.entry(k, live.get(k))).toList();
     }
     for (Map.Entry<JobKey, ProcessHandle> e : watched) {
       try {
@@ -395,12 +429,20 @@ public final class ProcessExecutor implements AutoCloseable {
     if (code != null) {
       finish(key, code, reasonFor(code), messageFor(code));
     } else {
-      finish(key, null, JobRecord.REASON_AGENT_LOST, "process " + s.pid()
-          + " ended while the agent was not running and recorded no exit code");
+      finish(
+          key,
+          null,
+          JobRecord.REASON_AGENT_LOST,
+          "process "
+              + s.pid()
+              + " ended while the agent was not running and recorded no exit code");
     }
   }
 
-  /** Exit of a process: {@code own} is the Process when this executor started it (null when adopted). */
+  /**
+   * Exit of a process: {@code own} is the Process when this executor started it (null when
+   * adopted).
+   */
   private synchronized void exited(JobKey key, Process own) {
     if (closed) {
       return; // detached: the next executor reports this exit from the exitcode file
@@ -416,7 +458,10 @@ public final class ProcessExecutor implements AutoCloseable {
     if (stopping.contains(key)) {
       finish(key, code, JobRecord.REASON_STOPPED, "stopped by the agent");
     } else if (code == null) {
-      finish(key, null, JobRecord.REASON_AGENT_LOST,
+      finish(
+          key,
+          null,
+          JobRecord.REASON_AGENT_LOST,
           "process " + s.pid() + " ended without recording an exit code (killed outright?)");
     } else {
       finish(key, code, reasonFor(code), messageFor(code));
@@ -457,14 +502,15 @@ public final class ProcessExecutor implements AutoCloseable {
   private static boolean sameStart(ProcessHandle h, Instant recorded) {
     Optional<Instant> now = h.info().startInstant();
     // Without a recorded start time a live pid proves nothing: it may be another process.
-    return recorded != null && now.isPresent()
+    return recorded != null
+        && now.isPresent()
         && Duration.between(recorded, now.get()).abs().compareTo(START_TIME_TOLERANCE) <= 0;
   }
 
   /**
-   * True once a process has ended. {@link ProcessHandle#isAlive()} stays true for a zombie,
-   * which has exited but waits for its parent (or init) to reap it; some init processes reap
-   * only now and then, so waiting for the reap would stall stops and re-adoption.
+   * True once a process has ended. {@link ProcessHandle#isAlive()} stays true for a zombie, which
+   * has exited but waits for its parent (or init) to reap it; some init processes reap only now and
+   * then, so waiting for the reap would stall stops and re-adoption.
    */
   static boolean hasExited(ProcessHandle h) {
     if (!h.isAlive()) {

@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
  * The Process executor's side of the agent: starts each job admitted here once, measures its
  * process tree, reports it, and stops and forgets the runs of deleted BatchJobs.
  *
- * <p>Never twice: {@link ProcessExecutor#start} refuses a key it ever started (its state
- * directory remembers across restarts), and a job is started only in phase Admitted, so a job
- * the controller already saw Running is never started by an agent that lost its state.
+ * <p>Never twice: {@link ProcessExecutor#start} refuses a key it ever started (its state directory
+ * remembers across restarts), and a job is started only in phase Admitted, so a job the controller
+ * already saw Running is never started by an agent that lost its state.
  */
 final class ProcessJobs implements JobTracker {
 
@@ -40,10 +40,11 @@ final class ProcessJobs implements JobTracker {
 
   /**
    * @param nodeName this node
-   * @param executor runs the processes; closed (detached from, never stopping jobs) with this tracker
+   * @param executor runs the processes; closed (detached from, never stopping jobs) with this
+   *     tracker
    * @param stopper runs stops, which can wait out a grace period, off the agent's thread
-   * @param onChange called (from any thread) when a job finishes or a stop completes, to report
-   *     and reconcile soon
+   * @param onChange called (from any thread) when a job finishes or a stop completes, to report and
+   *     reconcile soon
    */
   ProcessJobs(String nodeName, ProcessExecutor executor, Executor stopper, Runnable onChange) {
     this.nodeName = nodeName;
@@ -61,10 +62,13 @@ final class ProcessJobs implements JobTracker {
     Set<String> recorded = new HashSet<>();
     for (BatchJob job : jobs) {
       existing.add(job.getMetadata().getUid());
-      if (job.getStatus() != null && job.getStatus().getPhase() != null && job.getStatus().getPhase().isFinished()) {
+      if (job.getStatus() != null
+          && job.getStatus().getPhase() != null
+          && job.getStatus().getPhase().isFinished()) {
         recorded.add(job.getMetadata().getUid());
       }
-      if (NodeAllocation.placedOn(job, nodeName) && job.getStatus().getPhase() == JobPhase.Admitted) {
+      if (NodeAllocation.placedOn(job, nodeName)
+          && job.getStatus().getPhase() == JobPhase.Admitted) {
         changed |= startIfNew(job);
       }
     }
@@ -93,9 +97,17 @@ final class ProcessJobs implements JobTracker {
   private boolean startIfNew(BatchJob job) {
     JobKey key;
     try {
-      key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName(), job.getMetadata().getUid());
+      key =
+          new JobKey(
+              job.getMetadata().getNamespace(),
+              job.getMetadata().getName(),
+              job.getMetadata().getUid());
     } catch (IllegalArgumentException e) {
-      LOG.warn("cannot run job {}/{}: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(), e.getMessage());
+      LOG.warn(
+          "cannot run job {}/{}: {}",
+          job.getMetadata().getNamespace(),
+          job.getMetadata().getName(),
+          e.getMessage());
       return false;
     }
     if (refused.containsKey(key) || executor.record(key).isPresent()) {
@@ -133,16 +145,17 @@ final class ProcessJobs implements JobTracker {
       return;
     }
     LOG.info("job {} was deleted while running; stopping it", key);
-    stopper.execute(() -> {
-      try {
-        executor.stop(key);
-      } catch (RuntimeException e) {
-        LOG.warn("stopping job {} failed: {}", key, e.toString());
-      } finally {
-        stopping.remove(key);
-        onChange.run();
-      }
-    });
+    stopper.execute(
+        () -> {
+          try {
+            executor.stop(key);
+          } catch (RuntimeException e) {
+            LOG.warn("stopping job {} failed: {}", key, e.toString());
+          } finally {
+            stopping.remove(key);
+            onChange.run();
+          }
+        });
   }
 
   @Override

@@ -13,19 +13,19 @@ import oshi.software.os.OSProcess;
 import oshi.software.os.OperatingSystem;
 
 /**
- * Measures a local process and all its descendants through oshi: processor use from the growth
- * of kernel + user time between readings (milli-cores = processor-ms / wall-ms x 1000), memory
- * as the sum of resident set sizes.
+ * Measures a local process and all its descendants through oshi: processor use from the growth of
+ * kernel + user time between readings (milli-cores = processor-ms / wall-ms x 1000), memory as the
+ * sum of resident set sizes.
  *
- * <p>Processor time is tracked per process (pid plus start time, so a reused pid is a new
- * process): a process seen for the first time after the first reading counts all its time,
- * since it started after the previous reading. Each process's time includes what its reaped
- * children used ({@link ReapedChildrenTime}, Linux), so commands that start and end between two
- * readings are counted through the parent that waited for them. A process seen at the last
- * reading and reaped since reaches its parent's figure whole, so what was already counted of it
- * is taken off once. Limits of this view: a process that leaves the tree (double fork to init)
- * stops being measured, and children of a parent that ignores SIGCHLD are reaped by nobody's
- * count. Both make the figures low, never high.
+ * <p>Processor time is tracked per process (pid plus start time, so a reused pid is a new process):
+ * a process seen for the first time after the first reading counts all its time, since it started
+ * after the previous reading. Each process's time includes what its reaped children used ({@link
+ * ReapedChildrenTime}, Linux), so commands that start and end between two readings are counted
+ * through the parent that waited for them. A process seen at the last reading and reaped since
+ * reaches its parent's figure whole, so what was already counted of it is taken off once. Limits of
+ * this view: a process that leaves the tree (double fork to init) stops being measured, and
+ * children of a parent that ignores SIGCHLD are reaped by nobody's count. Both make the figures
+ * low, never high.
  */
 public final class ProcessTreeMeter implements UsageMeter {
 
@@ -58,7 +58,8 @@ public final class ProcessTreeMeter implements UsageMeter {
 
   private static ReapedChildrenTime systemReaped() {
     return SYSTEM instanceof LinuxOperatingSystem linux
-        ? ReapedChildrenTime.procfs(Path.of("/proc"), linux.getHz()) : ReapedChildrenTime.NONE;
+        ? ReapedChildrenTime.procfs(Path.of("/proc"), linux.getHz())
+        : ReapedChildrenTime.NONE;
   }
 
   @Override

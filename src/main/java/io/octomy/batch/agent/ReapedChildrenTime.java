@@ -5,10 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Processor time of the children a process has waited for, which the kernel adds to the parent
- * when it reaps them (Linux: {@code cutime + cstime} in {@code /proc/PID/stat}). A job that is a
- * shell script running many short commands spends most of its time in children that live
- * between two readings; without this their time would never be seen.
+ * Processor time of the children a process has waited for, which the kernel adds to the parent when
+ * it reaps them (Linux: {@code cutime + cstime} in {@code /proc/PID/stat}). A job that is a shell
+ * script running many short commands spends most of its time in children that live between two
+ * readings; without this their time would never be seen.
  */
 interface ReapedChildrenTime {
 
@@ -19,17 +19,18 @@ interface ReapedChildrenTime {
   boolean available();
 
   /** No figures (not Linux, or a test that scripts only the processes' own times). */
-  ReapedChildrenTime NONE = new ReapedChildrenTime() {
-    @Override
-    public long millis(int pid) {
-      return 0;
-    }
+  ReapedChildrenTime NONE =
+      new ReapedChildrenTime() {
+        @Override
+        public long millis(int pid) {
+          return 0;
+        }
 
-    @Override
-    public boolean available() {
-      return false;
-    }
-  };
+        @Override
+        public boolean available() {
+          return false;
+        }
+      };
 
   /**
    * Reads {@code /proc/PID/stat} under {@code proc}, whose clock ticks last {@code 1000 / hz} ms.

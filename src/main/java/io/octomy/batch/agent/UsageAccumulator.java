@@ -5,8 +5,8 @@ package io.octomy.batch.agent;
  * guards it.
  *
  * <p>The mean processor use is total processor time over total wall time rather than a mean of
- * interval rates, so irregular sampling does not skew it. Memory is weighted by the interval
- * that ends at each sample.
+ * interval rates, so irregular sampling does not skew it. Memory is weighted by the interval that
+ * ends at each sample.
  */
 final class UsageAccumulator {
 
@@ -53,7 +53,8 @@ final class UsageAccumulator {
 
   UsageSummary summary() {
     long meanCpu = wallNanosTotal == 0 ? 0 : Math.round(cpuNanosTotal * 1000.0 / wallNanosTotal);
-    long meanMemory = wallNanosTotal == 0 ? lastMemory : Math.round(memoryByteNanos / wallNanosTotal);
+    long meanMemory =
+        wallNanosTotal == 0 ? lastMemory : Math.round(memoryByteNanos / wallNanosTotal);
     return new UsageSummary(peakCpuMilli, meanCpu, peakMemory, meanMemory, samples);
   }
 }

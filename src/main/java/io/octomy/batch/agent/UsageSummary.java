@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Peak and mean use of one job so far, for {@code BatchNode.status.jobs[].usage} and, through
- * the controller, {@code BatchJob.status.usage} (the peak).
+ * Peak and mean use of one job so far, for {@code BatchNode.status.jobs[].usage} and, through the
+ * controller, {@code BatchJob.status.usage} (the peak).
  *
  * @param peakCpuMilli highest processor rate seen over one sampling interval, milli-cores
  * @param meanCpuMilli processor time used divided by wall time measured, milli-cores

@@ -4,10 +4,10 @@ import java.util.Map;
 
 /**
  * Expands {@code $(NAME)} references in a container's command, args and env values the way the
- * kubelet does, so a template behaves the same on a Process node as on a Pod node: a reference
- * to a defined variable is replaced by its value; a reference to an undefined one is left as
- * written; {@code $$} is a literal {@code $} (so {@code $$(NAME)} gives {@code $(NAME)}); a
- * {@code $(} without its {@code )} is left as written.
+ * kubelet does, so a template behaves the same on a Process node as on a Pod node: a reference to a
+ * defined variable is replaced by its value; a reference to an undefined one is left as written;
+ * {@code $$} is a literal {@code $} (so {@code $$(NAME)} gives {@code $(NAME)}); a {@code $(}
+ * without its {@code )} is left as written.
  */
 final class VariableReferences {
 

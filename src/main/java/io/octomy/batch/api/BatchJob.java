@@ -17,13 +17,36 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(Api.VERSION)
 @ShortNames("bj")
 @Categories("octomy")
-@AdditionalPrinterColumn(name = "CLASS", jsonPath = ".status.serviceClass", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "NODE", jsonPath = ".status.node", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "REASON", jsonPath = ".status.reason", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-@AdditionalPrinterColumn(name = "PRIORITY", jsonPath = ".status.effectivePriority", type = AdditionalPrinterColumn.Type.INTEGER, priority = 1)
-@AdditionalPrinterColumn(name = "MESSAGE", jsonPath = ".status.message", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(
+    name = "CLASS",
+    jsonPath = ".status.serviceClass",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "PHASE",
+    jsonPath = ".status.phase",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "NODE",
+    jsonPath = ".status.node",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "REASON",
+    jsonPath = ".status.reason",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "AGE",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+    name = "PRIORITY",
+    jsonPath = ".status.effectivePriority",
+    type = AdditionalPrinterColumn.Type.INTEGER,
+    priority = 1)
+@AdditionalPrinterColumn(
+    name = "MESSAGE",
+    jsonPath = ".status.message",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1)
 public class BatchJob extends CustomResource<BatchJobSpec, BatchJobStatus> implements Namespaced {
 
   @Override

@@ -16,8 +16,21 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(Api.VERSION)
 @ShortNames("bjp")
 @Categories("octomy")
-@AdditionalPrinterColumn(name = "RUNS", jsonPath = ".status.runs", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "OVER-LIMIT", jsonPath = ".status.overLimitRuns", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "WASTE", jsonPath = ".status.waste", type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class BatchJobProfile extends CustomResource<Void, BatchJobProfileStatus> implements Namespaced {}
+@AdditionalPrinterColumn(
+    name = "RUNS",
+    jsonPath = ".status.runs",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "OVER-LIMIT",
+    jsonPath = ".status.overLimitRuns",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "WASTE",
+    jsonPath = ".status.waste",
+    type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(
+    name = "AGE",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+public class BatchJobProfile extends CustomResource<Void, BatchJobProfileStatus>
+    implements Namespaced {}

@@ -69,9 +69,12 @@ public class BatchJobProfileStatus {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BatchJobProfileStatus s && Objects.equals(runs, s.runs)
-        && Objects.equals(overLimitRuns, s.overLimitRuns) && Objects.equals(waste, s.waste)
-        && Objects.equals(resources, s.resources) && Objects.equals(foldedJobs, s.foldedJobs);
+    return o instanceof BatchJobProfileStatus s
+        && Objects.equals(runs, s.runs)
+        && Objects.equals(overLimitRuns, s.overLimitRuns)
+        && Objects.equals(waste, s.waste)
+        && Objects.equals(resources, s.resources)
+        && Objects.equals(foldedJobs, s.foldedJobs);
   }
 
   @Override

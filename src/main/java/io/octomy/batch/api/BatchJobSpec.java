@@ -22,6 +22,7 @@ public class BatchJobSpec {
 
   /** Upper bounds that keep one object small; the Java validator uses the same numbers. */
   public static final int MAX_AFTER = 64;
+
   public static final int MAX_LOCKS = 16;
   public static final int MAX_LOCK_KEY_LENGTH = 253;
 
@@ -53,8 +54,11 @@ public class BatchJobSpec {
    * rejected one skips this job; a missing one is waited for.
    */
   @Size(max = MAX_AFTER)
-  @ValidationRule(value = "self.all(n, size(n) <= 253 && n.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'))",
-      message = "after lists BatchJob names: lower-case letters, digits, '-' and '.', like preprocess-41")
+  @ValidationRule(
+      value =
+          "self.all(n, size(n) <= 253 && n.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'))",
+      message =
+          "after lists BatchJob names: lower-case letters, digits, '-' and '.', like preprocess-41")
   private List<String> after;
 
   /**
@@ -62,9 +66,13 @@ public class BatchJobSpec {
    * running job holds a key, no other job with that key is admitted.
    */
   @Size(max = MAX_LOCKS)
-  @ValidationRule(value = "self.all(k, size(k) <= " + MAX_LOCK_KEY_LENGTH
-      + " && k.matches('^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)*$'))",
-      message = "lock keys are segments of letters, digits, '-', '_' and '.' joined by '/', like subject/ernie")
+  @ValidationRule(
+      value =
+          "self.all(k, size(k) <= "
+              + MAX_LOCK_KEY_LENGTH
+              + " && k.matches('^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)*$'))",
+      message =
+          "lock keys are segments of letters, digits, '-', '_' and '.' joined by '/', like subject/ernie")
   private List<String> locks;
 
   /**
@@ -82,9 +90,10 @@ public class BatchJobSpec {
   @SchemaFrom(type = OpenObject.class)
   private PodTemplateSpec template;
 
-  /** Fields as written that could not be read (wrong type) or are unknown; never serialized back. */
-  @JsonIgnore
-  private final ObjectNode malformed = JsonNodeFactory.instance.objectNode();
+  /**
+   * Fields as written that could not be read (wrong type) or are unknown; never serialized back.
+   */
+  @JsonIgnore private final ObjectNode malformed = JsonNodeFactory.instance.objectNode();
 
   @JsonIgnore
   public ObjectNode malformed() {
@@ -149,9 +158,14 @@ public class BatchJobSpec {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BatchJobSpec s && Objects.equals(type, s.type) && Objects.equals(group, s.group)
-        && Objects.equals(origin, s.origin) && Objects.equals(after, s.after) && Objects.equals(locks, s.locks)
-        && Objects.equals(resources, s.resources) && Objects.equals(template, s.template);
+    return o instanceof BatchJobSpec s
+        && Objects.equals(type, s.type)
+        && Objects.equals(group, s.group)
+        && Objects.equals(origin, s.origin)
+        && Objects.equals(after, s.after)
+        && Objects.equals(locks, s.locks)
+        && Objects.equals(resources, s.resources)
+        && Objects.equals(template, s.template);
   }
 
   @Override

@@ -15,13 +15,36 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(Api.VERSION)
 @ShortNames("bn")
 @Categories("octomy")
-@AdditionalPrinterColumn(name = "MODE", jsonPath = ".spec.mode", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "OWN-MODE", jsonPath = ".spec.ownMode", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "EXECUTOR", jsonPath = ".spec.executor", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "READY", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-@AdditionalPrinterColumn(name = "OFFER", jsonPath = ".status.offer.others", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
-@AdditionalPrinterColumn(name = "ALLOCATED", jsonPath = ".status.allocated", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(
+    name = "MODE",
+    jsonPath = ".spec.mode",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "OWN-MODE",
+    jsonPath = ".spec.ownMode",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "EXECUTOR",
+    jsonPath = ".spec.executor",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "READY",
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "AGE",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+    name = "OFFER",
+    jsonPath = ".status.offer.others",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1)
+@AdditionalPrinterColumn(
+    name = "ALLOCATED",
+    jsonPath = ".status.allocated",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1)
 public class BatchNode extends CustomResource<BatchNodeSpec, BatchNodeStatus> {
 
   @Override

@@ -29,7 +29,13 @@ public class BatchNodeSpec {
 
   /** Capacity the agent cannot measure, like example.com/su2-processes: 16. Whole numbers >= 0. */
   @Size(max = ResourceNames.MAX_PER_MAP)
-  @ValidationRule(value = "self.all(k, size(k) <= " + ResourceNames.MAX_LENGTH + " && k.matches('" + CelText.RESOURCE_NAME + "'))",
+  @ValidationRule(
+      value =
+          "self.all(k, size(k) <= "
+              + ResourceNames.MAX_LENGTH
+              + " && k.matches('"
+              + CelText.RESOURCE_NAME
+              + "'))",
       message = "resource names carry a domain: write example.com/su2-processes, not su2-processes")
   @JsonDeserialize(using = QuantitiesDeserializer.class)
   private Map<String, Long> resources;
@@ -68,7 +74,10 @@ public class BatchNodeSpec {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BatchNodeSpec s && mode == s.mode && ownMode == s.ownMode && executor == s.executor
+    return o instanceof BatchNodeSpec s
+        && mode == s.mode
+        && ownMode == s.ownMode
+        && executor == s.executor
         && Objects.equals(resources, s.resources);
   }
 

@@ -98,9 +98,14 @@ public class BatchNodeStatus {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BatchNodeStatus s && Objects.equals(capacity, s.capacity) && Objects.equals(offer, s.offer)
-        && Objects.equals(allocated, s.allocated) && Objects.equals(usage, s.usage) && Objects.equals(jobs, s.jobs)
-        && Objects.equals(heartbeatTime, s.heartbeatTime) && Objects.equals(conditions, s.conditions);
+    return o instanceof BatchNodeStatus s
+        && Objects.equals(capacity, s.capacity)
+        && Objects.equals(offer, s.offer)
+        && Objects.equals(allocated, s.allocated)
+        && Objects.equals(usage, s.usage)
+        && Objects.equals(jobs, s.jobs)
+        && Objects.equals(heartbeatTime, s.heartbeatTime)
+        && Objects.equals(conditions, s.conditions);
   }
 
   @Override

@@ -1,6 +1,9 @@
 package io.octomy.batch.api;
 
-/** Regular expressions written for use inside single-quoted CEL string literals (backslashes doubled). */
+/**
+ * Regular expressions written for use inside single-quoted CEL string literals (backslashes
+ * doubled).
+ */
 final class CelText {
 
   static final String RESOURCE_NAME =

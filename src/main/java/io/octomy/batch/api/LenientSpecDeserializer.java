@@ -13,10 +13,10 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Reads a BatchJob spec field by field and never fails. A field of the wrong type (say
- * {@code group: [1, 2]}) is kept aside as written, in {@link BatchJobSpec#malformed()}, so the
- * validator can reject the job with a sentence. Read strictly, one such object from an API server
- * that skips schema validation would fail the informer's whole list and stop every decision.
+ * Reads a BatchJob spec field by field and never fails. A field of the wrong type (say {@code
+ * group: [1, 2]}) is kept aside as written, in {@link BatchJobSpec#malformed()}, so the validator
+ * can reject the job with a sentence. Read strictly, one such object from an API server that skips
+ * schema validation would fail the informer's whole list and stop every decision.
  */
 public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
 
@@ -32,28 +32,40 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
       return spec;
     }
     ObjectNode bad = spec.malformed();
-    tree.fields().forEachRemaining(e -> {
-      String field = e.getKey();
-      JsonNode v = e.getValue();
-      try {
-        switch (field) {
-          case "type" -> spec.setType(text(v));
-          case "group" -> spec.setGroup(text(v));
-          case "origin" -> spec.setOrigin(text(v));
-          case "after" -> spec.setAfter(v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), STRINGS));
-          case "locks" -> spec.setLocks(v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), STRINGS));
-          case "resources" -> spec.setResources(v.isNull() ? null : codec.treeToValue(v, Resources.class));
-          case "template" -> spec.setTemplate(v.isNull() ? null : codec.treeToValue(v, PodTemplateSpec.class));
-          default -> bad.set(field, v); // unknown: the validator names it and lists the fields
-        }
-      } catch (IOException | IllegalArgumentException ex) {
-        bad.set(field, v);
-      }
-    });
+    tree.fields()
+        .forEachRemaining(
+            e -> {
+              String field = e.getKey();
+              JsonNode v = e.getValue();
+              try {
+                switch (field) {
+                  case "type" -> spec.setType(text(v));
+                  case "group" -> spec.setGroup(text(v));
+                  case "origin" -> spec.setOrigin(text(v));
+                  case "after" ->
+                      spec.setAfter(
+                          v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), STRINGS));
+                  case "locks" ->
+                      spec.setLocks(
+                          v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), STRINGS));
+                  case "resources" ->
+                      spec.setResources(v.isNull() ? null : codec.treeToValue(v, Resources.class));
+                  case "template" ->
+                      spec.setTemplate(
+                          v.isNull() ? null : codec.treeToValue(v, PodTemplateSpec.class));
+                  default ->
+                      bad.set(field, v); // unknown: the validator names it and lists the fields
+                }
+              } catch (IOException | IllegalArgumentException ex) {
+                bad.set(field, v);
+              }
+            });
     return spec;
   }
 
-  /** Strings only: a number or a list where a name goes is malformed, not quietly turned into text. */
+  /**
+   * Strings only: a number or a list where a name goes is malformed, not quietly turned into text.
+   */
   private static String text(JsonNode v) {
     if (v.isNull()) {
       return null;

@@ -135,15 +135,33 @@ public class NodeJob {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof NodeJob j && Objects.equals(namespace, j.namespace) && Objects.equals(name, j.name)
-        && Objects.equals(uid, j.uid) && phase == j.phase && Objects.equals(reason, j.reason) && Objects.equals(message, j.message)
-        && Objects.equals(exitCode, j.exitCode) && Objects.equals(startedAt, j.startedAt)
-        && Objects.equals(finishedAt, j.finishedAt) && Objects.equals(usage, j.usage)
+    return o instanceof NodeJob j
+        && Objects.equals(namespace, j.namespace)
+        && Objects.equals(name, j.name)
+        && Objects.equals(uid, j.uid)
+        && phase == j.phase
+        && Objects.equals(reason, j.reason)
+        && Objects.equals(message, j.message)
+        && Objects.equals(exitCode, j.exitCode)
+        && Objects.equals(startedAt, j.startedAt)
+        && Objects.equals(finishedAt, j.finishedAt)
+        && Objects.equals(usage, j.usage)
         && Objects.equals(meanUsage, j.meanUsage);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(namespace, name, uid, phase, reason, message, exitCode, startedAt, finishedAt, usage, meanUsage);
+    return Objects.hash(
+        namespace,
+        name,
+        uid,
+        phase,
+        reason,
+        message,
+        exitCode,
+        startedAt,
+        finishedAt,
+        usage,
+        meanUsage);
   }
 }

@@ -39,7 +39,9 @@ public class NodeOffers {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof NodeOffers n && Objects.equals(own, n.own) && Objects.equals(others, n.others);
+    return o instanceof NodeOffers n
+        && Objects.equals(own, n.own)
+        && Objects.equals(others, n.others);
   }
 
   @Override

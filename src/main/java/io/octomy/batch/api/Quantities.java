@@ -13,8 +13,7 @@ import java.util.Map;
  */
 public class Quantities extends LinkedHashMap<String, Long> {
 
-  @JsonIgnore
-  private final Map<String, JsonNode> malformed = new LinkedHashMap<>();
+  @JsonIgnore private final Map<String, JsonNode> malformed = new LinkedHashMap<>();
 
   /** Entries whose value was not a whole number, as written (never serialized back). */
   @JsonIgnore

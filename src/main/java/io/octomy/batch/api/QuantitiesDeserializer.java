@@ -15,7 +15,8 @@ public class QuantitiesDeserializer extends JsonDeserializer<Map<String, Long>> 
   private static final BigInteger MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
   @Override
-  public Map<String, Long> deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+  public Map<String, Long> deserialize(JsonParser p, DeserializationContext ctxt)
+      throws IOException {
     JsonNode tree = p.readValueAsTree();
     Quantities out = new Quantities();
     if (tree == null || !tree.isObject()) {
@@ -27,7 +28,9 @@ public class QuantitiesDeserializer extends JsonDeserializer<Map<String, Long>> 
     for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       JsonNode v = e.getValue();
-      if (v.isIntegralNumber() && v.bigIntegerValue().signum() >= 0 && v.bigIntegerValue().compareTo(MAX) <= 0) {
+      if (v.isIntegralNumber()
+          && v.bigIntegerValue().signum() >= 0
+          && v.bigIntegerValue().compareTo(MAX) <= 0) {
         out.put(e.getKey(), v.longValue());
       } else {
         out.malformed().put(e.getKey(), v);

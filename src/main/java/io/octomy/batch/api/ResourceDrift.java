@@ -91,9 +91,14 @@ public class ResourceDrift {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ResourceDrift d && Objects.equals(requested, d.requested) && Objects.equals(usedP50, d.usedP50)
-        && Objects.equals(usedP95, d.usedP95) && Objects.equals(usedMax, d.usedMax) && Objects.equals(waste, d.waste)
-        && Objects.equals(suggestedRequest, d.suggestedRequest) && Objects.equals(samples, d.samples);
+    return o instanceof ResourceDrift d
+        && Objects.equals(requested, d.requested)
+        && Objects.equals(usedP50, d.usedP50)
+        && Objects.equals(usedP95, d.usedP95)
+        && Objects.equals(usedMax, d.usedMax)
+        && Objects.equals(waste, d.waste)
+        && Objects.equals(suggestedRequest, d.suggestedRequest)
+        && Objects.equals(samples, d.samples);
   }
 
   @Override

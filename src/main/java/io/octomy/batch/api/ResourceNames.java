@@ -3,9 +3,9 @@ package io.octomy.batch.api;
 import java.util.regex.Pattern;
 
 /**
- * The one definition of a valid resource name, shared by the CRD's CEL rules and the Java
- * validator so the two can never disagree: a DNS subdomain with at least one dot, a slash, and a
- * name of at most 63 characters (like {@code example.com/cfd-cores}).
+ * The one definition of a valid resource name, shared by the CRD's CEL rules and the Java validator
+ * so the two can never disagree: a DNS subdomain with at least one dot, a slash, and a name of at
+ * most 63 characters (like {@code example.com/cfd-cores}).
  */
 public final class ResourceNames {
 
@@ -27,7 +27,8 @@ public final class ResourceNames {
       "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
 
   /** A lock key: one or more path segments of letters, digits, '-', '_' and '.', joined by '/'. */
-  public static final String LOCK_KEY_REGEX = "^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)*$";
+  public static final String LOCK_KEY_REGEX =
+      "^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)*$";
 
   private static final Pattern PATTERN = Pattern.compile(REGEX);
 

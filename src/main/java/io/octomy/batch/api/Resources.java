@@ -10,8 +10,10 @@ import java.util.Objects;
 /** What a job declares per resource: requests are reserved, limits are only measured against. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
-    value = "!has(self.requests) || !has(self.limits) || self.requests.all(k, !(k in self.limits) || self.requests[k] <= self.limits[k])",
-    message = "a request is above its limit; lower the request or raise the limit so that request <= limit")
+    value =
+        "!has(self.requests) || !has(self.limits) || self.requests.all(k, !(k in self.limits) || self.requests[k] <= self.limits[k])",
+    message =
+        "a request is above its limit; lower the request or raise the limit so that request <= limit")
 public class Resources {
 
   /**
@@ -19,7 +21,13 @@ public class Resources {
    * name (a domain, a slash and a name, like example.com/cfd-cores) to a whole number >= 0.
    */
   @Size(max = ResourceNames.MAX_PER_MAP)
-  @ValidationRule(value = "self.all(k, size(k) <= " + ResourceNames.MAX_LENGTH + " && k.matches('" + CelText.RESOURCE_NAME + "'))",
+  @ValidationRule(
+      value =
+          "self.all(k, size(k) <= "
+              + ResourceNames.MAX_LENGTH
+              + " && k.matches('"
+              + CelText.RESOURCE_NAME
+              + "'))",
       message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
   @JsonDeserialize(using = QuantitiesDeserializer.class)
   private Map<String, Long> requests;
@@ -29,7 +37,13 @@ public class Resources {
    * measured peak usage above it sets status.overLimit. Same names and numbers as requests.
    */
   @Size(max = ResourceNames.MAX_PER_MAP)
-  @ValidationRule(value = "self.all(k, size(k) <= " + ResourceNames.MAX_LENGTH + " && k.matches('" + CelText.RESOURCE_NAME + "'))",
+  @ValidationRule(
+      value =
+          "self.all(k, size(k) <= "
+              + ResourceNames.MAX_LENGTH
+              + " && k.matches('"
+              + CelText.RESOURCE_NAME
+              + "'))",
       message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
   @JsonDeserialize(using = QuantitiesDeserializer.class)
   private Map<String, Long> limits;
@@ -59,7 +73,9 @@ public class Resources {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Resources r && Objects.equals(requests, r.requests) && Objects.equals(limits, r.limits);
+    return o instanceof Resources r
+        && Objects.equals(requests, r.requests)
+        && Objects.equals(limits, r.limits);
   }
 
   @Override

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 /**
  * The CRD's rules again, in Java, for API servers that do not run them (the mock server, older
  * clusters). It reads the raw JSON of a spec rather than the typed POJO, because typed reading
- * would silently turn {@code 0.5} into {@code 0} and fail outright on {@code "500m"}. Every
- * problem is a sentence that says what to write instead.
+ * would silently turn {@code 0.5} into {@code 0} and fail outright on {@code "500m"}. Every problem
+ * is a sentence that says what to write instead.
  */
 public final class SpecValidator {
 
@@ -73,7 +73,10 @@ public final class SpecValidator {
       return sentences(out);
     }
     if (!spec.isObject()) {
-      out.add("spec is " + kind(spec) + "; write it as a mapping with template, resources and the other fields");
+      out.add(
+          "spec is "
+              + kind(spec)
+              + "; write it as a mapping with template, resources and the other fields");
       return sentences(out);
     }
     unknownFields(spec, SPEC_FIELDS, "spec", out);
@@ -89,14 +92,24 @@ public final class SpecValidator {
 
   /** Each problem ends with a full stop, so several read well joined into one message. */
   private static List<String> sentences(List<String> problems) {
-    return problems.stream().map(p -> p.endsWith(".") ? p : p + ".").collect(java.util.stream.Collectors.toCollection(ArrayList::new));
+    return problems.stream()
+        .map(p -> p.endsWith(".") ? p : p + ".")
+        .collect(java.util.stream.Collectors.toCollection(ArrayList::new));
   }
 
-  private static void unknownFields(JsonNode obj, Set<String> known, String path, List<String> out) {
+  private static void unknownFields(
+      JsonNode obj, Set<String> known, String path, List<String> out) {
     for (Iterator<String> it = obj.fieldNames(); it.hasNext(); ) {
       String f = it.next();
       if (!known.contains(f)) {
-        out.add(path + "." + f + " is not a field of " + path + "; the fields are " + String.join(", ", known.stream().sorted().toList()));
+        out.add(
+            path
+                + "."
+                + f
+                + " is not a field of "
+                + path
+                + "; the fields are "
+                + String.join(", ", known.stream().sorted().toList()));
       }
     }
   }
@@ -108,7 +121,12 @@ public final class SpecValidator {
     if (!v.isTextual()) {
       out.add(path + " is " + kind(v) + "; write a name like " + example);
     } else if (v.asText().length() > 63 || !DNS_LABEL.matcher(v.asText()).matches()) {
-      out.add(path + " '" + clip(v.asText()) + "' is not a valid name; use at most 63 lower-case letters, digits and '-', like " + example);
+      out.add(
+          path
+              + " '"
+              + clip(v.asText())
+              + "' is not a valid name; use at most 63 lower-case letters, digits and '-', like "
+              + example);
     }
   }
 
@@ -116,8 +134,13 @@ public final class SpecValidator {
     if (v == null || v.isNull()) {
       return;
     }
-    if (!v.isTextual() || v.asText().length() > 253 || !DNS_SUBDOMAIN.matcher(v.asText()).matches()) {
-      out.add("spec.origin " + describe(v) + " is not a BatchNode name; write the node's name, like ws-7");
+    if (!v.isTextual()
+        || v.asText().length() > 253
+        || !DNS_SUBDOMAIN.matcher(v.asText()).matches()) {
+      out.add(
+          "spec.origin "
+              + describe(v)
+              + " is not a BatchNode name; write the node's name, like ws-7");
     }
   }
 
@@ -125,8 +148,15 @@ public final class SpecValidator {
     List<JsonNode> items = list(v, "spec.after", BatchJobSpec.MAX_AFTER, "[preprocess-41]", out);
     for (int i = 0; i < items.size(); i++) {
       JsonNode n = items.get(i);
-      if (!n.isTextual() || n.asText().length() > 253 || !DNS_SUBDOMAIN.matcher(n.asText()).matches()) {
-        out.add("spec.after[" + i + "] " + describe(n) + " is not a BatchJob name; write the name of a job in this namespace, like preprocess-41");
+      if (!n.isTextual()
+          || n.asText().length() > 253
+          || !DNS_SUBDOMAIN.matcher(n.asText()).matches()) {
+        out.add(
+            "spec.after["
+                + i
+                + "] "
+                + describe(n)
+                + " is not a BatchJob name; write the name of a job in this namespace, like preprocess-41");
       }
     }
   }
@@ -135,13 +165,21 @@ public final class SpecValidator {
     List<JsonNode> items = list(v, "spec.locks", BatchJobSpec.MAX_LOCKS, "[subject/ernie]", out);
     for (int i = 0; i < items.size(); i++) {
       JsonNode n = items.get(i);
-      if (!n.isTextual() || n.asText().length() > BatchJobSpec.MAX_LOCK_KEY_LENGTH || !LOCK_KEY.matcher(n.asText()).matches()) {
-        out.add("spec.locks[" + i + "] " + describe(n) + " is not a lock key; write segments of letters, digits, '-', '_' and '.' joined by '/', like subject/ernie");
+      if (!n.isTextual()
+          || n.asText().length() > BatchJobSpec.MAX_LOCK_KEY_LENGTH
+          || !LOCK_KEY.matcher(n.asText()).matches()) {
+        out.add(
+            "spec.locks["
+                + i
+                + "] "
+                + describe(n)
+                + " is not a lock key; write segments of letters, digits, '-', '_' and '.' joined by '/', like subject/ernie");
       }
     }
   }
 
-  private static List<JsonNode> list(JsonNode v, String path, int max, String example, List<String> out) {
+  private static List<JsonNode> list(
+      JsonNode v, String path, int max, String example, List<String> out) {
     List<JsonNode> items = new ArrayList<>();
     if (v == null || v.isNull()) {
       return items;
@@ -169,13 +207,23 @@ public final class SpecValidator {
     unknownFields(v, RESOURCES_FIELDS, "spec.resources", out);
     Map<String, Long> requests = quantities(v.get("requests"), "spec.resources.requests", out);
     Map<String, Long> limits = quantities(v.get("limits"), "spec.resources.limits", out);
-    requests.forEach((name, request) -> {
-      Long limit = limits.get(name);
-      if (limit != null && request > limit) {
-        out.add("spec.resources.requests['" + name + "'] is " + request + ", above its limit " + limit
-            + "; lower the request to at most " + limit + " or raise the limit to at least " + request);
-      }
-    });
+    requests.forEach(
+        (name, request) -> {
+          Long limit = limits.get(name);
+          if (limit != null && request > limit) {
+            out.add(
+                "spec.resources.requests['"
+                    + name
+                    + "'] is "
+                    + request
+                    + ", above its limit "
+                    + limit
+                    + "; lower the request to at most "
+                    + limit
+                    + " or raise the limit to at least "
+                    + request);
+          }
+        });
   }
 
   private static Map<String, Long> quantities(JsonNode v, String path, List<String> out) {
@@ -184,11 +232,21 @@ public final class SpecValidator {
       return good;
     }
     if (!v.isObject()) {
-      out.add(path + " is " + kind(v) + "; write a mapping of resource names to whole numbers, like {octomy.io/cpu-milli: 2000}");
+      out.add(
+          path
+              + " is "
+              + kind(v)
+              + "; write a mapping of resource names to whole numbers, like {octomy.io/cpu-milli: 2000}");
       return good;
     }
     if (v.size() > ResourceNames.MAX_PER_MAP) {
-      out.add(path + " has " + v.size() + " resource names; at most " + ResourceNames.MAX_PER_MAP + " are allowed");
+      out.add(
+          path
+              + " has "
+              + v.size()
+              + " resource names; at most "
+              + ResourceNames.MAX_PER_MAP
+              + " are allowed");
       return good;
     }
     for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
@@ -205,16 +263,31 @@ public final class SpecValidator {
         if (n.signum() < 0) {
           out.add(at + " is " + n + "; quantities are whole numbers >= 0: write 0 or more");
         } else if (n.compareTo(MAX_QUANTITY) > 0) {
-          out.add(at + " is " + n + ", too large; quantities fit in 64 bits (at most " + Long.MAX_VALUE + ")");
+          out.add(
+              at
+                  + " is "
+                  + n
+                  + ", too large; quantities fit in 64 bits (at most "
+                  + Long.MAX_VALUE
+                  + ")");
         } else if (nameOk) {
           good.put(name, n.longValue());
         }
       } else if (q.isNumber()) {
-        out.add(at + " is " + q.asText() + ", a fraction; quantities are whole numbers: use a smaller unit in the name"
-            + " (0.5 cpu is 500 octomy.io/cpu-milli) and write " + suggestWhole(q));
+        out.add(
+            at
+                + " is "
+                + q.asText()
+                + ", a fraction; quantities are whole numbers: use a smaller unit in the name"
+                + " (0.5 cpu is 500 octomy.io/cpu-milli) and write "
+                + suggestWhole(q));
       } else if (q.isTextual()) {
-        out.add(at + " is the string \"" + clip(q.asText()) + "\"; quantities are plain whole numbers with the unit in the"
-            + " name: write 500 under octomy.io/cpu-milli, not \"500m\"");
+        out.add(
+            at
+                + " is the string \""
+                + clip(q.asText())
+                + "\"; quantities are plain whole numbers with the unit in the"
+                + " name: write 500 under octomy.io/cpu-milli, not \"500m\"");
       } else {
         out.add(at + " is " + kind(q) + "; write a whole number >= 0");
       }
@@ -225,33 +298,47 @@ public final class SpecValidator {
   private static String nameProblem(String name) {
     String shown = clip(name);
     if (name.length() > ResourceNames.MAX_LENGTH) {
-      return "resource name '" + shown + "' is " + name.length() + " characters long; at most " + ResourceNames.MAX_LENGTH + " are allowed";
+      return "resource name '"
+          + shown
+          + "' is "
+          + name.length()
+          + " characters long; at most "
+          + ResourceNames.MAX_LENGTH
+          + " are allowed";
     }
     if (!name.contains("/")) {
       return "resource name '" + shown + "' has no domain; write it as example.com/" + shown;
     }
-    return "resource name '" + shown + "' is not a domain-qualified name; write a DNS domain with a dot, a slash and a name, like example.com/cfd-cores";
+    return "resource name '"
+        + shown
+        + "' is not a domain-qualified name; write a DNS domain with a dot, a slash and a name, like example.com/cfd-cores";
   }
 
   private static void template(JsonNode v, List<String> out) {
     if (v == null || v.isNull()) {
-      out.add("spec.template is missing; write a pod template with at least one container, like {spec: {containers: [{name: main, image: busybox, command: [sh, -c, 'echo hi']}]}}");
+      out.add(
+          "spec.template is missing; write a pod template with at least one container, like {spec: {containers: [{name: main, image: busybox, command: [sh, -c, 'echo hi']}]}}");
       return;
     }
     JsonNode containers = v.path("spec").path("containers");
     if (!v.isObject() || !containers.isArray() || containers.isEmpty()) {
-      out.add("spec.template has no containers; write spec.template.spec.containers with at least one container");
+      out.add(
+          "spec.template has no containers; write spec.template.spec.containers with at least one container");
       return;
     }
     JsonNode first = containers.get(0);
-    if (!first.isObject() || !(first.path("image").isTextual() || first.path("command").isArray())) {
-      out.add("spec.template.spec.containers[0] has neither an image nor a command; write an image (Pod nodes) or a command (Process nodes)");
+    if (!first.isObject()
+        || !(first.path("image").isTextual() || first.path("command").isArray())) {
+      out.add(
+          "spec.template.spec.containers[0] has neither an image nor a command; write an image (Pod nodes) or a command (Process nodes)");
     }
   }
 
   private static String suggestWhole(JsonNode q) {
     double d = q.asDouble();
-    return d < 0 ? "a number >= 0" : String.valueOf((long) Math.ceil(d)) + " or a whole number in the smaller unit";
+    return d < 0
+        ? "a number >= 0"
+        : String.valueOf((long) Math.ceil(d)) + " or a whole number in the smaller unit";
   }
 
   private static String describe(JsonNode v) {

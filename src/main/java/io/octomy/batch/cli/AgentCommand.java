@@ -20,66 +20,111 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** The node agent: reports what this machine offers and uses, and runs Process jobs. */
-@Command(name = "agent", mixinStandardHelpOptions = true,
-    description = "Report this machine as a BatchNode (capacity, mode-scaled offers, usage, heartbeat) and, with the Process "
-        + "executor, run the jobs admitted to it as local processes.")
+@Command(
+    name = "agent",
+    mixinStandardHelpOptions = true,
+    description =
+        "Report this machine as a BatchNode (capacity, mode-scaled offers, usage, heartbeat) and, with the Process "
+            + "executor, run the jobs admitted to it as local processes.")
 public final class AgentCommand implements Callable<Integer> {
 
-  @Option(names = "--node", paramLabel = "NAME", required = true, description = "Name of this machine's BatchNode.")
+  @Option(
+      names = "--node",
+      paramLabel = "NAME",
+      required = true,
+      description = "Name of this machine's BatchNode.")
   String node;
 
-  @Option(names = "--executor", paramLabel = "EXECUTOR", defaultValue = "Process",
+  @Option(
+      names = "--executor",
+      paramLabel = "EXECUTOR",
+      defaultValue = "Process",
       description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   Executor executor;
 
-  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "Drone",
-      description = "Mode (and own mode) of the BatchNode when the agent creates it: ${COMPLETION-CANDIDATES} "
-          + "(default: ${DEFAULT-VALUE}). An existing BatchNode's spec is never rewritten.")
+  @Option(
+      names = "--mode",
+      paramLabel = "MODE",
+      defaultValue = "Drone",
+      description =
+          "Mode (and own mode) of the BatchNode when the agent creates it: ${COMPLETION-CANDIDATES} "
+              + "(default: ${DEFAULT-VALUE}). An existing BatchNode's spec is never rewritten.")
   NodeMode mode;
 
-  @Option(names = "--capacity", paramLabel = "NAME=QTY", converter = CapacityConverter.class,
-      description = "Capacity to report instead of what the probe measures, e.g. octomy.io/cpu-milli=8000. Repeatable.")
+  @Option(
+      names = "--capacity",
+      paramLabel = "NAME=QTY",
+      converter = CapacityConverter.class,
+      description =
+          "Capacity to report instead of what the probe measures, e.g. octomy.io/cpu-milli=8000. Repeatable.")
   List<Map.Entry<String, Long>> capacity = List.of();
 
-  @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: the ambient one).")
+  @Option(
+      names = "--kubeconfig",
+      paramLabel = "FILE",
+      description = "Kubeconfig to use (default: the ambient one).")
   Path kubeconfig;
 
-  @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".octomy-agent",
-      description = "Where the Process executor keeps job state and output logs (default: ${DEFAULT-VALUE}). "
-          + "Keep it across restarts: it is how a restarted agent re-adopts its jobs and never runs one twice.")
+  @Option(
+      names = "--state-dir",
+      paramLabel = "DIR",
+      defaultValue = ".octomy-agent",
+      description =
+          "Where the Process executor keeps job state and output logs (default: ${DEFAULT-VALUE}). "
+              + "Keep it across restarts: it is how a restarted agent re-adopts its jobs and never runs one twice.")
   Path stateDir;
 
-  /** The mode table for the offers this node shows; the controller's policy should be the same file. */
-  @picocli.CommandLine.Mixin
-  PolicyOption policy;
+  /**
+   * The mode table for the offers this node shows; the controller's policy should be the same file.
+   */
+  @picocli.CommandLine.Mixin PolicyOption policy;
 
-  /** Runs the agent until the process is interrupted (SIGTERM, Ctrl-C); running jobs keep running. */
+  /**
+   * Runs the agent until the process is interrupted (SIGTERM, Ctrl-C); running jobs keep running.
+   */
   @Override
   public Integer call() throws Exception {
-    Config config = kubeconfig != null ? Config.fromKubeconfig(kubeconfig.toFile()) : Config.autoConfigure(null);
+    Config config =
+        kubeconfig != null
+            ? Config.fromKubeconfig(kubeconfig.toFile())
+            : Config.autoConfigure(null);
     KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-    AgentSettings settings = AgentSettings.defaults(node)
-        .withExecutor(executor)
-        .withInitialMode(mode)
-        .withCapacityOverrides(overrides())
-        .withStateDir(stateDir)
-        .withModeTable(policy.load().modes());
+    AgentSettings settings =
+        AgentSettings.defaults(node)
+            .withExecutor(executor)
+            .withInitialMode(mode)
+            .withCapacityOverrides(overrides())
+            .withStateDir(stateDir)
+            .withModeTable(policy.load().modes());
     NodeAgent agent = new NodeAgent(client, settings, new OshiHostProbe(), Clock.systemUTC());
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      // Leaves running processes running; the next agent on this state directory re-adopts them.
-      agent.close();
-      client.close();
-      stopped.countDown();
-    }, "octomy-agent-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  // Leaves running processes running; the next agent on this state directory
+                  // re-adopts them.
+                  agent.close();
+                  client.close();
+                  stopped.countDown();
+                },
+                "octomy-agent-shutdown"));
     try {
       agent.start();
     } catch (KubernetesClientException e) {
-      System.err.println("cannot report node " + node + " to " + config.getMasterUrl() + ": " + e.getMessage());
+      System.err.println(
+          "cannot report node " + node + " to " + config.getMasterUrl() + ": " + e.getMessage());
       return 1;
     }
-    System.out.println("agent for node " + node + " (executor " + executor + ") reports to " + config.getMasterUrl()
-        + "; state in " + stateDir.toAbsolutePath().normalize());
+    System.out.println(
+        "agent for node "
+            + node
+            + " (executor "
+            + executor
+            + ") reports to "
+            + config.getMasterUrl()
+            + "; state in "
+            + stateDir.toAbsolutePath().normalize());
     stopped.await();
     return 0;
   }

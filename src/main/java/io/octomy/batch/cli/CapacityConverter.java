@@ -5,7 +5,8 @@ import java.util.Map;
 import picocli.CommandLine;
 
 /** {@code --capacity NAME=QTY}: a domain-qualified name and a whole number >= 0. */
-public final class CapacityConverter implements CommandLine.ITypeConverter<Map.Entry<String, Long>> {
+public final class CapacityConverter
+    implements CommandLine.ITypeConverter<Map.Entry<String, Long>> {
 
   @Override
   public Map.Entry<String, Long> convert(String value) {
@@ -17,19 +18,34 @@ public final class CapacityConverter implements CommandLine.ITypeConverter<Map.E
     String name = value.substring(0, eq).trim();
     String qty = value.substring(eq + 1).trim();
     if (!ResourceNames.isValid(name)) {
-      throw new CommandLine.TypeConversionException(name.contains("/")
-          ? "resource name '" + name + "' is not domain-qualified; write it like example.com/cfd-cores=4"
-          : "resource name '" + name + "' has no domain; write it as example.com/" + name + "=" + qty);
+      throw new CommandLine.TypeConversionException(
+          name.contains("/")
+              ? "resource name '"
+                  + name
+                  + "' is not domain-qualified; write it like example.com/cfd-cores=4"
+              : "resource name '"
+                  + name
+                  + "' has no domain; write it as example.com/"
+                  + name
+                  + "="
+                  + qty);
     }
     long n;
     try {
       n = Long.parseLong(qty);
     } catch (NumberFormatException e) {
       throw new CommandLine.TypeConversionException(
-          "quantity '" + qty + "' of " + name + " is not a whole number; write a whole number >= 0, like " + name + "=8000");
+          "quantity '"
+              + qty
+              + "' of "
+              + name
+              + " is not a whole number; write a whole number >= 0, like "
+              + name
+              + "=8000");
     }
     if (n < 0) {
-      throw new CommandLine.TypeConversionException("quantity of " + name + " is " + n + "; write a whole number >= 0");
+      throw new CommandLine.TypeConversionException(
+          "quantity of " + name + " is " + n + "; write a whole number >= 0");
     }
     return Map.entry(name, n);
   }

@@ -15,7 +15,10 @@ final class NodeNames {
     } catch (UnknownHostException e) {
       host = System.getenv().getOrDefault("HOSTNAME", "localhost");
     }
-    String name = host.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]+", "-").replaceAll("^[-.]+|[-.]+$", "");
+    String name =
+        host.toLowerCase(Locale.ROOT)
+            .replaceAll("[^a-z0-9.-]+", "-")
+            .replaceAll("^[-.]+|[-.]+$", "");
     return name.isEmpty() ? "localhost" : name.length() > 253 ? name.substring(0, 253) : name;
   }
 }

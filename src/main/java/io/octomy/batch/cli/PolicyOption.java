@@ -8,8 +8,11 @@ import picocli.CommandLine.Option;
 /** {@code --policy FILE}, shared by the commands that decide admissions. */
 public final class PolicyOption {
 
-  @Option(names = "--policy", paramLabel = "FILE",
-      description = "Policy YAML (modes, priority, groups, budgets, nodeHeartbeatTimeout). Every key is optional.")
+  @Option(
+      names = "--policy",
+      paramLabel = "FILE",
+      description =
+          "Policy YAML (modes, priority, groups, budgets, nodeHeartbeatTimeout). Every key is optional.")
   Path file;
 
   /** The loaded policy, or the defaults; a bad file throws with its line and field. */

@@ -34,11 +34,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one admission loop. Reconcilers only ask for a pass; passes run on this loop's single
- * thread, so no two decisions are ever taken at once. A pass reads the caches, decides with the
- * pure {@link AdmissionPass}, reserves its admissions in memory, and writes only the statuses
- * that changed. It runs shortly after any relevant change (changes within {@code debounce} share
- * one pass) and on a timer for aging, heartbeats and starvation.
+ * The one admission loop. Reconcilers only ask for a pass; passes run on this loop's single thread,
+ * so no two decisions are ever taken at once. A pass reads the caches, decides with the pure {@link
+ * AdmissionPass}, reserves its admissions in memory, and writes only the statuses that changed. It
+ * runs shortly after any relevant change (changes within {@code debounce} share one pass) and on a
+ * timer for aging, heartbeats and starvation.
  */
 public final class AdmissionLoop implements AutoCloseable {
 
@@ -46,14 +46,21 @@ public final class AdmissionLoop implements AutoCloseable {
   private static final int EVENT_QUEUE = 1000;
 
   /** Settings of the loop. */
-  public record Settings(Duration debounce, Duration tick, Duration messageRefresh, int writeThreads) {
+  public record Settings(
+      Duration debounce, Duration tick, Duration messageRefresh, int writeThreads) {
     public static Settings defaults() {
       return new Settings(Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30), 8);
     }
   }
 
   /** What one pass did, for tests and logs. */
-  public record PassReport(int decided, int admitted, int written, int conflicts, int skippedUnchanged, Duration decideTime) {}
+  public record PassReport(
+      int decided,
+      int admitted,
+      int written,
+      int conflicts,
+      int skippedUnchanged,
+      Duration decideTime) {}
 
   private final ClusterView view;
   private final ClusterWriter writer;
@@ -65,15 +72,22 @@ public final class AdmissionLoop implements AutoCloseable {
   private final SnapshotBuilder snapshots = new SnapshotBuilder();
   private final DriftFolder drift = new DriftFolder();
   private final StatusWriteGate gate;
+
   /** uids of jobs whose Pod was created (or is being created) but is not in the cache yet. */
   private final java.util.Set<String> podsRequested = ConcurrentHashMap.newKeySet();
+
   private final ScheduledExecutorService loop;
   private final ExecutorService writers;
   private final java.util.concurrent.ThreadPoolExecutor events;
   private final AtomicBoolean passPending = new AtomicBoolean();
   private volatile boolean active;
 
-  public AdmissionLoop(ClusterView view, ClusterWriter writer, Policy policy, Clock clock, ControllerMetrics metrics,
+  public AdmissionLoop(
+      ClusterView view,
+      ClusterWriter writer,
+      Policy policy,
+      Clock clock,
+      ControllerMetrics metrics,
       Settings settings) {
     this.view = view;
     this.writer = writer;
@@ -83,16 +97,26 @@ public final class AdmissionLoop implements AutoCloseable {
     this.settings = settings;
     this.gate = new StatusWriteGate(settings.messageRefresh(), metrics);
     this.loop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "admission-loop"));
-    this.writers = Executors.newFixedThreadPool(settings.writeThreads(), r -> daemon(r, "status-writer"));
+    this.writers =
+        Executors.newFixedThreadPool(settings.writeThreads(), r -> daemon(r, "status-writer"));
     // Events go out on their own thread through a bounded queue, as Kubernetes' event recorder
     // does: they never delay a status write, and under a burst the overflow is dropped (and
     // counted) rather than taking the API server's capacity from decisions.
-    this.events = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-        new java.util.concurrent.ArrayBlockingQueue<>(EVENT_QUEUE), r -> daemon(r, "event-recorder"),
-        (task, pool) -> metrics.eventDropped());
+    this.events =
+        new java.util.concurrent.ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new java.util.concurrent.ArrayBlockingQueue<>(EVENT_QUEUE),
+            r -> daemon(r, "event-recorder"),
+            (task, pool) -> metrics.eventDropped());
   }
 
-  /** Starts the timer; passes run only once {@link #activate()} is called (caches synced, leadership held). */
+  /**
+   * Starts the timer; passes run only once {@link #activate()} is called (caches synced, leadership
+   * held).
+   */
   public void start() {
     long tick = settings.tick().toMillis();
     loop.scheduleWithFixedDelay(this::safePass, tick, tick, TimeUnit.MILLISECONDS);
@@ -118,10 +142,13 @@ public final class AdmissionLoop implements AutoCloseable {
   /** Asks for a pass soon; many requests within the debounce window make one pass. */
   public void requestPass() {
     if (passPending.compareAndSet(false, true)) {
-      loop.schedule(() -> {
-        passPending.set(false);
-        safePass();
-      }, settings.debounce().toMillis(), TimeUnit.MILLISECONDS);
+      loop.schedule(
+          () -> {
+            passPending.set(false);
+            safePass();
+          },
+          settings.debounce().toMillis(),
+          TimeUnit.MILLISECONDS);
     }
   }
 
@@ -152,10 +179,11 @@ public final class AdmissionLoop implements AutoCloseable {
     jobs.forEach(j -> byKey.put(key(j), j));
 
     // 2. Forget assumptions the cache has caught up with (or whose job is gone).
-    assumed.retainOnly(k -> {
-      BatchJob j = byKey.get(k);
-      return j != null && snapshots.effectivePhase(j) == JobPhase.Queued;
-    });
+    assumed.retainOnly(
+        k -> {
+          BatchJob j = byKey.get(k);
+          return j != null && snapshots.effectivePhase(j) == JobPhase.Queued;
+        });
     gate.retain(jobs);
 
     // 3. Decide, over an immutable snapshot.
@@ -171,7 +199,8 @@ public final class AdmissionLoop implements AutoCloseable {
     int admitted = 0;
     for (Map.Entry<JobKey, Decision> e : result.decisions().entrySet()) {
       BatchJob job = byKey.get(e.getKey());
-      if (job == null || assumed.get(e.getKey(), job.getMetadata().getUid()) != null
+      if (job == null
+          || assumed.get(e.getKey(), job.getMetadata().getUid()) != null
           || gate.cacheBehindOurWrite(job)) {
         continue;
       }
@@ -192,21 +221,29 @@ public final class AdmissionLoop implements AutoCloseable {
     nodes.forEach(n -> nodeByName.put(n.getMetadata().getName(), n));
     List<Pod> podsToCreate = new ArrayList<>();
     Map<String, Pod> podByJobUid = new HashMap<>();
-    view.jobPods().forEach(p -> {
-      if (p.getMetadata().getLabels() != null && p.getMetadata().getLabels().get(Labels.JOB_UID) != null) {
-        podByJobUid.put(p.getMetadata().getLabels().get(Labels.JOB_UID), p);
-      }
-    });
+    view.jobPods()
+        .forEach(
+            p -> {
+              if (p.getMetadata().getLabels() != null
+                  && p.getMetadata().getLabels().get(Labels.JOB_UID) != null) {
+                podByJobUid.put(p.getMetadata().getLabels().get(Labels.JOB_UID), p);
+              }
+            });
     for (BatchJob job : jobs) {
       JobPhase phase = snapshots.effectivePhase(job);
-      if (!phase.holdsReservation() || job.getStatus() == null || job.getStatus().getNode() == null
+      if (!phase.holdsReservation()
+          || job.getStatus() == null
+          || job.getStatus().getNode() == null
           || gate.cacheBehindOurWrite(job)) {
         continue;
       }
       BatchNode node = nodeByName.get(job.getStatus().getNode());
-      boolean podNode = node != null && node.getSpec() != null && node.getSpec().getExecutor() == Executor.Pod;
+      boolean podNode =
+          node != null && node.getSpec() != null && node.getSpec().getExecutor() == Executor.Pod;
       Pod pod = podNode ? podByJobUid.get(job.getMetadata().getUid()) : null;
-      if (podNode && pod == null && phase == JobPhase.Admitted
+      if (podNode
+          && pod == null
+          && phase == JobPhase.Admitted
           && podsRequested.add(job.getMetadata().getUid())) {
         podsToCreate.add(PodFactory.podFor(job, job.getStatus().getNode()));
       }
@@ -218,10 +255,14 @@ public final class AdmissionLoop implements AutoCloseable {
     }
 
     // A Pod asked for is not asked for again until the cache shows it (or its job is gone).
-    podsRequested.retainAll(jobs.stream().filter(j -> !podByJobUid.containsKey(j.getMetadata().getUid()))
-        .map(j -> j.getMetadata().getUid()).collect(java.util.stream.Collectors.toSet()));
+    podsRequested.retainAll(
+        jobs.stream()
+            .filter(j -> !podByJobUid.containsKey(j.getMetadata().getUid()))
+            .map(j -> j.getMetadata().getUid())
+            .collect(java.util.stream.Collectors.toSet()));
 
-    // 6. Write, in parallel: Pods of admitted jobs, then statuses, each conditional on the version it was decided on.
+    // 6. Write, in parallel: Pods of admitted jobs, then statuses, each conditional on the version
+    // it was decided on.
     createAll(podsToCreate);
     int[] outcome = writeAll(writes, now);
 
@@ -229,32 +270,41 @@ public final class AdmissionLoop implements AutoCloseable {
     markSilentNodes(nodes, now);
     metrics.admitted(outcome[2]);
     updateGauges(jobs, result);
-    return new PassReport(result.decisions().size(), admitted, outcome[0], outcome[1], skipped, decideTime);
+    return new PassReport(
+        result.decisions().size(), admitted, outcome[0], outcome[1], skipped, decideTime);
   }
 
   private record Write(BatchJob job, StatusComposer.Composed composed, boolean admission) {}
 
   private void markSilentNodes(List<BatchNode> nodes, Instant now) {
     for (BatchNode node : nodes) {
-      NodeLiveness.markedNotReporting(node, now, policy.nodeHeartbeatTimeout()).ifPresent(conditions -> {
-        ClusterWriter.Result r = writer.writeNodeConditions(node, conditions);
-        if (r == ClusterWriter.Result.WRITTEN) {
-          LOG.info("node {}: agent not reporting, marked Ready=Unknown", node.getMetadata().getName());
-        }
-        // A conflict means the agent just reported: its status stands and the next pass looks again.
-      });
+      NodeLiveness.markedNotReporting(node, now, policy.nodeHeartbeatTimeout())
+          .ifPresent(
+              conditions -> {
+                ClusterWriter.Result r = writer.writeNodeConditions(node, conditions);
+                if (r == ClusterWriter.Result.WRITTEN) {
+                  LOG.info(
+                      "node {}: agent not reporting, marked Ready=Unknown",
+                      node.getMetadata().getName());
+                }
+                // A conflict means the agent just reported: its status stands and the next pass
+                // looks again.
+              });
     }
   }
 
   private void createAll(List<Pod> pods) {
     List<CompletableFuture<Void>> futures = new ArrayList<>();
     for (Pod p : pods) {
-      futures.add(CompletableFuture.runAsync(() -> {
-        if (!writer.createPod(p)) {
-          // Failed: ask again on the next pass.
-          podsRequested.remove(p.getMetadata().getLabels().get(Labels.JOB_UID));
-        }
-      }, writers));
+      futures.add(
+          CompletableFuture.runAsync(
+              () -> {
+                if (!writer.createPod(p)) {
+                  // Failed: ask again on the next pass.
+                  podsRequested.remove(p.getMetadata().getLabels().get(Labels.JOB_UID));
+                }
+              },
+              writers));
     }
     futures.forEach(CompletableFuture::join);
   }
@@ -290,8 +340,10 @@ public final class AdmissionLoop implements AutoCloseable {
     BatchJobStatus next = w.composed().status();
     // Fold a finished run into its type's drift record before the job is marked finished, so a
     // crash in between folds it again next pass (the fold is idempotent by job uid).
-    if (next.getPhase() != null && (next.getPhase() == JobPhase.Succeeded || next.getPhase() == JobPhase.Failed)
-        && job.getStatus() != null && !job.getStatus().getPhase().isFinished()) {
+    if (next.getPhase() != null
+        && (next.getPhase() == JobPhase.Succeeded || next.getPhase() == JobPhase.Failed)
+        && job.getStatus() != null
+        && !job.getStatus().getPhase().isFinished()) {
       foldDrift(job, next);
     }
     ClusterWriter.Result r = writer.writeStatus(job, next);
@@ -311,8 +363,13 @@ public final class AdmissionLoop implements AutoCloseable {
       return;
     }
     Resources r = job.getSpec().getResources();
-    FinishedRun run = new FinishedRun(job.getMetadata().getUid(), type,
-        r == null ? null : r.getRequests(), r == null ? null : r.getLimits(), finished.getUsage());
+    FinishedRun run =
+        new FinishedRun(
+            job.getMetadata().getUid(),
+            type,
+            r == null ? null : r.getRequests(),
+            r == null ? null : r.getLimits(),
+            finished.getUsage());
     writer.foldDrift(job.getMetadata().getNamespace(), run, rec -> drift.fold(rec, run));
   }
 
@@ -333,12 +390,16 @@ public final class AdmissionLoop implements AutoCloseable {
     Map<List<String>, Long> counts = new HashMap<>();
     for (BatchJob j : jobs) {
       BatchJobStatus s = j.getStatus();
-      List<String> k = List.of(s == null || s.getPhase() == null ? "Queued" : s.getPhase().name(),
-          StatusComposer.serviceClass(j).name(), s == null || s.getReason() == null ? "" : s.getReason());
+      List<String> k =
+          List.of(
+              s == null || s.getPhase() == null ? "Queued" : s.getPhase().name(),
+              StatusComposer.serviceClass(j).name(),
+              s == null || s.getReason() == null ? "" : s.getReason());
       counts.merge(k, 1L, Long::sum);
     }
     List<ControllerMetrics.JobCount> rows = new ArrayList<>();
-    counts.forEach((k, n) -> rows.add(new ControllerMetrics.JobCount(k.get(0), k.get(1), k.get(2), n)));
+    counts.forEach(
+        (k, n) -> rows.add(new ControllerMetrics.JobCount(k.get(0), k.get(1), k.get(2), n)));
     int starving = (int) result.decisions().values().stream().filter(Decision::starving).count();
     metrics.jobs(rows, starving, assumed.size());
   }

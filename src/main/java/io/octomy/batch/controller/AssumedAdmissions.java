@@ -5,14 +5,17 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Admissions decided but not yet seen in the informer cache (Kueue's assume/forget). The next
- * pass counts them as admitted, so it cannot book the same capacity, lock, group slot or budget
- * twice while a status write is in flight. Forgotten when the cache shows the write, when the
- * write fails, or when the job is gone.
+ * Admissions decided but not yet seen in the informer cache (Kueue's assume/forget). The next pass
+ * counts them as admitted, so it cannot book the same capacity, lock, group slot or budget twice
+ * while a status write is in flight. Forgotten when the cache shows the write, when the write
+ * fails, or when the job is gone.
  */
 public final class AssumedAdmissions {
 
-  /** An assumed admission: the node, and the uid so a re-created job of the same name is not confused with it. */
+  /**
+   * An assumed admission: the node, and the uid so a re-created job of the same name is not
+   * confused with it.
+   */
   public record Assumed(String node, String uid) {}
 
   private final Map<JobKey, Assumed> assumed = new ConcurrentHashMap<>();
@@ -35,7 +38,9 @@ public final class AssumedAdmissions {
     return assumed.size();
   }
 
-  /** Forgets every entry whose job the cache no longer holds as Queued (write landed or job gone). */
+  /**
+   * Forgets every entry whose job the cache no longer holds as Queued (write landed or job gone).
+   */
   public void retainOnly(java.util.function.Predicate<JobKey> stillQueued) {
     assumed.keySet().removeIf(k -> !stillQueued.test(k));
   }

@@ -28,13 +28,32 @@ public final class BatchController implements AutoCloseable {
    * port. {@code exitOnLostLease} ends the process when the Lease is lost, so a fresh replica
    * starts from a clean cache; either way the loop stops deciding at once.
    */
-  public record Options(Policy policy, boolean leaderElection, String leaseNamespace, String metricsHost,
-      int metricsPort, AdmissionLoop.Settings loop, Duration leaseDuration, boolean exitOnLostLease) {
+  public record Options(
+      Policy policy,
+      boolean leaderElection,
+      String leaseNamespace,
+      String metricsHost,
+      int metricsPort,
+      AdmissionLoop.Settings loop,
+      Duration leaseDuration,
+      boolean exitOnLostLease) {
 
-    public Options(Policy policy, boolean leaderElection, String leaseNamespace, String metricsHost, int metricsPort,
+    public Options(
+        Policy policy,
+        boolean leaderElection,
+        String leaseNamespace,
+        String metricsHost,
+        int metricsPort,
         AdmissionLoop.Settings loop) {
-      this(policy, leaderElection, leaseNamespace, metricsHost, metricsPort, loop,
-          LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE, true);
+      this(
+          policy,
+          leaderElection,
+          leaseNamespace,
+          metricsHost,
+          metricsPort,
+          loop,
+          LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
+          true);
     }
   }
 
@@ -45,7 +64,11 @@ public final class BatchController implements AutoCloseable {
 
   private final java.util.concurrent.atomic.AtomicBoolean closing;
 
-  private BatchController(Operator operator, AdmissionLoop loop, HealthServer health, ControllerMetrics metrics,
+  private BatchController(
+      Operator operator,
+      AdmissionLoop loop,
+      HealthServer health,
+      ControllerMetrics metrics,
       java.util.concurrent.atomic.AtomicBoolean closing) {
     this.closing = closing;
     this.operator = operator;
@@ -55,53 +78,83 @@ public final class BatchController implements AutoCloseable {
   }
 
   /** Builds and starts the controller; returns once the informers are running. */
-  public static BatchController start(KubernetesClient client, Options options, Clock clock) throws IOException {
+  public static BatchController start(KubernetesClient client, Options options, Clock clock)
+      throws IOException {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ControllerMetrics metrics = new ControllerMetrics(registry);
     CacheView caches = new CacheView();
-    java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
-    AdmissionLoop loop = new AdmissionLoop(caches, new KubernetesWriter(client, clock), options.policy(), clock,
-        metrics, options.loop());
-    Operator operator = new Operator(o -> {
-      o.withKubernetesClient(client)
-          .withCloseClientOnStop(false)
-          // The embedded and mock API servers take merge patches only; status goes through updates anyway.
-          .withUseSSAToPatchPrimaryResource(false)
-          .withSSABasedCreateUpdateMatchForDependentResources(false)
-          .withConcurrentReconciliationThreads(2);
-      if (options.leaderElection()) {
-        String identity = System.getenv().getOrDefault("POD_NAME", "octomy-" + UUID.randomUUID());
-        Duration lease = options.leaseDuration();
-        // Renew well before the lease runs out, retry a few times within it (the defaults keep these ratios: 15s/10s/2s).
-        Duration renew = lease.multipliedBy(2).dividedBy(3);
-        Duration retry = lease.dividedBy(7);
-        o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(Labels.COMPONENT, options.leaseNamespace(),
-            lease, renew, retry, identity,
-            new LeaderCallbacks(() -> LOG.info("leading as {}", identity),
-                () -> {
-                  // Stop deciding before anything else: another replica may already lead.
-                  loop.deactivate();
-                  if (closing.get()) {
-                    return; // our own shutdown released the Lease
-                  }
-                  LOG.warn("lost the lease as {}; no more decisions from this replica", identity);
-                  if (options.exitOnLostLease()) {
-                    // A fresh process starts from a clean cache. Not JOSDK's own exit: that one would
-                    // also fire while a shutdown hook stops us, and exit() inside a hook never returns.
-                    new Thread(() -> System.exit(1), "lost-lease-exit").start();
-                  }
-                },
-                leader -> LOG.info("leader is {}", leader)),
-            false));
-      }
-    });
+    java.util.concurrent.atomic.AtomicBoolean closing =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    AdmissionLoop loop =
+        new AdmissionLoop(
+            caches,
+            new KubernetesWriter(client, clock),
+            options.policy(),
+            clock,
+            metrics,
+            options.loop());
+    Operator operator =
+        new Operator(
+            o -> {
+              o.withKubernetesClient(client)
+                  .withCloseClientOnStop(false)
+                  // The embedded and mock API servers take merge patches only; status goes through
+                  // updates anyway.
+                  .withUseSSAToPatchPrimaryResource(false)
+                  .withSSABasedCreateUpdateMatchForDependentResources(false)
+                  .withConcurrentReconciliationThreads(2);
+              if (options.leaderElection()) {
+                String identity =
+                    System.getenv().getOrDefault("POD_NAME", "octomy-" + UUID.randomUUID());
+                Duration lease = options.leaseDuration();
+                // Renew well before the lease runs out, retry a few times within it (the defaults
+                // keep these ratios: 15s/10s/2s).
+                Duration renew = lease.multipliedBy(2).dividedBy(3);
+                Duration retry = lease.dividedBy(7);
+                o.withLeaderElectionConfiguration(
+                    new LeaderElectionConfiguration(
+                        Labels.COMPONENT,
+                        options.leaseNamespace(),
+                        lease,
+                        renew,
+                        retry,
+                        identity,
+                        new LeaderCallbacks(
+                            () -> LOG.info("leading as {}", identity),
+                            () -> {
+                              // Stop deciding before anything else: another replica may already
+                              // lead.
+                              loop.deactivate();
+                              if (closing.get()) {
+                                return; // our own shutdown released the Lease
+                              }
+                              LOG.warn(
+                                  "lost the lease as {}; no more decisions from this replica",
+                                  identity);
+                              if (options.exitOnLostLease()) {
+                                // A fresh process starts from a clean cache. Not JOSDK's own exit:
+                                // that one would
+                                // also fire while a shutdown hook stops us, and exit() inside a
+                                // hook never returns.
+                                new Thread(() -> System.exit(1), "lost-lease-exit").start();
+                              }
+                            },
+                            leader -> LOG.info("leader is {}", leader)),
+                        false));
+              }
+            });
     operator.register(new BatchJobReconciler(loop, caches));
     loop.start();
     // Ready once the operator has started: caches synced on the leader, or standing by for the
-    // Lease on the others. Every replica of a healthy Deployment is Ready, as with controller-runtime.
-    java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
-    HealthServer health = options.metricsPort() < 0 ? null
-        : new HealthServer(options.metricsHost(), options.metricsPort(), registry, started::get);
+    // Lease on the others. Every replica of a healthy Deployment is Ready, as with
+    // controller-runtime.
+    java.util.concurrent.atomic.AtomicBoolean started =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    HealthServer health =
+        options.metricsPort() < 0
+            ? null
+            : new HealthServer(
+                options.metricsHost(), options.metricsPort(), registry, started::get);
     operator.start();
     started.set(true);
     // Without leader election start() returns with every informer synced; with it, the first

@@ -18,9 +18,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Thin on purpose: a change to a job, a node or a job's Pod only asks the one
- * {@link AdmissionLoop} for a pass. Deciding here, per job and on many threads at once, would
- * double-book capacity. Status changes (ours) do not reach it: events are generation-aware.
+ * Thin on purpose: a change to a job, a node or a job's Pod only asks the one {@link AdmissionLoop}
+ * for a pass. Deciding here, per job and on many threads at once, would double-book capacity.
+ * Status changes (ours) do not reach it: events are generation-aware.
  */
 @ControllerConfiguration(name = "batchjob")
 public final class BatchJobReconciler implements Reconciler<BatchJob> {
@@ -43,33 +43,45 @@ public final class BatchJobReconciler implements Reconciler<BatchJob> {
 
   @Override
   public List<EventSource<?, BatchJob>> prepareEventSources(EventSourceContext<BatchJob> context) {
-    InformerEventSource<BatchNode, BatchJob> nodes = new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(BatchNode.class, BatchJob.class)
-            .withName("batchnodes")
-            .withSecondaryToPrimaryMapper(n -> {
-              loop.requestPass();
-              return Set.of();
-            })
-            // A heartbeat alone changes no decision; node expiry is caught by the loop's timer.
-            .withOnUpdateFilter((newer, older) -> !Objects.equals(newer.getSpec(), older.getSpec())
-                || newer.getStatus() == null || older.getStatus() == null
-                || !Objects.equals(newer.getStatus().getCapacity(), older.getStatus().getCapacity())
-                || !Objects.equals(newer.getStatus().getJobs(), older.getStatus().getJobs())
-                || !Objects.equals(readiness(newer), readiness(older)))
-            .build(), context);
-    InformerEventSource<Pod, BatchJob> pods = new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(Pod.class, BatchJob.class)
-            .withName("jobpods")
-            .withLabelSelector(Labels.JOB_UID)
-            .withSecondaryToPrimaryMapper(p -> {
-              loop.requestPass();
-              return p.getMetadata().getOwnerReferences() == null ? Set.of()
-                  : p.getMetadata().getOwnerReferences().stream()
-                      .filter(o -> "BatchJob".equals(o.getKind()))
-                      .map(o -> new ResourceID(o.getName(), p.getMetadata().getNamespace()))
-                      .collect(Collectors.toSet());
-            })
-            .build(), context);
+    InformerEventSource<BatchNode, BatchJob> nodes =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(BatchNode.class, BatchJob.class)
+                .withName("batchnodes")
+                .withSecondaryToPrimaryMapper(
+                    n -> {
+                      loop.requestPass();
+                      return Set.of();
+                    })
+                // A heartbeat alone changes no decision; node expiry is caught by the loop's timer.
+                .withOnUpdateFilter(
+                    (newer, older) ->
+                        !Objects.equals(newer.getSpec(), older.getSpec())
+                            || newer.getStatus() == null
+                            || older.getStatus() == null
+                            || !Objects.equals(
+                                newer.getStatus().getCapacity(), older.getStatus().getCapacity())
+                            || !Objects.equals(
+                                newer.getStatus().getJobs(), older.getStatus().getJobs())
+                            || !Objects.equals(readiness(newer), readiness(older)))
+                .build(),
+            context);
+    InformerEventSource<Pod, BatchJob> pods =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Pod.class, BatchJob.class)
+                .withName("jobpods")
+                .withLabelSelector(Labels.JOB_UID)
+                .withSecondaryToPrimaryMapper(
+                    p -> {
+                      loop.requestPass();
+                      return p.getMetadata().getOwnerReferences() == null
+                          ? Set.of()
+                          : p.getMetadata().getOwnerReferences().stream()
+                              .filter(o -> "BatchJob".equals(o.getKind()))
+                              .map(o -> new ResourceID(o.getName(), p.getMetadata().getNamespace()))
+                              .collect(Collectors.toSet());
+                    })
+                .build(),
+            context);
     caches.attach(context.getPrimaryCache(), nodes, pods);
     return List.of(nodes, pods);
   }

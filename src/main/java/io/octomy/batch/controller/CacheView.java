@@ -8,14 +8,18 @@ import io.octomy.batch.api.BatchNode;
 import java.util.Collection;
 import java.util.List;
 
-/** {@link ClusterView} over JOSDK's informer caches: the primary BatchJob cache, nodes and job Pods. */
+/**
+ * {@link ClusterView} over JOSDK's informer caches: the primary BatchJob cache, nodes and job Pods.
+ */
 public final class CacheView implements ClusterView {
 
   private volatile IndexerResourceCache<BatchJob> jobs;
   private volatile InformerEventSource<BatchNode, BatchJob> nodes;
   private volatile InformerEventSource<Pod, BatchJob> pods;
 
-  void attach(IndexerResourceCache<BatchJob> jobs, InformerEventSource<BatchNode, BatchJob> nodes,
+  void attach(
+      IndexerResourceCache<BatchJob> jobs,
+      InformerEventSource<BatchNode, BatchJob> nodes,
       InformerEventSource<Pod, BatchJob> pods) {
     this.jobs = jobs;
     this.nodes = nodes;

@@ -9,11 +9,18 @@ import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
 import java.util.List;
 
-/** What the admission loop writes. Behind an interface so tests can inject conflicts and failures. */
+/**
+ * What the admission loop writes. Behind an interface so tests can inject conflicts and failures.
+ */
 public interface ClusterWriter {
 
   /** How a status write ended. */
-  enum Result { WRITTEN, CONFLICT, GONE, FAILED }
+  enum Result {
+    WRITTEN,
+    CONFLICT,
+    GONE,
+    FAILED
+  }
 
   /**
    * Replaces the job's status, conditional on the resourceVersion the job was read at, so a
@@ -22,8 +29,8 @@ public interface ClusterWriter {
   Result writeStatus(BatchJob job, BatchJobStatus status);
 
   /**
-   * Replaces a BatchNode's status conditions, conditional on the resourceVersion the node was
-   * read at: if its agent reported meanwhile, the write is refused (409) and the report stands.
+   * Replaces a BatchNode's status conditions, conditional on the resourceVersion the node was read
+   * at: if its agent reported meanwhile, the write is refused (409) and the report stands.
    */
   Result writeNodeConditions(BatchNode node, List<Condition> conditions);
 
@@ -33,6 +40,10 @@ public interface ClusterWriter {
   /** Records a Kubernetes Event on the job; failures are logged and otherwise ignored. */
   void recordEvent(BatchJob job, JobEvent event);
 
-  /** Folds a finished run into the BatchJobProfile named after its type (idempotent). False on failure. */
-  boolean foldDrift(String namespace, FinishedRun run, java.util.function.UnaryOperator<DriftRecord> fold);
+  /**
+   * Folds a finished run into the BatchJobProfile named after its type (idempotent). False on
+   * failure.
+   */
+  boolean foldDrift(
+      String namespace, FinishedRun run, java.util.function.UnaryOperator<DriftRecord> fold);
 }

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Sets conditions the Kubernetes way: one per type; {@code lastTransitionTime} moves only when
- * the status flips, so a reason or message update does not look like a new event.
+ * Sets conditions the Kubernetes way: one per type; {@code lastTransitionTime} moves only when the
+ * status flips, so a reason or message update does not look like a new event.
  */
 public final class Conditions {
 
@@ -21,14 +21,26 @@ public final class Conditions {
   private Conditions() {}
 
   /** A copy of {@code existing} with condition {@code type} set; the input list is not changed. */
-  public static List<Condition> set(List<Condition> existing, String type, boolean status, String reason,
-      String message, Long observedGeneration, Instant now) {
+  public static List<Condition> set(
+      List<Condition> existing,
+      String type,
+      boolean status,
+      String reason,
+      String message,
+      Long observedGeneration,
+      Instant now) {
     return set(existing, type, status ? "True" : "False", reason, message, observedGeneration, now);
   }
 
   /** As {@link #set(List, String, boolean, String, String, Long, Instant)}, for "Unknown" too. */
-  public static List<Condition> set(List<Condition> existing, String type, String wanted, String reason,
-      String message, Long observedGeneration, Instant now) {
+  public static List<Condition> set(
+      List<Condition> existing,
+      String type,
+      String wanted,
+      String reason,
+      String message,
+      Long observedGeneration,
+      Instant now) {
     List<Condition> out = new ArrayList<>();
     boolean replaced = false;
     for (Condition c : existing == null ? List.<Condition>of() : existing) {
@@ -37,8 +49,10 @@ public final class Conditions {
         continue;
       }
       replaced = true;
-      String transition = wanted.equals(c.getStatus()) && c.getLastTransitionTime() != null
-          ? c.getLastTransitionTime() : Times.format(now);
+      String transition =
+          wanted.equals(c.getStatus()) && c.getLastTransitionTime() != null
+              ? c.getLastTransitionTime()
+              : Times.format(now);
       out.add(build(type, wanted, reason, message, observedGeneration, transition));
     }
     if (!replaced) {
@@ -61,8 +75,15 @@ public final class Conditions {
     return c != null && "True".equals(c.getStatus());
   }
 
-  private static Condition build(String type, String status, String reason, String message, Long gen, String transition) {
-    return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
-        .withObservedGeneration(gen).withLastTransitionTime(transition).build();
+  private static Condition build(
+      String type, String status, String reason, String message, Long gen, String transition) {
+    return new ConditionBuilder()
+        .withType(type)
+        .withStatus(status)
+        .withReason(reason)
+        .withMessage(message)
+        .withObservedGeneration(gen)
+        .withLastTransitionTime(transition)
+        .build();
   }
 }

@@ -24,10 +24,19 @@ public final class ControllerMetrics {
 
   public ControllerMetrics(MeterRegistry registry) {
     this.registry = registry;
-    this.jobs = MultiGauge.builder("octomy_jobs").description("BatchJobs by phase, service class and reason").register(registry);
-    this.admissions = Counter.builder("octomy_admissions").description("Jobs admitted to a node").register(registry);
-    this.passDuration = Timer.builder("octomy_decision_pass").description("Time of one admission pass, snapshot to decisions")
-        .publishPercentileHistogram().register(registry);
+    this.jobs =
+        MultiGauge.builder("octomy_jobs")
+            .description("BatchJobs by phase, service class and reason")
+            .register(registry);
+    this.admissions =
+        Counter.builder("octomy_admissions")
+            .description("Jobs admitted to a node")
+            .register(registry);
+    this.passDuration =
+        Timer.builder("octomy_decision_pass")
+            .description("Time of one admission pass, snapshot to decisions")
+            .publishPercentileHistogram()
+            .register(registry);
     registry.gauge("octomy_starving_jobs", starving);
     registry.gauge("octomy_assumed_admissions", assumed);
   }
@@ -57,15 +66,24 @@ public final class ControllerMetrics {
   }
 
   public void jobs(List<JobCount> counts, int starvingJobs, int assumedAdmissions) {
-    jobs.register(counts.stream().map(c -> MultiGauge.Row.of(
-        Tags.of("phase", c.phase(), "class", c.serviceClass(), "reason", c.reason()), c.count())).toList(), true);
+    jobs.register(
+        counts.stream()
+            .map(
+                c ->
+                    MultiGauge.Row.of(
+                        Tags.of(
+                            "phase", c.phase(), "class", c.serviceClass(), "reason", c.reason()),
+                        c.count()))
+            .toList(),
+        true);
     starving.set(starvingJobs);
     assumed.set(assumedAdmissions);
   }
 
   /** Total status writes with the given result so far (for tests and benchmarks). */
   public double statusWrites(ClusterWriter.Result result) {
-    Counter c = registry.find("octomy_status_writes").tag("result", result.name().toLowerCase()).counter();
+    Counter c =
+        registry.find("octomy_status_writes").tag("result", result.name().toLowerCase()).counter();
     return c == null ? 0 : c.count();
   }
 }

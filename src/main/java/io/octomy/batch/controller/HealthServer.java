@@ -9,19 +9,28 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 
-/** {@code /metrics} (Prometheus text), {@code /healthz} (the process answers) and {@code /readyz} (caches synced). */
+/**
+ * {@code /metrics} (Prometheus text), {@code /healthz} (the process answers) and {@code /readyz}
+ * (caches synced).
+ */
 public final class HealthServer implements AutoCloseable {
 
   private final HttpServer server;
 
-  public HealthServer(String host, int port, PrometheusMeterRegistry registry, BooleanSupplier ready) throws IOException {
+  public HealthServer(
+      String host, int port, PrometheusMeterRegistry registry, BooleanSupplier ready)
+      throws IOException {
     server = HttpServer.create(new InetSocketAddress(host, port), 0);
-    server.createContext("/metrics", ex -> reply(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+    server.createContext(
+        "/metrics",
+        ex -> reply(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
     server.createContext("/healthz", ex -> reply(ex, 200, "text/plain", "ok\n"));
-    server.createContext("/readyz", ex -> {
-      boolean ok = ready.getAsBoolean();
-      reply(ex, ok ? 200 : 503, "text/plain", ok ? "ok\n" : "caches not synced yet\n");
-    });
+    server.createContext(
+        "/readyz",
+        ex -> {
+          boolean ok = ready.getAsBoolean();
+          reply(ex, ok ? 200 : 503, "text/plain", ok ? "ok\n" : "caches not synced yet\n");
+        });
     server.setExecutor(null);
     server.start();
   }
@@ -30,7 +39,8 @@ public final class HealthServer implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
-  private static void reply(HttpExchange ex, int code, String type, String body) throws IOException {
+  private static void reply(HttpExchange ex, int code, String type, String body)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().set("Content-Type", type);
     ex.sendResponseHeaders(code, bytes.length);

@@ -20,7 +20,9 @@ import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** {@link ClusterWriter} on a fabric8 client: status subresource updates, Pods, Events, profiles. */
+/**
+ * {@link ClusterWriter} on a fabric8 client: status subresource updates, Pods, Events, profiles.
+ */
 public final class KubernetesWriter implements ClusterWriter {
 
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesWriter.class);
@@ -45,22 +47,32 @@ public final class KubernetesWriter implements ClusterWriter {
     update.getMetadata().setCreationTimestamp(job.getMetadata().getCreationTimestamp());
     update.getMetadata().setLabels(job.getMetadata().getLabels());
     update.getMetadata().setAnnotations(job.getMetadata().getAnnotations());
-    // The status subresource ignores spec; it is sent unchanged for servers that store the whole body.
+    // The status subresource ignores spec; it is sent unchanged for servers that store the whole
+    // body.
     update.setSpec(job.getSpec());
     update.setStatus(status);
-    return statusWrite(() -> client.resources(BatchJob.class).inNamespace(job.getMetadata().getNamespace())
-        .resource(update).updateStatus(), job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
+    return statusWrite(
+        () ->
+            client
+                .resources(BatchJob.class)
+                .inNamespace(job.getMetadata().getNamespace())
+                .resource(update)
+                .updateStatus(),
+        job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
   }
 
   @Override
   public Result writeNodeConditions(BatchNode node, List<Condition> conditions) {
     BatchNode update = client.getKubernetesSerialization().clone(node);
     update.getStatus().setConditions(conditions);
-    return statusWrite(() -> client.resources(BatchNode.class).resource(update).updateStatus(),
+    return statusWrite(
+        () -> client.resources(BatchNode.class).resource(update).updateStatus(),
         "node " + node.getMetadata().getName());
   }
 
-  /** Runs a conditional status write and says how it ended: 409 and 404 are answers, not failures. */
+  /**
+   * Runs a conditional status write and says how it ended: 409 and 404 are answers, not failures.
+   */
   private static Result statusWrite(Runnable write, String what) {
     try {
       write.run();
@@ -84,9 +96,14 @@ public final class KubernetesWriter implements ClusterWriter {
       return true;
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
-        return true; // created by an earlier pass or an earlier controller: the job is not started twice
+        return true; // created by an earlier pass or an earlier controller: the job is not started
+        // twice
       }
-      LOG.warn("creating pod {}/{} failed: {}", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), e.getMessage());
+      LOG.warn(
+          "creating pod {}/{} failed: {}",
+          pod.getMetadata().getNamespace(),
+          pod.getMetadata().getName(),
+          e.getMessage());
       return false;
     }
   }
@@ -99,18 +116,42 @@ public final class KubernetesWriter implements ClusterWriter {
       name = name.substring(0, 200);
     }
     try {
-      client.v1().events().inNamespace(job.getMetadata().getNamespace()).resource(new EventBuilder()
-          .withNewMetadata().withName(name + "." + Long.toHexString(System.nanoTime())).withNamespace(job.getMetadata().getNamespace()).endMetadata()
-          .withNewInvolvedObject().withApiVersion(job.getApiVersion()).withKind(job.getKind())
-          .withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace())
-          .withUid(job.getMetadata().getUid()).withResourceVersion(job.getMetadata().getResourceVersion()).endInvolvedObject()
-          .withType(event.type()).withReason(event.reason()).withMessage(event.message())
-          .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-          .withNewSource().withComponent(Labels.COMPONENT).endSource()
-          .withReportingComponent(Labels.COMPONENT)
-          .build()).create();
+      client
+          .v1()
+          .events()
+          .inNamespace(job.getMetadata().getNamespace())
+          .resource(
+              new EventBuilder()
+                  .withNewMetadata()
+                  .withName(name + "." + Long.toHexString(System.nanoTime()))
+                  .withNamespace(job.getMetadata().getNamespace())
+                  .endMetadata()
+                  .withNewInvolvedObject()
+                  .withApiVersion(job.getApiVersion())
+                  .withKind(job.getKind())
+                  .withName(job.getMetadata().getName())
+                  .withNamespace(job.getMetadata().getNamespace())
+                  .withUid(job.getMetadata().getUid())
+                  .withResourceVersion(job.getMetadata().getResourceVersion())
+                  .endInvolvedObject()
+                  .withType(event.type())
+                  .withReason(event.reason())
+                  .withMessage(event.message())
+                  .withFirstTimestamp(now)
+                  .withLastTimestamp(now)
+                  .withCount(1)
+                  .withNewSource()
+                  .withComponent(Labels.COMPONENT)
+                  .endSource()
+                  .withReportingComponent(Labels.COMPONENT)
+                  .build())
+          .create();
     } catch (KubernetesClientException e) {
-      LOG.debug("event {} on {} not recorded: {}", event.reason(), job.getMetadata().getName(), e.getMessage());
+      LOG.debug(
+          "event {} on {} not recorded: {}",
+          event.reason(),
+          job.getMetadata().getName(),
+          e.getMessage());
     }
   }
 
@@ -137,7 +178,12 @@ public final class KubernetesWriter implements ClusterWriter {
         return true;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
-          LOG.warn("folding {} into profile {}/{} failed: {}", run.jobUid(), namespace, run.type(), e.getMessage());
+          LOG.warn(
+              "folding {} into profile {}/{} failed: {}",
+              run.jobUid(),
+              namespace,
+              run.type(),
+              e.getMessage());
           return false;
         }
       }
@@ -153,16 +199,23 @@ public final class KubernetesWriter implements ClusterWriter {
       if (s == null) {
         return DriftRecord.empty();
       }
-      Map<?, ?> m = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper().convertValue(s, Map.class);
+      Map<?, ?> m =
+          io.fabric8.kubernetes.client.utils.Serialization.jsonMapper().convertValue(s, Map.class);
       return DriftRecord.fromMap(m);
     }
 
     static BatchJobProfileStatus toStatus(DriftRecord r) {
-      BatchJobProfileStatus s = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
-          .convertValue(r.toMap(), BatchJobProfileStatus.class);
-      s.setWaste(s.getResources() == null ? null : s.getResources().values().stream()
-          .map(io.octomy.batch.api.ResourceDrift::getWaste).filter(java.util.Objects::nonNull)
-          .max(Double::compare).orElse(null));
+      BatchJobProfileStatus s =
+          io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+              .convertValue(r.toMap(), BatchJobProfileStatus.class);
+      s.setWaste(
+          s.getResources() == null
+              ? null
+              : s.getResources().values().stream()
+                  .map(io.octomy.batch.api.ResourceDrift::getWaste)
+                  .filter(java.util.Objects::nonNull)
+                  .max(Double::compare)
+                  .orElse(null));
       return s;
     }
   }

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Says so on a BatchNode whose agent stopped reporting. Admission already treats such a node as
- * not ready (its heartbeat is older than the policy's timeout); this makes the node's own status
- * agree, so {@code kubectl get bn} shows READY Unknown, as Kubernetes' node lifecycle controller
- * does for a silent kubelet. The agent sets Ready back to True with its next report.
+ * Says so on a BatchNode whose agent stopped reporting. Admission already treats such a node as not
+ * ready (its heartbeat is older than the policy's timeout); this makes the node's own status agree,
+ * so {@code kubectl get bn} shows READY Unknown, as Kubernetes' node lifecycle controller does for
+ * a silent kubelet. The agent sets Ready back to True with its next report.
  */
 public final class NodeLiveness {
 
@@ -26,7 +26,8 @@ public final class NodeLiveness {
    * heartbeat is not fresh ({@link NodeView#heartbeatFresh}, the cut admission uses); empty when
    * the status already tells the truth, so a marked node is not written again.
    */
-  static Optional<List<Condition>> markedNotReporting(BatchNode node, Instant now, Duration timeout) {
+  static Optional<List<Condition>> markedNotReporting(
+      BatchNode node, Instant now, Duration timeout) {
     var status = node.getStatus();
     if (status == null || !Conditions.isTrue(status.getConditions(), Conditions.READY)) {
       return Optional.empty();
@@ -35,12 +36,26 @@ public final class NodeLiveness {
     if (NodeView.heartbeatFresh(heartbeat, now, timeout)) {
       return Optional.empty();
     }
-    String since = heartbeat == null
-        ? "the agent reports Ready but no heartbeat time"
-        : "no heartbeat from the agent for " + Duration.between(heartbeat, now).toSeconds() + " s";
-    String message = since + " (the timeout is " + timeout.toSeconds() + " s), so no new jobs are admitted"
-        + " here; jobs already running here are left alone.";
-    return Optional.of(Conditions.set(status.getConditions(), Conditions.READY, "Unknown",
-        REASON_NOT_REPORTING, message, null, now));
+    String since =
+        heartbeat == null
+            ? "the agent reports Ready but no heartbeat time"
+            : "no heartbeat from the agent for "
+                + Duration.between(heartbeat, now).toSeconds()
+                + " s";
+    String message =
+        since
+            + " (the timeout is "
+            + timeout.toSeconds()
+            + " s), so no new jobs are admitted"
+            + " here; jobs already running here are left alone.";
+    return Optional.of(
+        Conditions.set(
+            status.getConditions(),
+            Conditions.READY,
+            "Unknown",
+            REASON_NOT_REPORTING,
+            message,
+            null,
+            now));
   }
 }

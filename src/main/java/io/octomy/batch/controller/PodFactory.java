@@ -23,7 +23,8 @@ public final class PodFactory {
   /** The Pod's name: the job's name (shortened) and the start of its uid. */
   public static String podName(BatchJob job) {
     String name = job.getMetadata().getName();
-    String uid = job.getMetadata().getUid() == null ? "0" : job.getMetadata().getUid().replace("-", "");
+    String uid =
+        job.getMetadata().getUid() == null ? "0" : job.getMetadata().getUid().replace("-", "");
     String suffix = "-" + uid.substring(0, Math.min(8, uid.length()));
     int max = 253 - suffix.length();
     return (name.length() > max ? name.substring(0, max) : name) + suffix;
@@ -34,13 +35,15 @@ public final class PodFactory {
     // A deep copy: the informer's object must not be changed.
     PodTemplateSpec t = Serialization.clone(template == null ? new PodTemplateSpec() : template);
     ObjectMeta tm = t.getMetadata() == null ? new ObjectMeta() : t.getMetadata();
-    Map<String, String> labels = new LinkedHashMap<>(tm.getLabels() == null ? Map.of() : tm.getLabels());
+    Map<String, String> labels =
+        new LinkedHashMap<>(tm.getLabels() == null ? Map.of() : tm.getLabels());
     labels.put(Labels.JOB, truncateLabel(job.getMetadata().getName()));
     labels.put(Labels.JOB_UID, job.getMetadata().getUid());
     PodSpec spec = t.getSpec() == null ? new PodSpec() : t.getSpec();
     spec.setNodeName(node);
     if (spec.getRestartPolicy() == null || "Always".equals(spec.getRestartPolicy())) {
-      spec.setRestartPolicy("Never"); // a batch job runs once; the controller decides about retries, not the kubelet
+      spec.setRestartPolicy(
+          "Never"); // a batch job runs once; the controller decides about retries, not the kubelet
     }
     Pod pod = new Pod();
     ObjectMeta meta = new ObjectMeta();
@@ -48,10 +51,16 @@ public final class PodFactory {
     meta.setNamespace(job.getMetadata().getNamespace());
     meta.setLabels(labels);
     meta.setAnnotations(tm.getAnnotations());
-    meta.setOwnerReferences(java.util.List.of(new OwnerReferenceBuilder()
-        .withApiVersion(job.getApiVersion()).withKind(job.getKind())
-        .withName(job.getMetadata().getName()).withUid(job.getMetadata().getUid())
-        .withController(true).withBlockOwnerDeletion(true).build()));
+    meta.setOwnerReferences(
+        java.util.List.of(
+            new OwnerReferenceBuilder()
+                .withApiVersion(job.getApiVersion())
+                .withKind(job.getKind())
+                .withName(job.getMetadata().getName())
+                .withUid(job.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build()));
     pod.setMetadata(meta);
     pod.setSpec(spec);
     return pod;

@@ -14,14 +14,24 @@ import java.util.Map;
  * @param detail a sentence from the agent saying why, when it refused or lost the job; or null
  */
 public record RunObservation(
-    JobPhase phase, Integer exitCode, String reason, Instant startedAt, Instant finishedAt,
-    Map<String, Long> peakUsage, String detail) {
+    JobPhase phase,
+    Integer exitCode,
+    String reason,
+    Instant startedAt,
+    Instant finishedAt,
+    Map<String, Long> peakUsage,
+    String detail) {
 
   public RunObservation {
     peakUsage = peakUsage == null ? Map.of() : Map.copyOf(peakUsage);
   }
 
-  public RunObservation(JobPhase phase, Integer exitCode, String reason, Instant startedAt, Instant finishedAt,
+  public RunObservation(
+      JobPhase phase,
+      Integer exitCode,
+      String reason,
+      Instant startedAt,
+      Instant finishedAt,
       Map<String, Long> peakUsage) {
     this(phase, exitCode, reason, startedAt, finishedAt, peakUsage, null);
   }

@@ -27,8 +27,12 @@ public final class SnapshotBuilder {
 
   private final ValidationCache validation = new ValidationCache();
 
-  public Snapshot build(Collection<BatchJob> jobs, Collection<BatchNode> nodes, AssumedAdmissions assumed,
-      Policy policy, Instant now) {
+  public Snapshot build(
+      Collection<BatchJob> jobs,
+      Collection<BatchNode> nodes,
+      AssumedAdmissions assumed,
+      Policy policy,
+      Instant now) {
     List<JobView> jobViews = new ArrayList<>(jobs.size());
     java.util.Set<String> uids = new java.util.HashSet<>();
     for (BatchJob job : jobs) {
@@ -55,7 +59,8 @@ public final class SnapshotBuilder {
     if (s == null || s.getPhase() == null) {
       return JobPhase.Queued;
     }
-    if (s.getPhase() == JobPhase.Rejected && Reason.InvalidSpec.code().equals(s.getReason())
+    if (s.getPhase() == JobPhase.Rejected
+        && Reason.InvalidSpec.code().equals(s.getReason())
         && validation.problems(job).isEmpty()) {
       return JobPhase.Queued;
     }
@@ -79,19 +84,37 @@ public final class SnapshotBuilder {
       }
     }
     Resources r = spec.getResources();
-    Instant queuedAt = s != null && s.getQueuedAt() != null ? Times.parse(s.getQueuedAt())
-        : Times.parse(job.getMetadata().getCreationTimestamp());
-    return new JobView(key.namespace(), key.name(), generation(job),
-        r == null ? null : r.getRequests(), r == null ? null : r.getLimits(),
-        spec.getAfter(), spec.getLocks(), spec.getGroup(), spec.getOrigin(),
-        phase, node, queuedAt != null ? queuedAt : now, problems);
+    Instant queuedAt =
+        s != null && s.getQueuedAt() != null
+            ? Times.parse(s.getQueuedAt())
+            : Times.parse(job.getMetadata().getCreationTimestamp());
+    return new JobView(
+        key.namespace(),
+        key.name(),
+        generation(job),
+        r == null ? null : r.getRequests(),
+        r == null ? null : r.getLimits(),
+        spec.getAfter(),
+        spec.getLocks(),
+        spec.getGroup(),
+        spec.getOrigin(),
+        phase,
+        node,
+        queuedAt != null ? queuedAt : now,
+        problems);
   }
 
   private static NodeView view(BatchNode node) {
-    NodeMode mode = node.getSpec() == null || node.getSpec().getMode() == null ? NodeMode.Drone : node.getSpec().getMode();
+    NodeMode mode =
+        node.getSpec() == null || node.getSpec().getMode() == null
+            ? NodeMode.Drone
+            : node.getSpec().getMode();
     NodeMode own = node.getSpec() == null ? null : node.getSpec().getOwnMode();
     var st = node.getStatus();
-    return new NodeView(node.getMetadata().getName(), mode, own,
+    return new NodeView(
+        node.getMetadata().getName(),
+        mode,
+        own,
         st == null ? null : st.getCapacity(),
         st == null ? null : Times.parse(st.getHeartbeatTime()),
         st != null && Conditions.isTrue(st.getConditions(), Conditions.READY));

@@ -39,8 +39,10 @@ public final class StatusComposer {
     s.setServiceClass(serviceClass(job));
     s.setObservedGeneration(gen);
     if (s.getQueuedAt() == null) {
-      s.setQueuedAt(job.getMetadata().getCreationTimestamp() != null
-          ? job.getMetadata().getCreationTimestamp() : Times.format(now));
+      s.setQueuedAt(
+          job.getMetadata().getCreationTimestamp() != null
+              ? job.getMetadata().getCreationTimestamp()
+              : Times.format(now));
     }
     s.setPhase(decision.phase());
     if (!decision.phase().isFinished()) {
@@ -51,42 +53,71 @@ public final class StatusComposer {
     List<Condition> conditions = s.getConditions();
     boolean wasStarving = Conditions.isTrue(old.getConditions(), Conditions.STARVING);
     if (decision instanceof Decision.Admit a) {
-        s.setNode(a.node());
-        s.setWaitingOn(null);
-        s.setEffectivePriority(a.effectivePriority());
-        s.setAdmittedAt(Times.format(now));
-        conditions = Conditions.set(conditions, Conditions.ADMITTED, true, Reason.Admitted.code(), decision.message(), gen, now);
-        events.add(JobEvent.normal("Admitted", decision.message()));
+      s.setNode(a.node());
+      s.setWaitingOn(null);
+      s.setEffectivePriority(a.effectivePriority());
+      s.setAdmittedAt(Times.format(now));
+      conditions =
+          Conditions.set(
+              conditions,
+              Conditions.ADMITTED,
+              true,
+              Reason.Admitted.code(),
+              decision.message(),
+              gen,
+              now);
+      events.add(JobEvent.normal("Admitted", decision.message()));
     } else if (decision instanceof Decision.Wait w) {
-        s.setNode(null);
-        s.setWaitingOn(w.waitingOn().isEmpty() ? null
-            : w.waitingOn().stream().map(x -> new WaitingOnRef(x.key(), x.job())).toList());
-        // Aging alone never causes a write: priority is refreshed only along with another change.
-        if (s.getEffectivePriority() == null) {
-          s.setEffectivePriority(w.effectivePriority());
-        }
-        conditions = Conditions.set(conditions, Conditions.ADMITTED, false, w.reason().code(), w.message(), gen, now);
+      s.setNode(null);
+      s.setWaitingOn(
+          w.waitingOn().isEmpty()
+              ? null
+              : w.waitingOn().stream().map(x -> new WaitingOnRef(x.key(), x.job())).toList());
+      // Aging alone never causes a write: priority is refreshed only along with another change.
+      if (s.getEffectivePriority() == null) {
+        s.setEffectivePriority(w.effectivePriority());
+      }
+      conditions =
+          Conditions.set(
+              conditions, Conditions.ADMITTED, false, w.reason().code(), w.message(), gen, now);
     } else if (decision instanceof Decision.Skip k) {
-        s.setNode(null);
-        s.setWaitingOn(null);
-        s.setFinishedAt(Times.format(now));
-        conditions = Conditions.set(conditions, Conditions.ADMITTED, false, k.reason().code(), k.message(), gen, now);
-        events.add(JobEvent.warning("Skipped", k.message()));
+      s.setNode(null);
+      s.setWaitingOn(null);
+      s.setFinishedAt(Times.format(now));
+      conditions =
+          Conditions.set(
+              conditions, Conditions.ADMITTED, false, k.reason().code(), k.message(), gen, now);
+      events.add(JobEvent.warning("Skipped", k.message()));
     } else if (decision instanceof Decision.Reject r) {
-        s.setNode(null);
-        s.setWaitingOn(null);
-        s.setFinishedAt(Times.format(now));
-        conditions = Conditions.set(conditions, Conditions.ADMITTED, false, r.reason().code(), r.message(), gen, now);
-        events.add(JobEvent.warning("Rejected", r.message()));
+      s.setNode(null);
+      s.setWaitingOn(null);
+      s.setFinishedAt(Times.format(now));
+      conditions =
+          Conditions.set(
+              conditions, Conditions.ADMITTED, false, r.reason().code(), r.message(), gen, now);
+      events.add(JobEvent.warning("Rejected", r.message()));
     }
     boolean starving = decision.starving() && decision instanceof Decision.Wait;
     if (starving || wasStarving) {
-      String msg = starving
-          ? "waiting since " + s.getQueuedAt() + ", longer than the starvation threshold; lower-priority jobs are held back where it fits soonest."
-          : "no longer waiting.";
-      conditions = Conditions.set(conditions, Conditions.STARVING, starving, starving ? "WaitingTooLong" : decision.reason().code(), msg, gen, now);
+      String msg =
+          starving
+              ? "waiting since "
+                  + s.getQueuedAt()
+                  + ", longer than the starvation threshold; lower-priority jobs are held back where it fits soonest."
+              : "no longer waiting.";
+      conditions =
+          Conditions.set(
+              conditions,
+              Conditions.STARVING,
+              starving,
+              starving ? "WaitingTooLong" : decision.reason().code(),
+              msg,
+              gen,
+              now);
       if (starving && !wasStarving) {
-        events.add(JobEvent.warning("Starving", "job has waited past the starvation threshold: " + decision.message()));
+        events.add(
+            JobEvent.warning(
+                "Starving", "job has waited past the starvation threshold: " + decision.message()));
       }
     }
     s.setConditions(conditions);
@@ -114,37 +145,55 @@ public final class StatusComposer {
         Instant started = run.startedAt() != null ? run.startedAt() : Times.parse(s.getStartedAt());
         Instant finished = run.finishedAt() != null ? run.finishedAt() : now;
         s.setPhase(run.phase());
-        s.setReason(run.phase() == JobPhase.Succeeded ? Reason.Succeeded.code() : Reason.Failed.code());
+        s.setReason(
+            run.phase() == JobPhase.Succeeded ? Reason.Succeeded.code() : Reason.Failed.code());
         s.setExitCode(run.exitCode());
         if (s.getStartedAt() == null && started != null) {
           s.setStartedAt(Times.format(started));
         }
         s.setFinishedAt(Times.format(finished));
         s.setMessage(finishMessage(s.getNode(), run, started, finished));
-        events.add(run.phase() == JobPhase.Succeeded ? JobEvent.normal("Succeeded", s.getMessage())
-            : JobEvent.warning("Failed", s.getMessage()));
+        events.add(
+            run.phase() == JobPhase.Succeeded
+                ? JobEvent.normal("Succeeded", s.getMessage())
+                : JobEvent.warning("Failed", s.getMessage()));
       }
       if (!run.peakUsage().isEmpty()) {
         Map<String, Long> peaks = mergePeaks(s.getUsage(), run.peakUsage());
         s.setUsage(peaks);
         Resources r = job.getSpec() == null ? null : job.getSpec().getResources();
-        List<String> over = OverLimit.exceeded(r == null || r.getLimits() == null ? Map.of() : r.getLimits(), peaks);
+        List<String> over =
+            OverLimit.exceeded(
+                r == null || r.getLimits() == null ? Map.of() : r.getLimits(), peaks);
         if (!over.isEmpty()) {
           boolean was = Conditions.isTrue(old.getConditions(), Conditions.OVER_LIMIT);
           s.setOverLimit(over);
           String msg = overLimitMessage(over, peaks, r.getLimits());
-          conditions = Conditions.set(conditions, Conditions.OVER_LIMIT, true, "PeakAboveLimit", msg, gen, now);
+          conditions =
+              Conditions.set(
+                  conditions, Conditions.OVER_LIMIT, true, "PeakAboveLimit", msg, gen, now);
           if (!was || !Objects.equals(old.getOverLimit(), over)) {
             events.add(JobEvent.warning("OverLimit", msg));
           }
         }
       }
     }
-    if (s.getObservedGeneration() != null && gen > s.getObservedGeneration() && !s.getPhase().isFinished()) {
-      conditions = Conditions.set(conditions, Conditions.SPEC_CHANGE_IGNORED, true, "AlreadyAdmitted",
-          "the spec changed (generation " + gen + ") after the job was admitted at generation "
-              + s.getObservedGeneration() + "; a job holding its place is not changed. Delete and re-create it to apply the change.",
-          gen, now);
+    if (s.getObservedGeneration() != null
+        && gen > s.getObservedGeneration()
+        && !s.getPhase().isFinished()) {
+      conditions =
+          Conditions.set(
+              conditions,
+              Conditions.SPEC_CHANGE_IGNORED,
+              true,
+              "AlreadyAdmitted",
+              "the spec changed (generation "
+                  + gen
+                  + ") after the job was admitted at generation "
+                  + s.getObservedGeneration()
+                  + "; a job holding its place is not changed. Delete and re-create it to apply the change.",
+              gen,
+              now);
     }
     s.setConditions(conditions);
     return new Composed(s, events);
@@ -159,7 +208,10 @@ public final class StatusComposer {
     return x.equals(y);
   }
 
-  /** True when the two statuses differ only in the wording of messages (and priority): same phase, reason, node, waits. */
+  /**
+   * True when the two statuses differ only in the wording of messages (and priority): same phase,
+   * reason, node, waits.
+   */
   public static boolean sameButMessages(BatchJobStatus a, BatchJobStatus b) {
     return samePriorityAside(withoutMessages(a), withoutMessages(b));
   }
@@ -168,10 +220,17 @@ public final class StatusComposer {
     BatchJobStatus c = copy(s);
     c.setMessage(null);
     if (c.getConditions() != null) {
-      c.setConditions(c.getConditions().stream().map(k -> {
-        Condition n = new io.fabric8.kubernetes.api.model.ConditionBuilder(k).withMessage(null).build();
-        return n;
-      }).toList());
+      c.setConditions(
+          c.getConditions().stream()
+              .map(
+                  k -> {
+                    Condition n =
+                        new io.fabric8.kubernetes.api.model.ConditionBuilder(k)
+                            .withMessage(null)
+                            .build();
+                    return n;
+                  })
+              .toList());
     }
     return c;
   }
@@ -200,15 +259,23 @@ public final class StatusComposer {
     return out;
   }
 
-  private static String overLimitMessage(List<String> over, Map<String, Long> peaks, Map<String, Long> limits) {
+  private static String overLimitMessage(
+      List<String> over, Map<String, Long> peaks, Map<String, Long> limits) {
     List<String> parts = new ArrayList<>();
     for (String name : over) {
-      parts.add("measured peak " + peaks.get(name) + " " + name + " is above its limit " + limits.get(name));
+      parts.add(
+          "measured peak "
+              + peaks.get(name)
+              + " "
+              + name
+              + " is above its limit "
+              + limits.get(name));
     }
     return String.join("; ", parts) + ". Nothing is stopped; raise the limit or fix the job.";
   }
 
-  private static String finishMessage(String node, RunObservation run, Instant started, Instant finished) {
+  private static String finishMessage(
+      String node, RunObservation run, Instant started, Instant finished) {
     StringBuilder b = new StringBuilder(run.phase() == JobPhase.Succeeded ? "succeeded" : "failed");
     b.append(" on node ").append(node);
     if (run.exitCode() != null) {

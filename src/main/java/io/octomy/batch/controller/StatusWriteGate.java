@@ -15,14 +15,15 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Which composed statuses the admission loop actually writes. It remembers, per job, when its
- * wording was last written and which resourceVersion our last write replaced. Thread-safe: the
- * loop asks, the status writers report.
+ * wording was last written and which resourceVersion our last write replaced. Thread-safe: the loop
+ * asks, the status writers report.
  */
 final class StatusWriteGate {
 
   private final Duration messageRefresh;
   private final ControllerMetrics metrics;
   private final Map<JobKey, Instant> lastMessageWrite = new ConcurrentHashMap<>();
+
   /**
    * uid to the resourceVersion one of our status writes replaced, until the cache shows a newer
    * one. While the cache still shows that version, the job's status there is known to be stale:
@@ -52,13 +53,14 @@ final class StatusWriteGate {
   /** True while the cache still shows the version one of our status writes replaced. */
   boolean cacheBehindOurWrite(BatchJob job) {
     String uid = job.getMetadata().getUid();
-    return uid != null && Objects.equals(writtenOver.get(uid), job.getMetadata().getResourceVersion());
+    return uid != null
+        && Objects.equals(writtenOver.get(uid), job.getMetadata().getResourceVersion());
   }
 
   /**
-   * Whether a decided job's status must be written. Never for aging alone; a change in wording
-   * only (e.g. how much is free now) at most once per {@code messageRefresh}, so a long queue
-   * does not rewrite itself on every admission elsewhere.
+   * Whether a decided job's status must be written. Never for aging alone; a change in wording only
+   * (e.g. how much is free now) at most once per {@code messageRefresh}, so a long queue does not
+   * rewrite itself on every admission elsewhere.
    */
   boolean needsWrite(BatchJob job, BatchJobStatus next, Instant now) {
     BatchJobStatus current = job.getStatus();

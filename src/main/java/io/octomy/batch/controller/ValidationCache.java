@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Validates a job's spec once per generation: a pass over 10,000 jobs must not re-check them all every time. */
+/**
+ * Validates a job's spec once per generation: a pass over 10,000 jobs must not re-check them all
+ * every time.
+ */
 final class ValidationCache {
 
   // The spec's hash joins the key: not every API server bumps metadata.generation on a spec change.
@@ -15,8 +18,11 @@ final class ValidationCache {
   private final Map<Key, List<String>> problems = new ConcurrentHashMap<>();
 
   List<String> problems(BatchJob job) {
-    Key k = new Key(job.getMetadata().getUid(), job.getMetadata().getGeneration(),
-        job.getSpec() == null ? 0 : job.getSpec().hashCode());
+    Key k =
+        new Key(
+            job.getMetadata().getUid(),
+            job.getMetadata().getGeneration(),
+            job.getSpec() == null ? 0 : job.getSpec().hashCode());
     if (k.uid() == null) {
       return SpecValidator.problems(job.getSpec());
     }

@@ -23,20 +23,22 @@ public final class GoDuration {
       return Duration.ZERO;
     }
     if (!WHOLE.matcher(s).matches()) {
-      throw new IllegalArgumentException("'" + text + "' is not a duration; write one like 90s, 5m or 1h30m");
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a duration; write one like 90s, 5m or 1h30m");
     }
     BigDecimal nanos = BigDecimal.ZERO;
     Matcher m = PART.matcher(s);
     while (m.find()) {
       BigDecimal n = new BigDecimal(m.group(1));
-      long unit = switch (m.group(2)) {
-        case "ns" -> 1L;
-        case "us", "µs" -> 1_000L;
-        case "ms" -> 1_000_000L;
-        case "s" -> 1_000_000_000L;
-        case "m" -> 60_000_000_000L;
-        default -> 3_600_000_000_000L;
-      };
+      long unit =
+          switch (m.group(2)) {
+            case "ns" -> 1L;
+            case "us", "µs" -> 1_000L;
+            case "ms" -> 1_000_000L;
+            case "s" -> 1_000_000_000L;
+            case "m" -> 60_000_000_000L;
+            default -> 3_600_000_000_000L;
+          };
       nanos = nanos.add(n.multiply(BigDecimal.valueOf(unit)));
     }
     return Duration.ofNanos(nanos.longValueExact());

@@ -1,6 +1,9 @@
 package io.octomy.batch.policy;
 
-/** A concurrency group ("product"): at most {@code maxRunning} of its jobs are admitted or running at once. */
+/**
+ * A concurrency group ("product"): at most {@code maxRunning} of its jobs are admitted or running
+ * at once.
+ */
 public record GroupPolicy(int maxRunning) {
 
   /** A group the policy does not list runs one job at a time. */

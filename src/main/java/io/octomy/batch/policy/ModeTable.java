@@ -20,19 +20,36 @@ public record ModeTable(Map<NodeMode, Map<String, Integer>> rows) {
     rows = java.util.Collections.unmodifiableMap(copy);
   }
 
-  /** The defaults of the design: Interactive hands batch work half the cores and a quarter of the memory, no GPU. */
+  /**
+   * The defaults of the design: Interactive hands batch work half the cores and a quarter of the
+   * memory, no GPU.
+   */
   public static ModeTable defaults() {
     Map<NodeMode, Map<String, Integer>> rows = new EnumMap<>(NodeMode.class);
-    rows.put(NodeMode.Interactive, ordered(
-        "octomy.io/cpu-milli", 50, "octomy.io/memory-bytes", 25, "octomy.io/gpu", 0, ANY, 50));
-    rows.put(NodeMode.Background, ordered(
-        "octomy.io/cpu-milli", 75, "octomy.io/memory-bytes", 50, "octomy.io/gpu", 100, ANY, 75));
+    rows.put(
+        NodeMode.Interactive,
+        ordered(
+            "octomy.io/cpu-milli", 50, "octomy.io/memory-bytes", 25, "octomy.io/gpu", 0, ANY, 50));
+    rows.put(
+        NodeMode.Background,
+        ordered(
+            "octomy.io/cpu-milli",
+            75,
+            "octomy.io/memory-bytes",
+            50,
+            "octomy.io/gpu",
+            100,
+            ANY,
+            75));
     rows.put(NodeMode.Drone, ordered(ANY, 100));
     rows.put(NodeMode.Off, ordered(ANY, 0));
     return new ModeTable(rows);
   }
 
-  /** Percent of capacity that {@code mode} offers for {@code resource}; 0 when the row has neither the name nor {@code "*"}. */
+  /**
+   * Percent of capacity that {@code mode} offers for {@code resource}; 0 when the row has neither
+   * the name nor {@code "*"}.
+   */
   public int percent(NodeMode mode, String resource) {
     Map<String, Integer> row = rows.get(mode);
     if (row == null) {

@@ -1,8 +1,6 @@
 package io.octomy.batch.policy;
 
-/**
- * How much of itself a node offers to batch work; each mode is a row of the {@link ModeTable}.
- */
+/** How much of itself a node offers to batch work; each mode is a row of the {@link ModeTable}. */
 public enum NodeMode {
   /** Someone is using this machine right now. */
   Interactive,

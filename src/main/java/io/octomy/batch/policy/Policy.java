@@ -19,13 +19,19 @@ public record Policy(
 
   public Policy {
     groups = Map.copyOf(groups);
-    budgets = budgets.entrySet().stream()
-        .collect(java.util.stream.Collectors.toUnmodifiableMap(
-            Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
+    budgets =
+        budgets.entrySet().stream()
+            .collect(
+                java.util.stream.Collectors.toUnmodifiableMap(
+                    Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
   }
 
   public static Policy defaults() {
-    return new Policy(ModeTable.defaults(), PriorityPolicy.defaults(), Map.of(), Map.of(),
+    return new Policy(
+        ModeTable.defaults(),
+        PriorityPolicy.defaults(),
+        Map.of(),
+        Map.of(),
         Duration.ofSeconds(60));
   }
 

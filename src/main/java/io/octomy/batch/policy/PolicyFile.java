@@ -7,8 +7,8 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * The policy file exactly as written: every key optional, typed strictly so that Jackson reports
- * a wrong value with its line and path. {@link PolicyLoader} turns it into a {@link Policy}.
+ * The policy file exactly as written: every key optional, typed strictly so that Jackson reports a
+ * wrong value with its line and path. {@link PolicyLoader} turns it into a {@link Policy}.
  */
 final class PolicyFile {
   // Plain fields, not a record: a record is built through a creator, for which Jackson buffers
@@ -37,7 +37,8 @@ final class PolicyFile {
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static Percent of(int value) {
       if (value < 0 || value > 100) {
-        throw new IllegalArgumentException(value + " is not a percentage; write a whole number from 0 to 100");
+        throw new IllegalArgumentException(
+            value + " is not a percentage; write a whole number from 0 to 100");
       }
       return new Percent(value);
     }
@@ -47,10 +48,14 @@ final class PolicyFile {
   record Quantity(long value) {
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static Quantity of(Number number) {
-      if (!(number instanceof Integer || number instanceof Long || number instanceof java.math.BigInteger)) {
-        throw new IllegalArgumentException(number + " is a fraction; write a whole number (use a smaller unit, like cpu-milli)");
+      if (!(number instanceof Integer
+          || number instanceof Long
+          || number instanceof java.math.BigInteger)) {
+        throw new IllegalArgumentException(
+            number + " is a fraction; write a whole number (use a smaller unit, like cpu-milli)");
       }
-      long value = number instanceof java.math.BigInteger b ? b.longValueExact() : number.longValue();
+      long value =
+          number instanceof java.math.BigInteger b ? b.longValueExact() : number.longValue();
       if (value < 0) {
         throw new IllegalArgumentException(value + " is negative; write a whole number >= 0");
       }
@@ -63,7 +68,10 @@ final class PolicyFile {
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static Cap of(int value) {
       if (value < 1) {
-        throw new IllegalArgumentException("maxRunning is " + value + "; write 1 or more (a group that may never run is an Off node's job, not a group's)");
+        throw new IllegalArgumentException(
+            "maxRunning is "
+                + value
+                + "; write 1 or more (a group that may never run is an Off node's job, not a group's)");
       }
       return new Cap(value);
     }
@@ -82,7 +90,8 @@ final class PolicyFile {
     @JsonCreator
     static RowKey of(String value) {
       if (!ModeTable.ANY.equals(value) && !ResourceNames.isValid(value)) {
-        throw new IllegalArgumentException(nameProblem(value) + " (or \"*\" for every name not listed)");
+        throw new IllegalArgumentException(
+            nameProblem(value) + " (or \"*\" for every name not listed)");
       }
       return new RowKey(value);
     }
@@ -104,7 +113,8 @@ final class PolicyFile {
     @JsonCreator
     static Label of(String value) {
       if (value.length() > 63 || !value.matches(ResourceNames.DNS_LABEL_REGEX)) {
-        throw new IllegalArgumentException("'" + value + "' is not a valid name; use lower-case letters, digits and '-'");
+        throw new IllegalArgumentException(
+            "'" + value + "' is not a valid name; use lower-case letters, digits and '-'");
       }
       return new Label(value);
     }
@@ -112,7 +122,9 @@ final class PolicyFile {
 
   static String nameProblem(String value) {
     return value.contains("/")
-        ? "resource name '" + value + "' is not domain-qualified; write it like example.com/cfd-cores"
+        ? "resource name '"
+            + value
+            + "' is not domain-qualified; write it like example.com/cfd-cores"
         : "resource name '" + value + "' has no domain; write it as example.com/" + value;
   }
 }

@@ -2,8 +2,8 @@ package io.octomy.batch.policy;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -21,20 +21,21 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Reads the policy YAML. Every key is optional and falls back to the defaults; unknown keys and
- * bad values fail with the line and the field, so a broken policy stops start-up instead of
- * being half-applied. A mode row written in the file overrides the default row name by name
- * (names it does not mention keep their default percentage).
+ * Reads the policy YAML. Every key is optional and falls back to the defaults; unknown keys and bad
+ * values fail with the line and the field, so a broken policy stops start-up instead of being
+ * half-applied. A mode row written in the file overrides the default row name by name (names it
+ * does not mention keep their default percentage).
  */
 public final class PolicyLoader {
 
-  private static final ObjectMapper MAPPER = JsonMapper.builder(new YAMLFactory())
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-      .build();
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder(new YAMLFactory())
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+          .build();
 
   private PolicyLoader() {}
 
@@ -67,43 +68,64 @@ public final class PolicyLoader {
     ModeTable modes = d.modes();
     if (f.modes != null) {
       Map<NodeMode, Map<String, Integer>> rows = new EnumMap<>(NodeMode.class);
-      f.modes.forEach((mode, row) -> {
-        Map<String, Integer> merged = new LinkedHashMap<>(d.modes().rows().getOrDefault(mode, Map.of()));
-        if (row != null) {
-          row.forEach((k, p) -> merged.put(k.value(), p.value()));
-        }
-        rows.put(mode, merged);
-      });
+      f.modes.forEach(
+          (mode, row) -> {
+            Map<String, Integer> merged =
+                new LinkedHashMap<>(d.modes().rows().getOrDefault(mode, Map.of()));
+            if (row != null) {
+              row.forEach((k, p) -> merged.put(k.value(), p.value()));
+            }
+            rows.put(mode, merged);
+          });
       modes = modes.with(rows);
     }
     PriorityPolicy p = d.priority();
     if (f.priority != null) {
       PolicyFile.PriorityFile pf = f.priority;
-      p = new PriorityPolicy(
-          pf.guaranteed != null ? pf.guaranteed.value() : p.guaranteed(),
-          pf.burstable != null ? pf.burstable.value() : p.burstable(),
-          pf.bestEffort != null ? pf.bestEffort.value() : p.bestEffort(),
-          pf.agingPerMinute != null ? pf.agingPerMinute.value() : p.agingPerMinute(),
-          pf.agingCeiling != null ? pf.agingCeiling.value() : p.agingCeiling(),
-          pf.starvationAfter != null ? pf.starvationAfter.value() : p.starvationAfter());
+      p =
+          new PriorityPolicy(
+              pf.guaranteed != null ? pf.guaranteed.value() : p.guaranteed(),
+              pf.burstable != null ? pf.burstable.value() : p.burstable(),
+              pf.bestEffort != null ? pf.bestEffort.value() : p.bestEffort(),
+              pf.agingPerMinute != null ? pf.agingPerMinute.value() : p.agingPerMinute(),
+              pf.agingCeiling != null ? pf.agingCeiling.value() : p.agingCeiling(),
+              pf.starvationAfter != null ? pf.starvationAfter.value() : p.starvationAfter());
     }
     Map<String, GroupPolicy> groups = new HashMap<>();
     if (f.groups != null) {
-      f.groups.forEach((name, g) -> groups.put(name.value(),
-          g == null || g.maxRunning == null ? GroupPolicy.DEFAULT : new GroupPolicy(g.maxRunning.value())));
+      f.groups.forEach(
+          (name, g) ->
+              groups.put(
+                  name.value(),
+                  g == null || g.maxRunning == null
+                      ? GroupPolicy.DEFAULT
+                      : new GroupPolicy(g.maxRunning.value())));
     }
     Map<String, Map<String, Long>> budgets = new HashMap<>();
     if (f.budgets != null) {
-      f.budgets.forEach((ns, b) -> budgets.put(ns.value(), b == null ? Map.of()
-          : b.entrySet().stream().collect(Collectors.toMap(e -> e.getKey().value(), e -> e.getValue().value()))));
+      f.budgets.forEach(
+          (ns, b) ->
+              budgets.put(
+                  ns.value(),
+                  b == null
+                      ? Map.of()
+                      : b.entrySet().stream()
+                          .collect(
+                              Collectors.toMap(
+                                  e -> e.getKey().value(), e -> e.getValue().value()))));
     }
-    return new Policy(modes, p, groups, budgets,
+    return new Policy(
+        modes,
+        p,
+        groups,
+        budgets,
         f.nodeHeartbeatTimeout != null ? f.nodeHeartbeatTimeout.value() : d.nodeHeartbeatTimeout());
   }
 
   /** "policy.yaml line 4, field priority.agingPerMinute: 0.5 is a fraction; ..." */
   private static String describe(JsonProcessingException e, String source) {
-    // The parser's current token is where the bad value or key starts; e.getLocation() can point past it.
+    // The parser's current token is where the bad value or key starts; e.getLocation() can point
+    // past it.
     JsonParser parser = e.getProcessor() instanceof JsonParser jp ? jp : null;
     JsonLocation loc = parser != null ? parser.currentTokenLocation() : e.getLocation();
     String line = loc != null && loc.getLineNr() > 0 ? " line " + loc.getLineNr() : "";
@@ -113,14 +135,22 @@ public final class PolicyLoader {
       field = ", field " + path(m);
     }
     if (e instanceof UnrecognizedPropertyException u) {
-      what = "'" + u.getPropertyName() + "' is not a policy key; the keys here are "
-          + u.getKnownPropertyIds().stream().map(Object::toString).sorted().collect(Collectors.joining(", "));
+      what =
+          "'"
+              + u.getPropertyName()
+              + "' is not a policy key; the keys here are "
+              + u.getKnownPropertyIds().stream()
+                  .map(Object::toString)
+                  .sorted()
+                  .collect(Collectors.joining(", "));
     } else if (rootCause(e) instanceof IllegalArgumentException iae) {
       what = iae.getMessage();
     } else if (parser != null && parser.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) {
       what = "a fraction is not allowed here; write a whole number";
-    } else if (e instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f && f.getTargetType().isEnum()) {
-      what = "'" + f.getValue() + "' is not a mode; write one of Interactive, Background, Drone, Off";
+    } else if (e instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f
+        && f.getTargetType().isEnum()) {
+      what =
+          "'" + f.getValue() + "' is not a mode; write one of Interactive, Background, Drone, Off";
     } else {
       what = firstLine(e.getOriginalMessage());
     }

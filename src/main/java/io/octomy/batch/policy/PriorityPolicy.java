@@ -3,8 +3,8 @@ package io.octomy.batch.policy;
 import java.time.Duration;
 
 /**
- * Effective priority = class base + min(agingCeiling, agingPerMinute x whole minutes waited).
- * A job waiting longer than {@code starvationAfter} is starving.
+ * Effective priority = class base + min(agingCeiling, agingPerMinute x whole minutes waited). A job
+ * waiting longer than {@code starvationAfter} is starving.
  */
 public record PriorityPolicy(
     long guaranteed,

@@ -3,29 +3,34 @@ package io.octomy.batch.standalone;
 import java.util.Map;
 
 /**
- * One HTTP request, detached from the HTTP library so that routing and CRUD logic can be
- * tested and reasoned about on their own.
+ * One HTTP request, detached from the HTTP library so that routing and CRUD logic can be tested and
+ * reasoned about on their own.
  *
- * @param method      GET, POST, PUT, PATCH, DELETE
- * @param path        URL path without the query
- * @param query       decoded query parameters (first value of each)
- * @param accept      the Accept header, or {@code ""}
+ * @param method GET, POST, PUT, PATCH, DELETE
+ * @param path URL path without the query
+ * @param query decoded query parameters (first value of each)
+ * @param accept the Accept header, or {@code ""}
  * @param contentType the Content-Type header, or {@code ""}
- * @param body        the request body (empty when none)
+ * @param body the request body (empty when none)
  */
-record ApiRequest(String method, String path, Map<String, String> query, String accept, String contentType,
-        byte[] body) {
+record ApiRequest(
+    String method,
+    String path,
+    Map<String, String> query,
+    String accept,
+    String contentType,
+    byte[] body) {
 
-    String param(String name) {
-        return query.get(name);
-    }
+  String param(String name) {
+    return query.get(name);
+  }
 
-    boolean flag(String name) {
-        String v = query.get(name);
-        return v != null && (v.equals("true") || v.equals("1"));
-    }
+  boolean flag(String name) {
+    String v = query.get(name);
+    return v != null && (v.equals("true") || v.equals("1"));
+  }
 
-    boolean dryRun() {
-        return "All".equals(query.get("dryRun"));
-    }
+  boolean dryRun() {
+    return "All".equals(query.get("dryRun"));
+  }
 }

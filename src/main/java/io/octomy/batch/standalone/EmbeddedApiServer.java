@@ -1,7 +1,5 @@
 package io.octomy.batch.standalone;
 
-import io.octomy.batch.api.crd.CelRules;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
@@ -11,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.octomy.batch.api.crd.CelRules;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.IOException;
@@ -37,252 +36,307 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>Serves HTTPS on 127.0.0.1 only, with a self-signed certificate written into the kubeconfig
- * as the cluster's CA (kubectl sends a token only over TLS), and a random bearer token. Objects live
- * in {@code stateDir/state.db} (SQLite, WAL) and in an in-memory index; every write is
- * committed before it is answered. See {@code HttpFront} for why the HTTP side is Vert.x
- * directly rather than the mock web server's dispatcher.
+ * <p>Serves HTTPS on 127.0.0.1 only, with a self-signed certificate written into the kubeconfig as
+ * the cluster's CA (kubectl sends a token only over TLS), and a random bearer token. Objects live
+ * in {@code stateDir/state.db} (SQLite, WAL) and in an in-memory index; every write is committed
+ * before it is answered. See {@code HttpFront} for why the HTTP side is Vert.x directly rather than
+ * the mock web server's dispatcher.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
 
-    private static final String CRD_KEY = ResourceRegistry.CRD_GROUP + "/customresourcedefinitions";
+  private static final String CRD_KEY = ResourceRegistry.CRD_GROUP + "/customresourcedefinitions";
 
-    private final StateDirLock lock;
-    private final ObjectStore store;
-    private final Vertx vertx;
-    private final HttpFront front;
-    private final ApiRouter router;
-    private final BearerAuth auth;
-    private final TlsIdentity tls;
-    private final int port;
-    private final Path kubeconfig;
-    private boolean closed;
+  private final StateDirLock lock;
+  private final ObjectStore store;
+  private final Vertx vertx;
+  private final HttpFront front;
+  private final ApiRouter router;
+  private final BearerAuth auth;
+  private final TlsIdentity tls;
+  private final int port;
+  private final Path kubeconfig;
+  private boolean closed;
 
-    private EmbeddedApiServer(StateDirLock lock, ObjectStore store, Vertx vertx, HttpFront front, ApiRouter router,
-            BearerAuth auth, TlsIdentity tls, int port, Path kubeconfig) {
-        this.tls = tls;
-        this.lock = lock;
-        this.store = store;
-        this.vertx = vertx;
-        this.front = front;
-        this.router = router;
-        this.auth = auth;
-        this.port = port;
-        this.kubeconfig = kubeconfig;
+  private EmbeddedApiServer(
+      StateDirLock lock,
+      ObjectStore store,
+      Vertx vertx,
+      HttpFront front,
+      ApiRouter router,
+      BearerAuth auth,
+      TlsIdentity tls,
+      int port,
+      Path kubeconfig) {
+    this.tls = tls;
+    this.lock = lock;
+    this.store = store;
+    this.vertx = vertx;
+    this.front = front;
+    this.router = router;
+    this.auth = auth;
+    this.port = port;
+    this.kubeconfig = kubeconfig;
+  }
+
+  /**
+   * Opens the state in {@code stateDir} (created when missing), installs or updates the given CRDs,
+   * listens on 127.0.0.1 and writes {@code stateDir/kubeconfig}.
+   *
+   * @param port 0 for any free port
+   * @param crds CustomResourceDefinitions as YAML strings (several documents allowed), files
+   *     ({@link Path}), Jackson trees or fabric8 model objects
+   * @throws StateStoreException when the state database cannot be opened (it is left untouched)
+   * @throws IllegalStateException when another process uses the state directory
+   * @throws IllegalArgumentException when a CRD cannot be installed
+   */
+  public static EmbeddedApiServer start(Path stateDir, int port, List<?> crds) {
+    ObjectMapper json = new ObjectMapper();
+    ObjectMapper yaml =
+        new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
+    Clock clock = Clock.systemUTC();
+    List<AutoCloseable> opened = new ArrayList<>();
+    try {
+      Files.createDirectories(stateDir);
+      StateDirLock lock = StateDirLock.acquire(stateDir);
+      opened.add(lock);
+      SqliteStateStore db = SqliteStateStore.open(stateDir.resolve("state.db"));
+      ObjectStore store = new ObjectStore(json, db, ObjectStore.HISTORY);
+      opened.add(0, store);
+      ResourceRegistry registry = new ResourceRegistry();
+      store.list(CRD_KEY, null).items().forEach(registry::register);
+      store.listen(new RegistryFollower(registry));
+      CelRules cel = new CelRules();
+      TableRenderer tables = new TableRenderer(clock);
+      ResourceHandler resources =
+          new ResourceHandler(
+              store, json, yaml, new ObjectRules(clock), new SchemaValidator(cel), cel, tables);
+      Vertx vertx =
+          Vertx.vertx(
+              new VertxOptions()
+                  .setEventLoopPoolSize(2)
+                  .setWorkerPoolSize(2)
+                  .setBlockedThreadCheckInterval(10)
+                  .setBlockedThreadCheckIntervalUnit(TimeUnit.SECONDS));
+      opened.add(
+          0,
+          () -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+      WatchHandler watches =
+          new WatchHandler(store, json, tables, (ms, task) -> vertx.setTimer(ms, id -> task.run()));
+      int[] boundPort = {0};
+      ApiRouter router =
+          new ApiRouter(registry, resources, watches, json, () -> "127.0.0.1:" + boundPort[0]);
+      ensureNamespace(router, "default");
+      for (JsonNode crd : toTrees(crds, json, yaml)) {
+        install(router, json, crd);
+      }
+      BearerAuth auth = BearerAuth.random();
+      TlsIdentity tls = TlsIdentity.generate();
+      HttpFront front = new HttpFront(vertx, auth, tls, router, 8);
+      opened.add(0, front);
+      boundPort[0] = front.start(port);
+      Path kubeconfig = stateDir.resolve("kubeconfig");
+      KubeconfigWriter.write(
+          kubeconfig, "https://127.0.0.1:" + boundPort[0], tls.caData(), auth.token(), yaml);
+      return new EmbeddedApiServer(
+          lock, store, vertx, front, router, auth, tls, boundPort[0], kubeconfig);
+    } catch (IOException e) {
+      closeAll(opened);
+      throw new UncheckedIOException("cannot use state directory " + stateDir, e);
+    } catch (RuntimeException e) {
+      closeAll(opened);
+      throw e;
     }
+  }
 
-    /**
-     * Opens the state in {@code stateDir} (created when missing), installs or updates the given
-     * CRDs, listens on 127.0.0.1 and writes {@code stateDir/kubeconfig}.
-     *
-     * @param port 0 for any free port
-     * @param crds CustomResourceDefinitions as YAML strings (several documents allowed), files
-     *        ({@link Path}), Jackson trees or fabric8 model objects
-     * @throws StateStoreException when the state database cannot be opened (it is left untouched)
-     * @throws IllegalStateException when another process uses the state directory
-     * @throws IllegalArgumentException when a CRD cannot be installed
-     */
-    public static EmbeddedApiServer start(Path stateDir, int port, List<?> crds) {
-        ObjectMapper json = new ObjectMapper();
-        ObjectMapper yaml = new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
-        Clock clock = Clock.systemUTC();
-        List<AutoCloseable> opened = new ArrayList<>();
-        try {
-            Files.createDirectories(stateDir);
-            StateDirLock lock = StateDirLock.acquire(stateDir);
-            opened.add(lock);
-            SqliteStateStore db = SqliteStateStore.open(stateDir.resolve("state.db"));
-            ObjectStore store = new ObjectStore(json, db, ObjectStore.HISTORY);
-            opened.add(0, store);
-            ResourceRegistry registry = new ResourceRegistry();
-            store.list(CRD_KEY, null).items().forEach(registry::register);
-            store.listen(new RegistryFollower(registry));
-            CelRules cel = new CelRules();
-            TableRenderer tables = new TableRenderer(clock);
-            ResourceHandler resources = new ResourceHandler(store, json, yaml, new ObjectRules(clock),
-                    new SchemaValidator(cel), cel, tables);
-            Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(2)
-                    .setBlockedThreadCheckInterval(10).setBlockedThreadCheckIntervalUnit(TimeUnit.SECONDS));
-            opened.add(0, () -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
-            WatchHandler watches = new WatchHandler(store, json, tables, (ms, task) -> vertx.setTimer(ms, id -> task.run()));
-            int[] boundPort = {0};
-            ApiRouter router = new ApiRouter(registry, resources, watches, json, () -> "127.0.0.1:" + boundPort[0]);
-            ensureNamespace(router, "default");
-            for (JsonNode crd : toTrees(crds, json, yaml)) {
-                install(router, json, crd);
-            }
-            BearerAuth auth = BearerAuth.random();
-            TlsIdentity tls = TlsIdentity.generate();
-            HttpFront front = new HttpFront(vertx, auth, tls, router, 8);
-            opened.add(0, front);
-            boundPort[0] = front.start(port);
-            Path kubeconfig = stateDir.resolve("kubeconfig");
-            KubeconfigWriter.write(kubeconfig, "https://127.0.0.1:" + boundPort[0], tls.caData(), auth.token(), yaml);
-            return new EmbeddedApiServer(lock, store, vertx, front, router, auth, tls, boundPort[0], kubeconfig);
-        } catch (IOException e) {
-            closeAll(opened);
-            throw new UncheckedIOException("cannot use state directory " + stateDir, e);
-        } catch (RuntimeException e) {
-            closeAll(opened);
-            throw e;
-        }
-    }
-
-    /** Keeps the served resources in step with CRD objects as they are written and deleted. */
-    private record RegistryFollower(ResourceRegistry registry) implements ObjectStore.Watcher {
-        @Override
-        public boolean matches(ObjectStore.Event event) {
-            return event.resource().equals(CRD_KEY);
-        }
-
-        @Override
-        public void send(ObjectStore.Event event) {
-            if (event.type() == ObjectStore.EventType.DELETED) {
-                registry.unregister(event.object());
-            } else {
-                registry.register(event.object());
-            }
-        }
-    }
-
-    private static void ensureNamespace(ApiRouter router, String name) {
-        ApiResponse r = router.handle(new ApiRequest("POST", "/api/v1/namespaces", Map.of(), "", "application/json",
-                ("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + name + "\"}}")
-                        .getBytes(StandardCharsets.UTF_8)));
-        if (r.status() != 201 && r.status() != 409) {
-            throw new IllegalStateException("cannot create namespace " + name + ": " + text(r));
-        }
-    }
-
-    /** Creates a CRD, or replaces the spec of the stored one (so a newer product version updates its CRDs). */
-    private static void install(ApiRouter router, ObjectMapper json, JsonNode crd) {
-        String name = crd.path("metadata").path("name").asText();
-        String base = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-        byte[] body = bytes(json, crd);
-        ApiResponse r = router.handle(new ApiRequest("POST", base, Map.of(), "", "application/json", body));
-        if (r.status() == 409) {
-            ObjectNode patch = json.createObjectNode();
-            patch.set("spec", crd.path("spec"));
-            r = router.handle(new ApiRequest("PATCH", base + "/" + name, Map.of(), "", Patches.MERGE_PATCH,
-                    bytes(json, patch)));
-        }
-        if (r.status() >= 300) {
-            throw new IllegalArgumentException("cannot install CustomResourceDefinition " + name + ": " + text(r));
-        }
-    }
-
-    private static List<JsonNode> toTrees(List<?> crds, ObjectMapper json, ObjectMapper yaml) throws IOException {
-        List<JsonNode> trees = new ArrayList<>();
-        for (Object crd : crds) {
-            if (crd instanceof Path file) {
-                trees.addAll(readYaml(Files.readString(file), yaml));
-            } else if (crd instanceof String text) {
-                trees.addAll(readYaml(text, yaml));
-            } else if (crd instanceof JsonNode node) {
-                trees.add(node);
-            } else {
-                trees.add(json.valueToTree(crd));
-            }
-        }
-        return trees;
-    }
-
-    private static List<JsonNode> readYaml(String text, ObjectMapper yaml) throws IOException {
-        List<JsonNode> docs = new ArrayList<>();
-        try (MappingIterator<JsonNode> it = yaml.readerFor(JsonNode.class).readValues(text)) {
-            while (it.hasNext()) {
-                JsonNode doc = it.next();
-                if (doc != null && doc.isObject() && doc.size() > 0) {
-                    docs.add(doc);
-                }
-            }
-        }
-        return docs;
-    }
-
-    private static byte[] bytes(ObjectMapper json, JsonNode node) {
-        try {
-            return json.writeValueAsBytes(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String text(ApiResponse r) {
-        return new String(r.body(), StandardCharsets.UTF_8);
-    }
-
-    /** {@code https://127.0.0.1:PORT}. */
-    public URI url() {
-        return URI.create("https://127.0.0.1:" + port);
-    }
-
-    public int port() {
-        return port;
-    }
-
-    /** The server certificate (PEM), which is also its own CA; clients trust exactly this. */
-    public String certificatePem() {
-        return tls.certificatePem();
-    }
-
-    /** The bearer token every request must carry. */
-    public String token() {
-        return auth.token();
-    }
-
-    /** The kubeconfig written at start ({@code stateDir/kubeconfig}, mode 0600). */
-    public Path kubeconfig() {
-        return kubeconfig;
-    }
-
-    /** A fabric8 client configuration for this server (for the controller and agent in the same process). */
-    public Config clientConfig() {
-        return new ConfigBuilder(Config.empty()).withMasterUrl(url().toString()).withOauthToken(token())
-                .withNamespace("default").withCaCertData(tls.caData()).withHttp2Disable(true).build();
-    }
-
-    /** The highest resourceVersion handed out so far. */
-    public long resourceVersion() {
-        return store.resourceVersion();
-    }
-
-    /** Number of stored objects (all kinds). */
-    public int objectCount() {
-        return store.size();
-    }
-
-    ApiRouter router() {
-        return router;
-    }
-
-    /**
-     * Stops listening, ends open watches, folds the SQLite WAL into the database file and
-     * releases the state directory. Safe to call twice.
-     */
+  /** Keeps the served resources in step with CRD objects as they are written and deleted. */
+  private record RegistryFollower(ResourceRegistry registry) implements ObjectStore.Watcher {
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        closeAll(List.of(front, () -> vertx.close().toCompletionStage().toCompletableFuture()
-                .get(10, TimeUnit.SECONDS), store, lock));
+    public boolean matches(ObjectStore.Event event) {
+      return event.resource().equals(CRD_KEY);
     }
 
-    private static void closeAll(List<AutoCloseable> resources) {
-        RuntimeException first = null;
-        for (AutoCloseable c : resources) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = new IllegalStateException("error while closing the embedded API server", e);
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+    @Override
+    public void send(ObjectStore.Event event) {
+      if (event.type() == ObjectStore.EventType.DELETED) {
+        registry.unregister(event.object());
+      } else {
+        registry.register(event.object());
+      }
     }
+  }
+
+  private static void ensureNamespace(ApiRouter router, String name) {
+    ApiResponse r =
+        router.handle(
+            new ApiRequest(
+                "POST",
+                "/api/v1/namespaces",
+                Map.of(),
+                "",
+                "application/json",
+                ("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                        + name
+                        + "\"}}")
+                    .getBytes(StandardCharsets.UTF_8)));
+    if (r.status() != 201 && r.status() != 409) {
+      throw new IllegalStateException("cannot create namespace " + name + ": " + text(r));
+    }
+  }
+
+  /**
+   * Creates a CRD, or replaces the spec of the stored one (so a newer product version updates its
+   * CRDs).
+   */
+  private static void install(ApiRouter router, ObjectMapper json, JsonNode crd) {
+    String name = crd.path("metadata").path("name").asText();
+    String base = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    byte[] body = bytes(json, crd);
+    ApiResponse r =
+        router.handle(new ApiRequest("POST", base, Map.of(), "", "application/json", body));
+    if (r.status() == 409) {
+      ObjectNode patch = json.createObjectNode();
+      patch.set("spec", crd.path("spec"));
+      r =
+          router.handle(
+              new ApiRequest(
+                  "PATCH",
+                  base + "/" + name,
+                  Map.of(),
+                  "",
+                  Patches.MERGE_PATCH,
+                  bytes(json, patch)));
+    }
+    if (r.status() >= 300) {
+      throw new IllegalArgumentException(
+          "cannot install CustomResourceDefinition " + name + ": " + text(r));
+    }
+  }
+
+  private static List<JsonNode> toTrees(List<?> crds, ObjectMapper json, ObjectMapper yaml)
+      throws IOException {
+    List<JsonNode> trees = new ArrayList<>();
+    for (Object crd : crds) {
+      if (crd instanceof Path file) {
+        trees.addAll(readYaml(Files.readString(file), yaml));
+      } else if (crd instanceof String text) {
+        trees.addAll(readYaml(text, yaml));
+      } else if (crd instanceof JsonNode node) {
+        trees.add(node);
+      } else {
+        trees.add(json.valueToTree(crd));
+      }
+    }
+    return trees;
+  }
+
+  private static List<JsonNode> readYaml(String text, ObjectMapper yaml) throws IOException {
+    List<JsonNode> docs = new ArrayList<>();
+    try (MappingIterator<JsonNode> it = yaml.readerFor(JsonNode.class).readValues(text)) {
+      while (it.hasNext()) {
+        JsonNode doc = it.next();
+        if (doc != null && doc.isObject() && doc.size() > 0) {
+          docs.add(doc);
+        }
+      }
+    }
+    return docs;
+  }
+
+  private static byte[] bytes(ObjectMapper json, JsonNode node) {
+    try {
+      return json.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String text(ApiResponse r) {
+    return new String(r.body(), StandardCharsets.UTF_8);
+  }
+
+  /** {@code https://127.0.0.1:PORT}. */
+  public URI url() {
+    return URI.create("https://127.0.0.1:" + port);
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** The server certificate (PEM), which is also its own CA; clients trust exactly this. */
+  public String certificatePem() {
+    return tls.certificatePem();
+  }
+
+  /** The bearer token every request must carry. */
+  public String token() {
+    return auth.token();
+  }
+
+  /** The kubeconfig written at start ({@code stateDir/kubeconfig}, mode 0600). */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  /**
+   * A fabric8 client configuration for this server (for the controller and agent in the same
+   * process).
+   */
+  public Config clientConfig() {
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(url().toString())
+        .withOauthToken(token())
+        .withNamespace("default")
+        .withCaCertData(tls.caData())
+        .withHttp2Disable(true)
+        .build();
+  }
+
+  /** The highest resourceVersion handed out so far. */
+  public long resourceVersion() {
+    return store.resourceVersion();
+  }
+
+  /** Number of stored objects (all kinds). */
+  public int objectCount() {
+    return store.size();
+  }
+
+  ApiRouter router() {
+    return router;
+  }
+
+  /**
+   * Stops listening, ends open watches, folds the SQLite WAL into the database file and releases
+   * the state directory. Safe to call twice.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    closeAll(
+        List.of(
+            front,
+            () -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS),
+            store,
+            lock));
+  }
+
+  private static void closeAll(List<AutoCloseable> resources) {
+    RuntimeException first = null;
+    for (AutoCloseable c : resources) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        if (first == null) {
+          first = new IllegalStateException("error while closing the embedded API server", e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
 }

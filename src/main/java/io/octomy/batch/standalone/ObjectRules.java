@@ -10,167 +10,206 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * The server-owned parts of an object write, as a real API server applies them:
- * metadata set by the server (uid, creationTimestamp, generation), the split between the main
- * resource and its {@code /status} subresource, and when {@code metadata.generation} moves.
+ * The server-owned parts of an object write, as a real API server applies them: metadata set by the
+ * server (uid, creationTimestamp, generation), the split between the main resource and its {@code
+ * /status} subresource, and when {@code metadata.generation} moves.
  */
 final class ObjectRules {
 
-    // Labels of [a-z0-9-] joined by single dots, as the API server checks metadata.name.
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(io.octomy.batch.api.ResourceNames.DNS_SUBDOMAIN_REGEX);
-    private static final String NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789";
-    private static final List<String> SERVER_METADATA =
-            List.of("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation");
+  // Labels of [a-z0-9-] joined by single dots, as the API server checks metadata.name.
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile(io.octomy.batch.api.ResourceNames.DNS_SUBDOMAIN_REGEX);
+  private static final String NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789";
+  private static final List<String> SERVER_METADATA =
+      List.of(
+          "uid",
+          "creationTimestamp",
+          "deletionTimestamp",
+          "deletionGracePeriodSeconds",
+          "generation");
 
-    private final Clock clock;
-    private final SecureRandom random = new SecureRandom();
+  private final Clock clock;
+  private final SecureRandom random = new SecureRandom();
 
-    ObjectRules(Clock clock) {
-        this.clock = clock;
+  ObjectRules(Clock clock) {
+    this.clock = clock;
+  }
+
+  String now() {
+    return clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  /**
+   * Prepares a new object: name (or generateName), namespace, kind and the server-owned metadata.
+   * For a resource with a status subresource the status is dropped, as on a real server.
+   */
+  ObjectNode prepareCreate(ResourceType type, String namespace, ObjectNode object) {
+    ObjectNode meta = object.withObjectProperty("metadata");
+    String name = meta.path("name").asText("");
+    if (name.isEmpty() && !meta.path("generateName").asText("").isEmpty()) {
+      StringBuilder suffix = new StringBuilder();
+      for (int i = 0; i < 5; i++) {
+        suffix.append(NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length())));
+      }
+      name = meta.get("generateName").asText() + suffix;
+      meta.put("name", name);
     }
-
-    String now() {
-        return clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+    if (name.isEmpty()) {
+      throw ApiException.invalid(
+          type,
+          "",
+          List.of(
+              new ApiException.Cause(
+                  "metadata.name",
+                  "Required value: name or generateName is required",
+                  "FieldValueRequired")));
     }
-
-    /**
-     * Prepares a new object: name (or generateName), namespace, kind and the server-owned metadata.
-     * For a resource with a status subresource the status is dropped, as on a real server.
-     */
-    ObjectNode prepareCreate(ResourceType type, String namespace, ObjectNode object) {
-        ObjectNode meta = object.withObjectProperty("metadata");
-        String name = meta.path("name").asText("");
-        if (name.isEmpty() && !meta.path("generateName").asText("").isEmpty()) {
-            StringBuilder suffix = new StringBuilder();
-            for (int i = 0; i < 5; i++) {
-                suffix.append(NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length())));
-            }
-            name = meta.get("generateName").asText() + suffix;
-            meta.put("name", name);
-        }
-        if (name.isEmpty()) {
-            throw ApiException.invalid(type, "", List.of(new ApiException.Cause("metadata.name",
-                    "Required value: name or generateName is required", "FieldValueRequired")));
-        }
-        if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
-            throw ApiException.invalid(type, name, List.of(new ApiException.Cause("metadata.name",
-                    "Invalid value: \"" + name + "\": a lowercase RFC 1123 subdomain must consist of lower case "
-                            + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-                    "FieldValueInvalid")));
-        }
-        setNamespace(type, namespace, meta);
-        for (String field : SERVER_METADATA) {
-            meta.remove(field);
-        }
-        meta.remove("resourceVersion");
-        meta.remove("selfLink");
-        meta.put("uid", UUID.randomUUID().toString());
-        meta.put("creationTimestamp", now());
-        meta.put("generation", 1);
-        object.put("apiVersion", type.apiVersion(type.preferredVersion())).put("kind", type.kind());
-        if (type.hasStatus() && type.isCustom()) {
-            object.remove("status");
-        }
-        if (type.plural().equals("namespaces")) {
-            object.withObjectProperty("status").put("phase", "Active");
-        }
-        return object;
+    if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+      throw ApiException.invalid(
+          type,
+          name,
+          List.of(
+              new ApiException.Cause(
+                  "metadata.name",
+                  "Invalid value: \""
+                      + name
+                      + "\": a lowercase RFC 1123 subdomain must consist of lower case "
+                      + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+                  "FieldValueInvalid")));
     }
-
-    private static void setNamespace(ResourceType type, String namespace, ObjectNode meta) {
-        if (!type.namespaced()) {
-            meta.remove("namespace");
-            return;
-        }
-        String given = meta.path("namespace").asText("");
-        if (!given.isEmpty() && !given.equals(namespace)) {
-            throw ApiException.badRequest("the namespace of the provided object does not match the namespace sent on "
-                    + "the request");
-        }
-        meta.put("namespace", namespace);
+    setNamespace(type, namespace, meta);
+    for (String field : SERVER_METADATA) {
+      meta.remove(field);
     }
-
-    /**
-     * The object after an update of the main resource ({@code status == false}) or of its status.
-     * A status write keeps everything but the status; a main write keeps the stored status (when
-     * the resource has a status subresource) and the server-owned metadata; generation goes up by
-     * one when anything outside metadata and status changed.
-     */
-    ObjectNode prepareUpdate(ResourceType type, ObjectNode current, ObjectNode candidate, boolean status) {
-        ObjectNode result;
-        if (status) {
-            result = current.deepCopy();
-            JsonNode newStatus = candidate.get("status");
-            if (newStatus == null || newStatus.isNull()) {
-                result.remove("status");
-            } else {
-                result.set("status", newStatus);
-            }
-            return result;
-        }
-        result = candidate.deepCopy();
-        if (type.hasStatus()) {
-            if (current.has("status")) {
-                result.set("status", current.get("status").deepCopy());
-            } else {
-                result.remove("status");
-            }
-        }
-        ObjectNode meta = result.withObjectProperty("metadata");
-        JsonNode currentMeta = current.get("metadata");
-        for (String field : List.of("name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
-                "deletionGracePeriodSeconds", "generation")) {
-            if (currentMeta.has(field)) {
-                meta.set(field, currentMeta.get(field));
-            } else {
-                meta.remove(field);
-            }
-        }
-        meta.remove("selfLink");
-        result.put("apiVersion", current.path("apiVersion").asText()).put("kind", current.path("kind").asText());
-        return result;
+    meta.remove("resourceVersion");
+    meta.remove("selfLink");
+    meta.put("uid", UUID.randomUUID().toString());
+    meta.put("creationTimestamp", now());
+    meta.put("generation", 1);
+    object.put("apiVersion", type.apiVersion(type.preferredVersion())).put("kind", type.kind());
+    if (type.hasStatus() && type.isCustom()) {
+      object.remove("status");
     }
-
-    /** Bumps generation when the object changed outside metadata (and status, when that is a subresource). */
-    static void touchGeneration(ResourceType type, ObjectNode current, ObjectNode result) {
-        if (!withoutServerParts(type, current).equals(withoutServerParts(type, result))) {
-            result.withObjectProperty("metadata").put("generation",
-                    current.path("metadata").path("generation").asLong(1) + 1);
-        }
+    if (type.plural().equals("namespaces")) {
+      object.withObjectProperty("status").put("phase", "Active");
     }
+    return object;
+  }
 
-    private static ObjectNode withoutServerParts(ResourceType type, ObjectNode o) {
-        ObjectNode copy = o.deepCopy();
-        copy.remove("metadata");
-        if (type.hasStatus()) {
-            copy.remove("status");
-        }
-        return copy;
+  private static void setNamespace(ResourceType type, String namespace, ObjectNode meta) {
+    if (!type.namespaced()) {
+      meta.remove("namespace");
+      return;
     }
+    String given = meta.path("namespace").asText("");
+    if (!given.isEmpty() && !given.equals(namespace)) {
+      throw ApiException.badRequest(
+          "the namespace of the provided object does not match the namespace sent on "
+              + "the request");
+    }
+    meta.put("namespace", namespace);
+  }
 
-    /** Whether two versions of an object are the same apart from resourceVersion and managedFields. */
-    static boolean sameContent(ObjectNode a, ObjectNode b) {
-        return comparable(a).equals(comparable(b));
+  /**
+   * The object after an update of the main resource ({@code status == false}) or of its status. A
+   * status write keeps everything but the status; a main write keeps the stored status (when the
+   * resource has a status subresource) and the server-owned metadata; generation goes up by one
+   * when anything outside metadata and status changed.
+   */
+  ObjectNode prepareUpdate(
+      ResourceType type, ObjectNode current, ObjectNode candidate, boolean status) {
+    ObjectNode result;
+    if (status) {
+      result = current.deepCopy();
+      JsonNode newStatus = candidate.get("status");
+      if (newStatus == null || newStatus.isNull()) {
+        result.remove("status");
+      } else {
+        result.set("status", newStatus);
+      }
+      return result;
     }
+    result = candidate.deepCopy();
+    if (type.hasStatus()) {
+      if (current.has("status")) {
+        result.set("status", current.get("status").deepCopy());
+      } else {
+        result.remove("status");
+      }
+    }
+    ObjectNode meta = result.withObjectProperty("metadata");
+    JsonNode currentMeta = current.get("metadata");
+    for (String field :
+        List.of(
+            "name",
+            "namespace",
+            "uid",
+            "creationTimestamp",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "generation")) {
+      if (currentMeta.has(field)) {
+        meta.set(field, currentMeta.get(field));
+      } else {
+        meta.remove(field);
+      }
+    }
+    meta.remove("selfLink");
+    result
+        .put("apiVersion", current.path("apiVersion").asText())
+        .put("kind", current.path("kind").asText());
+    return result;
+  }
 
-    private static ObjectNode comparable(ObjectNode o) {
-        ObjectNode copy = o.deepCopy();
-        ObjectNode meta = copy.withObjectProperty("metadata");
-        meta.remove("resourceVersion");
-        meta.remove("managedFields");
-        return copy;
+  /**
+   * Bumps generation when the object changed outside metadata (and status, when that is a
+   * subresource).
+   */
+  static void touchGeneration(ResourceType type, ObjectNode current, ObjectNode result) {
+    if (!withoutServerParts(type, current).equals(withoutServerParts(type, result))) {
+      result
+          .withObjectProperty("metadata")
+          .put("generation", current.path("metadata").path("generation").asLong(1) + 1);
     }
+  }
 
-    /** Whether the object waits for finalizers before it can go. */
-    static boolean hasFinalizers(JsonNode object) {
-        JsonNode f = object.path("metadata").path("finalizers");
-        return f.isArray() && f.size() > 0;
+  private static ObjectNode withoutServerParts(ResourceType type, ObjectNode o) {
+    ObjectNode copy = o.deepCopy();
+    copy.remove("metadata");
+    if (type.hasStatus()) {
+      copy.remove("status");
     }
+    return copy;
+  }
 
-    /** A copy marked for deletion (kept until its finalizers are removed). */
-    ObjectNode markDeleted(ObjectNode current) {
-        ObjectNode result = current.deepCopy();
-        result.withObjectProperty("metadata").put("deletionTimestamp", now()).put("deletionGracePeriodSeconds", 0);
-        return result;
-    }
+  /**
+   * Whether two versions of an object are the same apart from resourceVersion and managedFields.
+   */
+  static boolean sameContent(ObjectNode a, ObjectNode b) {
+    return comparable(a).equals(comparable(b));
+  }
+
+  private static ObjectNode comparable(ObjectNode o) {
+    ObjectNode copy = o.deepCopy();
+    ObjectNode meta = copy.withObjectProperty("metadata");
+    meta.remove("resourceVersion");
+    meta.remove("managedFields");
+    return copy;
+  }
+
+  /** Whether the object waits for finalizers before it can go. */
+  static boolean hasFinalizers(JsonNode object) {
+    JsonNode f = object.path("metadata").path("finalizers");
+    return f.isArray() && f.size() > 0;
+  }
+
+  /** A copy marked for deletion (kept until its finalizers are removed). */
+  ObjectNode markDeleted(ObjectNode current) {
+    ObjectNode result = current.deepCopy();
+    result
+        .withObjectProperty("metadata")
+        .put("deletionTimestamp", now())
+        .put("deletionGracePeriodSeconds", 0);
+    return result;
+  }
 }

@@ -15,262 +15,296 @@ import java.util.concurrent.locks.ReentrantLock;
  * All objects, indexed by resource/namespace/name in a sorted map, written through to SQLite.
  *
  * <p>Why a sorted map: a single-object get, create, patch or update is one O(log n) lookup (the
- * stock mock scans every object), and a list of one resource, or of one resource in one
- * namespace, is a range of adjacent keys.
+ * stock mock scans every object), and a list of one resource, or of one resource in one namespace,
+ * is a range of adjacent keys.
  *
  * <p>Writes run one at a time under a lock: the read-modify-write of a patch is atomic,
  * resourceVersions are handed out in commit order, the SQLite commit happens before the change
- * becomes visible, and watchers receive events in resourceVersion order. Reads do not lock.
- * Stored nodes are never mutated after they are stored; callers copy before changing.
+ * becomes visible, and watchers receive events in resourceVersion order. Reads do not lock. Stored
+ * nodes are never mutated after they are stored; callers copy before changing.
  */
 final class ObjectStore implements AutoCloseable {
 
-    /** Default number of recent events kept so that a watch can resume from a resourceVersion. */
-    static final int HISTORY = 10_000;
+  /** Default number of recent events kept so that a watch can resume from a resourceVersion. */
+  static final int HISTORY = 10_000;
 
-    enum EventType { ADDED, MODIFIED, DELETED }
+  enum EventType {
+    ADDED,
+    MODIFIED,
+    DELETED
+  }
 
-    /** One committed change, as delivered to watchers. */
-    record Event(EventType type, String resource, String namespace, long resourceVersion, ObjectNode object) {}
+  /** One committed change, as delivered to watchers. */
+  record Event(
+      EventType type, String resource, String namespace, long resourceVersion, ObjectNode object) {}
 
-    /** A watch. {@link #send} runs under the write lock and must not block. */
-    interface Watcher {
-        boolean matches(Event event);
+  /** A watch. {@link #send} runs under the write lock and must not block. */
+  interface Watcher {
+    boolean matches(Event event);
 
-        void send(Event event);
+    void send(Event event);
+  }
+
+  /** What a write decides given the current object (or {@code null}). */
+  sealed interface Change permits Put, Remove, Keep {}
+
+  /** Store this object (metadata.resourceVersion is set by the store). */
+  record Put(ObjectNode object) implements Change {}
+
+  /** Delete the object; {@code last} is its final state as reported to watchers. */
+  record Remove(ObjectNode last) implements Change {}
+
+  /**
+   * Nothing changed: answer the current object without a new resourceVersion (like a real no-op
+   * update).
+   */
+  record Keep(ObjectNode current) implements Change {}
+
+  /**
+   * Computes a change from the current object under the write lock; may throw {@link ApiException}.
+   */
+  @FunctionalInterface
+  interface Mutation {
+    Change apply(ObjectNode current);
+  }
+
+  /** The objects of one list, with the resourceVersion to watch from. */
+  record Snapshot(List<ObjectNode> items, long resourceVersion) {}
+
+  /**
+   * A watch asked for a resourceVersion older than the kept history (HTTP 410, the client relists).
+   */
+  static final class GoneException extends Exception {
+    GoneException(String message) {
+      super(message);
     }
+  }
 
-    /** What a write decides given the current object (or {@code null}). */
-    sealed interface Change permits Put, Remove, Keep {}
+  private final ObjectMapper json;
+  private final SqliteStateStore db;
+  private final ConcurrentSkipListMap<String, ObjectNode> objects = new ConcurrentSkipListMap<>();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
+  private final ArrayDeque<Event> history = new ArrayDeque<>();
+  private final int historyLimit;
+  private volatile long resourceVersion;
 
-    /** Store this object (metadata.resourceVersion is set by the store). */
-    record Put(ObjectNode object) implements Change {}
+  /** Every event with a resourceVersion above this one is still in {@link #history}. */
+  private long historyFloor;
 
-    /** Delete the object; {@code last} is its final state as reported to watchers. */
-    record Remove(ObjectNode last) implements Change {}
-
-    /** Nothing changed: answer the current object without a new resourceVersion (like a real no-op update). */
-    record Keep(ObjectNode current) implements Change {}
-
-    /** Computes a change from the current object under the write lock; may throw {@link ApiException}. */
-    @FunctionalInterface
-    interface Mutation {
-        Change apply(ObjectNode current);
+  ObjectStore(ObjectMapper json, SqliteStateStore db, int historyLimit) {
+    this.json = json;
+    this.db = db;
+    this.historyLimit = historyLimit;
+    for (SqliteStateStore.Row row : db.loadAll()) {
+      try {
+        objects.put(
+            key(row.resource(), row.namespace(), row.name()),
+            (ObjectNode) json.readTree(row.body()));
+      } catch (JsonProcessingException e) {
+        throw new StateStoreException(
+            "state database holds an unreadable object "
+                + row.resource()
+                + " "
+                + row.namespace()
+                + "/"
+                + row.name()
+                + ": "
+                + e.getOriginalMessage(),
+            e);
+      }
     }
+    this.resourceVersion = db.lastResourceVersion();
+    // events from before this start are gone: a watch from an older version must relist
+    this.historyFloor = resourceVersion;
+  }
 
-    /** The objects of one list, with the resourceVersion to watch from. */
-    record Snapshot(List<ObjectNode> items, long resourceVersion) {}
+  static String key(String resource, String namespace, String name) {
+    return resource + '\u0000' + namespace + '\u0000' + name;
+  }
 
-    /** A watch asked for a resourceVersion older than the kept history (HTTP 410, the client relists). */
-    static final class GoneException extends Exception {
-        GoneException(String message) {
-            super(message);
-        }
+  private static String prefix(String resource, String namespace) {
+    return namespace == null ? resource + '\u0000' : resource + '\u0000' + namespace + '\u0000';
+  }
+
+  long resourceVersion() {
+    return resourceVersion;
+  }
+
+  int size() {
+    return objects.size();
+  }
+
+  /** One object, or {@code null}. */
+  ObjectNode get(String resource, String namespace, String name) {
+    return objects.get(key(resource, namespace, name));
+  }
+
+  /** Objects of one resource, in one namespace or (namespace {@code null}) in all. */
+  Snapshot list(String resource, String namespace) {
+    lock.lock();
+    try {
+      return new Snapshot(range(resource, namespace), resourceVersion);
+    } finally {
+      lock.unlock();
     }
+  }
 
-    private final ObjectMapper json;
-    private final SqliteStateStore db;
-    private final ConcurrentSkipListMap<String, ObjectNode> objects = new ConcurrentSkipListMap<>();
-    private final ReentrantLock lock = new ReentrantLock();
-    private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
-    private final ArrayDeque<Event> history = new ArrayDeque<>();
-    private final int historyLimit;
-    private volatile long resourceVersion;
-    /** Every event with a resourceVersion above this one is still in {@link #history}. */
-    private long historyFloor;
+  private List<ObjectNode> range(String resource, String namespace) {
+    String from = prefix(resource, namespace);
+    // '\uffff' sorts after every character used in names, so this is exactly the keys with that
+    // prefix
+    return new ArrayList<>(objects.subMap(from, true, from + '\uffff', false).values());
+  }
 
-    ObjectStore(ObjectMapper json, SqliteStateStore db, int historyLimit) {
-        this.json = json;
-        this.db = db;
-        this.historyLimit = historyLimit;
-        for (SqliteStateStore.Row row : db.loadAll()) {
-            try {
-                objects.put(key(row.resource(), row.namespace(), row.name()), (ObjectNode) json.readTree(row.body()));
-            } catch (JsonProcessingException e) {
-                throw new StateStoreException("state database holds an unreadable object " + row.resource() + " "
-                        + row.namespace() + "/" + row.name() + ": " + e.getOriginalMessage(), e);
-            }
-        }
-        this.resourceVersion = db.lastResourceVersion();
-        // events from before this start are gone: a watch from an older version must relist
-        this.historyFloor = resourceVersion;
+  /**
+   * Applies a change to one object atomically and durably.
+   *
+   * @param dryRun compute and answer the change, but neither store nor announce it
+   * @return the object as stored (or as deleted), with its new resourceVersion
+   */
+  ObjectNode write(
+      String resource, String namespace, String name, boolean dryRun, Mutation mutation) {
+    String key = key(resource, namespace, name);
+    lock.lock();
+    try {
+      ObjectNode current = objects.get(key);
+      Change change = mutation.apply(current);
+      if (change instanceof Keep keep) {
+        return keep.current();
+      }
+      long rv = resourceVersion + 1;
+      ObjectNode object = change instanceof Put put ? put.object() : ((Remove) change).last();
+      object.withObjectProperty("metadata").put("resourceVersion", Long.toString(rv));
+      if (dryRun) {
+        return object;
+      }
+      EventType type;
+      if (change instanceof Put) {
+        db.put(resource, namespace, name, rv, serialize(object));
+        objects.put(key, object);
+        type = current == null ? EventType.ADDED : EventType.MODIFIED;
+      } else {
+        db.delete(resource, namespace, name, rv);
+        objects.remove(key);
+        type = EventType.DELETED;
+      }
+      resourceVersion = rv;
+      publish(new Event(type, resource, namespace, rv, object));
+      return object;
+    } finally {
+      lock.unlock();
     }
+  }
 
-    static String key(String resource, String namespace, String name) {
-        return resource + '\u0000' + namespace + '\u0000' + name;
+  private String serialize(ObjectNode object) {
+    try {
+      return json.writeValueAsString(object);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize an object tree", e);
     }
+  }
 
-    private static String prefix(String resource, String namespace) {
-        return namespace == null ? resource + '\u0000' : resource + '\u0000' + namespace + '\u0000';
+  private void publish(Event event) {
+    history.addLast(event);
+    while (history.size() > historyLimit) {
+      historyFloor = history.removeFirst().resourceVersion();
     }
-
-    long resourceVersion() {
-        return resourceVersion;
+    for (Watcher w : watchers) {
+      if (w.matches(event)) {
+        w.send(event);
+      }
     }
+  }
 
-    int size() {
-        return objects.size();
-    }
+  /**
+   * Starts a watch of one resource (in one namespace or all).
+   *
+   * @param fromVersion {@code null} to first receive every current object as ADDED (watch without a
+   *     resourceVersion, or "0"), else the version after which to replay
+   * @param afterReplay run (under the lock) once the initial or replayed events are sent
+   * @return a handle that ends the watch
+   * @throws GoneException when {@code fromVersion} is older than the kept history
+   */
+  Runnable watch(
+      String resource, String namespace, Long fromVersion, Watcher watcher, Runnable afterReplay)
+      throws GoneException {
+    Watcher scoped =
+        new Watcher() {
+          @Override
+          public boolean matches(Event e) {
+            return e.resource().equals(resource)
+                && (namespace == null || namespace.equals(e.namespace()))
+                && watcher.matches(e);
+          }
 
-    /** One object, or {@code null}. */
-    ObjectNode get(String resource, String namespace, String name) {
-        return objects.get(key(resource, namespace, name));
-    }
-
-    /** Objects of one resource, in one namespace or (namespace {@code null}) in all. */
-    Snapshot list(String resource, String namespace) {
-        lock.lock();
-        try {
-            return new Snapshot(range(resource, namespace), resourceVersion);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private List<ObjectNode> range(String resource, String namespace) {
-        String from = prefix(resource, namespace);
-        // '\uffff' sorts after every character used in names, so this is exactly the keys with that prefix
-        return new ArrayList<>(objects.subMap(from, true, from + '\uffff', false).values());
-    }
-
-    /**
-     * Applies a change to one object atomically and durably.
-     *
-     * @param dryRun compute and answer the change, but neither store nor announce it
-     * @return the object as stored (or as deleted), with its new resourceVersion
-     */
-    ObjectNode write(String resource, String namespace, String name, boolean dryRun, Mutation mutation) {
-        String key = key(resource, namespace, name);
-        lock.lock();
-        try {
-            ObjectNode current = objects.get(key);
-            Change change = mutation.apply(current);
-            if (change instanceof Keep keep) {
-                return keep.current();
-            }
-            long rv = resourceVersion + 1;
-            ObjectNode object = change instanceof Put put ? put.object() : ((Remove) change).last();
-            object.withObjectProperty("metadata").put("resourceVersion", Long.toString(rv));
-            if (dryRun) {
-                return object;
-            }
-            EventType type;
-            if (change instanceof Put) {
-                db.put(resource, namespace, name, rv, serialize(object));
-                objects.put(key, object);
-                type = current == null ? EventType.ADDED : EventType.MODIFIED;
-            } else {
-                db.delete(resource, namespace, name, rv);
-                objects.remove(key);
-                type = EventType.DELETED;
-            }
-            resourceVersion = rv;
-            publish(new Event(type, resource, namespace, rv, object));
-            return object;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private String serialize(ObjectNode object) {
-        try {
-            return json.writeValueAsString(object);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialize an object tree", e);
-        }
-    }
-
-    private void publish(Event event) {
-        history.addLast(event);
-        while (history.size() > historyLimit) {
-            historyFloor = history.removeFirst().resourceVersion();
-        }
-        for (Watcher w : watchers) {
-            if (w.matches(event)) {
-                w.send(event);
-            }
-        }
-    }
-
-    /**
-     * Starts a watch of one resource (in one namespace or all).
-     *
-     * @param fromVersion {@code null} to first receive every current object as ADDED (watch
-     *        without a resourceVersion, or "0"), else the version after which to replay
-     * @param afterReplay run (under the lock) once the initial or replayed events are sent
-     * @return a handle that ends the watch
-     * @throws GoneException when {@code fromVersion} is older than the kept history
-     */
-    Runnable watch(String resource, String namespace, Long fromVersion, Watcher watcher, Runnable afterReplay)
-            throws GoneException {
-        Watcher scoped = new Watcher() {
-            @Override
-            public boolean matches(Event e) {
-                return e.resource().equals(resource) && (namespace == null || namespace.equals(e.namespace()))
-                        && watcher.matches(e);
-            }
-
-            @Override
-            public void send(Event e) {
-                watcher.send(e);
-            }
+          @Override
+          public void send(Event e) {
+            watcher.send(e);
+          }
         };
-        lock.lock();
-        try {
-            if (fromVersion == null) {
-                for (ObjectNode o : range(resource, namespace)) {
-                    Event e = new Event(EventType.ADDED, resource, o.path("metadata").path("namespace").asText(""),
-                            version(o), o);
-                    if (scoped.matches(e)) {
-                        scoped.send(e);
-                    }
-                }
-            } else if (fromVersion < historyFloor) {
-                throw new GoneException("too old resource version: " + fromVersion + " (" + historyFloor + ")");
-            } else {
-                for (Event e : history) {
-                    if (e.resourceVersion() > fromVersion && scoped.matches(e)) {
-                        scoped.send(e);
-                    }
-                }
-            }
-            afterReplay.run();
-            watchers.add(scoped);
-            return () -> watchers.remove(scoped);
-        } finally {
-            lock.unlock();
+    lock.lock();
+    try {
+      if (fromVersion == null) {
+        for (ObjectNode o : range(resource, namespace)) {
+          Event e =
+              new Event(
+                  EventType.ADDED,
+                  resource,
+                  o.path("metadata").path("namespace").asText(""),
+                  version(o),
+                  o);
+          if (scoped.matches(e)) {
+            scoped.send(e);
+          }
         }
-    }
-
-    /** Registers an in-process listener for every change (used to keep the CRD registry in step). */
-    void listen(Watcher watcher) {
-        watchers.add(watcher);
-    }
-
-    static long version(ObjectNode object) {
-        return Long.parseLong(object.path("metadata").path("resourceVersion").asText("0"));
-    }
-
-    /** All objects of every resource in one namespace (for namespace deletion). */
-    List<Map.Entry<String, ObjectNode>> inNamespace(String namespace) {
-        List<Map.Entry<String, ObjectNode>> out = new ArrayList<>();
-        String infix = '\u0000' + namespace + '\u0000';
-        for (Map.Entry<String, ObjectNode> e : objects.entrySet()) {
-            if (e.getKey().contains(infix)) {
-                out.add(Map.entry(e.getKey().substring(0, e.getKey().indexOf('\u0000')), e.getValue()));
-            }
+      } else if (fromVersion < historyFloor) {
+        throw new GoneException(
+            "too old resource version: " + fromVersion + " (" + historyFloor + ")");
+      } else {
+        for (Event e : history) {
+          if (e.resourceVersion() > fromVersion && scoped.matches(e)) {
+            scoped.send(e);
+          }
         }
-        return out;
+      }
+      afterReplay.run();
+      watchers.add(scoped);
+      return () -> watchers.remove(scoped);
+    } finally {
+      lock.unlock();
     }
+  }
 
-    @Override
-    public void close() {
-        lock.lock();
-        try {
-            watchers.clear();
-            db.close();
-        } finally {
-            lock.unlock();
-        }
+  /** Registers an in-process listener for every change (used to keep the CRD registry in step). */
+  void listen(Watcher watcher) {
+    watchers.add(watcher);
+  }
+
+  static long version(ObjectNode object) {
+    return Long.parseLong(object.path("metadata").path("resourceVersion").asText("0"));
+  }
+
+  /** All objects of every resource in one namespace (for namespace deletion). */
+  List<Map.Entry<String, ObjectNode>> inNamespace(String namespace) {
+    List<Map.Entry<String, ObjectNode>> out = new ArrayList<>();
+    String infix = '\u0000' + namespace + '\u0000';
+    for (Map.Entry<String, ObjectNode> e : objects.entrySet()) {
+      if (e.getKey().contains(infix)) {
+        out.add(Map.entry(e.getKey().substring(0, e.getKey().indexOf('\u0000')), e.getValue()));
+      }
     }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      watchers.clear();
+      db.close();
+    } finally {
+      lock.unlock();
+    }
+  }
 }

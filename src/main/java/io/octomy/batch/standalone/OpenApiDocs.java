@@ -21,162 +21,222 @@ import java.util.Optional;
  * server's own admission (schema + CEL) answers 422 for a bad manifest, exactly as a real cluster
  * would. Clients asking for JSON get an equally empty Swagger document.
  *
- * <p><b>v3, for {@code kubectl explain}.</b> The root lists one document per served group
- * version of a custom resource; each holds the CRD's schema under {@code components.schemas},
- * named and tagged ({@code x-kubernetes-group-version-kind}) as a real API server publishes it,
- * with {@code apiVersion}, {@code kind} and {@code metadata} added, and GET operations that
- * name the kind. It lists no PATCH operations, so kubectl's check for server-side field
- * validation finds none and falls back to the empty v2 document above: {@code kubectl apply}
- * behaves as before.
+ * <p><b>v3, for {@code kubectl explain}.</b> The root lists one document per served group version
+ * of a custom resource; each holds the CRD's schema under {@code components.schemas}, named and
+ * tagged ({@code x-kubernetes-group-version-kind}) as a real API server publishes it, with {@code
+ * apiVersion}, {@code kind} and {@code metadata} added, and GET operations that name the kind. It
+ * lists no PATCH operations, so kubectl's check for server-side field validation finds none and
+ * falls back to the empty v2 document above: {@code kubectl apply} behaves as before.
  */
 final class OpenApiDocs {
 
-    /** What kube-openapi answers protobuf with (the '@' of the requested type is not a valid MIME token). */
-    static final String PROTOBUF = "application/octet-stream";
+  /**
+   * What kube-openapi answers protobuf with (the '@' of the requested type is not a valid MIME
+   * token).
+   */
+  static final String PROTOBUF = "application/octet-stream";
 
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final String OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+  private static final String OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 
-    private OpenApiDocs() {}
+  private OpenApiDocs() {}
 
-    static ApiResponse v2(String accept) {
-        if (accept != null && accept.contains("protobuf")) {
-            return new ApiResponse(200, PROTOBUF, new byte[0]);
+  static ApiResponse v2(String accept) {
+    if (accept != null && accept.contains("protobuf")) {
+      return new ApiResponse(200, PROTOBUF, new byte[0]);
+    }
+    return ApiResponse.json(
+        200,
+        "{\"swagger\":\"2.0\",\"info\":{\"title\":\"octomy-batch standalone\",\"version\":\"v1\"},"
+            + "\"paths\":{},\"definitions\":{}}");
+  }
+
+  /** {@code /openapi/v3}: where each group version's document is. */
+  static JsonNode v3Root(ResourceRegistry registry) {
+    ObjectNode paths = F.objectNode();
+    for (ResourceType type : registry.all()) {
+      if (!type.isCustom()) {
+        continue;
+      }
+      for (String version : type.versions()) {
+        String path = "apis/" + type.group() + "/" + version;
+        if (!paths.has(path)) {
+          String hash =
+              hash(v3GroupVersion(registry, type.group(), version).orElseThrow().toString());
+          paths.putObject(path).put("serverRelativeURL", "/openapi/v3/" + path + "?hash=" + hash);
         }
-        return ApiResponse.json(200,
-                "{\"swagger\":\"2.0\",\"info\":{\"title\":\"octomy-batch standalone\",\"version\":\"v1\"},"
-                        + "\"paths\":{},\"definitions\":{}}");
+      }
     }
+    ObjectNode root = F.objectNode();
+    root.set("paths", paths);
+    return root;
+  }
 
-    /** {@code /openapi/v3}: where each group version's document is. */
-    static JsonNode v3Root(ResourceRegistry registry) {
-        ObjectNode paths = F.objectNode();
-        for (ResourceType type : registry.all()) {
-            if (!type.isCustom()) {
-                continue;
-            }
-            for (String version : type.versions()) {
-                String path = "apis/" + type.group() + "/" + version;
-                if (!paths.has(path)) {
-                    String hash = hash(v3GroupVersion(registry, type.group(), version).orElseThrow().toString());
-                    paths.putObject(path).put("serverRelativeURL", "/openapi/v3/" + path + "?hash=" + hash);
-                }
-            }
+  /**
+   * {@code /openapi/v3/apis/GROUP/VERSION}: the schemas of that group version's custom resources.
+   */
+  static Optional<JsonNode> v3GroupVersion(
+      ResourceRegistry registry, String group, String version) {
+    ObjectNode schemas = F.objectNode();
+    ObjectNode paths = F.objectNode();
+    for (ResourceType type : registry.all()) {
+      JsonNode schema = type.schemas().get(version);
+      if (!type.isCustom() || !type.group().equals(group) || schema == null) {
+        continue;
+      }
+      String name = schemaName(group, version, type.kind());
+      schemas.set(name, published(schema, group, version, type.kind()));
+      // kubectl explain finds a resource's kind through the GET operations of its paths.
+      String base = "/apis/" + group + "/" + version;
+      List<String> collections =
+          type.namespaced()
+              ? List.of(
+                  base + "/" + type.plural(), base + "/namespaces/{namespace}/" + type.plural())
+              : List.of(base + "/" + type.plural());
+      for (String collection : collections) {
+        paths.set(collection, getOperation(group, version, type.kind(), name));
+        if (collection.contains("{namespace}") || !type.namespaced()) {
+          paths.set(collection + "/{name}", getOperation(group, version, type.kind(), name));
         }
-        ObjectNode root = F.objectNode();
-        root.set("paths", paths);
-        return root;
+      }
     }
+    if (schemas.isEmpty()) {
+      return Optional.empty();
+    }
+    schemas.set(OBJECT_META, objectMeta());
+    ObjectNode doc = F.objectNode();
+    doc.put("openapi", "3.0.0");
+    doc.putObject("info").put("title", "octomy-batch standalone").put("version", version);
+    doc.set("paths", paths);
+    doc.putObject("components").set("schemas", schemas);
+    return Optional.of(doc);
+  }
 
-    /** {@code /openapi/v3/apis/GROUP/VERSION}: the schemas of that group version's custom resources. */
-    static Optional<JsonNode> v3GroupVersion(ResourceRegistry registry, String group, String version) {
-        ObjectNode schemas = F.objectNode();
-        ObjectNode paths = F.objectNode();
-        for (ResourceType type : registry.all()) {
-            JsonNode schema = type.schemas().get(version);
-            if (!type.isCustom() || !type.group().equals(group) || schema == null) {
-                continue;
-            }
-            String name = schemaName(group, version, type.kind());
-            schemas.set(name, published(schema, group, version, type.kind()));
-            // kubectl explain finds a resource's kind through the GET operations of its paths.
-            String base = "/apis/" + group + "/" + version;
-            List<String> collections = type.namespaced()
-                    ? List.of(base + "/" + type.plural(), base + "/namespaces/{namespace}/" + type.plural())
-                    : List.of(base + "/" + type.plural());
-            for (String collection : collections) {
-                paths.set(collection, getOperation(group, version, type.kind(), name));
-                if (collection.contains("{namespace}") || !type.namespaced()) {
-                    paths.set(collection + "/{name}", getOperation(group, version, type.kind(), name));
-                }
-            }
-        }
-        if (schemas.isEmpty()) {
-            return Optional.empty();
-        }
-        schemas.set(OBJECT_META, objectMeta());
-        ObjectNode doc = F.objectNode();
-        doc.put("openapi", "3.0.0");
-        doc.putObject("info").put("title", "octomy-batch standalone").put("version", version);
-        doc.set("paths", paths);
-        doc.putObject("components").set("schemas", schemas);
-        return Optional.of(doc);
-    }
+  /**
+   * A GET only. No PATCH is listed, so kubectl's check for server-side field validation (which
+   * reads the PATCH operation's parameters) finds none and validates as it did without v3.
+   */
+  private static ObjectNode getOperation(
+      String group, String version, String kind, String schemaName) {
+    ObjectNode path = F.objectNode();
+    ObjectNode get = path.putObject("get");
+    get.putObject("x-kubernetes-group-version-kind")
+        .put("group", group)
+        .put("kind", kind)
+        .put("version", version);
+    get.putObject("responses")
+        .putObject("200")
+        .put("description", "OK")
+        .putObject("content")
+        .putObject("application/json")
+        .putObject("schema")
+        .put("$ref", "#/components/schemas/" + schemaName);
+    return path;
+  }
 
-    /**
-     * A GET only. No PATCH is listed, so kubectl's check for server-side field validation (which
-     * reads the PATCH operation's parameters) finds none and validates as it did without v3.
-     */
-    private static ObjectNode getOperation(String group, String version, String kind, String schemaName) {
-        ObjectNode path = F.objectNode();
-        ObjectNode get = path.putObject("get");
-        get.putObject("x-kubernetes-group-version-kind").put("group", group).put("kind", kind).put("version", version);
-        get.putObject("responses").putObject("200").put("description", "OK").putObject("content")
-                .putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/" + schemaName);
-        return path;
-    }
+  /**
+   * {@code io.octomy.batch.v1alpha1.BatchJob} for group {@code batch.octomy.io}: the group
+   * reversed, as Kubernetes names them.
+   */
+  static String schemaName(String group, String version, String kind) {
+    List<String> labels = new java.util.ArrayList<>(List.of(group.split("\\.")));
+    java.util.Collections.reverse(labels);
+    return String.join(".", labels) + "." + version + "." + kind;
+  }
 
-    /** {@code io.octomy.batch.v1alpha1.BatchJob} for group {@code batch.octomy.io}: the group reversed, as Kubernetes names them. */
-    static String schemaName(String group, String version, String kind) {
-        List<String> labels = new java.util.ArrayList<>(List.of(group.split("\\.")));
-        java.util.Collections.reverse(labels);
-        return String.join(".", labels) + "." + version + "." + kind;
-    }
+  private static ObjectNode published(
+      JsonNode crdSchema, String group, String version, String kind) {
+    ObjectNode s = crdSchema.deepCopy();
+    ObjectNode original = s.has("properties") ? (ObjectNode) s.get("properties") : F.objectNode();
+    ObjectNode properties = F.objectNode();
+    properties
+        .putObject("apiVersion")
+        .put("type", "string")
+        .put(
+            "description",
+            "APIVersion defines the versioned schema of this representation of an object: "
+                + group
+                + "/"
+                + version
+                + ".");
+    properties
+        .putObject("kind")
+        .put("type", "string")
+        .put(
+            "description",
+            "Kind is a string value representing the REST resource this object represents: "
+                + kind
+                + ".");
+    ObjectNode meta = properties.putObject("metadata");
+    meta.put("description", "Standard object's metadata.");
+    meta.putArray("allOf").addObject().put("$ref", "#/components/schemas/" + OBJECT_META);
+    properties.setAll(original);
+    s.set("properties", properties);
+    ArrayNode gvk = s.putArray("x-kubernetes-group-version-kind");
+    gvk.addObject().put("group", group).put("kind", kind).put("version", version);
+    return s;
+  }
 
-    private static ObjectNode published(JsonNode crdSchema, String group, String version, String kind) {
-        ObjectNode s = crdSchema.deepCopy();
-        ObjectNode original = s.has("properties") ? (ObjectNode) s.get("properties") : F.objectNode();
-        ObjectNode properties = F.objectNode();
-        properties.putObject("apiVersion").put("type", "string").put("description",
-                "APIVersion defines the versioned schema of this representation of an object: " + group + "/" + version + ".");
-        properties.putObject("kind").put("type", "string").put("description",
-                "Kind is a string value representing the REST resource this object represents: " + kind + ".");
-        ObjectNode meta = properties.putObject("metadata");
-        meta.put("description", "Standard object's metadata.");
-        meta.putArray("allOf").addObject().put("$ref", "#/components/schemas/" + OBJECT_META);
-        properties.setAll(original);
-        s.set("properties", properties);
-        ArrayNode gvk = s.putArray("x-kubernetes-group-version-kind");
-        gvk.addObject().put("group", group).put("kind", kind).put("version", version);
-        return s;
-    }
+  /** The part of ObjectMeta people set or read on our kinds. */
+  private static ObjectNode objectMeta() {
+    ObjectNode m = F.objectNode();
+    m.put("type", "object");
+    m.put("description", "ObjectMeta is metadata that all persisted resources must have.");
+    ObjectNode p = m.putObject("properties");
+    field(p, "name", "string", "Name must be unique within a namespace. Cannot be updated.");
+    field(
+        p,
+        "namespace",
+        "string",
+        "Namespace defines the space within which each name must be unique.");
+    p.set(
+        "labels",
+        stringMap(
+            "Map of string keys and values that can be used to organize and categorize objects."));
+    p.set(
+        "annotations",
+        stringMap("Annotations is an unstructured key value map stored with a resource."));
+    field(
+        p,
+        "uid",
+        "string",
+        "UID is the unique in time and space value for this object. Set by the server.");
+    field(
+        p,
+        "resourceVersion",
+        "string",
+        "An opaque value that represents the internal version of this object. Set by the server.");
+    p.putObject("generation")
+        .put("type", "integer")
+        .put("format", "int64")
+        .put(
+            "description",
+            "A sequence number representing a specific generation of the desired state. Set by the server.");
+    p.putObject("creationTimestamp")
+        .put("type", "string")
+        .put("format", "date-time")
+        .put("description", "The time this object was created. Set by the server.");
+    return m;
+  }
 
-    /** The part of ObjectMeta people set or read on our kinds. */
-    private static ObjectNode objectMeta() {
-        ObjectNode m = F.objectNode();
-        m.put("type", "object");
-        m.put("description", "ObjectMeta is metadata that all persisted resources must have.");
-        ObjectNode p = m.putObject("properties");
-        field(p, "name", "string", "Name must be unique within a namespace. Cannot be updated.");
-        field(p, "namespace", "string", "Namespace defines the space within which each name must be unique.");
-        p.set("labels", stringMap("Map of string keys and values that can be used to organize and categorize objects."));
-        p.set("annotations", stringMap("Annotations is an unstructured key value map stored with a resource."));
-        field(p, "uid", "string", "UID is the unique in time and space value for this object. Set by the server.");
-        field(p, "resourceVersion", "string", "An opaque value that represents the internal version of this object. Set by the server.");
-        p.putObject("generation").put("type", "integer").put("format", "int64")
-                .put("description", "A sequence number representing a specific generation of the desired state. Set by the server.");
-        p.putObject("creationTimestamp").put("type", "string").put("format", "date-time")
-                .put("description", "The time this object was created. Set by the server.");
-        return m;
-    }
+  private static void field(ObjectNode properties, String name, String type, String description) {
+    properties.putObject(name).put("type", type).put("description", description);
+  }
 
-    private static void field(ObjectNode properties, String name, String type, String description) {
-        properties.putObject(name).put("type", type).put("description", description);
-    }
+  private static ObjectNode stringMap(String description) {
+    ObjectNode n = F.objectNode();
+    n.put("type", "object").put("description", description);
+    n.putObject("additionalProperties").put("type", "string");
+    return n;
+  }
 
-    private static ObjectNode stringMap(String description) {
-        ObjectNode n = F.objectNode();
-        n.put("type", "object").put("description", description);
-        n.putObject("additionalProperties").put("type", "string");
-        return n;
+  private static String hash(String content) {
+    try {
+      byte[] d =
+          MessageDigest.getInstance("SHA-512").digest(content.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().withUpperCase().formatHex(d, 0, 32);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
-
-    private static String hash(String content) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-512").digest(content.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().withUpperCase().formatHex(d, 0, 32);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+  }
 }

@@ -1,12 +1,11 @@
 package io.octomy.batch.standalone;
 
-import io.octomy.batch.api.crd.CelRules;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.octomy.batch.api.crd.CelRules;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -19,285 +18,373 @@ import java.util.function.Predicate;
  */
 final class ResourceHandler {
 
-    private final ObjectStore store;
-    private final ObjectMapper json;
-    private final ObjectMapper yaml;
-    private final ObjectRules rules;
-    private final SchemaValidator validator;
-    private final CelRules cel;
-    private final TableRenderer tables;
+  private final ObjectStore store;
+  private final ObjectMapper json;
+  private final ObjectMapper yaml;
+  private final ObjectRules rules;
+  private final SchemaValidator validator;
+  private final CelRules cel;
+  private final TableRenderer tables;
 
-    ResourceHandler(ObjectStore store, ObjectMapper json, ObjectMapper yaml, ObjectRules rules,
-            SchemaValidator validator, CelRules cel, TableRenderer tables) {
-        this.store = store;
-        this.json = json;
-        this.yaml = yaml;
-        this.rules = rules;
-        this.validator = validator;
-        this.cel = cel;
-        this.tables = tables;
+  ResourceHandler(
+      ObjectStore store,
+      ObjectMapper json,
+      ObjectMapper yaml,
+      ObjectRules rules,
+      SchemaValidator validator,
+      CelRules cel,
+      TableRenderer tables) {
+    this.store = store;
+    this.json = json;
+    this.yaml = yaml;
+    this.rules = rules;
+    this.validator = validator;
+    this.cel = cel;
+    this.tables = tables;
+  }
+
+  ApiResponse handle(ApiRequest req, RequestPath p, ResourceType type) {
+    if (type.namespaced() && p.namespace() == null && p.name() != null) {
+      throw ApiException.badRequest("a namespace is needed to address a " + type.kind());
     }
-
-    ApiResponse handle(ApiRequest req, RequestPath p, ResourceType type) {
-        if (type.namespaced() && p.namespace() == null && p.name() != null) {
-            throw ApiException.badRequest("a namespace is needed to address a " + type.kind());
-        }
-        if (p.subresource() != null && !(p.subresource().equals("status") && type.hasStatus())) {
-            throw new ApiException(404, "NotFound", "the server could not find the requested resource");
-        }
-        boolean status = p.subresource() != null;
-        String ns = type.namespaced() ? p.namespace() : "";
-        return switch (req.method()) {
-            case "GET" -> p.name() == null ? list(req, p, type) : get(req, p, type, ns);
-            case "POST" -> {
-                if (p.name() != null) {
-                    throw new ApiException(405, "MethodNotAllowed", "POST is only allowed on collections");
-                }
-                yield respond(201, view(type, p.version(), create(req, type, ns, parse(req))));
-            }
-            case "PUT" -> respond(200, view(type, p.version(), update(req, type, ns, p.name(), status)));
-            case "PATCH" -> patch(req, p, type, ns, status);
-            case "DELETE" -> p.name() == null ? deleteCollection(req, p, type)
-                    : respond(200, view(type, p.version(), delete(type, ns, p.name(), req.dryRun())));
-            default -> throw new ApiException(405, "MethodNotAllowed", req.method() + " is not supported");
-        };
+    if (p.subresource() != null && !(p.subresource().equals("status") && type.hasStatus())) {
+      throw new ApiException(404, "NotFound", "the server could not find the requested resource");
     }
+    boolean status = p.subresource() != null;
+    String ns = type.namespaced() ? p.namespace() : "";
+    return switch (req.method()) {
+      case "GET" -> p.name() == null ? list(req, p, type) : get(req, p, type, ns);
+      case "POST" -> {
+        if (p.name() != null) {
+          throw new ApiException(405, "MethodNotAllowed", "POST is only allowed on collections");
+        }
+        yield respond(201, view(type, p.version(), create(req, type, ns, parse(req))));
+      }
+      case "PUT" -> respond(200, view(type, p.version(), update(req, type, ns, p.name(), status)));
+      case "PATCH" -> patch(req, p, type, ns, status);
+      case "DELETE" ->
+          p.name() == null
+              ? deleteCollection(req, p, type)
+              : respond(200, view(type, p.version(), delete(type, ns, p.name(), req.dryRun())));
+      default ->
+          throw new ApiException(405, "MethodNotAllowed", req.method() + " is not supported");
+    };
+  }
 
-    private ApiResponse get(ApiRequest req, RequestPath p, ResourceType type, String ns) {
-        ObjectNode object = store.get(type.key(), ns, p.name());
-        if (object == null) {
-            throw ApiException.notFound(type, p.name());
-        }
-        if (TableRenderer.wantsTable(req.accept())) {
-            return respond(200, tables.table(type, p.version(), List.of(view(type, p.version(), object)),
-                    req.param("includeObject"), store.resourceVersion()));
-        }
-        return respond(200, view(type, p.version(), object));
+  private ApiResponse get(ApiRequest req, RequestPath p, ResourceType type, String ns) {
+    ObjectNode object = store.get(type.key(), ns, p.name());
+    if (object == null) {
+      throw ApiException.notFound(type, p.name());
     }
-
-    private ApiResponse list(ApiRequest req, RequestPath p, ResourceType type) {
-        ObjectStore.Snapshot snapshot = store.list(type.key(), type.namespaced() ? p.namespace() : null);
-        Predicate<JsonNode> filter = Selectors.labels(req.param("labelSelector"))
-                .and(Selectors.fields(req.param("fieldSelector")));
-        List<ObjectNode> items = snapshot.items().stream().filter(filter).map(o -> view(type, p.version(), o)).toList();
-        if (TableRenderer.wantsTable(req.accept())) {
-            return respond(200, tables.table(type, p.version(), items, req.param("includeObject"),
-                    snapshot.resourceVersion()));
-        }
-        ObjectNode list = json.createObjectNode();
-        list.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
-        list.putObject("metadata").put("resourceVersion", Long.toString(snapshot.resourceVersion()));
-        ArrayNode array = list.putArray("items");
-        items.forEach(array::add);
-        return respond(200, list);
+    if (TableRenderer.wantsTable(req.accept())) {
+      return respond(
+          200,
+          tables.table(
+              type,
+              p.version(),
+              List.of(view(type, p.version(), object)),
+              req.param("includeObject"),
+              store.resourceVersion()));
     }
+    return respond(200, view(type, p.version(), object));
+  }
 
-    private ObjectNode create(ApiRequest req, ResourceType type, String ns, ObjectNode body) {
-        String kind = body.path("kind").asText("");
-        if (!kind.isEmpty() && !kind.equals(type.kind())) {
-            throw ApiException.badRequest("the body holds a " + kind + ", not a " + type.kind());
-        }
-        ObjectNode object = rules.prepareCreate(type, ns, body);
-        String name = object.path("metadata").path("name").asText();
-        admit(type, object, null);
-        return store.write(type.key(), ns, name, req.dryRun(), current -> {
-            if (current != null) {
-                throw ApiException.alreadyExists(type, name);
-            }
-            return new ObjectStore.Put(object);
+  private ApiResponse list(ApiRequest req, RequestPath p, ResourceType type) {
+    ObjectStore.Snapshot snapshot =
+        store.list(type.key(), type.namespaced() ? p.namespace() : null);
+    Predicate<JsonNode> filter =
+        Selectors.labels(req.param("labelSelector"))
+            .and(Selectors.fields(req.param("fieldSelector")));
+    List<ObjectNode> items =
+        snapshot.items().stream().filter(filter).map(o -> view(type, p.version(), o)).toList();
+    if (TableRenderer.wantsTable(req.accept())) {
+      return respond(
+          200,
+          tables.table(
+              type, p.version(), items, req.param("includeObject"), snapshot.resourceVersion()));
+    }
+    ObjectNode list = json.createObjectNode();
+    list.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
+    list.putObject("metadata").put("resourceVersion", Long.toString(snapshot.resourceVersion()));
+    ArrayNode array = list.putArray("items");
+    items.forEach(array::add);
+    return respond(200, list);
+  }
+
+  private ObjectNode create(ApiRequest req, ResourceType type, String ns, ObjectNode body) {
+    String kind = body.path("kind").asText("");
+    if (!kind.isEmpty() && !kind.equals(type.kind())) {
+      throw ApiException.badRequest("the body holds a " + kind + ", not a " + type.kind());
+    }
+    ObjectNode object = rules.prepareCreate(type, ns, body);
+    String name = object.path("metadata").path("name").asText();
+    admit(type, object, null);
+    return store.write(
+        type.key(),
+        ns,
+        name,
+        req.dryRun(),
+        current -> {
+          if (current != null) {
+            throw ApiException.alreadyExists(type, name);
+          }
+          return new ObjectStore.Put(object);
         });
-    }
+  }
 
-    private ObjectNode update(ApiRequest req, ResourceType type, String ns, String name, boolean status) {
-        ObjectNode body = parse(req);
-        String bodyName = body.path("metadata").path("name").asText("");
-        if (!bodyName.isEmpty() && !bodyName.equals(name)) {
-            throw ApiException.badRequest("the name of the object (" + bodyName
-                    + ") does not match the name on the URL (" + name + ")");
-        }
-        return store.write(type.key(), ns, name, req.dryRun(), current -> {
-            if (current == null) {
-                throw ApiException.notFound(type, name);
-            }
-            return change(type, current, body, status);
+  private ObjectNode update(
+      ApiRequest req, ResourceType type, String ns, String name, boolean status) {
+    ObjectNode body = parse(req);
+    String bodyName = body.path("metadata").path("name").asText("");
+    if (!bodyName.isEmpty() && !bodyName.equals(name)) {
+      throw ApiException.badRequest(
+          "the name of the object ("
+              + bodyName
+              + ") does not match the name on the URL ("
+              + name
+              + ")");
+    }
+    return store.write(
+        type.key(),
+        ns,
+        name,
+        req.dryRun(),
+        current -> {
+          if (current == null) {
+            throw ApiException.notFound(type, name);
+          }
+          return change(type, current, body, status);
         });
-    }
+  }
 
-    private ApiResponse patch(ApiRequest req, RequestPath p, ResourceType type, String ns, boolean status) {
-        boolean apply = Patches.isApply(req.contentType());
-        String[] created = {null};
-        ObjectNode result = store.write(type.key(), ns, p.name(), req.dryRun(), current -> {
-            if (current == null) {
+  private ApiResponse patch(
+      ApiRequest req, RequestPath p, ResourceType type, String ns, boolean status) {
+    boolean apply = Patches.isApply(req.contentType());
+    String[] created = {null};
+    ObjectNode result =
+        store.write(
+            type.key(),
+            ns,
+            p.name(),
+            req.dryRun(),
+            current -> {
+              if (current == null) {
                 if (!apply || status) {
-                    throw ApiException.notFound(type, p.name());
+                  throw ApiException.notFound(type, p.name());
                 }
                 // server-side apply creates what does not exist yet
                 ObjectNode seed = json.createObjectNode();
                 seed.putObject("metadata").put("name", p.name());
-                ObjectNode object = rules.prepareCreate(type, ns,
-                        Patches.apply(seed, req.contentType(), req.body(), json, yaml));
+                ObjectNode object =
+                    rules.prepareCreate(
+                        type, ns, Patches.apply(seed, req.contentType(), req.body(), json, yaml));
                 object.withObjectProperty("metadata").put("name", p.name());
                 admit(type, object, null);
                 created[0] = p.name();
                 return new ObjectStore.Put(object);
-            }
-            ObjectNode candidate = Patches.apply(current, req.contentType(), req.body(), json, yaml);
-            return change(type, current, candidate, status);
-        });
-        return respond(created[0] != null ? 201 : 200, view(type, p.version(), result));
-    }
+              }
+              ObjectNode candidate =
+                  Patches.apply(current, req.contentType(), req.body(), json, yaml);
+              return change(type, current, candidate, status);
+            });
+    return respond(created[0] != null ? 201 : 200, view(type, p.version(), result));
+  }
 
-    /** The change an update or patch makes, given the stored object and the requested one. */
-    private ObjectStore.Change change(ResourceType type, ObjectNode current, ObjectNode candidate, boolean status) {
-        String expected = candidate.path("metadata").path("resourceVersion").asText("");
-        String name = current.path("metadata").path("name").asText();
-        if (!expected.isEmpty() && !expected.equals(current.path("metadata").path("resourceVersion").asText())) {
-            throw ApiException.conflict(type, name);
-        }
-        ObjectNode result = rules.prepareUpdate(type, current, candidate, status);
-        result.withObjectProperty("metadata").put("resourceVersion",
-                current.path("metadata").path("resourceVersion").asText());
-        admit(type, result, current);
-        if (!status) {
-            ObjectRules.touchGeneration(type, current, result);
-        }
-        if (ObjectRules.sameContent(current, result)) {
-            return new ObjectStore.Keep(current);
-        }
-        if (result.path("metadata").has("deletionTimestamp") && !ObjectRules.hasFinalizers(result)) {
-            return new ObjectStore.Remove(result);
-        }
-        return new ObjectStore.Put(result);
+  /** The change an update or patch makes, given the stored object and the requested one. */
+  private ObjectStore.Change change(
+      ResourceType type, ObjectNode current, ObjectNode candidate, boolean status) {
+    String expected = candidate.path("metadata").path("resourceVersion").asText("");
+    String name = current.path("metadata").path("name").asText();
+    if (!expected.isEmpty()
+        && !expected.equals(current.path("metadata").path("resourceVersion").asText())) {
+      throw ApiException.conflict(type, name);
     }
-
-    /** Schema and CEL admission of custom resources; CRDs themselves are checked to be servable. */
-    private void admit(ResourceType type, ObjectNode object, ObjectNode old) {
-        String name = object.path("metadata").path("name").asText();
-        if (type.isCustom()) {
-            String version = type.preferredVersion();
-            List<ApiException.Cause> causes = validator.validate(type.schemas().get(version), object, old);
-            if (!causes.isEmpty()) {
-                throw ApiException.invalid(type, name, causes);
-            }
-        } else if (type.group().equals(ResourceRegistry.CRD_GROUP)) {
-            try {
-                ResourceType defined = ResourceRegistry.fromCrd(object);
-                defined.schemas().values().forEach(cel::compileAll);
-                markEstablished(object);
-            } catch (IllegalArgumentException e) {
-                throw ApiException.invalid(type, name, List.of(new ApiException.Cause("spec", e.getMessage(),
-                        "FieldValueInvalid")));
-            }
-        }
+    ObjectNode result = rules.prepareUpdate(type, current, candidate, status);
+    result
+        .withObjectProperty("metadata")
+        .put("resourceVersion", current.path("metadata").path("resourceVersion").asText());
+    admit(type, result, current);
+    if (!status) {
+      ObjectRules.touchGeneration(type, current, result);
     }
-
-    /** A CRD is usable as soon as it is stored here; clients that wait for Established see it at once. */
-    private void markEstablished(ObjectNode crd) {
-        ObjectNode status = crd.withObjectProperty("status");
-        status.set("acceptedNames", crd.path("spec").path("names").deepCopy());
-        ArrayNode stored = status.putArray("storedVersions");
-        stored.add(ResourceRegistry.fromCrd(crd).preferredVersion());
-        if (status.path("conditions").size() > 0) {
-            // already established: keep the transition times, so that re-installing at start is a no-op
-            return;
-        }
-        ArrayNode conditions = status.putArray("conditions");
-        String now = rules.now();
-        conditions.addObject().put("type", "NamesAccepted").put("status", "True").put("reason", "NoConflicts")
-                .put("message", "no conflicts found").put("lastTransitionTime", now);
-        conditions.addObject().put("type", "Established").put("status", "True").put("reason", "InitialNamesAccepted")
-                .put("message", "the initial names have been accepted").put("lastTransitionTime", now);
+    if (ObjectRules.sameContent(current, result)) {
+      return new ObjectStore.Keep(current);
     }
+    if (result.path("metadata").has("deletionTimestamp") && !ObjectRules.hasFinalizers(result)) {
+      return new ObjectStore.Remove(result);
+    }
+    return new ObjectStore.Put(result);
+  }
 
-    /** Deletes one object now, or marks it for deletion while finalizers remain. */
-    ObjectNode delete(ResourceType type, String ns, String name, boolean dryRun) {
-        ObjectNode result = store.write(type.key(), ns, name, dryRun, current -> {
-            if (current == null) {
+  /** Schema and CEL admission of custom resources; CRDs themselves are checked to be servable. */
+  private void admit(ResourceType type, ObjectNode object, ObjectNode old) {
+    String name = object.path("metadata").path("name").asText();
+    if (type.isCustom()) {
+      String version = type.preferredVersion();
+      List<ApiException.Cause> causes =
+          validator.validate(type.schemas().get(version), object, old);
+      if (!causes.isEmpty()) {
+        throw ApiException.invalid(type, name, causes);
+      }
+    } else if (type.group().equals(ResourceRegistry.CRD_GROUP)) {
+      try {
+        ResourceType defined = ResourceRegistry.fromCrd(object);
+        defined.schemas().values().forEach(cel::compileAll);
+        markEstablished(object);
+      } catch (IllegalArgumentException e) {
+        throw ApiException.invalid(
+            type,
+            name,
+            List.of(new ApiException.Cause("spec", e.getMessage(), "FieldValueInvalid")));
+      }
+    }
+  }
+
+  /**
+   * A CRD is usable as soon as it is stored here; clients that wait for Established see it at once.
+   */
+  private void markEstablished(ObjectNode crd) {
+    ObjectNode status = crd.withObjectProperty("status");
+    status.set("acceptedNames", crd.path("spec").path("names").deepCopy());
+    ArrayNode stored = status.putArray("storedVersions");
+    stored.add(ResourceRegistry.fromCrd(crd).preferredVersion());
+    if (status.path("conditions").size() > 0) {
+      // already established: keep the transition times, so that re-installing at start is a no-op
+      return;
+    }
+    ArrayNode conditions = status.putArray("conditions");
+    String now = rules.now();
+    conditions
+        .addObject()
+        .put("type", "NamesAccepted")
+        .put("status", "True")
+        .put("reason", "NoConflicts")
+        .put("message", "no conflicts found")
+        .put("lastTransitionTime", now);
+    conditions
+        .addObject()
+        .put("type", "Established")
+        .put("status", "True")
+        .put("reason", "InitialNamesAccepted")
+        .put("message", "the initial names have been accepted")
+        .put("lastTransitionTime", now);
+  }
+
+  /** Deletes one object now, or marks it for deletion while finalizers remain. */
+  ObjectNode delete(ResourceType type, String ns, String name, boolean dryRun) {
+    ObjectNode result =
+        store.write(
+            type.key(),
+            ns,
+            name,
+            dryRun,
+            current -> {
+              if (current == null) {
                 throw ApiException.notFound(type, name);
-            }
-            if (ObjectRules.hasFinalizers(current)) {
-                return current.path("metadata").has("deletionTimestamp") ? new ObjectStore.Keep(current)
-                        : new ObjectStore.Put(rules.markDeleted(current));
-            }
-            return new ObjectStore.Remove(current.deepCopy());
-        });
-        if (!dryRun && type.plural().equals("namespaces") && type.group().isEmpty()) {
-            deleteContents(name);
-        } else if (!dryRun && type.group().equals(ResourceRegistry.CRD_GROUP)) {
-            ResourceType defined = ResourceRegistry.fromCrd(result);
-            for (ObjectNode o : store.list(defined.key(), null).items()) {
-                removeQuietly(defined.key(), o);
-            }
-        }
-        return result;
+              }
+              if (ObjectRules.hasFinalizers(current)) {
+                return current.path("metadata").has("deletionTimestamp")
+                    ? new ObjectStore.Keep(current)
+                    : new ObjectStore.Put(rules.markDeleted(current));
+              }
+              return new ObjectStore.Remove(current.deepCopy());
+            });
+    if (!dryRun && type.plural().equals("namespaces") && type.group().isEmpty()) {
+      deleteContents(name);
+    } else if (!dryRun && type.group().equals(ResourceRegistry.CRD_GROUP)) {
+      ResourceType defined = ResourceRegistry.fromCrd(result);
+      for (ObjectNode o : store.list(defined.key(), null).items()) {
+        removeQuietly(defined.key(), o);
+      }
     }
+    return result;
+  }
 
-    /** A deleted namespace takes its objects with it (at once; there is no Terminating phase here). */
-    private void deleteContents(String namespace) {
-        for (Map.Entry<String, ObjectNode> e : store.inNamespace(namespace)) {
-            removeQuietly(e.getKey(), e.getValue());
-        }
+  /**
+   * A deleted namespace takes its objects with it (at once; there is no Terminating phase here).
+   */
+  private void deleteContents(String namespace) {
+    for (Map.Entry<String, ObjectNode> e : store.inNamespace(namespace)) {
+      removeQuietly(e.getKey(), e.getValue());
     }
+  }
 
-    private void removeQuietly(String resource, ObjectNode o) {
+  private void removeQuietly(String resource, ObjectNode o) {
+    JsonNode meta = o.path("metadata");
+    store.write(
+        resource,
+        meta.path("namespace").asText(""),
+        meta.path("name").asText(),
+        false,
+        current ->
+            current == null
+                ? new ObjectStore.Keep(null)
+                : new ObjectStore.Remove(current.deepCopy()));
+  }
+
+  private ApiResponse deleteCollection(ApiRequest req, RequestPath p, ResourceType type) {
+    Predicate<JsonNode> filter =
+        Selectors.labels(req.param("labelSelector"))
+            .and(Selectors.fields(req.param("fieldSelector")));
+    ObjectNode list = json.createObjectNode();
+    list.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
+    ArrayNode items = list.putArray("items");
+    for (ObjectNode o : store.list(type.key(), type.namespaced() ? p.namespace() : null).items()) {
+      if (filter.test(o)) {
         JsonNode meta = o.path("metadata");
-        store.write(resource, meta.path("namespace").asText(""), meta.path("name").asText(), false,
-                current -> current == null ? new ObjectStore.Keep(null) : new ObjectStore.Remove(current.deepCopy()));
-    }
-
-    private ApiResponse deleteCollection(ApiRequest req, RequestPath p, ResourceType type) {
-        Predicate<JsonNode> filter = Selectors.labels(req.param("labelSelector"))
-                .and(Selectors.fields(req.param("fieldSelector")));
-        ObjectNode list = json.createObjectNode();
-        list.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
-        ArrayNode items = list.putArray("items");
-        for (ObjectNode o : store.list(type.key(), type.namespaced() ? p.namespace() : null).items()) {
-            if (filter.test(o)) {
-                JsonNode meta = o.path("metadata");
-                try {
-                    items.add(view(type, p.version(), delete(type, meta.path("namespace").asText(""),
-                            meta.path("name").asText(), req.dryRun())));
-                } catch (ApiException e) {
-                    // deleted meanwhile: nothing left to do
-                }
-            }
-        }
-        list.putObject("metadata").put("resourceVersion", Long.toString(store.resourceVersion()));
-        return respond(200, list);
-    }
-
-    /** The stored object as seen at the requested version (no conversion: only apiVersion differs). */
-    static ObjectNode view(ResourceType type, String version, ObjectNode object) {
-        String apiVersion = type.apiVersion(version);
-        if (object == null || apiVersion.equals(object.path("apiVersion").asText())) {
-            return object;
-        }
-        ObjectNode copy = object.deepCopy();
-        copy.put("apiVersion", apiVersion);
-        return copy;
-    }
-
-    private ObjectNode parse(ApiRequest req) {
-        if (ProtobufBodies.isProtobuf(req.contentType())) {
-            return ProtobufBodies.decode(req.body());
-        }
         try {
-            ObjectMapper mapper = req.contentType().contains("yaml") ? yaml : json;
-            JsonNode node = mapper.readTree(req.body());
-            if (node == null || !node.isObject()) {
-                throw ApiException.badRequest("the request body must be an object");
-            }
-            return (ObjectNode) node;
-        } catch (IOException e) {
-            throw ApiException.badRequest("the request body is not valid JSON: " + e.getMessage());
+          items.add(
+              view(
+                  type,
+                  p.version(),
+                  delete(
+                      type,
+                      meta.path("namespace").asText(""),
+                      meta.path("name").asText(),
+                      req.dryRun())));
+        } catch (ApiException e) {
+          // deleted meanwhile: nothing left to do
         }
+      }
     }
+    list.putObject("metadata").put("resourceVersion", Long.toString(store.resourceVersion()));
+    return respond(200, list);
+  }
 
-    private ApiResponse respond(int code, JsonNode body) {
-        try {
-            return new ApiResponse(code, "application/json", json.writeValueAsBytes(body));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+  /**
+   * The stored object as seen at the requested version (no conversion: only apiVersion differs).
+   */
+  static ObjectNode view(ResourceType type, String version, ObjectNode object) {
+    String apiVersion = type.apiVersion(version);
+    if (object == null || apiVersion.equals(object.path("apiVersion").asText())) {
+      return object;
     }
+    ObjectNode copy = object.deepCopy();
+    copy.put("apiVersion", apiVersion);
+    return copy;
+  }
+
+  private ObjectNode parse(ApiRequest req) {
+    if (ProtobufBodies.isProtobuf(req.contentType())) {
+      return ProtobufBodies.decode(req.body());
+    }
+    try {
+      ObjectMapper mapper = req.contentType().contains("yaml") ? yaml : json;
+      JsonNode node = mapper.readTree(req.body());
+      if (node == null || !node.isObject()) {
+        throw ApiException.badRequest("the request body must be an object");
+      }
+      return (ObjectNode) node;
+    } catch (IOException e) {
+      throw ApiException.badRequest("the request body is not valid JSON: " + e.getMessage());
+    }
+  }
+
+  private ApiResponse respond(int code, JsonNode body) {
+    try {
+      return new ApiResponse(code, "application/json", json.writeValueAsBytes(body));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 }

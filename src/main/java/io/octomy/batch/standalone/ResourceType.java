@@ -5,54 +5,60 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One served resource (a built-in kind or a CustomResourceDefinition), with everything the
- * server needs to route, describe, render and validate it.
+ * One served resource (a built-in kind or a CustomResourceDefinition), with everything the server
+ * needs to route, describe, render and validate it.
  *
- * @param group             API group, empty for the core group
- * @param versions          served versions, preferred (storage) version first
- * @param plural            URL name, e.g. {@code batchjobs}
- * @param singular          e.g. {@code batchjob}
- * @param kind              e.g. {@code BatchJob}
- * @param namespaced        whether objects live in a namespace
- * @param shortNames        e.g. {@code [bj]}
- * @param categories        e.g. {@code [all]}
- * @param hasStatus         whether the {@code /status} subresource exists (status and spec are written apart)
- * @param printerColumns    per version: the CRD's {@code additionalPrinterColumns} (may be absent)
- * @param schemas           per version: the CRD's {@code openAPIV3Schema} (absent for built-ins)
+ * @param group API group, empty for the core group
+ * @param versions served versions, preferred (storage) version first
+ * @param plural URL name, e.g. {@code batchjobs}
+ * @param singular e.g. {@code batchjob}
+ * @param kind e.g. {@code BatchJob}
+ * @param namespaced whether objects live in a namespace
+ * @param shortNames e.g. {@code [bj]}
+ * @param categories e.g. {@code [all]}
+ * @param hasStatus whether the {@code /status} subresource exists (status and spec are written
+ *     apart)
+ * @param printerColumns per version: the CRD's {@code additionalPrinterColumns} (may be absent)
+ * @param schemas per version: the CRD's {@code openAPIV3Schema} (absent for built-ins)
  */
 record ResourceType(
-        String group,
-        List<String> versions,
-        String plural,
-        String singular,
-        String kind,
-        boolean namespaced,
-        List<String> shortNames,
-        List<String> categories,
-        boolean hasStatus,
-        Map<String, JsonNode> printerColumns,
-        Map<String, JsonNode> schemas) {
+    String group,
+    List<String> versions,
+    String plural,
+    String singular,
+    String kind,
+    boolean namespaced,
+    List<String> shortNames,
+    List<String> categories,
+    boolean hasStatus,
+    Map<String, JsonNode> printerColumns,
+    Map<String, JsonNode> schemas) {
 
-    /** The storage identity of this resource: objects are kept per group and plural, not per version. */
-    String key() {
-        return group + "/" + plural;
-    }
+  /**
+   * The storage identity of this resource: objects are kept per group and plural, not per version.
+   */
+  String key() {
+    return group + "/" + plural;
+  }
 
-    /** {@code batchjobs.batch.octomy.io}, or {@code pods} for the core group, as used in error messages. */
-    String qualifiedPlural() {
-        return group.isEmpty() ? plural : plural + "." + group;
-    }
+  /**
+   * {@code batchjobs.batch.octomy.io}, or {@code pods} for the core group, as used in error
+   * messages.
+   */
+  String qualifiedPlural() {
+    return group.isEmpty() ? plural : plural + "." + group;
+  }
 
-    String preferredVersion() {
-        return versions.get(0);
-    }
+  String preferredVersion() {
+    return versions.get(0);
+  }
 
-    /** {@code apiVersion} of objects served at the given version. */
-    String apiVersion(String version) {
-        return group.isEmpty() ? version : group + "/" + version;
-    }
+  /** {@code apiVersion} of objects served at the given version. */
+  String apiVersion(String version) {
+    return group.isEmpty() ? version : group + "/" + version;
+  }
 
-    boolean isCustom() {
-        return !schemas.isEmpty();
-    }
+  boolean isCustom() {
+    return !schemas.isEmpty();
+  }
 }

@@ -1,11 +1,10 @@
 package io.octomy.batch.standalone;
 
-import io.octomy.batch.api.crd.CelRules;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cel.runtime.CelEvaluationException;
+import io.octomy.batch.api.crd.CelRules;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -16,266 +15,371 @@ import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
- * Admission for custom resources, the way a real API server does it: defaults from the schema
- * are filled in, fields the schema does not know are pruned (unless
- * {@code x-kubernetes-preserve-unknown-fields}), then the object is checked against its CRD's
- * {@code openAPIV3Schema} (type, enum, required, bounds, lengths, counts, pattern) and the
- * {@code x-kubernetes-validations} CEL rules. Messages follow the real server's wording so
- * that people recognise them, e.g. {@code spec.priority: Invalid value: 7: spec.priority in
- * body should be less than or equal to 5}.
+ * Admission for custom resources, the way a real API server does it: defaults from the schema are
+ * filled in, fields the schema does not know are pruned (unless {@code
+ * x-kubernetes-preserve-unknown-fields}), then the object is checked against its CRD's {@code
+ * openAPIV3Schema} (type, enum, required, bounds, lengths, counts, pattern) and the {@code
+ * x-kubernetes-validations} CEL rules. Messages follow the real server's wording so that people
+ * recognise them, e.g. {@code spec.priority: Invalid value: 7: spec.priority in body should be less
+ * than or equal to 5}.
  */
 final class SchemaValidator {
 
-    private static final Set<String> ROOT_FIELDS = Set.of("apiVersion", "kind", "metadata");
+  private static final Set<String> ROOT_FIELDS = Set.of("apiVersion", "kind", "metadata");
 
-    private final CelRules cel;
+  private final CelRules cel;
 
-    SchemaValidator(CelRules cel) {
-        this.cel = cel;
+  SchemaValidator(CelRules cel) {
+    this.cel = cel;
+  }
+
+  /**
+   * Normalises {@code object} in place (defaults, pruning) and returns every violation.
+   *
+   * @param old the stored object on update (for transition rules), {@code null} on create
+   */
+  List<ApiException.Cause> validate(JsonNode schema, ObjectNode object, JsonNode old) {
+    List<ApiException.Cause> causes = new ArrayList<>();
+    if (schema != null && schema.isObject() && schema.size() > 0) {
+      walk(schema, object, old, "", true, causes);
     }
+    return causes;
+  }
 
-    /**
-     * Normalises {@code object} in place (defaults, pruning) and returns every violation.
-     *
-     * @param old the stored object on update (for transition rules), {@code null} on create
-     */
-    List<ApiException.Cause> validate(JsonNode schema, ObjectNode object, JsonNode old) {
-        List<ApiException.Cause> causes = new ArrayList<>();
-        if (schema != null && schema.isObject() && schema.size() > 0) {
-            walk(schema, object, old, "", true, causes);
-        }
-        return causes;
+  /**
+   * @return whether the node itself has the right type (CEL rules run only then)
+   */
+  private boolean walk(
+      JsonNode schema,
+      JsonNode node,
+      JsonNode old,
+      String path,
+      boolean root,
+      List<ApiException.Cause> causes) {
+    String type = schema.path("type").asText("");
+    String where = path.isEmpty() ? "<root>" : path;
+    if (!typeMatches(schema, type, node)) {
+      causes.add(
+          cause(
+              path,
+              "Invalid value: \""
+                  + kindOf(node)
+                  + "\": "
+                  + where
+                  + " in body must be of type "
+                  + type
+                  + ": \""
+                  + kindOf(node)
+                  + "\""));
+      return false;
     }
+    checkScalar(schema, node, path, where, causes);
+    if (node.isObject()) {
+      ObjectNode obj = (ObjectNode) node;
+      JsonNode properties = schema.path("properties");
+      fillDefaults(properties, obj);
+      prune(schema, obj, root);
+      for (JsonNode required : schema.path("required")) {
+        if (!obj.has(required.asText())) {
+          causes.add(
+              new ApiException.Cause(
+                  join(path, required.asText()), "Required value", "FieldValueRequired"));
+        }
+      }
+      checkCount(schema, "Properties", obj.size(), path, where, causes);
+      Iterator<Map.Entry<String, JsonNode>> fields = obj.fields();
+      while (fields.hasNext()) {
+        Map.Entry<String, JsonNode> f = fields.next();
+        if (root && f.getKey().equals("metadata")) {
+          continue;
+        }
+        JsonNode child = properties.get(f.getKey());
+        if (child == null && schema.get("additionalProperties") instanceof ObjectNode additional) {
+          child = additional;
+        }
+        if (child != null) {
+          walk(
+              child,
+              f.getValue(),
+              old == null ? null : old.get(f.getKey()),
+              join(path, f.getKey()),
+              false,
+              causes);
+        }
+      }
+    } else if (node.isArray()) {
+      checkCount(schema, "Items", node.size(), path, where, causes);
+      JsonNode items = schema.get("items");
+      if (items != null) {
+        for (int i = 0; i < node.size(); i++) {
+          // list items are not correlated with the old list: transition rules below a list are
+          // skipped
+          walk(items, node.get(i), null, path + "[" + i + "]", false, causes);
+        }
+      }
+    }
+    rules(schema, node, old, path, causes);
+    return true;
+  }
 
-    /** @return whether the node itself has the right type (CEL rules run only then) */
-    private boolean walk(JsonNode schema, JsonNode node, JsonNode old, String path, boolean root,
-            List<ApiException.Cause> causes) {
-        String type = schema.path("type").asText("");
-        String where = path.isEmpty() ? "<root>" : path;
-        if (!typeMatches(schema, type, node)) {
-            causes.add(cause(path, "Invalid value: \"" + kindOf(node) + "\": " + where + " in body must be of type "
-                    + type + ": \"" + kindOf(node) + "\""));
-            return false;
+  private static boolean typeMatches(JsonNode schema, String type, JsonNode node) {
+    if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
+      return node.isIntegralNumber() || node.isTextual();
+    }
+    return switch (type) {
+      case "object" -> node.isObject();
+      case "array" -> node.isArray();
+      case "string" -> node.isTextual();
+      case "integer" ->
+          node.isIntegralNumber()
+              || (node.isNumber() && node.asDouble() == Math.rint(node.asDouble()));
+      case "number" -> node.isNumber();
+      case "boolean" -> node.isBoolean();
+      default -> true;
+    };
+  }
+
+  private static void fillDefaults(JsonNode properties, ObjectNode obj) {
+    Iterator<Map.Entry<String, JsonNode>> it = properties.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> p = it.next();
+      JsonNode current = obj.get(p.getKey());
+      if (current != null && current.isNull() && !p.getValue().path("nullable").asBoolean(false)) {
+        // like the real server, a null in a non-nullable field is dropped before defaulting
+        obj.remove(p.getKey());
+        current = null;
+      }
+      if (current == null && p.getValue().has("default")) {
+        obj.set(p.getKey(), p.getValue().get("default").deepCopy());
+      }
+    }
+  }
+
+  private static void prune(JsonNode schema, ObjectNode obj, boolean root) {
+    if (schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)
+        || schema.has("additionalProperties")) {
+      return;
+    }
+    JsonNode properties = schema.path("properties");
+    obj.retain(
+        obj.properties().stream()
+            .map(Map.Entry::getKey)
+            .filter(k -> properties.has(k) || (root && ROOT_FIELDS.contains(k)))
+            .collect(Collectors.toList()));
+  }
+
+  private void checkScalar(
+      JsonNode schema, JsonNode node, String path, String where, List<ApiException.Cause> causes) {
+    JsonNode enumValues = schema.get("enum");
+    if (enumValues instanceof ArrayNode values && !contains(values, node)) {
+      causes.add(
+          new ApiException.Cause(
+              path,
+              "Unsupported value: "
+                  + literal(node)
+                  + ": supported values: "
+                  + values
+                      .valueStream()
+                      .map(SchemaValidator::literal)
+                      .collect(Collectors.joining(", ")),
+              "FieldValueNotSupported"));
+    }
+    if (node.isNumber()) {
+      if (schema.has("minimum")) {
+        double min = schema.get("minimum").asDouble();
+        boolean exclusive = schema.path("exclusiveMinimum").asBoolean(false);
+        if (exclusive ? node.asDouble() <= min : node.asDouble() < min) {
+          causes.add(
+              cause(
+                  path,
+                  "Invalid value: "
+                      + node
+                      + ": "
+                      + where
+                      + " in body should be greater than "
+                      + (exclusive ? "" : "or equal to ")
+                      + schema.get("minimum")));
         }
-        checkScalar(schema, node, path, where, causes);
-        if (node.isObject()) {
-            ObjectNode obj = (ObjectNode) node;
-            JsonNode properties = schema.path("properties");
-            fillDefaults(properties, obj);
-            prune(schema, obj, root);
-            for (JsonNode required : schema.path("required")) {
-                if (!obj.has(required.asText())) {
-                    causes.add(new ApiException.Cause(join(path, required.asText()), "Required value",
-                            "FieldValueRequired"));
-                }
-            }
-            checkCount(schema, "Properties", obj.size(), path, where, causes);
-            Iterator<Map.Entry<String, JsonNode>> fields = obj.fields();
-            while (fields.hasNext()) {
-                Map.Entry<String, JsonNode> f = fields.next();
-                if (root && f.getKey().equals("metadata")) {
-                    continue;
-                }
-                JsonNode child = properties.get(f.getKey());
-                if (child == null && schema.get("additionalProperties") instanceof ObjectNode additional) {
-                    child = additional;
-                }
-                if (child != null) {
-                    walk(child, f.getValue(), old == null ? null : old.get(f.getKey()), join(path, f.getKey()),
-                            false, causes);
-                }
-            }
-        } else if (node.isArray()) {
-            checkCount(schema, "Items", node.size(), path, where, causes);
-            JsonNode items = schema.get("items");
-            if (items != null) {
-                for (int i = 0; i < node.size(); i++) {
-                    // list items are not correlated with the old list: transition rules below a list are skipped
-                    walk(items, node.get(i), null, path + "[" + i + "]", false, causes);
-                }
-            }
+      }
+      if (schema.has("maximum")) {
+        double max = schema.get("maximum").asDouble();
+        boolean exclusive = schema.path("exclusiveMaximum").asBoolean(false);
+        if (exclusive ? node.asDouble() >= max : node.asDouble() > max) {
+          causes.add(
+              cause(
+                  path,
+                  "Invalid value: "
+                      + node
+                      + ": "
+                      + where
+                      + " in body should be less than "
+                      + (exclusive ? "" : "or equal to ")
+                      + schema.get("maximum")));
         }
-        rules(schema, node, old, path, causes);
+      }
+    }
+    if (node.isTextual()) {
+      String s = node.asText();
+      int length = s.codePointCount(0, s.length());
+      if (schema.has("maxLength") && length > schema.get("maxLength").asInt()) {
+        causes.add(
+            new ApiException.Cause(
+                path,
+                "Too long: may not be more than " + schema.get("maxLength").asInt() + " bytes",
+                "FieldValueTooLong"));
+      }
+      if (schema.has("minLength") && length < schema.get("minLength").asInt()) {
+        causes.add(
+            cause(
+                path,
+                "Invalid value: "
+                    + literal(node)
+                    + ": "
+                    + where
+                    + " in body should be at least "
+                    + schema.get("minLength").asInt()
+                    + " chars long"));
+      }
+      if (schema.has("pattern") && !matches(schema.get("pattern").asText(), s)) {
+        causes.add(
+            cause(
+                path,
+                "Invalid value: "
+                    + literal(node)
+                    + ": "
+                    + where
+                    + " in body should match '"
+                    + schema.get("pattern").asText()
+                    + "'"));
+      }
+    }
+  }
+
+  private static boolean matches(String pattern, String value) {
+    try {
+      // OpenAPI patterns are unanchored (ECMA 262 search semantics)
+      return Pattern.compile(pattern).matcher(value).find();
+    } catch (PatternSyntaxException e) {
+      return true;
+    }
+  }
+
+  /** maxItems/minItems, maxProperties/minProperties. */
+  private static void checkCount(
+      JsonNode schema,
+      String what,
+      int count,
+      String path,
+      String where,
+      List<ApiException.Cause> causes) {
+    JsonNode max = schema.get("max" + what);
+    if (max != null && count > max.asInt()) {
+      causes.add(
+          new ApiException.Cause(
+              path,
+              "Too many: " + count + ": must have at most " + max.asInt() + " items",
+              "FieldValueTooMany"));
+    }
+    JsonNode min = schema.get("min" + what);
+    if (min != null && count < min.asInt()) {
+      causes.add(
+          cause(
+              path,
+              "Invalid value: "
+                  + count
+                  + ": "
+                  + where
+                  + " in body should have at least "
+                  + min.asInt()
+                  + (what.equals("Items") ? " items" : " properties")));
+    }
+  }
+
+  private void rules(
+      JsonNode schema, JsonNode node, JsonNode old, String path, List<ApiException.Cause> causes) {
+    for (JsonNode rule : schema.path("x-kubernetes-validations")) {
+      String expression = rule.path("rule").asText();
+      boolean transition = CelRules.usesOldSelf(expression);
+      if (transition && old == null) {
+        continue;
+      }
+      String field = rule.hasNonNull("fieldPath") ? path + rule.get("fieldPath").asText() : path;
+      if (field.startsWith(".")) {
+        field = field.substring(1);
+      }
+      String reason = rule.path("reason").asText("FieldValueInvalid");
+      try {
+        Object result = cel.evaluate(expression, node, transition ? old : null);
+        if (!Boolean.TRUE.equals(result)) {
+          causes.add(
+              new ApiException.Cause(
+                  field,
+                  "Invalid value: \""
+                      + kindOf(node)
+                      + "\": "
+                      + message(rule, node, old, expression),
+                  reason));
+        }
+      } catch (CelEvaluationException | IllegalArgumentException e) {
+        causes.add(
+            new ApiException.Cause(
+                field,
+                "Invalid value: \""
+                    + kindOf(node)
+                    + "\": rule "
+                    + expression
+                    + " could not be evaluated: "
+                    + e.getMessage(),
+                reason));
+      }
+    }
+  }
+
+  private String message(JsonNode rule, JsonNode node, JsonNode old, String expression) {
+    if (rule.hasNonNull("messageExpression")) {
+      try {
+        Object m = cel.evaluate(rule.get("messageExpression").asText(), node, old);
+        if (m instanceof String s && !s.isBlank()) {
+          return s;
+        }
+      } catch (CelEvaluationException | IllegalArgumentException e) {
+        // fall back to the static message, as the real server does
+      }
+    }
+    return rule.hasNonNull("message") ? rule.get("message").asText() : "failed rule: " + expression;
+  }
+
+  private static boolean contains(ArrayNode values, JsonNode node) {
+    for (JsonNode v : values) {
+      if (v.equals(node) || (v.isNumber() && node.isNumber() && v.asDouble() == node.asDouble())) {
         return true;
+      }
     }
+    return false;
+  }
 
-    private static boolean typeMatches(JsonNode schema, String type, JsonNode node) {
-        if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
-            return node.isIntegralNumber() || node.isTextual();
-        }
-        return switch (type) {
-            case "object" -> node.isObject();
-            case "array" -> node.isArray();
-            case "string" -> node.isTextual();
-            case "integer" -> node.isIntegralNumber() || (node.isNumber() && node.asDouble() == Math.rint(node.asDouble()));
-            case "number" -> node.isNumber();
-            case "boolean" -> node.isBoolean();
-            default -> true;
-        };
+  private static ApiException.Cause cause(String path, String message) {
+    return new ApiException.Cause(path, message, "FieldValueInvalid");
+  }
+
+  private static String join(String path, String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  private static String kindOf(JsonNode node) {
+    if (node.isObject()) {
+      return "object";
+    } else if (node.isArray()) {
+      return "array";
     }
+    return node.isTextual()
+        ? "string"
+        : node.isNumber()
+            ? (node.isIntegralNumber() ? "integer" : "number")
+            : node.isBoolean() ? "boolean" : "null";
+  }
 
-    private static void fillDefaults(JsonNode properties, ObjectNode obj) {
-        Iterator<Map.Entry<String, JsonNode>> it = properties.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> p = it.next();
-            JsonNode current = obj.get(p.getKey());
-            if (current != null && current.isNull() && !p.getValue().path("nullable").asBoolean(false)) {
-                // like the real server, a null in a non-nullable field is dropped before defaulting
-                obj.remove(p.getKey());
-                current = null;
-            }
-            if (current == null && p.getValue().has("default")) {
-                obj.set(p.getKey(), p.getValue().get("default").deepCopy());
-            }
-        }
-    }
-
-    private static void prune(JsonNode schema, ObjectNode obj, boolean root) {
-        if (schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false) || schema.has("additionalProperties")) {
-            return;
-        }
-        JsonNode properties = schema.path("properties");
-        obj.retain(obj.properties().stream().map(Map.Entry::getKey)
-                .filter(k -> properties.has(k) || (root && ROOT_FIELDS.contains(k)))
-                .collect(Collectors.toList()));
-    }
-
-    private void checkScalar(JsonNode schema, JsonNode node, String path, String where,
-            List<ApiException.Cause> causes) {
-        JsonNode enumValues = schema.get("enum");
-        if (enumValues instanceof ArrayNode values && !contains(values, node)) {
-            causes.add(new ApiException.Cause(path, "Unsupported value: " + literal(node) + ": supported values: "
-                    + values.valueStream().map(SchemaValidator::literal).collect(Collectors.joining(", ")),
-                    "FieldValueNotSupported"));
-        }
-        if (node.isNumber()) {
-            if (schema.has("minimum")) {
-                double min = schema.get("minimum").asDouble();
-                boolean exclusive = schema.path("exclusiveMinimum").asBoolean(false);
-                if (exclusive ? node.asDouble() <= min : node.asDouble() < min) {
-                    causes.add(cause(path, "Invalid value: " + node + ": " + where + " in body should be greater than "
-                            + (exclusive ? "" : "or equal to ") + schema.get("minimum")));
-                }
-            }
-            if (schema.has("maximum")) {
-                double max = schema.get("maximum").asDouble();
-                boolean exclusive = schema.path("exclusiveMaximum").asBoolean(false);
-                if (exclusive ? node.asDouble() >= max : node.asDouble() > max) {
-                    causes.add(cause(path, "Invalid value: " + node + ": " + where + " in body should be less than "
-                            + (exclusive ? "" : "or equal to ") + schema.get("maximum")));
-                }
-            }
-        }
-        if (node.isTextual()) {
-            String s = node.asText();
-            int length = s.codePointCount(0, s.length());
-            if (schema.has("maxLength") && length > schema.get("maxLength").asInt()) {
-                causes.add(new ApiException.Cause(path, "Too long: may not be more than "
-                        + schema.get("maxLength").asInt() + " bytes", "FieldValueTooLong"));
-            }
-            if (schema.has("minLength") && length < schema.get("minLength").asInt()) {
-                causes.add(cause(path, "Invalid value: " + literal(node) + ": " + where + " in body should be at least "
-                        + schema.get("minLength").asInt() + " chars long"));
-            }
-            if (schema.has("pattern") && !matches(schema.get("pattern").asText(), s)) {
-                causes.add(cause(path, "Invalid value: " + literal(node) + ": " + where + " in body should match '"
-                        + schema.get("pattern").asText() + "'"));
-            }
-        }
-    }
-
-    private static boolean matches(String pattern, String value) {
-        try {
-            // OpenAPI patterns are unanchored (ECMA 262 search semantics)
-            return Pattern.compile(pattern).matcher(value).find();
-        } catch (PatternSyntaxException e) {
-            return true;
-        }
-    }
-
-    /** maxItems/minItems, maxProperties/minProperties. */
-    private static void checkCount(JsonNode schema, String what, int count, String path, String where,
-            List<ApiException.Cause> causes) {
-        JsonNode max = schema.get("max" + what);
-        if (max != null && count > max.asInt()) {
-            causes.add(new ApiException.Cause(path, "Too many: " + count + ": must have at most " + max.asInt()
-                    + " items", "FieldValueTooMany"));
-        }
-        JsonNode min = schema.get("min" + what);
-        if (min != null && count < min.asInt()) {
-            causes.add(cause(path, "Invalid value: " + count + ": " + where + " in body should have at least "
-                    + min.asInt() + (what.equals("Items") ? " items" : " properties")));
-        }
-    }
-
-    private void rules(JsonNode schema, JsonNode node, JsonNode old, String path, List<ApiException.Cause> causes) {
-        for (JsonNode rule : schema.path("x-kubernetes-validations")) {
-            String expression = rule.path("rule").asText();
-            boolean transition = CelRules.usesOldSelf(expression);
-            if (transition && old == null) {
-                continue;
-            }
-            String field = rule.hasNonNull("fieldPath") ? path + rule.get("fieldPath").asText() : path;
-            if (field.startsWith(".")) {
-                field = field.substring(1);
-            }
-            String reason = rule.path("reason").asText("FieldValueInvalid");
-            try {
-                Object result = cel.evaluate(expression, node, transition ? old : null);
-                if (!Boolean.TRUE.equals(result)) {
-                    causes.add(new ApiException.Cause(field, "Invalid value: \"" + kindOf(node) + "\": "
-                            + message(rule, node, old, expression), reason));
-                }
-            } catch (CelEvaluationException | IllegalArgumentException e) {
-                causes.add(new ApiException.Cause(field, "Invalid value: \"" + kindOf(node) + "\": rule " + expression
-                        + " could not be evaluated: " + e.getMessage(), reason));
-            }
-        }
-    }
-
-    private String message(JsonNode rule, JsonNode node, JsonNode old, String expression) {
-        if (rule.hasNonNull("messageExpression")) {
-            try {
-                Object m = cel.evaluate(rule.get("messageExpression").asText(), node, old);
-                if (m instanceof String s && !s.isBlank()) {
-                    return s;
-                }
-            } catch (CelEvaluationException | IllegalArgumentException e) {
-                // fall back to the static message, as the real server does
-            }
-        }
-        return rule.hasNonNull("message") ? rule.get("message").asText() : "failed rule: " + expression;
-    }
-
-    private static boolean contains(ArrayNode values, JsonNode node) {
-        for (JsonNode v : values) {
-            if (v.equals(node) || (v.isNumber() && node.isNumber() && v.asDouble() == node.asDouble())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static ApiException.Cause cause(String path, String message) {
-        return new ApiException.Cause(path, message, "FieldValueInvalid");
-    }
-
-    private static String join(String path, String key) {
-        return path.isEmpty() ? key : path + "." + key;
-    }
-
-    private static String kindOf(JsonNode node) {
-        if (node.isObject()) {
-            return "object";
-        } else if (node.isArray()) {
-            return "array";
-        }
-        return node.isTextual() ? "string" : node.isNumber() ? (node.isIntegralNumber() ? "integer" : "number")
-                : node.isBoolean() ? "boolean" : "null";
-    }
-
-    private static String literal(JsonNode node) {
-        return node.isTextual() ? "\"" + node.asText() + "\"" : node.toString();
-    }
-
+  private static String literal(JsonNode node) {
+    return node.isTextual() ? "\"" + node.asText() + "\"" : node.toString();
+  }
 }

@@ -13,100 +13,104 @@ import java.util.function.Predicate;
  */
 final class Selectors {
 
-    private Selectors() {}
+  private Selectors() {}
 
-    /** Matches every object when the expression is null or blank. */
-    static Predicate<JsonNode> labels(String expression) {
-        Predicate<JsonNode> all = o -> true;
-        if (expression == null || expression.isBlank()) {
-            return all;
-        }
-        for (String term : splitTerms(expression)) {
-            all = all.and(labelTerm(term.trim()));
-        }
-        return all;
+  /** Matches every object when the expression is null or blank. */
+  static Predicate<JsonNode> labels(String expression) {
+    Predicate<JsonNode> all = o -> true;
+    if (expression == null || expression.isBlank()) {
+      return all;
     }
-
-    private static Predicate<JsonNode> labelTerm(String term) {
-        String t = term.replaceAll("\\s+", " ");
-        int in = t.indexOf(" in ");
-        int notin = t.indexOf(" notin ");
-        if (notin > 0 || in > 0) {
-            boolean negate = notin > 0;
-            String key = t.substring(0, negate ? notin : in).trim();
-            String list = t.substring(t.indexOf('(') + 1, t.lastIndexOf(')'));
-            Set<String> values = Set.copyOf(List.of(list.split("\\s*,\\s*")).stream().map(String::trim).toList());
-            return o -> {
-                JsonNode v = o.path("metadata").path("labels").get(key);
-                boolean member = v != null && values.contains(v.asText());
-                return negate ? !member : member;
-            };
-        }
-        if (t.contains("!=")) {
-            String[] kv = t.split("!=", 2);
-            return o -> !kv[1].trim().equals(label(o, kv[0].trim()));
-        }
-        if (t.contains("=")) {
-            String[] kv = t.split("==?", 2);
-            return o -> kv[1].trim().equals(label(o, kv[0].trim()));
-        }
-        if (t.startsWith("!")) {
-            String key = t.substring(1).trim();
-            return o -> label(o, key) == null;
-        }
-        return o -> label(o, t) != null;
+    for (String term : splitTerms(expression)) {
+      all = all.and(labelTerm(term.trim()));
     }
+    return all;
+  }
 
-    private static String label(JsonNode o, String key) {
+  private static Predicate<JsonNode> labelTerm(String term) {
+    String t = term.replaceAll("\\s+", " ");
+    int in = t.indexOf(" in ");
+    int notin = t.indexOf(" notin ");
+    if (notin > 0 || in > 0) {
+      boolean negate = notin > 0;
+      String key = t.substring(0, negate ? notin : in).trim();
+      String list = t.substring(t.indexOf('(') + 1, t.lastIndexOf(')'));
+      Set<String> values =
+          Set.copyOf(List.of(list.split("\\s*,\\s*")).stream().map(String::trim).toList());
+      return o -> {
         JsonNode v = o.path("metadata").path("labels").get(key);
-        return v == null ? null : v.asText();
+        boolean member = v != null && values.contains(v.asText());
+        return negate ? !member : member;
+      };
     }
+    if (t.contains("!=")) {
+      String[] kv = t.split("!=", 2);
+      return o -> !kv[1].trim().equals(label(o, kv[0].trim()));
+    }
+    if (t.contains("=")) {
+      String[] kv = t.split("==?", 2);
+      return o -> kv[1].trim().equals(label(o, kv[0].trim()));
+    }
+    if (t.startsWith("!")) {
+      String key = t.substring(1).trim();
+      return o -> label(o, key) == null;
+    }
+    return o -> label(o, t) != null;
+  }
 
-    /** Field selector with {@code =}, {@code ==} and {@code !=} on dotted paths; a missing field reads as "". */
-    static Predicate<JsonNode> fields(String expression) {
-        Predicate<JsonNode> all = o -> true;
-        if (expression == null || expression.isBlank()) {
-            return all;
-        }
-        for (String term : splitTerms(expression)) {
-            boolean negate = term.contains("!=");
-            String[] kv = negate ? term.split("!=", 2) : term.split("==?", 2);
-            if (kv.length != 2) {
-                throw ApiException.badRequest("invalid field selector: " + expression);
-            }
-            String[] path = kv[0].trim().split("\\.");
-            String value = kv[1].trim();
-            all = all.and(o -> negate != value.equals(field(o, path)));
-        }
-        return all;
-    }
+  private static String label(JsonNode o, String key) {
+    JsonNode v = o.path("metadata").path("labels").get(key);
+    return v == null ? null : v.asText();
+  }
 
-    private static String field(JsonNode o, String[] path) {
-        JsonNode n = o;
-        for (String p : path) {
-            n = n.path(p);
-        }
-        return n.isValueNode() ? n.asText() : "";
+  /**
+   * Field selector with {@code =}, {@code ==} and {@code !=} on dotted paths; a missing field reads
+   * as "".
+   */
+  static Predicate<JsonNode> fields(String expression) {
+    Predicate<JsonNode> all = o -> true;
+    if (expression == null || expression.isBlank()) {
+      return all;
     }
+    for (String term : splitTerms(expression)) {
+      boolean negate = term.contains("!=");
+      String[] kv = negate ? term.split("!=", 2) : term.split("==?", 2);
+      if (kv.length != 2) {
+        throw ApiException.badRequest("invalid field selector: " + expression);
+      }
+      String[] path = kv[0].trim().split("\\.");
+      String value = kv[1].trim();
+      all = all.and(o -> negate != value.equals(field(o, path)));
+    }
+    return all;
+  }
 
-    /** Splits on commas outside parentheses ({@code a in (x,y),b=c}). */
-    private static List<String> splitTerms(String expression) {
-        List<String> terms = new ArrayList<>();
-        int depth = 0;
-        int start = 0;
-        for (int i = 0; i < expression.length(); i++) {
-            char c = expression.charAt(i);
-            if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                terms.add(expression.substring(start, i));
-                start = i + 1;
-            }
-        }
-        terms.add(expression.substring(start));
-        terms.removeIf(String::isBlank);
-        return terms;
+  private static String field(JsonNode o, String[] path) {
+    JsonNode n = o;
+    for (String p : path) {
+      n = n.path(p);
     }
+    return n.isValueNode() ? n.asText() : "";
+  }
+
+  /** Splits on commas outside parentheses ({@code a in (x,y),b=c}). */
+  private static List<String> splitTerms(String expression) {
+    List<String> terms = new ArrayList<>();
+    int depth = 0;
+    int start = 0;
+    for (int i = 0; i < expression.length(); i++) {
+      char c = expression.charAt(i);
+      if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+      } else if (c == ',' && depth == 0) {
+        terms.add(expression.substring(start, i));
+        start = i + 1;
+      }
+    }
+    terms.add(expression.substring(start));
+    terms.removeIf(String::isBlank);
+    return terms;
+  }
 }

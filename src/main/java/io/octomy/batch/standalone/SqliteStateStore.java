@@ -17,185 +17,209 @@ import org.sqlite.SQLiteOpenMode;
 /**
  * Durable copy of every object, in one SQLite file (WAL mode, {@code synchronous=FULL}).
  *
- * <p>One row per object, keyed by resource ({@code group/plural}), namespace and name (the
- * primary key is the index), plus the resourceVersion counter, written in the same transaction
- * as the object so that versions keep increasing across restarts even after deletes. Every
- * write is committed before the caller acknowledges it to a client, so {@code kill -9} loses
- * nothing that was answered.
+ * <p>One row per object, keyed by resource ({@code group/plural}), namespace and name (the primary
+ * key is the index), plus the resourceVersion counter, written in the same transaction as the
+ * object so that versions keep increasing across restarts even after deletes. Every write is
+ * committed before the caller acknowledges it to a client, so {@code kill -9} loses nothing that
+ * was answered.
  *
  * <p>Not thread-safe on its own: {@link ObjectStore} calls it under its write lock.
  */
 final class SqliteStateStore implements AutoCloseable {
 
-    /** One persisted object, as loaded at start. */
-    record Row(String resource, String namespace, String name, String body) {}
+  /** One persisted object, as loaded at start. */
+  record Row(String resource, String namespace, String name, String body) {}
 
-    private final Path file;
-    private final Connection connection;
-    private final PreparedStatement upsert;
-    private final PreparedStatement delete;
-    private final PreparedStatement counter;
+  private final Path file;
+  private final Connection connection;
+  private final PreparedStatement upsert;
+  private final PreparedStatement delete;
+  private final PreparedStatement counter;
 
-    private SqliteStateStore(Path file, Connection connection) throws SQLException {
-        this.file = file;
-        this.connection = connection;
-        this.upsert = connection.prepareStatement("INSERT INTO objects(resource, namespace, name, resource_version, body)"
+  private SqliteStateStore(Path file, Connection connection) throws SQLException {
+    this.file = file;
+    this.connection = connection;
+    this.upsert =
+        connection.prepareStatement(
+            "INSERT INTO objects(resource, namespace, name, resource_version, body)"
                 + " VALUES (?, ?, ?, ?, ?) ON CONFLICT(resource, namespace, name)"
                 + " DO UPDATE SET resource_version = excluded.resource_version, body = excluded.body");
-        this.delete = connection.prepareStatement("DELETE FROM objects WHERE resource = ? AND namespace = ? AND name = ?");
-        this.counter = connection.prepareStatement("INSERT INTO counters(name, value) VALUES ('resourceVersion', ?)"
+    this.delete =
+        connection.prepareStatement(
+            "DELETE FROM objects WHERE resource = ? AND namespace = ? AND name = ?");
+    this.counter =
+        connection.prepareStatement(
+            "INSERT INTO counters(name, value) VALUES ('resourceVersion', ?)"
                 + " ON CONFLICT(name) DO UPDATE SET value = excluded.value");
-    }
+  }
 
-    /**
-     * Opens (or, when the file does not exist yet, creates) the database.
-     *
-     * @throws StateStoreException naming the file and the cause when an existing file cannot be
-     *         read or is not a healthy SQLite database; the file is left exactly as it was
-     */
-    static SqliteStateStore open(Path file) {
-        boolean exists = Files.exists(file);
-        if (exists && (!Files.isReadable(file) || !Files.isWritable(file))) {
-            throw new StateStoreException("cannot open state database " + file
-                    + ": no read/write permission; fix the permissions (it was left untouched)", null);
-        }
-        SQLiteConfig config = new SQLiteConfig();
-        // An existing file is opened without CREATE, so a vanished or unreadable one is never replaced by an empty one.
-        config.setOpenMode(SQLiteOpenMode.READWRITE);
-        if (!exists) {
-            config.setOpenMode(SQLiteOpenMode.CREATE);
-        }
-        config.setBusyTimeout(5_000);
-        Properties props = config.toProperties();
-        Connection connection = null;
-        try {
-            connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), props);
-            // Read before writing anything: a corrupt or foreign file fails here, untouched.
-            check(connection, file);
-            try (Statement s = connection.createStatement()) {
-                execute(s, "PRAGMA journal_mode=WAL");
-                execute(s, "PRAGMA synchronous=FULL");
-                s.executeUpdate("CREATE TABLE IF NOT EXISTS objects (resource TEXT NOT NULL, namespace TEXT NOT NULL,"
-                        + " name TEXT NOT NULL, resource_version INTEGER NOT NULL, body TEXT NOT NULL,"
-                        + " PRIMARY KEY (resource, namespace, name)) WITHOUT ROWID");
-                s.executeUpdate("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
-            }
-            connection.setAutoCommit(false);
-            return new SqliteStateStore(file, connection);
-        } catch (SQLException e) {
-            closeQuietly(connection);
-            throw new StateStoreException("cannot open state database " + file + ": " + e.getMessage()
-                    + " (the file was left untouched; move it away to start empty, or restore a backup)", e);
-        }
+  /**
+   * Opens (or, when the file does not exist yet, creates) the database.
+   *
+   * @throws StateStoreException naming the file and the cause when an existing file cannot be read
+   *     or is not a healthy SQLite database; the file is left exactly as it was
+   */
+  static SqliteStateStore open(Path file) {
+    boolean exists = Files.exists(file);
+    if (exists && (!Files.isReadable(file) || !Files.isWritable(file))) {
+      throw new StateStoreException(
+          "cannot open state database "
+              + file
+              + ": no read/write permission; fix the permissions (it was left untouched)",
+          null);
     }
+    SQLiteConfig config = new SQLiteConfig();
+    // An existing file is opened without CREATE, so a vanished or unreadable one is never replaced
+    // by an empty one.
+    config.setOpenMode(SQLiteOpenMode.READWRITE);
+    if (!exists) {
+      config.setOpenMode(SQLiteOpenMode.CREATE);
+    }
+    config.setBusyTimeout(5_000);
+    Properties props = config.toProperties();
+    Connection connection = null;
+    try {
+      connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), props);
+      // Read before writing anything: a corrupt or foreign file fails here, untouched.
+      check(connection, file);
+      try (Statement s = connection.createStatement()) {
+        execute(s, "PRAGMA journal_mode=WAL");
+        execute(s, "PRAGMA synchronous=FULL");
+        s.executeUpdate(
+            "CREATE TABLE IF NOT EXISTS objects (resource TEXT NOT NULL, namespace TEXT NOT NULL,"
+                + " name TEXT NOT NULL, resource_version INTEGER NOT NULL, body TEXT NOT NULL,"
+                + " PRIMARY KEY (resource, namespace, name)) WITHOUT ROWID");
+        s.executeUpdate(
+            "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+      }
+      connection.setAutoCommit(false);
+      return new SqliteStateStore(file, connection);
+    } catch (SQLException e) {
+      closeQuietly(connection);
+      throw new StateStoreException(
+          "cannot open state database "
+              + file
+              + ": "
+              + e.getMessage()
+              + " (the file was left untouched; move it away to start empty, or restore a backup)",
+          e);
+    }
+  }
 
-    private static void check(Connection connection, Path file) throws SQLException {
-        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
-            String result = rs.next() ? rs.getString(1) : "no answer";
-            if (!"ok".equals(result)) {
-                throw new SQLException("integrity check failed: " + result);
-            }
-        }
+  private static void check(Connection connection, Path file) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
+      String result = rs.next() ? rs.getString(1) : "no answer";
+      if (!"ok".equals(result)) {
+        throw new SQLException("integrity check failed: " + result);
+      }
     }
+  }
 
-    /** Runs a statement that may answer rows (PRAGMAs do) and closes that answer at once. */
-    private static void execute(Statement s, String sql) throws SQLException {
-        if (s.execute(sql)) {
-            s.getResultSet().close();
-        }
+  /** Runs a statement that may answer rows (PRAGMAs do) and closes that answer at once. */
+  private static void execute(Statement s, String sql) throws SQLException {
+    if (s.execute(sql)) {
+      s.getResultSet().close();
     }
+  }
 
-    /** The last resourceVersion handed out, or 0 for a new database. */
-    long lastResourceVersion() {
-        try (Statement s = connection.createStatement();
-                ResultSet rs = s.executeQuery("SELECT value FROM counters WHERE name = 'resourceVersion'")) {
-            return rs.next() ? rs.getLong(1) : 0L;
-        } catch (SQLException e) {
-            throw failure("read the resourceVersion counter", e);
-        }
+  /** The last resourceVersion handed out, or 0 for a new database. */
+  long lastResourceVersion() {
+    try (Statement s = connection.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT value FROM counters WHERE name = 'resourceVersion'")) {
+      return rs.next() ? rs.getLong(1) : 0L;
+    } catch (SQLException e) {
+      throw failure("read the resourceVersion counter", e);
     }
+  }
 
-    /** Every stored object (read once, at start). */
-    List<Row> loadAll() {
-        List<Row> rows = new ArrayList<>();
-        try (Statement s = connection.createStatement();
-                ResultSet rs = s.executeQuery("SELECT resource, namespace, name, body FROM objects")) {
-            while (rs.next()) {
-                rows.add(new Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
-            }
-            connection.commit();
-            return rows;
-        } catch (SQLException e) {
-            throw failure("load objects", e);
-        }
+  /** Every stored object (read once, at start). */
+  List<Row> loadAll() {
+    List<Row> rows = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT resource, namespace, name, body FROM objects")) {
+      while (rs.next()) {
+        rows.add(new Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
+      }
+      connection.commit();
+      return rows;
+    } catch (SQLException e) {
+      throw failure("load objects", e);
     }
+  }
 
-    /** Stores an object and the counter in one committed transaction. */
-    void put(String resource, String namespace, String name, long resourceVersion, String body) {
-        try {
-            upsert.setString(1, resource);
-            upsert.setString(2, namespace);
-            upsert.setString(3, name);
-            upsert.setLong(4, resourceVersion);
-            upsert.setString(5, body);
-            upsert.executeUpdate();
-            counter.setLong(1, resourceVersion);
-            counter.executeUpdate();
-            connection.commit();
-        } catch (SQLException e) {
-            rollback();
-            throw failure("write " + resource + " " + namespace + "/" + name, e);
-        }
+  /** Stores an object and the counter in one committed transaction. */
+  void put(String resource, String namespace, String name, long resourceVersion, String body) {
+    try {
+      upsert.setString(1, resource);
+      upsert.setString(2, namespace);
+      upsert.setString(3, name);
+      upsert.setLong(4, resourceVersion);
+      upsert.setString(5, body);
+      upsert.executeUpdate();
+      counter.setLong(1, resourceVersion);
+      counter.executeUpdate();
+      connection.commit();
+    } catch (SQLException e) {
+      rollback();
+      throw failure("write " + resource + " " + namespace + "/" + name, e);
     }
+  }
 
-    /** Removes an object and records the counter in one committed transaction. */
-    void delete(String resource, String namespace, String name, long resourceVersion) {
-        try {
-            delete.setString(1, resource);
-            delete.setString(2, namespace);
-            delete.setString(3, name);
-            delete.executeUpdate();
-            counter.setLong(1, resourceVersion);
-            counter.executeUpdate();
-            connection.commit();
-        } catch (SQLException e) {
-            rollback();
-            throw failure("delete " + resource + " " + namespace + "/" + name, e);
-        }
+  /** Removes an object and records the counter in one committed transaction. */
+  void delete(String resource, String namespace, String name, long resourceVersion) {
+    try {
+      delete.setString(1, resource);
+      delete.setString(2, namespace);
+      delete.setString(3, name);
+      delete.executeUpdate();
+      counter.setLong(1, resourceVersion);
+      counter.executeUpdate();
+      connection.commit();
+    } catch (SQLException e) {
+      rollback();
+      throw failure("delete " + resource + " " + namespace + "/" + name, e);
     }
+  }
 
-    private void rollback() {
-        try {
-            connection.rollback();
-        } catch (SQLException ignored) {
-            // the original failure is what matters to the caller
-        }
+  private void rollback() {
+    try {
+      connection.rollback();
+    } catch (SQLException ignored) {
+      // the original failure is what matters to the caller
     }
+  }
 
-    private StateStoreException failure(String what, SQLException e) {
-        return new StateStoreException("state database " + file + ": cannot " + what + ": " + e.getMessage(), e);
-    }
+  private StateStoreException failure(String what, SQLException e) {
+    return new StateStoreException(
+        "state database " + file + ": cannot " + what + ": " + e.getMessage(), e);
+  }
 
-    @Override
-    public void close() {
-        try (connection; upsert; delete; counter) {
-            // WAL content is folded into the main file so the directory holds one self-contained file after a clean stop
-            try (Statement s = connection.createStatement()) {
-                execute(s, "PRAGMA wal_checkpoint(TRUNCATE)");
-            }
-            connection.commit();
-        } catch (SQLException e) {
-            throw failure("close", e);
-        }
+  @Override
+  public void close() {
+    try (connection;
+        upsert;
+        delete;
+        counter) {
+      // WAL content is folded into the main file so the directory holds one self-contained file
+      // after a clean stop
+      try (Statement s = connection.createStatement()) {
+        execute(s, "PRAGMA wal_checkpoint(TRUNCATE)");
+      }
+      connection.commit();
+    } catch (SQLException e) {
+      throw failure("close", e);
     }
+  }
 
-    private static void closeQuietly(Connection c) {
-        if (c != null) {
-            try {
-                c.close();
-            } catch (SQLException ignored) {
-                // already failing
-            }
-        }
+  private static void closeQuietly(Connection c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // already failing
+      }
     }
+  }
 }

@@ -22,41 +22,62 @@ import java.util.Map;
 
 /**
  * Standalone mode in one process: the embedded API server (state in SQLite under the state
- * directory), the controller (no leader election: there is one of it), and a local agent that
- * runs admitted jobs as processes. Closing stops them in reverse order; job processes keep
- * running and are re-adopted by the next start on the same state directory.
+ * directory), the controller (no leader election: there is one of it), and a local agent that runs
+ * admitted jobs as processes. Closing stops them in reverse order; job processes keep running and
+ * are re-adopted by the next start on the same state directory.
  */
 public final class StandaloneRuntime implements AutoCloseable {
 
   /** What standalone mode is started with. {@code metricsPort} -1 keeps /metrics off. */
-  public record Options(Path stateDir, int port, String nodeName, NodeMode mode, Map<String, Long> capacity,
-      Policy policy, int metricsPort) {}
+  public record Options(
+      Path stateDir,
+      int port,
+      String nodeName,
+      NodeMode mode,
+      Map<String, Long> capacity,
+      Policy policy,
+      int metricsPort) {}
 
   private final EmbeddedApiServer server;
   private final KubernetesClient client;
   private final BatchController controller;
   private final NodeAgent agent;
 
-  private StandaloneRuntime(EmbeddedApiServer server, KubernetesClient client, BatchController controller, NodeAgent agent) {
+  private StandaloneRuntime(
+      EmbeddedApiServer server,
+      KubernetesClient client,
+      BatchController controller,
+      NodeAgent agent) {
     this.server = server;
     this.client = client;
     this.controller = controller;
     this.agent = agent;
   }
 
-  public static StandaloneRuntime start(Options o, Clock clock) throws IOException, InterruptedException {
+  public static StandaloneRuntime start(Options o, Clock clock)
+      throws IOException, InterruptedException {
     EmbeddedApiServer server = EmbeddedApiServer.start(o.stateDir(), o.port(), productCrds());
     KubernetesClient client = null;
     BatchController controller = null;
     try {
       client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
-      controller = BatchController.start(client, new BatchController.Options(o.policy(), false, "default", "127.0.0.1",
-          o.metricsPort(), AdmissionLoop.Settings.defaults()), clock);
-      AgentSettings settings = AgentSettings.defaults(o.nodeName())
-          .withInitialMode(o.mode())
-          .withCapacityOverrides(o.capacity())
-          .withStateDir(o.stateDir().resolve("agent"))
-          .withModeTable(o.policy().modes());
+      controller =
+          BatchController.start(
+              client,
+              new BatchController.Options(
+                  o.policy(),
+                  false,
+                  "default",
+                  "127.0.0.1",
+                  o.metricsPort(),
+                  AdmissionLoop.Settings.defaults()),
+              clock);
+      AgentSettings settings =
+          AgentSettings.defaults(o.nodeName())
+              .withInitialMode(o.mode())
+              .withCapacityOverrides(o.capacity())
+              .withStateDir(o.stateDir().resolve("agent"))
+              .withModeTable(o.policy().modes());
       NodeAgent agent = new NodeAgent(client, settings, new OshiHostProbe(), clock).start();
       return new StandaloneRuntime(server, client, controller, agent);
     } catch (RuntimeException | IOException | InterruptedException e) {

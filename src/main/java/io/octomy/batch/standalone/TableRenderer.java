@@ -14,119 +14,148 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Server-side printing: answers {@code Accept: application/json;as=Table;v=v1;g=meta.k8s.io}
- * with a {@code meta.k8s.io/v1 Table} built from the CRD's {@code additionalPrinterColumns},
- * as the real API server does; that is what makes {@code kubectl get bj} show the columns and
- * {@code -o wide} add the priority-1 ones (kubectl hides priority > 0 columns otherwise).
+ * Server-side printing: answers {@code Accept: application/json;as=Table;v=v1;g=meta.k8s.io} with a
+ * {@code meta.k8s.io/v1 Table} built from the CRD's {@code additionalPrinterColumns}, as the real
+ * API server does; that is what makes {@code kubectl get bj} show the columns and {@code -o wide}
+ * add the priority-1 ones (kubectl hides priority > 0 columns otherwise).
  */
 final class TableRenderer {
 
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private final Clock clock;
-    private final Map<String, SimpleJsonPath> paths = new ConcurrentHashMap<>();
+  private final Clock clock;
+  private final Map<String, SimpleJsonPath> paths = new ConcurrentHashMap<>();
 
-    TableRenderer(Clock clock) {
-        this.clock = clock;
+  TableRenderer(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Whether a client asked for a Table (kubectl get does, listing JSON as its fallback). */
+  static boolean wantsTable(String accept) {
+    return accept != null && accept.contains("as=Table");
+  }
+
+  /**
+   * @param includeObject the request's {@code includeObject}: {@code None}, {@code Object} or
+   *     (default) {@code Metadata}
+   */
+  ObjectNode table(
+      ResourceType type,
+      String version,
+      List<ObjectNode> objects,
+      String includeObject,
+      long resourceVersion) {
+    List<ObjectNode> columns = columns(type, version);
+    ObjectNode table = F.objectNode();
+    table.put("kind", "Table").put("apiVersion", "meta.k8s.io/v1");
+    table.putObject("metadata").put("resourceVersion", Long.toString(resourceVersion));
+    ArrayNode defs = table.putArray("columnDefinitions");
+    columns.forEach(c -> defs.add(c.deepCopy().without("jsonPath")));
+    ArrayNode rows = table.putArray("rows");
+    for (ObjectNode object : objects) {
+      ObjectNode row = rows.addObject();
+      ArrayNode cells = row.putArray("cells");
+      cells.add(object.path("metadata").path("name").asText());
+      for (ObjectNode column : columns.subList(1, columns.size())) {
+        cells.add(cell(column, object));
+      }
+      if ("Object".equals(includeObject)) {
+        row.set("object", object);
+      } else if (!"None".equals(includeObject)) {
+        ObjectNode partial = row.putObject("object");
+        partial.put("kind", "PartialObjectMetadata").put("apiVersion", "meta.k8s.io/v1");
+        partial.set("metadata", object.path("metadata"));
+      }
     }
+    return table;
+  }
 
-    /** Whether a client asked for a Table (kubectl get does, listing JSON as its fallback). */
-    static boolean wantsTable(String accept) {
-        return accept != null && accept.contains("as=Table");
+  private List<ObjectNode> columns(ResourceType type, String version) {
+    List<ObjectNode> columns = new ArrayList<>();
+    columns.add(
+        column(
+            "Name",
+            "string",
+            "name",
+            0,
+            null,
+            "Name must be unique within a namespace. Cannot be updated."));
+    JsonNode custom = type.printerColumns().get(version);
+    if (custom != null && custom.size() > 0) {
+      for (JsonNode c : custom) {
+        columns.add(
+            column(
+                c.path("name").asText(),
+                c.path("type").asText("string"),
+                c.path("format").asText(""),
+                c.path("priority").asInt(0),
+                c.path("jsonPath").asText(),
+                c.path("description").asText("")));
+      }
+      return columns;
     }
-
-    /**
-     * @param includeObject the request's {@code includeObject}: {@code None}, {@code Object} or
-     *        (default) {@code Metadata}
-     */
-    ObjectNode table(ResourceType type, String version, List<ObjectNode> objects, String includeObject,
-            long resourceVersion) {
-        List<ObjectNode> columns = columns(type, version);
-        ObjectNode table = F.objectNode();
-        table.put("kind", "Table").put("apiVersion", "meta.k8s.io/v1");
-        table.putObject("metadata").put("resourceVersion", Long.toString(resourceVersion));
-        ArrayNode defs = table.putArray("columnDefinitions");
-        columns.forEach(c -> defs.add(c.deepCopy().without("jsonPath")));
-        ArrayNode rows = table.putArray("rows");
-        for (ObjectNode object : objects) {
-            ObjectNode row = rows.addObject();
-            ArrayNode cells = row.putArray("cells");
-            cells.add(object.path("metadata").path("name").asText());
-            for (ObjectNode column : columns.subList(1, columns.size())) {
-                cells.add(cell(column, object));
-            }
-            if ("Object".equals(includeObject)) {
-                row.set("object", object);
-            } else if (!"None".equals(includeObject)) {
-                ObjectNode partial = row.putObject("object");
-                partial.put("kind", "PartialObjectMetadata").put("apiVersion", "meta.k8s.io/v1");
-                partial.set("metadata", object.path("metadata"));
-            }
-        }
-        return table;
+    if (type.plural().equals("namespaces") || type.plural().equals("pods")) {
+      columns.add(column("Status", "string", "", 0, ".status.phase", "The phase"));
     }
+    columns.add(
+        column(
+            "Age",
+            "date",
+            "",
+            0,
+            ".metadata.creationTimestamp",
+            "CreationTimestamp is a timestamp representing the server time when this object was created."));
+    return columns;
+  }
 
-    private List<ObjectNode> columns(ResourceType type, String version) {
-        List<ObjectNode> columns = new ArrayList<>();
-        columns.add(column("Name", "string", "name", 0, null,
-                "Name must be unique within a namespace. Cannot be updated."));
-        JsonNode custom = type.printerColumns().get(version);
-        if (custom != null && custom.size() > 0) {
-            for (JsonNode c : custom) {
-                columns.add(column(c.path("name").asText(), c.path("type").asText("string"), c.path("format").asText(""),
-                        c.path("priority").asInt(0), c.path("jsonPath").asText(), c.path("description").asText("")));
-            }
-            return columns;
-        }
-        if (type.plural().equals("namespaces") || type.plural().equals("pods")) {
-            columns.add(column("Status", "string", "", 0, ".status.phase", "The phase"));
-        }
-        columns.add(column("Age", "date", "", 0, ".metadata.creationTimestamp",
-                "CreationTimestamp is a timestamp representing the server time when this object was created."));
-        return columns;
+  private static ObjectNode column(
+      String name, String type, String format, int priority, String jsonPath, String description) {
+    ObjectNode c = F.objectNode();
+    c.put("name", name)
+        .put("type", type)
+        .put("format", format)
+        .put("description", description)
+        .put("priority", priority);
+    if (jsonPath != null) {
+      c.put("jsonPath", jsonPath);
     }
+    return c;
+  }
 
-    private static ObjectNode column(String name, String type, String format, int priority, String jsonPath,
-            String description) {
-        ObjectNode c = F.objectNode();
-        c.put("name", name).put("type", type).put("format", format).put("description", description)
-                .put("priority", priority);
-        if (jsonPath != null) {
-            c.put("jsonPath", jsonPath);
-        }
-        return c;
+  private JsonNode cell(ObjectNode column, ObjectNode object) {
+    List<JsonNode> found;
+    try {
+      found =
+          paths
+              .computeIfAbsent(column.path("jsonPath").asText(), SimpleJsonPath::parse)
+              .find(object);
+    } catch (IllegalArgumentException e) {
+      return F.nullNode();
     }
-
-    private JsonNode cell(ObjectNode column, ObjectNode object) {
-        List<JsonNode> found;
+    if (found.isEmpty()) {
+      return F.nullNode();
+    }
+    JsonNode value = found.get(0);
+    switch (column.path("type").asText()) {
+      case "date" -> {
         try {
-            found = paths.computeIfAbsent(column.path("jsonPath").asText(), SimpleJsonPath::parse).find(object);
-        } catch (IllegalArgumentException e) {
-            return F.nullNode();
+          return F.textNode(
+              HumanDuration.format(
+                  Duration.between(Instant.parse(value.asText()), clock.instant())));
+        } catch (DateTimeParseException e) {
+          return F.textNode("<invalid>");
         }
-        if (found.isEmpty()) {
-            return F.nullNode();
-        }
-        JsonNode value = found.get(0);
-        switch (column.path("type").asText()) {
-            case "date" -> {
-                try {
-                    return F.textNode(HumanDuration.format(
-                            Duration.between(Instant.parse(value.asText()), clock.instant())));
-                } catch (DateTimeParseException e) {
-                    return F.textNode("<invalid>");
-                }
-            }
-            case "integer", "number" -> {
-                return value.isNumber() ? value : F.nullNode();
-            }
-            case "boolean" -> {
-                return value.isBoolean() ? value : F.nullNode();
-            }
-            default -> {
-                // objects and lists print as JSON, like kubectl's JSONPath printer
-                return F.textNode(value.isValueNode() ? value.asText() : value.toString());
-            }
-        }
+      }
+      case "integer", "number" -> {
+        return value.isNumber() ? value : F.nullNode();
+      }
+      case "boolean" -> {
+        return value.isBoolean() ? value : F.nullNode();
+      }
+      default -> {
+        // objects and lists print as JSON, like kubectl's JSONPath printer
+        return F.textNode(value.isValueNode() ? value.asText() : value.toString());
+      }
     }
+  }
 }

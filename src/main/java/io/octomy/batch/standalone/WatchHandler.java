@@ -8,103 +8,121 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Watches ({@code ?watch=true} / {@code ?watch=1}): replays from the requested resourceVersion
- * (or sends every current object as ADDED when none is given, or "0"), then streams each
- * committed change. A version older than the kept history gets the real server's answer, an
- * ERROR event with a 410 {@code Expired} Status, after which clients relist. Events are plain
- * objects or, when the client asks for {@code as=Table} (kubectl get -w), one-row Tables.
+ * Watches ({@code ?watch=true} / {@code ?watch=1}): replays from the requested resourceVersion (or
+ * sends every current object as ADDED when none is given, or "0"), then streams each committed
+ * change. A version older than the kept history gets the real server's answer, an ERROR event with
+ * a 410 {@code Expired} Status, after which clients relist. Events are plain objects or, when the
+ * client asks for {@code as=Table} (kubectl get -w), one-row Tables.
  */
 final class WatchHandler {
 
-    private final ObjectStore store;
-    private final ObjectMapper json;
-    private final TableRenderer tables;
-    private final Scheduler scheduler;
+  private final ObjectStore store;
+  private final ObjectMapper json;
+  private final TableRenderer tables;
+  private final Scheduler scheduler;
 
-    /** Runs a task after a delay (the HTTP layer's timer), for {@code timeoutSeconds}. */
-    interface Scheduler {
-        void schedule(long millis, Runnable task);
+  /** Runs a task after a delay (the HTTP layer's timer), for {@code timeoutSeconds}. */
+  interface Scheduler {
+    void schedule(long millis, Runnable task);
+  }
+
+  WatchHandler(ObjectStore store, ObjectMapper json, TableRenderer tables, Scheduler scheduler) {
+    this.store = store;
+    this.json = json;
+    this.tables = tables;
+    this.scheduler = scheduler;
+  }
+
+  static boolean isWatch(ApiRequest req) {
+    return "GET".equals(req.method()) && req.flag("watch");
+  }
+
+  void watch(ApiRequest req, RequestPath p, ResourceType type, WatchSink sink) {
+    Predicate<JsonNode> filter =
+        Selectors.labels(req.param("labelSelector"))
+            .and(Selectors.fields(req.param("fieldSelector")));
+    if (p.name() != null) {
+      filter = filter.and(o -> p.name().equals(o.path("metadata").path("name").asText()));
     }
+    boolean table = TableRenderer.wantsTable(req.accept());
+    String rv = req.param("resourceVersion");
+    boolean initialEvents = req.flag("sendInitialEvents");
+    Long from =
+        rv == null || rv.isEmpty() || rv.equals("0") || initialEvents ? null : parseVersion(rv);
+    Predicate<JsonNode> matches = filter;
+    ObjectStore.Watcher watcher =
+        new ObjectStore.Watcher() {
+          @Override
+          public boolean matches(ObjectStore.Event event) {
+            return matches.test(event.object());
+          }
 
-    WatchHandler(ObjectStore store, ObjectMapper json, TableRenderer tables, Scheduler scheduler) {
-        this.store = store;
-        this.json = json;
-        this.tables = tables;
-        this.scheduler = scheduler;
-    }
-
-    static boolean isWatch(ApiRequest req) {
-        return "GET".equals(req.method()) && req.flag("watch");
-    }
-
-    void watch(ApiRequest req, RequestPath p, ResourceType type, WatchSink sink) {
-        Predicate<JsonNode> filter = Selectors.labels(req.param("labelSelector"))
-                .and(Selectors.fields(req.param("fieldSelector")));
-        if (p.name() != null) {
-            filter = filter.and(o -> p.name().equals(o.path("metadata").path("name").asText()));
-        }
-        boolean table = TableRenderer.wantsTable(req.accept());
-        String rv = req.param("resourceVersion");
-        boolean initialEvents = req.flag("sendInitialEvents");
-        Long from = rv == null || rv.isEmpty() || rv.equals("0") || initialEvents ? null : parseVersion(rv);
-        Predicate<JsonNode> matches = filter;
-        ObjectStore.Watcher watcher = new ObjectStore.Watcher() {
-            @Override
-            public boolean matches(ObjectStore.Event event) {
-                return matches.test(event.object());
-            }
-
-            @Override
-            public void send(ObjectStore.Event event) {
-                ObjectNode object = ResourceHandler.view(type, p.version(), event.object());
-                JsonNode body = table ? tables.table(type, p.version(), List.of(object), req.param("includeObject"),
-                        event.resourceVersion()) : object;
-                sink.send(line(event.type().name(), body));
-            }
+          @Override
+          public void send(ObjectStore.Event event) {
+            ObjectNode object = ResourceHandler.view(type, p.version(), event.object());
+            JsonNode body =
+                table
+                    ? tables.table(
+                        type,
+                        p.version(),
+                        List.of(object),
+                        req.param("includeObject"),
+                        event.resourceVersion())
+                    : object;
+            sink.send(line(event.type().name(), body));
+          }
         };
-        try {
-            Runnable stop = store.watch(type.key(), type.namespaced() ? p.namespace() : null, from, watcher, () -> {
+    try {
+      Runnable stop =
+          store.watch(
+              type.key(),
+              type.namespaced() ? p.namespace() : null,
+              from,
+              watcher,
+              () -> {
                 if (initialEvents) {
-                    sink.send(line("BOOKMARK", bookmark(type, p.version())));
+                  sink.send(line("BOOKMARK", bookmark(type, p.version())));
                 }
-            });
-            sink.onClosed(stop);
-        } catch (ObjectStore.GoneException e) {
-            sink.send(line("ERROR", ApiException.status(410, "Expired", e.getMessage(), null, null, List.of())));
-            sink.end();
-            return;
-        }
-        String timeout = req.param("timeoutSeconds");
-        if (timeout != null && !timeout.isEmpty()) {
-            scheduler.schedule(Long.parseLong(timeout) * 1000L, sink::end);
-        }
+              });
+      sink.onClosed(stop);
+    } catch (ObjectStore.GoneException e) {
+      sink.send(
+          line(
+              "ERROR", ApiException.status(410, "Expired", e.getMessage(), null, null, List.of())));
+      sink.end();
+      return;
     }
+    String timeout = req.param("timeoutSeconds");
+    if (timeout != null && !timeout.isEmpty()) {
+      scheduler.schedule(Long.parseLong(timeout) * 1000L, sink::end);
+    }
+  }
 
-    private ObjectNode bookmark(ResourceType type, String version) {
-        ObjectNode o = json.createObjectNode();
-        o.put("kind", type.kind()).put("apiVersion", type.apiVersion(version));
-        ObjectNode meta = o.putObject("metadata");
-        meta.put("resourceVersion", Long.toString(store.resourceVersion()));
-        meta.putObject("annotations").put("k8s.io/initial-events-end", "true");
-        return o;
-    }
+  private ObjectNode bookmark(ResourceType type, String version) {
+    ObjectNode o = json.createObjectNode();
+    o.put("kind", type.kind()).put("apiVersion", type.apiVersion(version));
+    ObjectNode meta = o.putObject("metadata");
+    meta.put("resourceVersion", Long.toString(store.resourceVersion()));
+    meta.putObject("annotations").put("k8s.io/initial-events-end", "true");
+    return o;
+  }
 
-    private static long parseVersion(String rv) {
-        try {
-            return Long.parseLong(rv);
-        } catch (NumberFormatException e) {
-            throw ApiException.badRequest("invalid resourceVersion: " + rv);
-        }
+  private static long parseVersion(String rv) {
+    try {
+      return Long.parseLong(rv);
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest("invalid resourceVersion: " + rv);
     }
+  }
 
-    private String line(String type, JsonNode object) {
-        ObjectNode event = json.createObjectNode();
-        event.put("type", type);
-        event.set("object", object);
-        try {
-            return json.writeValueAsString(event) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+  private String line(String type, JsonNode object) {
+    ObjectNode event = json.createObjectNode();
+    event.put("type", type);
+    event.set("object", object);
+    try {
+      return json.writeValueAsString(event) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
     }
+  }
 }

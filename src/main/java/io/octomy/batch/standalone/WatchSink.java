@@ -1,18 +1,18 @@
 package io.octomy.batch.standalone;
 
 /**
- * Where watch events go: a chunked HTTP response (kubectl) or a WebSocket (fabric8 clients,
- * which try a WebSocket first). Implementations must not block: events are sent while the store
- * holds its write lock, which keeps them in resourceVersion order.
+ * Where watch events go: a chunked HTTP response (kubectl) or a WebSocket (fabric8 clients, which
+ * try a WebSocket first). Implementations must not block: events are sent while the store holds its
+ * write lock, which keeps them in resourceVersion order.
  */
 interface WatchSink {
 
-    /** Sends one event line (a JSON object). */
-    void send(String event);
+  /** Sends one event line (a JSON object). */
+  void send(String event);
 
-    /** Ends the watch from the server side. */
-    void end();
+  /** Ends the watch from the server side. */
+  void end();
 
-    /** Runs {@code action} once when the client goes away or the watch ends. */
-    void onClosed(Runnable action);
+  /** Runs {@code action} once when the client goes away or the watch ends. */
+  void onClosed(Runnable action);
 }

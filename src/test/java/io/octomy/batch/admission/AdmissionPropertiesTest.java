@@ -25,8 +25,8 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * Properties over random small worlds: bounds hold after a pass, the pass is deterministic and
- * independent of list order, a pass over its own output admits nothing twice, and every waiting
- * job has a reason and a message. Small resource pools and few lock, group and node names make
+ * independent of list order, a pass over its own output admits nothing twice, and every waiting job
+ * has a reason and a message. Small resource pools and few lock, group and node names make
  * contention the common case.
  */
 class AdmissionPropertiesTest {
@@ -34,11 +34,21 @@ class AdmissionPropertiesTest {
   static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
   static final List<String> RESOURCES = List.of("a.io/cpu", "b.io/mem", "c.io/gpu");
 
-  record NodeSpec(NodeMode mode, NodeMode ownMode, Map<String, Long> capacity, int heartbeatAge,
+  record NodeSpec(
+      NodeMode mode,
+      NodeMode ownMode,
+      Map<String, Long> capacity,
+      int heartbeatAge,
       boolean ready) {}
 
-  record JobCore(String namespace, JobPhase phase, int nodeRef, Map<String, Long> requests,
-      boolean guaranteed, int minutesAgo, boolean invalid) {}
+  record JobCore(
+      String namespace,
+      JobPhase phase,
+      int nodeRef,
+      Map<String, Long> requests,
+      boolean guaranteed,
+      int minutesAgo,
+      boolean invalid) {}
 
   record JobLinks(List<Integer> after, List<String> locks, String group, int originRef) {}
 
@@ -46,112 +56,156 @@ class AdmissionPropertiesTest {
 
   @Provide
   Arbitrary<Snapshot> worlds() {
-    Arbitrary<NodeSpec> node = Combinators.combine(
-        Arbitraries.of(NodeMode.Drone, NodeMode.Drone, NodeMode.Background, NodeMode.Interactive,
-            NodeMode.Off),
-        Arbitraries.of(NodeMode.class).injectNull(0.6),
-        Arbitraries.maps(Arbitraries.of(RESOURCES), Arbitraries.longs().between(2, 16))
-            .ofMinSize(2).ofMaxSize(3),
-        Arbitraries.integers().between(0, 75),
-        Arbitraries.of(true, true, true, true, false))
-        .as(NodeSpec::new);
-    Arbitrary<JobCore> core = Combinators.combine(
-        Arbitraries.of("a", "b"),
-        Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(12, Arbitraries.just(JobPhase.Queued)),
-            net.jqwik.api.Tuple.of(5, Arbitraries.of(JobPhase.Admitted, JobPhase.Running)),
-            net.jqwik.api.Tuple.of(3, Arbitraries.of(JobPhase.Succeeded, JobPhase.Failed,
-                JobPhase.Skipped, JobPhase.Rejected))),
-        Arbitraries.integers().between(0, 6),
-        Arbitraries.maps(Arbitraries.of(RESOURCES), Arbitraries.longs().between(0, 9))
-            .ofMaxSize(2).edgeCases(e -> e.includeOnly(Map.of())),
-        Arbitraries.of(false, true),
-        Arbitraries.integers().between(0, 200),
-        Arbitraries.of(false, false, false, false, false, false, false, false, false, true))
-        .as(JobCore::new);
-    Arbitrary<JobLinks> links = Combinators.combine(
-        Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(7, Arbitraries.just(List.<Integer>of())),
-            net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(0, 30).list().ofMinSize(1)
-                .ofMaxSize(2))),
-        Arbitraries.of("k1", "k2", "k3", "k4", "k5", "k6").list().ofMaxSize(2),
-        Arbitraries.of("g1", "g2").injectNull(0.7),
-        Arbitraries.integers().between(-3, 5))
-        .as(JobLinks::new);
-    Arbitrary<PolicySpec> policy = Combinators.combine(
-        Arbitraries.maps(Arbitraries.of(RESOURCES), Arbitraries.longs().between(0, 20))
-            .ofMaxSize(2),
-        Arbitraries.integers().between(0, 3),
-        Arbitraries.integers().between(1, 3))
-        .as(PolicySpec::new);
+    Arbitrary<NodeSpec> node =
+        Combinators.combine(
+                Arbitraries.of(
+                    NodeMode.Drone,
+                    NodeMode.Drone,
+                    NodeMode.Background,
+                    NodeMode.Interactive,
+                    NodeMode.Off),
+                Arbitraries.of(NodeMode.class).injectNull(0.6),
+                Arbitraries.maps(Arbitraries.of(RESOURCES), Arbitraries.longs().between(2, 16))
+                    .ofMinSize(2)
+                    .ofMaxSize(3),
+                Arbitraries.integers().between(0, 75),
+                Arbitraries.of(true, true, true, true, false))
+            .as(NodeSpec::new);
+    Arbitrary<JobCore> core =
+        Combinators.combine(
+                Arbitraries.of("a", "b"),
+                Arbitraries.frequencyOf(
+                    net.jqwik.api.Tuple.of(12, Arbitraries.just(JobPhase.Queued)),
+                    net.jqwik.api.Tuple.of(5, Arbitraries.of(JobPhase.Admitted, JobPhase.Running)),
+                    net.jqwik.api.Tuple.of(
+                        3,
+                        Arbitraries.of(
+                            JobPhase.Succeeded,
+                            JobPhase.Failed,
+                            JobPhase.Skipped,
+                            JobPhase.Rejected))),
+                Arbitraries.integers().between(0, 6),
+                Arbitraries.maps(Arbitraries.of(RESOURCES), Arbitraries.longs().between(0, 9))
+                    .ofMaxSize(2)
+                    .edgeCases(e -> e.includeOnly(Map.of())),
+                Arbitraries.of(false, true),
+                Arbitraries.integers().between(0, 200),
+                Arbitraries.of(false, false, false, false, false, false, false, false, false, true))
+            .as(JobCore::new);
+    Arbitrary<JobLinks> links =
+        Combinators.combine(
+                Arbitraries.frequencyOf(
+                    net.jqwik.api.Tuple.of(7, Arbitraries.just(List.<Integer>of())),
+                    net.jqwik.api.Tuple.of(
+                        3, Arbitraries.integers().between(0, 30).list().ofMinSize(1).ofMaxSize(2))),
+                Arbitraries.of("k1", "k2", "k3", "k4", "k5", "k6").list().ofMaxSize(2),
+                Arbitraries.of("g1", "g2").injectNull(0.7),
+                Arbitraries.integers().between(-3, 5))
+            .as(JobLinks::new);
+    Arbitrary<PolicySpec> policy =
+        Combinators.combine(
+                Arbitraries.maps(Arbitraries.of(RESOURCES), Arbitraries.longs().between(0, 20))
+                    .ofMaxSize(2),
+                Arbitraries.integers().between(0, 3),
+                Arbitraries.integers().between(1, 3))
+            .as(PolicySpec::new);
     return Combinators.combine(
-        node.list().ofMinSize(1).ofMaxSize(5),
-        Combinators.combine(core, links).as(JobBuilderInput::new).list().ofMaxSize(30),
-        policy)
+            node.list().ofMinSize(1).ofMaxSize(5),
+            Combinators.combine(core, links).as(JobBuilderInput::new).list().ofMaxSize(30),
+            policy)
         .as(AdmissionPropertiesTest::world);
   }
 
   /**
-   * Worlds where capacity is the only contention: one or two resources, few nodes, many jobs,
-   * many of them starving. This is where placement and starvation holds are exercised.
+   * Worlds where capacity is the only contention: one or two resources, few nodes, many jobs, many
+   * of them starving. This is where placement and starvation holds are exercised.
    */
   @Provide
   Arbitrary<Snapshot> crowdedWorlds() {
-    Arbitrary<NodeSpec> node = Combinators.combine(
-        Arbitraries.of(NodeMode.Drone, NodeMode.Background, NodeMode.Interactive),
-        Arbitraries.of(NodeMode.Drone).injectNull(0.7),
-        Arbitraries.maps(Arbitraries.of(RESOURCES.subList(0, 2)),
-            Arbitraries.longs().between(4, 16)).ofSize(2),
-        Arbitraries.integers().between(0, 70),
-        Arbitraries.of(true, true, true, true, false))
-        .as(NodeSpec::new);
-    Arbitrary<JobCore> core = Combinators.combine(
-        Arbitraries.just("a"),
-        Arbitraries.of(JobPhase.Queued, JobPhase.Queued, JobPhase.Running),
-        Arbitraries.integers().between(0, 3),
-        Arbitraries.maps(Arbitraries.of(RESOURCES.subList(0, 2)),
-            Arbitraries.longs().between(0, 9)).ofMinSize(1).ofMaxSize(2),
-        Arbitraries.of(false, true),
-        Arbitraries.integers().between(0, 200),
-        Arbitraries.just(false))
-        .as(JobCore::new);
-    Arbitrary<JobLinks> links = Arbitraries.integers().between(-6, 3)
-        .map(origin -> new JobLinks(List.of(), List.of(), null, origin));
+    Arbitrary<NodeSpec> node =
+        Combinators.combine(
+                Arbitraries.of(NodeMode.Drone, NodeMode.Background, NodeMode.Interactive),
+                Arbitraries.of(NodeMode.Drone).injectNull(0.7),
+                Arbitraries.maps(
+                        Arbitraries.of(RESOURCES.subList(0, 2)), Arbitraries.longs().between(4, 16))
+                    .ofSize(2),
+                Arbitraries.integers().between(0, 70),
+                Arbitraries.of(true, true, true, true, false))
+            .as(NodeSpec::new);
+    Arbitrary<JobCore> core =
+        Combinators.combine(
+                Arbitraries.just("a"),
+                Arbitraries.of(JobPhase.Queued, JobPhase.Queued, JobPhase.Running),
+                Arbitraries.integers().between(0, 3),
+                Arbitraries.maps(
+                        Arbitraries.of(RESOURCES.subList(0, 2)), Arbitraries.longs().between(0, 9))
+                    .ofMinSize(1)
+                    .ofMaxSize(2),
+                Arbitraries.of(false, true),
+                Arbitraries.integers().between(0, 200),
+                Arbitraries.just(false))
+            .as(JobCore::new);
+    Arbitrary<JobLinks> links =
+        Arbitraries.integers()
+            .between(-6, 3)
+            .map(origin -> new JobLinks(List.of(), List.of(), null, origin));
     return Combinators.combine(
-        node.list().ofMinSize(1).ofMaxSize(3),
-        Combinators.combine(core, links).as(JobBuilderInput::new).list().ofMinSize(4)
-            .ofMaxSize(30),
-        Arbitraries.just(new PolicySpec(Map.of(), 1, 1)))
+            node.list().ofMinSize(1).ofMaxSize(3),
+            Combinators.combine(core, links)
+                .as(JobBuilderInput::new)
+                .list()
+                .ofMinSize(4)
+                .ofMaxSize(30),
+            Arbitraries.just(new PolicySpec(Map.of(), 1, 1)))
         .as(AdmissionPropertiesTest::world);
   }
 
   record JobBuilderInput(JobCore core, JobLinks links) {}
 
-  static Snapshot world(List<NodeSpec> nodeSpecs, List<JobBuilderInput> jobSpecs,
-      PolicySpec policySpec) {
+  static Snapshot world(
+      List<NodeSpec> nodeSpecs, List<JobBuilderInput> jobSpecs, PolicySpec policySpec) {
     List<NodeView> nodes = new ArrayList<>();
     for (int i = 0; i < nodeSpecs.size(); i++) {
       NodeSpec n = nodeSpecs.get(i);
-      nodes.add(new NodeView("n" + i, n.mode(), n.ownMode(), n.capacity(),
-          NOW.minusSeconds(n.heartbeatAge()), n.ready()));
+      nodes.add(
+          new NodeView(
+              "n" + i,
+              n.mode(),
+              n.ownMode(),
+              n.capacity(),
+              NOW.minusSeconds(n.heartbeatAge()),
+              n.ready()));
     }
     List<JobView> jobs = new ArrayList<>();
     for (int i = 0; i < jobSpecs.size(); i++) {
       JobCore c = jobSpecs.get(i).core();
       JobLinks l = jobSpecs.get(i).links();
       boolean holds = c.phase().holdsReservation();
-      jobs.add(new JobView(c.namespace(), "j" + i, 1, c.requests(),
-          c.guaranteed() ? c.requests() : Map.of(),
-          l.after().stream().map(a -> "j" + a).toList(), l.locks(), l.group(),
-          l.originRef() < 0 ? null : "n" + l.originRef(), c.phase(),
-          holds ? "n" + c.nodeRef() : null, NOW.minus(Duration.ofMinutes(c.minutesAgo())),
-          c.invalid() ? List.of("Resource name cfd-cores has no domain.") : List.of()));
+      jobs.add(
+          new JobView(
+              c.namespace(),
+              "j" + i,
+              1,
+              c.requests(),
+              c.guaranteed() ? c.requests() : Map.of(),
+              l.after().stream().map(a -> "j" + a).toList(),
+              l.locks(),
+              l.group(),
+              l.originRef() < 0 ? null : "n" + l.originRef(),
+              c.phase(),
+              holds ? "n" + c.nodeRef() : null,
+              NOW.minus(Duration.ofMinutes(c.minutesAgo())),
+              c.invalid() ? List.of("Resource name cfd-cores has no domain.") : List.of()));
     }
     Policy defaults = Policy.defaults();
-    Policy policy = new Policy(defaults.modes(),
-        new PriorityPolicy(200, 100, 0, 10, 300, Duration.ofMinutes(90)),
-        Map.of("g1", new GroupPolicy(policySpec.cap1()), "g2", new GroupPolicy(policySpec.cap2())),
-        Map.of("a", policySpec.budget()), Duration.ofSeconds(60));
+    Policy policy =
+        new Policy(
+            defaults.modes(),
+            new PriorityPolicy(200, 100, 0, 10, 300, Duration.ofMinutes(90)),
+            Map.of(
+                "g1", new GroupPolicy(policySpec.cap1()), "g2", new GroupPolicy(policySpec.cap2())),
+            Map.of("a", policySpec.budget()),
+            Duration.ofSeconds(60));
     return new Snapshot(jobs, nodes, policy, NOW);
   }
 
@@ -163,15 +217,19 @@ class AdmissionPropertiesTest {
     // and fails the property when a reason never shows up (HeldForStarvingJob needs the crowded
     // worlds below).
     result.decisions().values().forEach(d -> Statistics.label("reasons").collect(d.reason()));
-    Statistics.label("reasons").coverage(c -> {
-      for (Reason reason : Reason.values()) {
-        if (reason.isWait() && reason != Reason.HeldForStarvingJob || reason == Reason.Admitted
-            || reason == Reason.DependencyFailed || reason == Reason.DependencyCycle
-            || reason == Reason.InvalidSpec) {
-          c.check(reason).count(n -> n > 0);
-        }
-      }
-    });
+    Statistics.label("reasons")
+        .coverage(
+            c -> {
+              for (Reason reason : Reason.values()) {
+                if (reason.isWait() && reason != Reason.HeldForStarvingJob
+                    || reason == Reason.Admitted
+                    || reason == Reason.DependencyFailed
+                    || reason == Reason.DependencyCycle
+                    || reason == Reason.InvalidSpec) {
+                  c.check(reason).count(n -> n > 0);
+                }
+              }
+            });
   }
 
   @Property(tries = 300)
@@ -180,11 +238,13 @@ class AdmissionPropertiesTest {
     new Oracle(world).check(result);
     new Oracle(applied(world, result)).check(AdmissionPass.decide(applied(world, result)));
     result.decisions().values().forEach(d -> Statistics.label("reasons").collect(d.reason()));
-    Statistics.label("reasons").coverage(c -> {
-      c.check(Reason.Admitted).count(n -> n > 0);
-      c.check(Reason.WaitingForCapacity).count(n -> n > 0);
-      c.check(Reason.HeldForStarvingJob).count(n -> n > 0);
-    });
+    Statistics.label("reasons")
+        .coverage(
+            c -> {
+              c.check(Reason.Admitted).count(n -> n > 0);
+              c.check(Reason.WaitingForCapacity).count(n -> n > 0);
+              c.check(Reason.HeldForStarvingJob).count(n -> n > 0);
+            });
   }
 
   @Property(tries = 200)
@@ -205,8 +265,8 @@ class AdmissionPropertiesTest {
     Random random = new Random(jobs.size() * 31L + nodes.size());
     Collections.shuffle(jobs, random);
     Collections.shuffle(nodes, random);
-    AdmissionResult shuffled = AdmissionPass.decide(
-        new Snapshot(jobs, nodes, world.policy(), world.now()));
+    AdmissionResult shuffled =
+        AdmissionPass.decide(new Snapshot(jobs, nodes, world.policy(), world.now()));
     assertThat(shuffled).isEqualTo(first);
     assertThat(List.copyOf(shuffled.decisions().keySet()))
         .isEqualTo(List.copyOf(first.decisions().keySet()));
@@ -229,18 +289,23 @@ class AdmissionPropertiesTest {
 
   @Property(tries = 200)
   void everyWaitingJobHasAReasonAndAMessage(@ForAll("worlds") Snapshot world) {
-    AdmissionPass.decide(world).decisions().forEach((key, d) -> {
-      if (d.phase() == JobPhase.Queued) {
-        assertThat(d).isInstanceOf(Decision.Wait.class);
-        assertThat(d.reason().isWait()).as("%s", d.reason()).isTrue();
-        assertThat(d.message()).as("%s", key).isNotBlank().endsWith(".");
-        Decision.Wait w = (Decision.Wait) d;
-        // A group with maxRunning 0 has no holder to name; locks and dependencies always do.
-        if (w.reason() == Reason.WaitingForLock || w.reason() == Reason.WaitingForDependency) {
-          assertThat(w.waitingOn()).as("waitingOn of %s", key).isNotEmpty();
-        }
-      }
-    });
+    AdmissionPass.decide(world)
+        .decisions()
+        .forEach(
+            (key, d) -> {
+              if (d.phase() == JobPhase.Queued) {
+                assertThat(d).isInstanceOf(Decision.Wait.class);
+                assertThat(d.reason().isWait()).as("%s", d.reason()).isTrue();
+                assertThat(d.message()).as("%s", key).isNotBlank().endsWith(".");
+                Decision.Wait w = (Decision.Wait) d;
+                // A group with maxRunning 0 has no holder to name; locks and dependencies always
+                // do.
+                if (w.reason() == Reason.WaitingForLock
+                    || w.reason() == Reason.WaitingForDependency) {
+                  assertThat(w.waitingOn()).as("waitingOn of %s", key).isNotEmpty();
+                }
+              }
+            });
   }
 
   /** The snapshot with every admission of the result written back, as the controller would. */

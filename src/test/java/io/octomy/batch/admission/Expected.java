@@ -87,7 +87,8 @@ final class Expected {
       assertThat(((Decision.Admit) actual).node()).as("node of %s", job).isEqualTo(node);
     }
     if (ancestor != null) {
-      assertThat(((Decision.Skip) actual).failedAncestor()).as("ancestor of %s", job)
+      assertThat(((Decision.Skip) actual).failedAncestor())
+          .as("ancestor of %s", job)
           .isEqualTo(ancestor);
     }
     if (message != null) {
@@ -100,8 +101,10 @@ final class Expected {
       assertThat(actual.waitingOn()).as("waitingOn of %s", job).isEqualTo(waitingOn);
     }
     if (priority != null) {
-      long actualPriority = actual instanceof Decision.Admit a ? a.effectivePriority()
-          : ((Decision.Wait) actual).effectivePriority();
+      long actualPriority =
+          actual instanceof Decision.Admit a
+              ? a.effectivePriority()
+              : ((Decision.Wait) actual).effectivePriority();
       assertThat(actualPriority).as("effective priority of %s", job).isEqualTo(priority);
     }
     if (starving != null) {

@@ -14,8 +14,8 @@ import java.util.Map;
 
 /**
  * One small fluent builder for admission test snapshots: jobs, nodes and policy tweaks. Defaults:
- * namespace {@code studio}, a job queued right now, a ready node in mode Drone with a heartbeat
- * ten seconds old.
+ * namespace {@code studio}, a job queued right now, a ready node in mode Drone with a heartbeat ten
+ * seconds old.
  */
 final class Fixtures {
 
@@ -135,8 +135,9 @@ final class Fixtures {
     }
 
     JobView build() {
-      return new JobView(namespace, name, 1, requests, limits, after, locks, group, origin, phase,
-          node, queuedAt, problems);
+      return new JobView(
+          namespace, name, 1, requests, limits, after, locks, group, origin, phase, node, queuedAt,
+          problems);
     }
   }
 
@@ -216,8 +217,13 @@ final class Fixtures {
 
     Snapshot snapshot() {
       Policy defaults = Policy.defaults();
-      Policy policy = new Policy(defaults.modes(), PriorityPolicy.defaults(), groups, budgets,
-          defaults.nodeHeartbeatTimeout());
+      Policy policy =
+          new Policy(
+              defaults.modes(),
+              PriorityPolicy.defaults(),
+              groups,
+              budgets,
+              defaults.nodeHeartbeatTimeout());
       return new Snapshot(jobs, nodes, policy, NOW);
     }
   }

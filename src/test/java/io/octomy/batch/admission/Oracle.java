@@ -12,17 +12,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * An independent, deliberately naive re-reading of the rules, used by the property tests to
- * check a pass's result: it replays the admissions one by one against what the snapshot's
- * Admitted and Running jobs already hold, and fails on the first bound that is broken.
+ * An independent, deliberately naive re-reading of the rules, used by the property tests to check a
+ * pass's result: it replays the admissions one by one against what the snapshot's Admitted and
+ * Running jobs already hold, and fails on the first bound that is broken.
  */
 final class Oracle {
 
   private final Snapshot snapshot;
   private final Map<String, NodeView> nodes = new HashMap<>();
   private final Map<JobKey, JobView> jobs = new HashMap<>();
+
   /** node -> resource -> allocated. */
   private final Map<String, Map<String, Long>> allocated = new HashMap<>();
+
   private final Set<List<String>> locks = new HashSet<>();
   private final Map<List<String>, Integer> groups = new HashMap<>();
   private final Map<List<String>, Long> budgetUse = new HashMap<>();
@@ -43,13 +45,14 @@ final class Oracle {
     if (job.group() != null) {
       groups.merge(List.of(job.namespace(), job.group()), 1, Integer::sum);
     }
-    job.requests().forEach((r, q) ->
-        budgetUse.merge(List.of(job.namespace(), r), Math.max(0, q), Long::sum));
+    job.requests()
+        .forEach((r, q) -> budgetUse.merge(List.of(job.namespace(), r), Math.max(0, q), Long::sum));
   }
 
   boolean ready(NodeView node) {
-    return node.ready() && node.heartbeat() != null && node.heartbeat()
-        .isAfter(snapshot.now().minus(snapshot.policy().nodeHeartbeatTimeout()));
+    return node.ready()
+        && node.heartbeat() != null
+        && node.heartbeat().isAfter(snapshot.now().minus(snapshot.policy().nodeHeartbeatTimeout()));
   }
 
   long offer(NodeView node, JobView job, String resource) {
@@ -68,8 +71,11 @@ final class Oracle {
       return false;
     }
     Map<String, Long> onNode = allocated.getOrDefault(node.name(), Map.of());
-    return job.requests().entrySet().stream().filter(e -> e.getValue() > 0).allMatch(e ->
-        onNode.getOrDefault(e.getKey(), 0L) + e.getValue() <= offer(node, job, e.getKey()));
+    return job.requests().entrySet().stream()
+        .filter(e -> e.getValue() > 0)
+        .allMatch(
+            e ->
+                onNode.getOrDefault(e.getKey(), 0L) + e.getValue() <= offer(node, job, e.getKey()));
   }
 
   boolean fitsFullOffer(NodeView node, JobView job) {
@@ -77,7 +83,8 @@ final class Oracle {
     if (!ready(node) || mode == NodeMode.Off) {
       return false;
     }
-    return job.requests().entrySet().stream().filter(e -> e.getValue() > 0)
+    return job.requests().entrySet().stream()
+        .filter(e -> e.getValue() > 0)
         .allMatch(e -> e.getValue() <= offer(node, job, e.getKey()));
   }
 
@@ -85,33 +92,41 @@ final class Oracle {
   void check(AdmissionResult result) {
     Policy policy = snapshot.policy();
     Set<JobKey> queued = new HashSet<>();
-    snapshot.jobs().stream().filter(j -> j.phase() == JobPhase.Queued)
+    snapshot.jobs().stream()
+        .filter(j -> j.phase() == JobPhase.Queued)
         .forEach(j -> queued.add(j.key()));
-    assertThat(result.decisions().keySet()).as("a decision for every Queued job, only them")
+    assertThat(result.decisions().keySet())
+        .as("a decision for every Queued job, only them")
         .isEqualTo(queued);
 
     List<JobKey> admitted = new ArrayList<>();
-    result.decisions().forEach((key, d) -> {
-      assertThat(d.reason()).isNotNull();
-      assertThat(d.message()).as("message of %s", key).isNotBlank();
-      if (d instanceof Decision.Wait w) {
-        assertThat(w.reason().isWait()).isTrue();
-      }
-      if (d instanceof Decision.Admit) {
-        admitted.add(key);
-      }
-    });
+    result
+        .decisions()
+        .forEach(
+            (key, d) -> {
+              assertThat(d.reason()).isNotNull();
+              assertThat(d.message()).as("message of %s", key).isNotBlank();
+              if (d instanceof Decision.Wait w) {
+                assertThat(w.reason().isWait()).isTrue();
+              }
+              if (d instanceof Decision.Admit) {
+                admitted.add(key);
+              }
+            });
     assertThat(result.admissions().stream().map(Admission::job).toList())
-        .as("admissions list the Admit decisions in pass order").isEqualTo(admitted);
+        .as("admissions list the Admit decisions in pass order")
+        .isEqualTo(admitted);
 
     for (Admission admission : result.admissions()) {
       JobView job = jobs.get(admission.job());
       NodeView node = nodes.get(admission.node());
       assertThat(node).as("node of %s", job.name()).isNotNull();
-      assertThat(fitsNow(node, job)).as("%s fits %s when admitted", job.name(), node.name())
+      assertThat(fitsNow(node, job))
+          .as("%s fits %s when admitted", job.name(), node.name())
           .isTrue();
       for (String lock : job.locks()) {
-        assertThat(locks).as("lock %s of %s is free", lock, job.name())
+        assertThat(locks)
+            .as("lock %s of %s is free", lock, job.name())
             .doesNotContain(List.of(job.namespace(), lock));
       }
       if (job.group() != null) {
@@ -120,12 +135,15 @@ final class Oracle {
             .isLessThan(policy.maxRunning(job.group()));
       }
       Map<String, Long> budget = policy.budgets().getOrDefault(job.namespace(), Map.of());
-      job.requests().forEach((r, q) -> {
-        if (budget.containsKey(r) && q > 0) {
-          assertThat(budgetUse.getOrDefault(List.of(job.namespace(), r), 0L) + q)
-              .as("budget %s of %s", r, job.namespace()).isLessThanOrEqualTo(budget.get(r));
-        }
-      });
+      job.requests()
+          .forEach(
+              (r, q) -> {
+                if (budget.containsKey(r) && q > 0) {
+                  assertThat(budgetUse.getOrDefault(List.of(job.namespace(), r), 0L) + q)
+                      .as("budget %s of %s", r, job.namespace())
+                      .isLessThanOrEqualTo(budget.get(r));
+                }
+              });
       for (String dep : job.after()) {
         JobView d = jobs.get(new JobKey(job.namespace(), dep));
         assertThat(d).as("dependency %s of %s exists", dep, job.name()).isNotNull();
@@ -137,27 +155,35 @@ final class Oracle {
     // Allocation only grows in a pass, so a job told to wait for capacity must not fit anywhere
     // now either (except on the node held for a starving job).
     String held = result.hold() == null ? null : result.hold().node();
-    result.decisions().forEach((key, d) -> {
-      JobView job = jobs.get(key);
-      if (d.reason() == Reason.WaitingForCapacity || d.reason() == Reason.NoNodeFits) {
-        for (NodeView node : snapshot.nodes()) {
-          if (!node.name().equals(held)) {
-            assertThat(fitsNow(node, job)).as("%s (%s) does not fit %s", key, d.reason(),
-                node.name()).isFalse();
-          }
-        }
-        boolean fitsSomeOffer = snapshot.nodes().stream().anyMatch(n -> fitsFullOffer(n, job));
-        assertThat(fitsSomeOffer).as("%s: %s", key, d.message())
-            .isEqualTo(d.reason() == Reason.WaitingForCapacity);
-      }
-      if (d instanceof Decision.Skip skip) {
-        JobView ancestor = jobs.get(new JobKey(key.namespace(), skip.failedAncestor()));
-        assertThat(ancestor).isNotNull();
-        Decision ancestorDecision = result.decisions().get(ancestor.key());
-        assertThat(ancestor.phase().failsDependants()
-            || ancestorDecision instanceof Decision.Reject)
-            .as("ancestor %s of %s failed", ancestor.name(), key).isTrue();
-      }
-    });
+    result
+        .decisions()
+        .forEach(
+            (key, d) -> {
+              JobView job = jobs.get(key);
+              if (d.reason() == Reason.WaitingForCapacity || d.reason() == Reason.NoNodeFits) {
+                for (NodeView node : snapshot.nodes()) {
+                  if (!node.name().equals(held)) {
+                    assertThat(fitsNow(node, job))
+                        .as("%s (%s) does not fit %s", key, d.reason(), node.name())
+                        .isFalse();
+                  }
+                }
+                boolean fitsSomeOffer =
+                    snapshot.nodes().stream().anyMatch(n -> fitsFullOffer(n, job));
+                assertThat(fitsSomeOffer)
+                    .as("%s: %s", key, d.message())
+                    .isEqualTo(d.reason() == Reason.WaitingForCapacity);
+              }
+              if (d instanceof Decision.Skip skip) {
+                JobView ancestor = jobs.get(new JobKey(key.namespace(), skip.failedAncestor()));
+                assertThat(ancestor).isNotNull();
+                Decision ancestorDecision = result.decisions().get(ancestor.key());
+                assertThat(
+                        ancestor.phase().failsDependants()
+                            || ancestorDecision instanceof Decision.Reject)
+                    .as("ancestor %s of %s failed", ancestor.name(), key)
+                    .isTrue();
+              }
+            });
   }
 }

@@ -10,8 +10,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The decision is a pure function: the admission package (and the drift math) import no
- * Kubernetes client, operator framework or serializer, and read no clock of their own.
+ * The decision is a pure function: the admission package (and the drift math) import no Kubernetes
+ * client, operator framework or serializer, and read no clock of their own.
  */
 class PurityTest {
 
@@ -23,14 +23,21 @@ class PurityTest {
 
   @Test
   void admissionAndDriftStayPure() throws IOException {
-    List<Path> files = new java.util.ArrayList<>(sources("src/main/java/io/octomy/batch/admission"));
+    List<Path> files =
+        new java.util.ArrayList<>(sources("src/main/java/io/octomy/batch/admission"));
     files.addAll(sources("src/main/java/io/octomy/batch/controller/drift"));
     assertThat(files).isNotEmpty();
     for (Path f : files) {
       String text = Files.readString(f);
-      assertThat(text).as(f.toString())
-          .doesNotContain("import io.fabric8", "import io.javaoperatorsdk", "import com.fasterxml.jackson.databind",
-              "Instant.now(", "System.currentTimeMillis(", "Clock.system");
+      assertThat(text)
+          .as(f.toString())
+          .doesNotContain(
+              "import io.fabric8",
+              "import io.javaoperatorsdk",
+              "import com.fasterxml.jackson.databind",
+              "Instant.now(",
+              "System.currentTimeMillis(",
+              "Clock.system");
     }
   }
 }

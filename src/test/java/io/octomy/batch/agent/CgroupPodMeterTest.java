@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class CgroupPodMeterTest {
 
@@ -25,22 +25,27 @@ class CgroupPodMeterTest {
   }
 
   private static void set(Path dir, long usageUsec, long current) throws Exception {
-    Files.writeString(dir.resolve("cpu.stat"),
+    Files.writeString(
+        dir.resolve("cpu.stat"),
         "usage_usec " + usageUsec + "\nuser_usec " + usageUsec / 2 + "\nsystem_usec 0\n");
     Files.writeString(dir.resolve("memory.current"), current + "\n");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "kubepods/pod" + UID,
-      "kubepods/burstable/pod" + UID,
-      "kubepods/besteffort/pod" + UID,
-      "kubepods.slice/kubepods-pod" + UID_ + ".slice",
-      "kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" + UID_ + ".slice",
-      "kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" + UID_ + ".slice",
-      // kind nests the systemd layout under kubelet.slice: found by the bounded search
-      "kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-besteffort.slice/"
-          + "kubelet-kubepods-besteffort-pod" + UID_ + ".slice"})
+  @ValueSource(
+      strings = {
+        "kubepods/pod" + UID,
+        "kubepods/burstable/pod" + UID,
+        "kubepods/besteffort/pod" + UID,
+        "kubepods.slice/kubepods-pod" + UID_ + ".slice",
+        "kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" + UID_ + ".slice",
+        "kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" + UID_ + ".slice",
+        // kind nests the systemd layout under kubelet.slice: found by the bounded search
+        "kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-besteffort.slice/"
+            + "kubelet-kubepods-besteffort-pod"
+            + UID_
+            + ".slice"
+      })
   void findsThePodUnderEveryLayout(String rel) throws Exception {
     Path dir = pod(rel);
     pod("kubepods/burstable/pod11111111-2222-3333-4444-555555555555"); // another pod
@@ -49,7 +54,8 @@ class CgroupPodMeterTest {
 
   @Test
   void measuresCpuFromUsageDeltasAndMemoryFromCurrentAndPeak() throws Exception {
-    Path dir = pod("kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" + UID_ + ".slice");
+    Path dir =
+        pod("kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" + UID_ + ".slice");
     CgroupPodMeter meter = new CgroupPodMeter(root, UID, ticker);
 
     set(dir, 5_000_000, 100 * MIB);

@@ -20,7 +20,9 @@ class LaunchPlanTest {
     BatchJob j = new BatchJob();
     BatchJobSpec spec = new BatchJobSpec();
     PodTemplateSpecBuilder t = new PodTemplateSpecBuilder();
-    t.withNewSpec().withContainers(java.util.Arrays.stream(containers).map(ContainerBuilder::build).toList()).endSpec();
+    t.withNewSpec()
+        .withContainers(java.util.Arrays.stream(containers).map(ContainerBuilder::build).toList())
+        .endSpec();
     spec.setTemplate(t.build());
     j.setSpec(spec);
     return j;
@@ -28,12 +30,23 @@ class LaunchPlanTest {
 
   @Test
   void argsFollowCommandAndEnvAndWorkingDirAreTaken() {
-    LaunchPlan p = LaunchPlan.of(KEY, job(
-        new ContainerBuilder().withName("main").withCommand("python3", "-m", "mesh").withArgs("--out", "/tmp/x")
-            .addNewEnv().withName("A").withValue("1").endEnv()
-            .addNewEnv().withName("EMPTY").endEnv()
-            .withWorkingDir("/srv/work"),
-        new ContainerBuilder().withName("sidecar").withCommand("ignored")));
+    LaunchPlan p =
+        LaunchPlan.of(
+            KEY,
+            job(
+                new ContainerBuilder()
+                    .withName("main")
+                    .withCommand("python3", "-m", "mesh")
+                    .withArgs("--out", "/tmp/x")
+                    .addNewEnv()
+                    .withName("A")
+                    .withValue("1")
+                    .endEnv()
+                    .addNewEnv()
+                    .withName("EMPTY")
+                    .endEnv()
+                    .withWorkingDir("/srv/work"),
+                new ContainerBuilder().withName("sidecar").withCommand("ignored")));
     assertThat(p.runnable()).isTrue();
     assertThat(p.spec().command()).containsExactly("python3", "-m", "mesh", "--out", "/tmp/x");
     assertThat(p.spec().env()).isEqualTo(Map.of("A", "1", "EMPTY", ""));
@@ -44,22 +57,60 @@ class LaunchPlanTest {
 
   @Test
   void variableReferencesInCommandArgsAndEnvAreExpandedAsOnAPod() {
-    LaunchPlan p = LaunchPlan.of(KEY, job(new ContainerBuilder().withCommand("solver", "--case", "$(CASE)")
-        .withArgs("--out", "$(OUT_DIR)/$(CASE).vtk", "--literal", "$$(CASE)", "$(UNSET)")
-        .addNewEnv().withName("CASE").withValue("wing-7").endEnv()
-        .addNewEnv().withName("OUT_DIR").withValue("/scratch/$(CASE)").endEnv()
-        .addNewEnv().withName("LATER").withValue("$(NEXT)").endEnv()
-        .addNewEnv().withName("NEXT").withValue("n").endEnv()));
-    assertThat(p.spec().command()).containsExactly("solver", "--case", "wing-7",
-        "--out", "/scratch/wing-7/wing-7.vtk", "--literal", "$(CASE)", "$(UNSET)");
+    LaunchPlan p =
+        LaunchPlan.of(
+            KEY,
+            job(
+                new ContainerBuilder()
+                    .withCommand("solver", "--case", "$(CASE)")
+                    .withArgs(
+                        "--out", "$(OUT_DIR)/$(CASE).vtk", "--literal", "$$(CASE)", "$(UNSET)")
+                    .addNewEnv()
+                    .withName("CASE")
+                    .withValue("wing-7")
+                    .endEnv()
+                    .addNewEnv()
+                    .withName("OUT_DIR")
+                    .withValue("/scratch/$(CASE)")
+                    .endEnv()
+                    .addNewEnv()
+                    .withName("LATER")
+                    .withValue("$(NEXT)")
+                    .endEnv()
+                    .addNewEnv()
+                    .withName("NEXT")
+                    .withValue("n")
+                    .endEnv()));
+    assertThat(p.spec().command())
+        .containsExactly(
+            "solver",
+            "--case",
+            "wing-7",
+            "--out",
+            "/scratch/wing-7/wing-7.vtk",
+            "--literal",
+            "$(CASE)",
+            "$(UNSET)");
     // An env value sees only the variables defined before it.
-    assertThat(p.spec().env()).containsEntry("OUT_DIR", "/scratch/wing-7").containsEntry("LATER", "$(NEXT)");
+    assertThat(p.spec().env())
+        .containsEntry("OUT_DIR", "/scratch/wing-7")
+        .containsEntry("LATER", "$(NEXT)");
   }
 
   @Test
   void valueFromIsSkippedWithANote() {
-    LaunchPlan p = LaunchPlan.of(KEY, job(new ContainerBuilder().withCommand("env")
-        .addNewEnv().withName("TOKEN").withNewValueFrom().withNewSecretKeyRef("k", "s", false).endValueFrom().endEnv()));
+    LaunchPlan p =
+        LaunchPlan.of(
+            KEY,
+            job(
+                new ContainerBuilder()
+                    .withCommand("env")
+                    .addNewEnv()
+                    .withName("TOKEN")
+                    .withNewValueFrom()
+                    .withNewSecretKeyRef("k", "s", false)
+                    .endValueFrom()
+                    .endEnv()));
     assertThat(p.spec().env()).isEmpty();
     assertThat(p.spec().workingDir()).isNull();
     assertThat(p.notes()).singleElement().asString().contains("TOKEN", "valueFrom");
@@ -67,7 +118,8 @@ class LaunchPlanTest {
 
   @Test
   void anImageWithoutCommandCannotRunOnAProcessNode() {
-    LaunchPlan p = LaunchPlan.of(KEY, job(new ContainerBuilder().withImage("busybox").withArgs("echo", "hi")));
+    LaunchPlan p =
+        LaunchPlan.of(KEY, job(new ContainerBuilder().withImage("busybox").withArgs("echo", "hi")));
     assertThat(p.runnable()).isFalse();
     assertThat(p.failureReason()).isEqualTo(LaunchPlan.NO_COMMAND);
     assertThat(p.message()).contains("busybox", "set command");
@@ -79,6 +131,7 @@ class LaunchPlanTest {
     j.setSpec(new BatchJobSpec());
     assertThat(LaunchPlan.of(KEY, j).failureReason()).isEqualTo(LaunchPlan.NO_COMMAND);
     assertThat(LaunchPlan.of(KEY, job()).failureReason()).isEqualTo(LaunchPlan.NO_COMMAND);
-    assertThat(LaunchPlan.of(KEY, job(new ContainerBuilder().withCommand(List.of(" ")))).runnable()).isFalse();
+    assertThat(LaunchPlan.of(KEY, job(new ContainerBuilder().withCommand(List.of(" ")))).runnable())
+        .isFalse();
   }
 }

@@ -1,7 +1,5 @@
 package io.octomy.batch.agent;
 
-import io.octomy.batch.controller.MockApi;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,6 +22,7 @@ import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.controller.Conditions;
 import io.octomy.batch.controller.Labels;
+import io.octomy.batch.controller.MockApi;
 import io.octomy.batch.controller.Times;
 import io.octomy.batch.policy.NodeMode;
 import java.io.IOException;
@@ -44,7 +43,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The agent against the fabric8 mock server in CRUD mode, with fixed host readings and real processes. */
+/**
+ * The agent against the fabric8 mock server in CRUD mode, with fixed host readings and real
+ * processes.
+ */
 class NodeAgentIT {
 
   private static final String NODE = "ws-7";
@@ -52,6 +54,7 @@ class NodeAgentIT {
   private static final String CPU = MeasuredResources.CPU_MILLI;
   private static final String MEM = MeasuredResources.MEMORY_BYTES;
   private static final long GIB = 1L << 30;
+
   /** 8 processors, 16 GiB, 1 GPU; 1.2 cores and 4 GiB in use. */
   private static final HostProbe PROBE = () -> new HostReadings(8, 16 * GIB, 1, 1200, 4 * GIB);
 
@@ -88,7 +91,9 @@ class NodeAgentIT {
     assertThat(node.getSpec().getExecutor()).isEqualTo(Executor.Process);
     // Background: 75% of the processors, 50% of memory, 100% of GPUs.
     assertThat(node.getStatus().getOffer().getOthers())
-        .containsEntry(CPU, 6000L).containsEntry(MEM, 8 * GIB).containsEntry(MeasuredResources.GPU, 1L);
+        .containsEntry(CPU, 6000L)
+        .containsEntry(MEM, 8 * GIB)
+        .containsEntry(MeasuredResources.GPU, 1L);
   }
 
   @Test
@@ -104,48 +109,89 @@ class NodeAgentIT {
     client.resources(BatchNode.class).resource(mine).create();
 
     // A long interval: any report after the first one comes from the spec change.
-    start(settings().withInitialMode(NodeMode.Background).withReportInterval(Duration.ofMinutes(5)));
+    start(
+        settings().withInitialMode(NodeMode.Background).withReportInterval(Duration.ofMinutes(5)));
     BatchNode node = client.resources(BatchNode.class).withName(NODE).get();
     assertThat(node.getSpec()).isEqualTo(spec);
     BatchNodeStatus status = node.getStatus();
-    assertThat(status.getCapacity()).containsEntry(CPU, 8000L).containsEntry(MEM, 16 * GIB)
-        .containsEntry(MeasuredResources.GPU, 1L).containsEntry("example.com/su2-processes", 16L);
-    assertThat(status.getOffer().getOthers()).containsEntry(CPU, 4000L).containsEntry(MEM, 4 * GIB)
-        .containsEntry(MeasuredResources.GPU, 0L).containsEntry("example.com/su2-processes", 8L);
+    assertThat(status.getCapacity())
+        .containsEntry(CPU, 8000L)
+        .containsEntry(MEM, 16 * GIB)
+        .containsEntry(MeasuredResources.GPU, 1L)
+        .containsEntry("example.com/su2-processes", 16L);
+    assertThat(status.getOffer().getOthers())
+        .containsEntry(CPU, 4000L)
+        .containsEntry(MEM, 4 * GIB)
+        .containsEntry(MeasuredResources.GPU, 0L)
+        .containsEntry("example.com/su2-processes", 8L);
     assertThat(status.getOffer().getOwn()).isEqualTo(status.getCapacity());
 
-    client.resources(BatchNode.class).withName(NODE).edit(n -> {
-      n.getSpec().setMode(NodeMode.Off);
-      return n;
-    });
-    BatchNodeStatus after = awaitStatus("the offer after the mode change",
-        s -> s.getOffer().getOthers().get(CPU) == 0L);
-    assertThat(after.getOffer().getOthers()).containsOnlyKeys(status.getCapacity().keySet()).allSatisfy((k, v) -> assertThat(v).isZero());
+    client
+        .resources(BatchNode.class)
+        .withName(NODE)
+        .edit(
+            n -> {
+              n.getSpec().setMode(NodeMode.Off);
+              return n;
+            });
+    BatchNodeStatus after =
+        awaitStatus(
+            "the offer after the mode change", s -> s.getOffer().getOthers().get(CPU) == 0L);
+    assertThat(after.getOffer().getOthers())
+        .containsOnlyKeys(status.getCapacity().keySet())
+        .allSatisfy((k, v) -> assertThat(v).isZero());
     assertThat(after.getOffer().getOwn()).isEqualTo(status.getCapacity());
-    assertThat(client.resources(BatchNode.class).withName(NODE).get().getSpec().getOwnMode()).isEqualTo(NodeMode.Drone);
+    assertThat(client.resources(BatchNode.class).withName(NODE).get().getSpec().getOwnMode())
+        .isEqualTo(NodeMode.Drone);
   }
 
   // --- (b) status fields, Pod executor ---------------------------------------------------------
 
   @Test
   void reportsCapacityAllocationHeartbeatReadyAndPodJobs() throws Exception {
-    BatchJob admitted = place(create(job("admitted", Map.of(CPU, 1000L, MEM, GIB))), NODE, JobPhase.Admitted);
-    BatchJob running = place(create(job("running", Map.of(CPU, 2000L, "example.com/licenses", 1L))), NODE, JobPhase.Running);
+    BatchJob admitted =
+        place(create(job("admitted", Map.of(CPU, 1000L, MEM, GIB))), NODE, JobPhase.Admitted);
+    BatchJob running =
+        place(
+            create(job("running", Map.of(CPU, 2000L, "example.com/licenses", 1L))),
+            NODE,
+            JobPhase.Running);
     place(create(job("elsewhere", Map.of(CPU, 4000L))), "ws-8", JobPhase.Running);
     place(create(job("done", Map.of(CPU, 8000L))), NODE, JobPhase.Succeeded);
-    Pod pod = client.pods().inNamespace(NS).resource(new PodBuilder()
-        .withNewMetadata().withName("running-pod").addToLabels(Labels.JOB_UID, running.getMetadata().getUid()).endMetadata()
-        .withNewSpec().withNodeName(NODE).addNewContainer().withName("main").withImage("busybox").endContainer().endSpec()
-        .build()).create();
-    pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running")
-        .withStartTime("2030-01-01T00:00:00Z").build());
+    Pod pod =
+        client
+            .pods()
+            .inNamespace(NS)
+            .resource(
+                new PodBuilder()
+                    .withNewMetadata()
+                    .withName("running-pod")
+                    .addToLabels(Labels.JOB_UID, running.getMetadata().getUid())
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNodeName(NODE)
+                    .addNewContainer()
+                    .withName("main")
+                    .withImage("busybox")
+                    .endContainer()
+                    .endSpec()
+                    .build())
+            .create();
+    pod.setStatus(
+        new io.fabric8.kubernetes.api.model.PodStatusBuilder()
+            .withPhase("Running")
+            .withStartTime("2030-01-01T00:00:00Z")
+            .build());
     client.pods().inNamespace(NS).resource(pod).updateStatus();
 
     Instant before = Instant.now().minusSeconds(1);
     start(settings().withExecutor(Executor.Pod));
-    BatchNodeStatus status = awaitStatus("allocation and the Pod job",
-        s -> s.getAllocated().size() == 3 && s.getJobs().size() == 1);
-    assertThat(status.getAllocated()).isEqualTo(Map.of(CPU, 3000L, MEM, GIB, "example.com/licenses", 1L));
+    BatchNodeStatus status =
+        awaitStatus(
+            "allocation and the Pod job",
+            s -> s.getAllocated().size() == 3 && s.getJobs().size() == 1);
+    assertThat(status.getAllocated())
+        .isEqualTo(Map.of(CPU, 3000L, MEM, GIB, "example.com/licenses", 1L));
     assertThat(status.getUsage()).isEqualTo(Map.of(CPU, 1200L, MEM, 4 * GIB));
     NodeJob j = status.getJobs().get(0);
     assertThat(j.getName()).isEqualTo("running");
@@ -154,18 +200,24 @@ class NodeAgentIT {
     assertThat(j.getStartedAt()).isEqualTo("2030-01-01T00:00:00Z");
     assertThat(j.getUsage()).isNull(); // no cgroup for it under the fake root
     assertThat(Conditions.isTrue(status.getConditions(), Conditions.READY)).isTrue();
-    assertThat(Conditions.find(status.getConditions(), Conditions.READY).getReason()).isEqualTo("AgentReporting");
+    assertThat(Conditions.find(status.getConditions(), Conditions.READY).getReason())
+        .isEqualTo("AgentReporting");
     Instant first = Times.parse(status.getHeartbeatTime());
     assertThat(first).isAfterOrEqualTo(before.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
-    String transition = Conditions.find(status.getConditions(), Conditions.READY).getLastTransitionTime();
+    String transition =
+        Conditions.find(status.getConditions(), Conditions.READY).getLastTransitionTime();
 
     // The heartbeat moves on at the interval; Ready's transition time does not.
-    BatchNodeStatus later = awaitStatus("a later heartbeat", s -> Times.parse(s.getHeartbeatTime()).isAfter(first));
-    assertThat(Conditions.find(later.getConditions(), Conditions.READY).getLastTransitionTime()).isEqualTo(transition);
+    BatchNodeStatus later =
+        awaitStatus("a later heartbeat", s -> Times.parse(s.getHeartbeatTime()).isAfter(first));
+    assertThat(Conditions.find(later.getConditions(), Conditions.READY).getLastTransitionTime())
+        .isEqualTo(transition);
 
     // A job leaving the node releases its share.
     place(admitted, NODE, JobPhase.Succeeded);
-    assertThat(awaitStatus("released allocation", s -> s.getAllocated().get(MEM) == null).getAllocated())
+    assertThat(
+            awaitStatus("released allocation", s -> s.getAllocated().get(MEM) == null)
+                .getAllocated())
         .isEqualTo(Map.of(CPU, 2000L, "example.com/licenses", 1L));
   }
 
@@ -174,14 +226,19 @@ class NodeAgentIT {
   @Test
   void runsAnAdmittedJobExactlyOnceAndReportsItsExit() throws Exception {
     start(settings());
-    BatchJob job = place(create(job("fails", Map.of(CPU, 500L), "sh", "-c", "echo hi; sleep 0.5; exit 3")), NODE, JobPhase.Admitted);
+    BatchJob job =
+        place(
+            create(job("fails", Map.of(CPU, 500L), "sh", "-c", "echo hi; sleep 0.5; exit 3")),
+            NODE,
+            JobPhase.Admitted);
     String uid = job.getMetadata().getUid();
     NodeJob done = awaitJob(uid, j -> j.getPhase() == JobPhase.Failed);
     assertThat(done.getExitCode()).isEqualTo(3);
     assertThat(done.getReason()).isEqualTo(JobRecord.REASON_FAILED);
     assertThat(done.getNamespace()).isEqualTo(NS);
     assertThat(done.getName()).isEqualTo("fails");
-    assertThat(Times.parse(done.getFinishedAt())).isAfterOrEqualTo(Times.parse(done.getStartedAt()));
+    assertThat(Times.parse(done.getFinishedAt()))
+        .isAfterOrEqualTo(Times.parse(done.getStartedAt()));
     // Half a second at a 200 ms sample interval: measured, if only a little.
     assertThat(done.getUsage()).containsKeys(CPU, MEM);
     assertThat(done.getUsage().get(MEM)).isPositive();
@@ -189,14 +246,17 @@ class NodeAgentIT {
     // The BatchJob still says Admitted (no controller here); more reconciles must not rerun it.
     place(job, NODE, JobPhase.Admitted);
     Thread.sleep(1500);
-    Path log = state.resolve("jobs").resolve(NS).resolve("fails").resolve(uid).resolve("output.log");
+    Path log =
+        state.resolve("jobs").resolve(NS).resolve("fails").resolve(uid).resolve("output.log");
     assertThat(Files.readString(log)).isEqualTo("hi\n");
     assertThat(awaitJob(uid, j -> true).getExitCode()).isEqualTo(3);
 
     // Once the controller has written the outcome, the node stops carrying the entry (its status
     // would otherwise grow with every job the node ever ran); the job is still never rerun.
     place(job, NODE, JobPhase.Failed);
-    awaitStatus("the entry of a recorded job to go", s -> s.getJobs() == null || s.getJobs().stream().noneMatch(j -> uid.equals(j.getUid())));
+    awaitStatus(
+        "the entry of a recorded job to go",
+        s -> s.getJobs() == null || s.getJobs().stream().noneMatch(j -> uid.equals(j.getUid())));
     place(job, NODE, JobPhase.Admitted);
     Thread.sleep(1500);
     assertThat(Files.readString(log)).isEqualTo("hi\n");
@@ -217,8 +277,11 @@ class NodeAgentIT {
   @Test
   void aRestartedAgentReadoptsItsRunningJobAndNeverStartsItTwice() throws Exception {
     NodeAgent first = start(settings());
-    BatchJob job = place(create(job("long", Map.of(CPU, 500L), "sh", "-c", "echo started; sleep 4")), NODE,
-        JobPhase.Admitted);
+    BatchJob job =
+        place(
+            create(job("long", Map.of(CPU, 500L), "sh", "-c", "echo started; sleep 4")),
+            NODE,
+            JobPhase.Admitted);
     String uid = job.getMetadata().getUid();
     awaitJob(uid, j -> j.getPhase() == JobPhase.Running);
     long pid = pidOf(uid);
@@ -227,9 +290,17 @@ class NodeAgentIT {
 
     Instant restart = Instant.now();
     start(settings());
-    NodeJob readopted = awaitStatus("the new agent's first report",
-        s -> !Times.parse(s.getHeartbeatTime()).isBefore(restart.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)))
-        .getJobs().stream().filter(j -> uid.equals(j.getUid())).findFirst().orElseThrow();
+    NodeJob readopted =
+        awaitStatus(
+                "the new agent's first report",
+                s ->
+                    !Times.parse(s.getHeartbeatTime())
+                        .isBefore(restart.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)))
+            .getJobs()
+            .stream()
+            .filter(j -> uid.equals(j.getUid()))
+            .findFirst()
+            .orElseThrow();
     assertThat(readopted.getPhase()).isEqualTo(JobPhase.Running);
     assertThat(pidOf(uid)).isEqualTo(pid);
 
@@ -244,28 +315,39 @@ class NodeAgentIT {
   @Test
   void deletingTheJobStopsItsProcessAndDropsItsEntry() throws Exception {
     start(settings());
-    BatchJob job = place(create(job("doomed", Map.of(CPU, 500L), "sleep", "30")), NODE, JobPhase.Admitted);
+    BatchJob job =
+        place(create(job("doomed", Map.of(CPU, 500L), "sleep", "30")), NODE, JobPhase.Admitted);
     String uid = job.getMetadata().getUid();
     awaitJob(uid, j -> j.getPhase() == JobPhase.Running);
     long pid = pidOf(uid);
 
     client.resources(BatchJob.class).inNamespace(NS).withName("doomed").delete();
-    await("process " + pid + " to end", Duration.ofSeconds(20),
-        () -> ProcessHandle.of(pid).map(ProcessExecutor::hasExited).orElse(true), ended -> ended);
-    awaitStatus("the entry to go", s -> s.getJobs().stream().noneMatch(j -> uid.equals(j.getUid())));
-    await("the job's files to go", Duration.ofSeconds(10),
-        () -> Files.exists(state.resolve("jobs").resolve(NS).resolve("doomed").resolve(uid)), exists -> !exists);
+    await(
+        "process " + pid + " to end",
+        Duration.ofSeconds(20),
+        () -> ProcessHandle.of(pid).map(ProcessExecutor::hasExited).orElse(true),
+        ended -> ended);
+    awaitStatus(
+        "the entry to go", s -> s.getJobs().stream().noneMatch(j -> uid.equals(j.getUid())));
+    await(
+        "the job's files to go",
+        Duration.ofSeconds(10),
+        () -> Files.exists(state.resolve("jobs").resolve(NS).resolve("doomed").resolve(uid)),
+        exists -> !exists);
   }
 
   // --- helpers ----------------------------------------------------------------------------------
 
   private AgentSettings settings() {
-    return AgentSettings.defaults(NODE).withStateDir(state)
-        .withReportInterval(Duration.ofSeconds(1)).withSampleInterval(Duration.ofMillis(200));
+    return AgentSettings.defaults(NODE)
+        .withStateDir(state)
+        .withReportInterval(Duration.ofSeconds(1))
+        .withSampleInterval(Duration.ofMillis(200));
   }
 
   private NodeAgent start(AgentSettings settings) throws InterruptedException {
-    NodeAgent agent = new NodeAgent(client, settings, PROBE, Clock.systemUTC(), CgroupBounds.NONE, cgroups);
+    NodeAgent agent =
+        new NodeAgent(client, settings, PROBE, Clock.systemUTC(), CgroupBounds.NONE, cgroups);
     agents.add(agent);
     return agent.start();
   }
@@ -275,8 +357,16 @@ class NodeAgentIT {
     j.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
     BatchJobSpec spec = new BatchJobSpec();
     spec.setResources(new Resources(requests, null));
-    spec.setTemplate(new PodTemplateSpecBuilder().withNewSpec().addNewContainer().withName("main").withImage("busybox")
-        .withCommand(command).endContainer().endSpec().build());
+    spec.setTemplate(
+        new PodTemplateSpecBuilder()
+            .withNewSpec()
+            .addNewContainer()
+            .withName("main")
+            .withImage("busybox")
+            .withCommand(command)
+            .endContainer()
+            .endSpec()
+            .build());
     j.setSpec(spec);
     return j;
   }
@@ -287,7 +377,12 @@ class NodeAgentIT {
 
   /** Plays the controller: places the job on a node in a phase. */
   private BatchJob place(BatchJob job, String node, JobPhase phase) {
-    BatchJob fresh = client.resources(BatchJob.class).inNamespace(NS).withName(job.getMetadata().getName()).get();
+    BatchJob fresh =
+        client
+            .resources(BatchJob.class)
+            .inNamespace(NS)
+            .withName(job.getMetadata().getName())
+            .get();
     BatchJobStatus s = new BatchJobStatus();
     s.setNode(node);
     s.setPhase(phase);
@@ -295,18 +390,32 @@ class NodeAgentIT {
     return client.resources(BatchJob.class).inNamespace(NS).resource(fresh).updateStatus();
   }
 
-  private BatchNodeStatus awaitStatus(String what, Predicate<BatchNodeStatus> done) throws InterruptedException {
-    return await(what, Duration.ofSeconds(15), () -> Optional.ofNullable(client.resources(BatchNode.class).withName(NODE).get())
-        .map(BatchNode::getStatus).orElse(null), s -> s != null && done.test(s));
+  private BatchNodeStatus awaitStatus(String what, Predicate<BatchNodeStatus> done)
+      throws InterruptedException {
+    return await(
+        what,
+        Duration.ofSeconds(15),
+        () ->
+            Optional.ofNullable(client.resources(BatchNode.class).withName(NODE).get())
+                .map(BatchNode::getStatus)
+                .orElse(null),
+        s -> s != null && done.test(s));
   }
 
   private NodeJob awaitJob(String uid, Predicate<NodeJob> done) throws InterruptedException {
-    return awaitStatus("job " + uid, s -> s.getJobs().stream().anyMatch(j -> uid.equals(j.getUid()) && done.test(j)))
-        .getJobs().stream().filter(j -> uid.equals(j.getUid())).findFirst().orElseThrow();
+    return awaitStatus(
+            "job " + uid,
+            s -> s.getJobs().stream().anyMatch(j -> uid.equals(j.getUid()) && done.test(j)))
+        .getJobs()
+        .stream()
+        .filter(j -> uid.equals(j.getUid()))
+        .findFirst()
+        .orElseThrow();
   }
 
   /** Polls until {@code done} holds (awaitility is not available here). */
-  private static <T> T await(String what, Duration timeout, Supplier<T> probe, Predicate<T> done) throws InterruptedException {
+  private static <T> T await(String what, Duration timeout, Supplier<T> probe, Predicate<T> done)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     T last = null;
     while (System.nanoTime() - deadline < 0) {
@@ -316,13 +425,15 @@ class NodeAgentIT {
       }
       Thread.sleep(100);
     }
-    throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; last seen: " + last);
+    throw new AssertionError(
+        "timed out after " + timeout + " waiting for " + what + "; last seen: " + last);
   }
 
   /** The pid the executor recorded for a job, from its state file. */
   private long pidOf(String uid) throws IOException {
     try (Stream<Path> files = Files.walk(state.resolve("jobs"))) {
-      Path file = files.filter(p -> p.endsWith(Path.of(uid, "state.json"))).findFirst().orElseThrow();
+      Path file =
+          files.filter(p -> p.endsWith(Path.of(uid, "state.json"))).findFirst().orElseThrow();
       return new ObjectMapper().readTree(file.toFile()).get("pid").asLong();
     }
   }
@@ -336,10 +447,12 @@ class NodeAgentIT {
       for (Path f : files.filter(p -> p.getFileName().toString().equals("state.json")).toList()) {
         JsonNode pid = new ObjectMapper().readTree(f.toFile()).get("pid");
         if (pid != null && pid.isNumber()) {
-          ProcessHandle.of(pid.asLong()).ifPresent(h -> {
-            h.descendants().forEach(ProcessHandle::destroyForcibly);
-            h.destroyForcibly();
-          });
+          ProcessHandle.of(pid.asLong())
+              .ifPresent(
+                  h -> {
+                    h.descendants().forEach(ProcessHandle::destroyForcibly);
+                    h.destroyForcibly();
+                  });
         }
       }
     }

@@ -15,8 +15,16 @@ class NodeJobsTest {
 
   @Test
   void aFinishedRecordWithItsMeasurements() {
-    JobRecord r = new JobRecord(KEY, JobPhase.Failed, 3, JobRecord.REASON_FAILED, "the command exited with code 3",
-        42L, Instant.parse("2030-01-01T00:00:01.5Z"), Instant.parse("2030-01-01T00:01:00Z"));
+    JobRecord r =
+        new JobRecord(
+            KEY,
+            JobPhase.Failed,
+            3,
+            JobRecord.REASON_FAILED,
+            "the command exited with code 3",
+            42L,
+            Instant.parse("2030-01-01T00:00:01.5Z"),
+            Instant.parse("2030-01-01T00:01:00Z"));
     NodeJob j = NodeJobs.of(r, new UsageSummary(1500, 700, 300, 200, 5));
     assertThat(j.getNamespace()).isEqualTo("studio");
     assertThat(j.getName()).isEqualTo("mesh");
@@ -26,8 +34,11 @@ class NodeJobsTest {
     assertThat(j.getExitCode()).isEqualTo(3);
     assertThat(j.getStartedAt()).isEqualTo("2030-01-01T00:00:01Z");
     assertThat(j.getFinishedAt()).isEqualTo("2030-01-01T00:01:00Z");
-    assertThat(j.getUsage()).isEqualTo(Map.of(MeasuredResources.CPU_MILLI, 1500L, MeasuredResources.MEMORY_BYTES, 300L));
-    assertThat(j.getMeanUsage()).isEqualTo(Map.of(MeasuredResources.CPU_MILLI, 700L, MeasuredResources.MEMORY_BYTES, 200L));
+    assertThat(j.getUsage())
+        .isEqualTo(
+            Map.of(MeasuredResources.CPU_MILLI, 1500L, MeasuredResources.MEMORY_BYTES, 300L));
+    assertThat(j.getMeanUsage())
+        .isEqualTo(Map.of(MeasuredResources.CPU_MILLI, 700L, MeasuredResources.MEMORY_BYTES, 200L));
   }
 
   @Test
@@ -40,14 +51,21 @@ class NodeJobsTest {
 
   @Test
   void carryOverLeavesOtherJobsAlone() {
-    NodeJob fresh = NodeJobs.failed(KEY, LaunchPlan.NO_COMMAND, "the template has no command; a Process node runs a command, not an image.");
+    NodeJob fresh =
+        NodeJobs.failed(
+            KEY,
+            LaunchPlan.NO_COMMAND,
+            "the template has no command; a Process node runs a command, not an image.");
     NodeJob other = NodeJobs.failed(new JobKey("studio", "other", "uid-2"), "Failed", null);
     other.setUsage(Map.of(MeasuredResources.CPU_MILLI, 5L));
     List<NodeJob> out = NodeJobs.carryOver(List.of(other), List.of(fresh));
-    assertThat(out).singleElement().satisfies(j -> {
-      assertThat(j.getUsage()).isNull();
-      assertThat(j.getReason()).isEqualTo(LaunchPlan.NO_COMMAND);
-    });
+    assertThat(out)
+        .singleElement()
+        .satisfies(
+            j -> {
+              assertThat(j.getUsage()).isNull();
+              assertThat(j.getReason()).isEqualTo(LaunchPlan.NO_COMMAND);
+            });
     assertThat(out.get(0)).isNotSameAs(fresh).isEqualTo(fresh);
   }
 }

@@ -12,16 +12,19 @@ class NodeOfferTest {
 
   private static final long GIB = 1L << 30;
   private final ModeTable table = ModeTable.defaults();
-  private final Map<String, Long> capacity = new LinkedHashMap<>(Map.of(
-      "octomy.io/cpu-milli", 16_000L,
-      "octomy.io/memory-bytes", 64 * GIB,
-      "octomy.io/gpu", 2L,
-      "example.com/su2-processes", 16L));
+  private final Map<String, Long> capacity =
+      new LinkedHashMap<>(
+          Map.of(
+              "octomy.io/cpu-milli", 16_000L,
+              "octomy.io/memory-bytes", 64 * GIB,
+              "octomy.io/gpu", 2L,
+              "example.com/su2-processes", 16L));
 
   @Test
   void interactiveGivesHalfTheCoresAQuarterOfTheMemoryAndNoGpu() {
     NodeOffer o = NodeOffer.of(table, capacity, NodeMode.Interactive, null);
-    assertThat(o.others()).containsEntry("octomy.io/cpu-milli", 8000L)
+    assertThat(o.others())
+        .containsEntry("octomy.io/cpu-milli", 8000L)
         .containsEntry("octomy.io/memory-bytes", 16 * GIB)
         .containsEntry("octomy.io/gpu", 0L)
         .containsEntry("example.com/su2-processes", 8L); // via "*"
@@ -50,10 +53,11 @@ class NodeOfferTest {
 
   @Test
   void customNamesFollowTheStarRowOfACustomTable() {
-    ModeTable custom = table.with(Map.of(NodeMode.Background,
-        Map.of("example.com/su2-processes", 25, "*", 60)));
+    ModeTable custom =
+        table.with(Map.of(NodeMode.Background, Map.of("example.com/su2-processes", 25, "*", 60)));
     NodeOffer o = NodeOffer.of(custom, capacity, NodeMode.Background, NodeMode.Drone);
-    assertThat(o.others()).containsEntry("example.com/su2-processes", 4L)
+    assertThat(o.others())
+        .containsEntry("example.com/su2-processes", 4L)
         .containsEntry("octomy.io/cpu-milli", 9600L)
         .containsEntry("octomy.io/gpu", 1L); // 60% of 2, rounded down
     assertThat(o.own()).containsEntry("example.com/su2-processes", 16L);

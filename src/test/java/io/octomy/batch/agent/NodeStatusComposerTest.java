@@ -32,6 +32,7 @@ class NodeStatusComposerTest {
   private static final String GPU = MeasuredResources.GPU;
   private static final String SU2 = "example.com/su2-processes";
   private static final Instant T0 = Instant.parse("2030-05-01T10:00:00.700Z");
+
   /** 16 processors, 64 GiB, 2 GPUs; 3 cores and 10 GiB in use. */
   private static final HostReadings HOST = new HostReadings(16, 64 * GIB, 2, 3000, 10 * GIB);
 
@@ -54,8 +55,11 @@ class NodeStatusComposerTest {
   void interactiveOffersHalfTheCoresAQuarterOfTheMemoryNoGpuAndHalfOfCustomNames() {
     BatchNodeStatus s = compose(spec(NodeMode.Interactive, null, Map.of(SU2, 16L)));
     assertThat(s.getCapacity()).isEqualTo(Map.of(CPU, 16_000L, MEM, 64 * GIB, GPU, 2L, SU2, 16L));
-    assertThat(s.getOffer().getOthers()).isEqualTo(Map.of(CPU, 8000L, MEM, 16 * GIB, GPU, 0L, SU2, 8L));
-    assertThat(s.getOffer().getOwn()).as("ownMode unset means mode").isEqualTo(s.getOffer().getOthers());
+    assertThat(s.getOffer().getOthers())
+        .isEqualTo(Map.of(CPU, 8000L, MEM, 16 * GIB, GPU, 0L, SU2, 8L));
+    assertThat(s.getOffer().getOwn())
+        .as("ownMode unset means mode")
+        .isEqualTo(s.getOffer().getOthers());
   }
 
   @Test
@@ -64,7 +68,8 @@ class NodeStatusComposerTest {
         .isEqualTo(Map.of(CPU, 12_000L, MEM, 32 * GIB, GPU, 2L, SU2, 12L));
     BatchNodeStatus drone = compose(spec(NodeMode.Drone, null, Map.of(SU2, 16L)));
     assertThat(drone.getOffer().getOthers()).isEqualTo(drone.getCapacity());
-    assertThat(compose(spec(NodeMode.Off, null, Map.of(SU2, 16L))).getOffer().getOthers().values()).containsOnly(0L);
+    assertThat(compose(spec(NodeMode.Off, null, Map.of(SU2, 16L))).getOffer().getOthers().values())
+        .containsOnly(0L);
   }
 
   @Test
@@ -80,10 +85,19 @@ class NodeStatusComposerTest {
 
   @Test
   void customNamesFollowTheStarEntryOfAPolicyTable() {
-    ModeTable custom = ModeTable.defaults().with(Map.of(NodeMode.Background, Map.of(SU2, 25, "*", 60)));
-    BatchNodeStatus s = new NodeStatusComposer(custom, CgroupBounds.NONE, Map.of("example.com/licenses", 5L))
-        .compose(HOST, spec(NodeMode.Background, null, Map.of(SU2, 16L)), Map.of(), List.of(), null, T0);
-    assertThat(s.getOffer().getOthers()).containsEntry(SU2, 4L) // its own row entry
+    ModeTable custom =
+        ModeTable.defaults().with(Map.of(NodeMode.Background, Map.of(SU2, 25, "*", 60)));
+    BatchNodeStatus s =
+        new NodeStatusComposer(custom, CgroupBounds.NONE, Map.of("example.com/licenses", 5L))
+            .compose(
+                HOST,
+                spec(NodeMode.Background, null, Map.of(SU2, 16L)),
+                Map.of(),
+                List.of(),
+                null,
+                T0);
+    assertThat(s.getOffer().getOthers())
+        .containsEntry(SU2, 4L) // its own row entry
         .containsEntry("example.com/licenses", 3L) // "*": 60% of 5, rounded down
         .containsEntry(CPU, 9600L);
   }
@@ -91,9 +105,16 @@ class NodeStatusComposerTest {
   @Test
   void aModeChangeChangesTheOfferNotTheCapacityOrAllocation() {
     Map<String, Long> allocated = Map.of(CPU, 10_000L);
-    BatchNodeStatus drone = composer.compose(HOST, spec(NodeMode.Drone, null, null), allocated, List.of(), null, T0);
-    BatchNodeStatus interactive = composer.compose(HOST, spec(NodeMode.Interactive, null, null), allocated,
-        List.of(), drone, T0.plusSeconds(10));
+    BatchNodeStatus drone =
+        composer.compose(HOST, spec(NodeMode.Drone, null, null), allocated, List.of(), null, T0);
+    BatchNodeStatus interactive =
+        composer.compose(
+            HOST,
+            spec(NodeMode.Interactive, null, null),
+            allocated,
+            List.of(),
+            drone,
+            T0.plusSeconds(10));
     assertThat(interactive.getCapacity()).isEqualTo(drone.getCapacity());
     assertThat(drone.getOffer().getOthers()).containsEntry(CPU, 16_000L);
     assertThat(interactive.getOffer().getOthers()).containsEntry(CPU, 8000L);
@@ -104,16 +125,25 @@ class NodeStatusComposerTest {
   @Test
   void overridesWinOverSpecResourcesAndMeasurementsAndTheCgroupBoundsOnlyMeasurements() {
     CgroupBounds bounds = new CgroupBounds(OptionalLong.of(4000), OptionalLong.of(8 * GIB));
-    BatchNodeStatus s = new NodeStatusComposer(ModeTable.defaults(), bounds, Map.of(MEM, 2 * GIB))
-        .compose(HOST, spec(NodeMode.Drone, null, Map.of(SU2, 16L, GPU, 1L)), Map.of(), List.of(), null, T0);
+    BatchNodeStatus s =
+        new NodeStatusComposer(ModeTable.defaults(), bounds, Map.of(MEM, 2 * GIB))
+            .compose(
+                HOST,
+                spec(NodeMode.Drone, null, Map.of(SU2, 16L, GPU, 1L)),
+                Map.of(),
+                List.of(),
+                null,
+                T0);
     assertThat(s.getCapacity()).isEqualTo(Map.of(CPU, 4000L, MEM, 2 * GIB, GPU, 1L, SU2, 16L));
     assertThat(s.getUsage()).isEqualTo(Map.of(CPU, 3000L, MEM, 10 * GIB));
   }
 
   @Test
   void aNegativeOverrideIsAStartUpError() {
-    assertThatThrownBy(() -> new NodeStatusComposer(ModeTable.defaults(), CgroupBounds.NONE, Map.of(SU2, -1L)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(SU2);
+    assertThatThrownBy(
+            () -> new NodeStatusComposer(ModeTable.defaults(), CgroupBounds.NONE, Map.of(SU2, -1L)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(SU2);
   }
 
   @Test
@@ -130,14 +160,15 @@ class NodeStatusComposerTest {
 
   @Test
   void allocationSumsRequestsOfJobsAdmittedOrRunningHere() {
-    List<BatchJob> jobs = List.of(
-        job("a", "ws-7", JobPhase.Admitted, Map.of(CPU, 1000L, MEM, GIB)),
-        job("b", "ws-7", JobPhase.Running, Map.of(CPU, 2500L, SU2, 4L)),
-        job("c", "ws-8", JobPhase.Running, Map.of(CPU, 7000L)),
-        job("d", "ws-7", JobPhase.Succeeded, Map.of(CPU, 9000L)),
-        job("e", "ws-7", JobPhase.Failed, Map.of(CPU, 9000L)),
-        job("f", null, JobPhase.Queued, Map.of(CPU, 9000L)),
-        job("g", "ws-7", JobPhase.Running, null));
+    List<BatchJob> jobs =
+        List.of(
+            job("a", "ws-7", JobPhase.Admitted, Map.of(CPU, 1000L, MEM, GIB)),
+            job("b", "ws-7", JobPhase.Running, Map.of(CPU, 2500L, SU2, 4L)),
+            job("c", "ws-8", JobPhase.Running, Map.of(CPU, 7000L)),
+            job("d", "ws-7", JobPhase.Succeeded, Map.of(CPU, 9000L)),
+            job("e", "ws-7", JobPhase.Failed, Map.of(CPU, 9000L)),
+            job("f", null, JobPhase.Queued, Map.of(CPU, 9000L)),
+            job("g", "ws-7", JobPhase.Running, null));
     assertThat(NodeAllocation.of("ws-7", jobs)).isEqualTo(Map.of(CPU, 3500L, MEM, GIB, SU2, 4L));
     assertThat(NodeAllocation.of("ws-9", jobs)).isEmpty();
   }
@@ -152,11 +183,14 @@ class NodeStatusComposerTest {
     assertThat(ready.getMessage()).isEqualTo("the agent reported at 2030-05-01T10:00:00Z");
     assertThat(ready.getLastTransitionTime()).isEqualTo("2030-05-01T10:00:00Z");
 
-    BatchNodeStatus next = composer.compose(HOST, spec(NodeMode.Drone, null, null), Map.of(), List.of(), first,
-        T0.plusSeconds(10));
+    BatchNodeStatus next =
+        composer.compose(
+            HOST, spec(NodeMode.Drone, null, null), Map.of(), List.of(), first, T0.plusSeconds(10));
     assertThat(next.getHeartbeatTime()).isEqualTo("2030-05-01T10:00:10Z");
     Condition again = Conditions.find(next.getConditions(), Conditions.READY);
-    assertThat(again.getLastTransitionTime()).as("still True: no transition").isEqualTo("2030-05-01T10:00:00Z");
+    assertThat(again.getLastTransitionTime())
+        .as("still True: no transition")
+        .isEqualTo("2030-05-01T10:00:00Z");
     assertThat(again.getMessage()).contains("10:00:10Z");
   }
 
@@ -165,10 +199,13 @@ class NodeStatusComposerTest {
     NodeJob z = nodeJob("studio", "z", "uid-z", JobPhase.Running, Map.of(CPU, 500L));
     NodeJob a = nodeJob("studio", "a", "uid-a", JobPhase.Succeeded, null);
     BatchNodeStatus previous = new BatchNodeStatus();
-    previous.setJobs(List.of(
-        nodeJob("studio", "a", "uid-a", JobPhase.Running, Map.of(CPU, 900L, MEM, GIB)),
-        nodeJob("studio", "z", "uid-z", JobPhase.Running, Map.of(CPU, 100L, MEM, 2 * GIB))));
-    BatchNodeStatus s = composer.compose(HOST, spec(NodeMode.Drone, null, null), Map.of(), List.of(z, a), previous, T0);
+    previous.setJobs(
+        List.of(
+            nodeJob("studio", "a", "uid-a", JobPhase.Running, Map.of(CPU, 900L, MEM, GIB)),
+            nodeJob("studio", "z", "uid-z", JobPhase.Running, Map.of(CPU, 100L, MEM, 2 * GIB))));
+    BatchNodeStatus s =
+        composer.compose(
+            HOST, spec(NodeMode.Drone, null, null), Map.of(), List.of(z, a), previous, T0);
     assertThat(s.getJobs()).extracting(NodeJob::getName).containsExactly("a", "z");
     // Finished while no agent measured it: the last reported usage stays.
     assertThat(s.getJobs().get(0).getUsage()).isEqualTo(Map.of(CPU, 900L, MEM, GIB));
@@ -177,7 +214,8 @@ class NodeStatusComposerTest {
     assertThat(s.getJobs().get(1).getUsage()).isEqualTo(Map.of(CPU, 500L, MEM, 2 * GIB));
   }
 
-  private static NodeJob nodeJob(String ns, String name, String uid, JobPhase phase, Map<String, Long> usage) {
+  private static NodeJob nodeJob(
+      String ns, String name, String uid, JobPhase phase, Map<String, Long> usage) {
     NodeJob j = new NodeJob();
     j.setNamespace(ns);
     j.setName(name);
@@ -187,9 +225,15 @@ class NodeStatusComposerTest {
     return j;
   }
 
-  private static BatchJob job(String name, String node, JobPhase phase, Map<String, Long> requests) {
+  private static BatchJob job(
+      String name, String node, JobPhase phase, Map<String, Long> requests) {
     BatchJob j = new BatchJob();
-    j.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("studio").withUid("uid-" + name).build());
+    j.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace("studio")
+            .withUid("uid-" + name)
+            .build());
     BatchJobSpec spec = new BatchJobSpec();
     spec.setResources(requests == null ? null : new Resources(requests, null));
     j.setSpec(spec);

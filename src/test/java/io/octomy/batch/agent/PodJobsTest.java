@@ -53,26 +53,40 @@ class PodJobsTest {
     assertThat(j.getUid()).isEqualTo("job-uid-1");
     assertThat(j.getPhase()).isEqualTo(JobPhase.Running);
     assertThat(j.getUsage()).containsEntry(MeasuredResources.MEMORY_BYTES, 500 * MIB);
-    assertThat(j.getMeanUsage().get(MeasuredResources.MEMORY_BYTES)).isBetween(200 * MIB, 500 * MIB);
+    assertThat(j.getMeanUsage().get(MeasuredResources.MEMORY_BYTES))
+        .isBetween(200 * MIB, 500 * MIB);
   }
 
   @Test
   void aFinishedPodReportsItsExitCodeAndAPendingOneNothing() {
     Pod done = pod("p1", "job-uid-1", "Failed");
-    done.getStatus().setContainerStatuses(List.of(new io.fabric8.kubernetes.api.model.ContainerStatusBuilder()
-        .withName("main").withNewState().withNewTerminated().withExitCode(137).withReason("OOMKilled")
-        .withFinishedAt("2030-01-01T00:10:00Z").endTerminated().endState().build()));
+    done.getStatus()
+        .setContainerStatuses(
+            List.of(
+                new io.fabric8.kubernetes.api.model.ContainerStatusBuilder()
+                    .withName("main")
+                    .withNewState()
+                    .withNewTerminated()
+                    .withExitCode(137)
+                    .withReason("OOMKilled")
+                    .withFinishedAt("2030-01-01T00:10:00Z")
+                    .endTerminated()
+                    .endState()
+                    .build()));
     pods.add(done);
     pods.add(pod("p2", "job-uid-2", "Pending"));
     tracker.reconcile(List.of(job("a", "job-uid-1", "ws-7"), job("b", "job-uid-2", "ws-7")));
     tracker.sample(); // nothing running: no cgroup is looked up (the root is null)
-    assertThat(tracker.reports()).singleElement().satisfies(j -> {
-      assertThat(j.getPhase()).isEqualTo(JobPhase.Failed);
-      assertThat(j.getExitCode()).isEqualTo(137);
-      assertThat(j.getReason()).isEqualTo("OOMKilled");
-      assertThat(j.getFinishedAt()).isEqualTo("2030-01-01T00:10:00Z");
-      assertThat(j.getUsage()).isNull();
-    });
+    assertThat(tracker.reports())
+        .singleElement()
+        .satisfies(
+            j -> {
+              assertThat(j.getPhase()).isEqualTo(JobPhase.Failed);
+              assertThat(j.getExitCode()).isEqualTo(137);
+              assertThat(j.getReason()).isEqualTo("OOMKilled");
+              assertThat(j.getFinishedAt()).isEqualTo("2030-01-01T00:10:00Z");
+              assertThat(j.getUsage()).isNull();
+            });
   }
 
   private static void write(Path dir, long usageUsec, long memory) throws Exception {
@@ -82,7 +96,8 @@ class PodJobsTest {
 
   private static BatchJob job(String name, String uid, String node) {
     BatchJob j = new BatchJob();
-    j.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("studio").withUid(uid).build());
+    j.setMetadata(
+        new ObjectMetaBuilder().withName(name).withNamespace("studio").withUid(uid).build());
     BatchJobStatus s = new BatchJobStatus();
     s.setNode(node);
     s.setPhase(JobPhase.Running);
@@ -92,10 +107,21 @@ class PodJobsTest {
 
   private static Pod pod(String podUid, String jobUid, String phase) {
     return new PodBuilder()
-        .withNewMetadata().withName("pod-" + podUid).withNamespace("studio").withUid(podUid)
-        .addToLabels(Labels.JOB_UID, jobUid).endMetadata()
-        .withNewSpec().addNewContainer().withName("main").endContainer().endSpec()
-        .withNewStatus().withPhase(phase).withStartTime("2030-01-01T00:00:00Z").endStatus()
+        .withNewMetadata()
+        .withName("pod-" + podUid)
+        .withNamespace("studio")
+        .withUid(podUid)
+        .addToLabels(Labels.JOB_UID, jobUid)
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("main")
+        .endContainer()
+        .endSpec()
+        .withNewStatus()
+        .withPhase(phase)
+        .withStartTime("2030-01-01T00:00:00Z")
+        .endStatus()
         .build();
   }
 }

@@ -47,19 +47,21 @@ class ProcessExecutorTest {
   }
 
   /**
-   * Kills whatever a test left running, the wrapper first: killed after its command, it would
-   * write the exit code file while the temporary directory is being deleted.
+   * Kills whatever a test left running, the wrapper first: killed after its command, it would write
+   * the exit code file while the temporary directory is being deleted.
    */
   @AfterEach
   void killLeftovers() {
     executors.forEach(ProcessExecutor::close);
     for (long pid : pids) {
-      ProcessHandle.of(pid).ifPresent(h -> {
-        List<ProcessHandle> tree = new ArrayList<>(List.of(h));
-        tree.addAll(h.descendants().toList());
-        tree.forEach(ProcessHandle::destroyForcibly);
-        awaitExited(tree);
-      });
+      ProcessHandle.of(pid)
+          .ifPresent(
+              h -> {
+                List<ProcessHandle> tree = new ArrayList<>(List.of(h));
+                tree.addAll(h.descendants().toList());
+                tree.forEach(ProcessHandle::destroyForcibly);
+                awaitExited(tree);
+              });
     }
   }
 
@@ -86,9 +88,14 @@ class ProcessExecutorTest {
     JobKey key = key("ok");
     Path wd = state.resolve("elsewhere/deep");
     // Arguments reach the program untouched: no shell re-parses them.
-    assertThat(e.start(new LaunchSpec(key,
-        List.of("sh", "-c", "echo \"$GREETING $1\"; pwd", "argv0", "two words; $(no)"),
-        Map.of("GREETING", "hello"), wd))).isTrue();
+    assertThat(
+            e.start(
+                new LaunchSpec(
+                    key,
+                    List.of("sh", "-c", "echo \"$GREETING $1\"; pwd", "argv0", "two words; $(no)"),
+                    Map.of("GREETING", "hello"),
+                    wd)))
+        .isTrue();
     JobRecord r = await(e, key);
     assertThat(r.phase()).isEqualTo(JobPhase.Succeeded);
     assertThat(r.exitCode()).isZero();
@@ -152,8 +159,8 @@ class ProcessExecutorTest {
     assertThat(r.phase()).isEqualTo(JobPhase.Running);
     assertThat(r.pid()).isEqualTo(pid);
     assertThat(second.start(sh(key, "echo started; sleep 30"))).isFalse();
-    assertThat(ProcessHandle.of(pid)).hasValueSatisfying(
-        h -> assertThat(ProcessExecutor.hasExited(h)).isFalse());
+    assertThat(ProcessHandle.of(pid))
+        .hasValueSatisfying(h -> assertThat(ProcessExecutor.hasExited(h)).isFalse());
     assertThat(Files.readAllLines(second.logFile(key))).containsExactly("started");
 
     assertThat(second.stop(key, Duration.ofSeconds(2))).isTrue();
@@ -199,7 +206,8 @@ class ProcessExecutorTest {
     long pid = pidOf(first, key);
     first.close();
     // Killed outright while no agent watched: nothing recorded an exit code.
-    // The wrapper goes first: were the command killed first, the wrapper would still record its exit code.
+    // The wrapper goes first: were the command killed first, the wrapper would still record its
+    // exit code.
     ProcessHandle h = ProcessHandle.of(pid).orElseThrow();
     List<ProcessHandle> children = h.descendants().toList();
     h.destroyForcibly();
@@ -214,7 +222,8 @@ class ProcessExecutorTest {
     assertThat(r.exitCode()).isNull();
     assertThat(second.start(sh(key, "sleep 30"))).isFalse();
     // The verdict is persisted: a third agent says the same without looking at processes.
-    assertThat(executor().record(key).orElseThrow().reason()).isEqualTo(JobRecord.REASON_AGENT_LOST);
+    assertThat(executor().record(key).orElseThrow().reason())
+        .isEqualTo(JobRecord.REASON_AGENT_LOST);
   }
 
   @Test
@@ -235,7 +244,8 @@ class ProcessExecutorTest {
     first.start(sh(key, "sleep 1; exit 6"));
     long pid = pidOf(first, key);
     first.close();
-    new JobStateStore(state).write(JobState.intent(key, List.of("sh", "-c", "sleep 1; exit 6"), Instant.now()));
+    new JobStateStore(state)
+        .write(JobState.intent(key, List.of("sh", "-c", "sleep 1; exit 6"), Instant.now()));
 
     ProcessExecutor second = executor();
     JobRecord adopted = second.record(key).orElseThrow();
@@ -253,7 +263,8 @@ class ProcessExecutorTest {
     first.start(sh(key, "exit 0"));
     await(first, key);
     first.close();
-    new JobStateStore(state).write(JobState.intent(key, List.of("sh", "-c", "exit 0"), Instant.now()));
+    new JobStateStore(state)
+        .write(JobState.intent(key, List.of("sh", "-c", "exit 0"), Instant.now()));
 
     JobRecord r = executor().record(key).orElseThrow();
     assertThat(r.phase()).isEqualTo(JobPhase.Succeeded);
@@ -266,8 +277,13 @@ class ProcessExecutorTest {
     JobKey running = key("other");
     first.start(sh(running, "sleep 30"));
     pidOf(first, running);
-    assertThat(ProcessExecutor.findWrapper(new JobStateStore(state).exitCodeFile(running).toString())).isPresent();
-    assertThat(ProcessExecutor.findWrapper(new JobStateStore(state).exitCodeFile(key("absent")).toString())).isEmpty();
+    assertThat(
+            ProcessExecutor.findWrapper(new JobStateStore(state).exitCodeFile(running).toString()))
+        .isPresent();
+    assertThat(
+            ProcessExecutor.findWrapper(
+                new JobStateStore(state).exitCodeFile(key("absent")).toString()))
+        .isEmpty();
   }
 
   @Test
@@ -275,9 +291,16 @@ class ProcessExecutorTest {
     // Record this very JVM's pid with a start time a day off: alive, but not our process.
     JobKey key = key("reused");
     long self = ProcessHandle.current().pid();
-    new JobStateStore(state).write(JobState.intent(key, List.of("x"), Instant.now())
-        .running(self, ProcessHandle.current().info().startInstant().orElseThrow()
-            .minus(Duration.ofDays(1))));
+    new JobStateStore(state)
+        .write(
+            JobState.intent(key, List.of("x"), Instant.now())
+                .running(
+                    self,
+                    ProcessHandle.current()
+                        .info()
+                        .startInstant()
+                        .orElseThrow()
+                        .minus(Duration.ofDays(1))));
     JobRecord r = executor().record(key).orElseThrow();
     assertThat(r.phase()).isEqualTo(JobPhase.Failed);
     assertThat(r.reason()).isEqualTo(JobRecord.REASON_AGENT_LOST);
@@ -291,7 +314,8 @@ class ProcessExecutorTest {
     e.start(sh(key, "trap '' TERM; echo ready; while :; do sleep 0.1; done"));
     long pid = pidOf(e, key);
     waitForLog(e.logFile(key), "ready");
-    List<ProcessHandle> tree = new ArrayList<>(ProcessHandle.of(pid).orElseThrow().descendants().toList());
+    List<ProcessHandle> tree =
+        new ArrayList<>(ProcessHandle.of(pid).orElseThrow().descendants().toList());
     assertThat(tree).isNotEmpty();
 
     long t0 = System.nanoTime();
@@ -315,7 +339,8 @@ class ProcessExecutorTest {
     pidOf(e, running);
     await(e, done);
     assertThat(e.records()).extracting(JobRecord::key).containsExactly(running, done);
-    assertThat(e.records()).extracting(JobRecord::phase)
+    assertThat(e.records())
+        .extracting(JobRecord::phase)
         .containsExactly(JobPhase.Running, JobPhase.Succeeded);
 
     assertThatThrownBy(() -> e.forget(running)).isInstanceOf(IllegalStateException.class);
@@ -332,8 +357,13 @@ class ProcessExecutorTest {
     e.start(sh(key, "exit 0"));
     await(e, key);
     String json = Files.readString(state.resolve("jobs/studio/json/uid-json/state.json"));
-    assertThat(json).contains("\"phase\" : \"Succeeded\"", "\"exitCode\" : 0", "\"pid\"",
-        "\"processStart\"", "\"uid\" : \"uid-json\"");
+    assertThat(json)
+        .contains(
+            "\"phase\" : \"Succeeded\"",
+            "\"exitCode\" : 0",
+            "\"pid\"",
+            "\"processStart\"",
+            "\"uid\" : \"uid-json\"");
     try (var files = Files.list(state.resolve("jobs/studio/json/uid-json"))) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .noneMatch(n -> n.endsWith(".tmp")); // temp files were all renamed into place

@@ -9,10 +9,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** {@code $(NAME)} expansion with the kubelet's rules. */
 class VariableReferencesTest {
 
-  private static final Map<String, String> VARS = Map.of("GREETING", "hello", "EMPTY", "", "OUT", "/tmp/out");
+  private static final Map<String, String> VARS =
+      Map.of("GREETING", "hello", "EMPTY", "", "OUT", "/tmp/out");
 
   @ParameterizedTest(name = "{0}: [{1}] -> [{2}]")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
       defined                     | $(GREETING) world        | hello world
       two in one                  | $(OUT)/$(GREETING).txt   | /tmp/out/hello.txt
       defined but empty           | a$(EMPTY)b               | ab

@@ -16,7 +16,9 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The manifests in examples/ are what users copy first: they must be valid and show every class. */
+/**
+ * The manifests in examples/ are what users copy first: they must be valid and show every class.
+ */
 class ExamplesTest {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -24,9 +26,12 @@ class ExamplesTest {
   private static List<JsonNode> documents() throws IOException {
     List<JsonNode> docs = new ArrayList<>();
     try (Stream<Path> files = Files.list(Path.of("examples"))) {
-      for (Path f : files.filter(p -> !p.getFileName().toString().equals("policy.yaml")).sorted().toList()) {
+      for (Path f :
+          files.filter(p -> !p.getFileName().toString().equals("policy.yaml")).sorted().toList()) {
         try (YAMLParser p = (YAMLParser) YAML.getFactory().createParser(f.toFile())) {
-          YAML.readValues(p, JsonNode.class).readAll().stream().filter(JsonNode::isObject).forEach(docs::add);
+          YAML.readValues(p, JsonNode.class).readAll().stream()
+              .filter(JsonNode::isObject)
+              .forEach(docs::add);
         }
       }
     }
@@ -40,17 +45,25 @@ class ExamplesTest {
       if (!doc.path("kind").asText().equals("BatchJob")) {
         continue;
       }
-      assertThat(SpecValidator.problems(doc.get("spec"))).as(doc.at("/metadata/name").asText()).isEmpty();
+      assertThat(SpecValidator.problems(doc.get("spec")))
+          .as(doc.at("/metadata/name").asText())
+          .isEmpty();
       BatchJob job = YAML.treeToValue(doc, BatchJob.class);
       Resources r = job.getSpec().getResources();
-      classes.add(r == null ? ServiceClass.of(null, null) : ServiceClass.of(r.getRequests(), r.getLimits()));
+      classes.add(
+          r == null
+              ? ServiceClass.of(null, null)
+              : ServiceClass.of(r.getRequests(), r.getLimits()));
     }
-    assertThat(classes).contains(ServiceClass.Guaranteed, ServiceClass.Burstable, ServiceClass.BestEffort);
+    assertThat(classes)
+        .contains(ServiceClass.Guaranteed, ServiceClass.Burstable, ServiceClass.BestEffort);
   }
 
   @Test
   void exampleNodeAndPolicyRead() throws IOException {
-    assertThat(documents()).anySatisfy(d -> assertThat(d.path("kind").asText()).isEqualTo("BatchNode"));
-    assertThat(PolicyLoader.load(Path.of("examples/policy.yaml")).maxRunning("preprocess")).isEqualTo(2);
+    assertThat(documents())
+        .anySatisfy(d -> assertThat(d.path("kind").asText()).isEqualTo("BatchNode"));
+    assertThat(PolicyLoader.load(Path.of("examples/policy.yaml")).maxRunning("preprocess"))
+        .isEqualTo(2);
   }
 }

@@ -18,19 +18,29 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SpecValidatorTest {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-  private static final String TEMPLATE = "template: {spec: {containers: [{name: main, image: busybox, command: [sh, -c, 'echo hi']}]}}\n";
+  private static final String TEMPLATE =
+      "template: {spec: {containers: [{name: main, image: busybox, command: [sh, -c, 'echo hi']}]}}\n";
 
   static Stream<Arguments> valid() {
     return Stream.of(
         Arguments.of("BestEffort: only a template", TEMPLATE),
-        Arguments.of("Guaranteed with an extended resource",
-            TEMPLATE + "resources: {requests: {octomy.io/cpu-milli: 2000, example.com/su2-processes: 4}, limits: {octomy.io/cpu-milli: 2000, example.com/su2-processes: 4}}"),
-        Arguments.of("Burstable, request below limit", TEMPLATE + "resources: {requests: {octomy.io/cpu-milli: 500}, limits: {octomy.io/cpu-milli: 4000}}"),
+        Arguments.of(
+            "Guaranteed with an extended resource",
+            TEMPLATE
+                + "resources: {requests: {octomy.io/cpu-milli: 2000, example.com/su2-processes: 4}, limits: {octomy.io/cpu-milli: 2000, example.com/su2-processes: 4}}"),
+        Arguments.of(
+            "Burstable, request below limit",
+            TEMPLATE
+                + "resources: {requests: {octomy.io/cpu-milli: 500}, limits: {octomy.io/cpu-milli: 4000}}"),
         Arguments.of("zero quantities", TEMPLATE + "resources: {requests: {octomy.io/gpu: 0}}"),
-        Arguments.of("every optional field", TEMPLATE
-            + "type: mesh-export\ngroup: simulator\norigin: ws-7\nafter: [preprocess-41, prep.v2]\nlocks: [subject/ernie, license]\n"
-            + "resources: {requests: {banter.io/hashes-per-second: 500000}}"),
-        Arguments.of("largest quantity that fits", TEMPLATE + "resources: {requests: {example.com/x: 9223372036854775807}}"));
+        Arguments.of(
+            "every optional field",
+            TEMPLATE
+                + "type: mesh-export\ngroup: simulator\norigin: ws-7\nafter: [preprocess-41, prep.v2]\nlocks: [subject/ernie, license]\n"
+                + "resources: {requests: {banter.io/hashes-per-second: 500000}}"),
+        Arguments.of(
+            "largest quantity that fits",
+            TEMPLATE + "resources: {requests: {example.com/x: 9223372036854775807}}"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -40,38 +50,91 @@ class SpecValidatorTest {
   }
 
   static Stream<Arguments> invalid() {
-    String bigMap = IntStream.range(0, 33).mapToObj(i -> "example.com/r" + i + ": 1").collect(Collectors.joining(", ", "{", "}"));
-    String manyAfter = IntStream.range(0, 65).mapToObj(i -> "j" + i).collect(Collectors.joining(", ", "[", "]"));
+    String bigMap =
+        IntStream.range(0, 33)
+            .mapToObj(i -> "example.com/r" + i + ": 1")
+            .collect(Collectors.joining(", ", "{", "}"));
+    String manyAfter =
+        IntStream.range(0, 65).mapToObj(i -> "j" + i).collect(Collectors.joining(", ", "[", "]"));
     String longName = "example.com/" + "x".repeat(400);
     return Stream.of(
-        bad("resource name without a domain", TEMPLATE + "resources: {requests: {cfd-cores: 4}}",
+        bad(
+            "resource name without a domain",
+            TEMPLATE + "resources: {requests: {cfd-cores: 4}}",
             "resource name 'cfd-cores' has no domain; write it as example.com/cfd-cores"),
-        bad("a fraction", TEMPLATE + "resources: {requests: {octomy.io/cpu-milli: 0.5}}",
+        bad(
+            "a fraction",
+            TEMPLATE + "resources: {requests: {octomy.io/cpu-milli: 0.5}}",
             "spec.resources.requests['octomy.io/cpu-milli'] is 0.5, a fraction; quantities are whole numbers"),
-        bad("a quantity string like Kubernetes writes", TEMPLATE + "resources: {limits: {octomy.io/cpu-milli: 500m}}",
+        bad(
+            "a quantity string like Kubernetes writes",
+            TEMPLATE + "resources: {limits: {octomy.io/cpu-milli: 500m}}",
             "is the string \"500m\"; quantities are plain whole numbers with the unit in the name"),
-        bad("request above limit", TEMPLATE + "resources: {requests: {octomy.io/cpu-milli: 4000}, limits: {octomy.io/cpu-milli: 2000}}",
+        bad(
+            "request above limit",
+            TEMPLATE
+                + "resources: {requests: {octomy.io/cpu-milli: 4000}, limits: {octomy.io/cpu-milli: 2000}}",
             "spec.resources.requests['octomy.io/cpu-milli'] is 4000, above its limit 2000; lower the request to at most 2000 or raise the limit to at least 4000"),
-        bad("negative quantity", TEMPLATE + "resources: {requests: {octomy.io/cpu-milli: -1}}",
+        bad(
+            "negative quantity",
+            TEMPLATE + "resources: {requests: {octomy.io/cpu-milli: -1}}",
             "spec.resources.requests['octomy.io/cpu-milli'] is -1; quantities are whole numbers >= 0"),
-        bad("quantity beyond 64 bits", TEMPLATE + "resources: {requests: {example.com/x: 99999999999999999999}}",
+        bad(
+            "quantity beyond 64 bits",
+            TEMPLATE + "resources: {requests: {example.com/x: 99999999999999999999}}",
             "too large; quantities fit in 64 bits"),
-        bad("domain without a dot", TEMPLATE + "resources: {requests: {example/cores: 1}}",
+        bad(
+            "domain without a dot",
+            TEMPLATE + "resources: {requests: {example/cores: 1}}",
             "resource name 'example/cores' is not a domain-qualified name"),
-        bad("too many resource names", TEMPLATE + "resources: {requests: " + bigMap + "}",
+        bad(
+            "too many resource names",
+            TEMPLATE + "resources: {requests: " + bigMap + "}",
             "spec.resources.requests has 33 resource names; at most 32 are allowed"),
-        bad("a resource name too long", TEMPLATE + "resources: {requests: {" + longName + ": 1}}",
+        bad(
+            "a resource name too long",
+            TEMPLATE + "resources: {requests: {" + longName + ": 1}}",
             "characters long; at most 317 are allowed"),
-        bad("too many dependencies", TEMPLATE + "after: " + manyAfter, "spec.after has 65 entries; at most 64 are allowed"),
-        bad("dependency that is not a name", TEMPLATE + "after: [Pre_Process]", "spec.after[0] 'Pre_Process' is not a BatchJob name"),
-        bad("after as a string", TEMPLATE + "after: preprocess-41", "spec.after is a string; write a list, like [preprocess-41]"),
-        bad("bad lock key", TEMPLATE + "locks: ['subject//ernie']", "spec.locks[0] 'subject//ernie' is not a lock key"),
-        bad("bad group", TEMPLATE + "group: Simulator!", "spec.group 'Simulator!' is not a valid name"),
-        bad("misspelt field", TEMPLATE + "resource: {requests: {octomy.io/cpu-milli: 1}}", "spec.resource is not a field of spec"),
-        bad("misspelt requests", TEMPLATE + "resources: {request: {octomy.io/cpu-milli: 1}}", "spec.resources.request is not a field of spec.resources"),
-        bad("no template", "type: x", "spec.template is missing; write a pod template with at least one container"),
-        bad("template without containers", "template: {spec: {}}", "spec.template has no containers"),
-        bad("container with neither image nor command", "template: {spec: {containers: [{name: main}]}}", "has neither an image nor a command"),
+        bad(
+            "too many dependencies",
+            TEMPLATE + "after: " + manyAfter,
+            "spec.after has 65 entries; at most 64 are allowed"),
+        bad(
+            "dependency that is not a name",
+            TEMPLATE + "after: [Pre_Process]",
+            "spec.after[0] 'Pre_Process' is not a BatchJob name"),
+        bad(
+            "after as a string",
+            TEMPLATE + "after: preprocess-41",
+            "spec.after is a string; write a list, like [preprocess-41]"),
+        bad(
+            "bad lock key",
+            TEMPLATE + "locks: ['subject//ernie']",
+            "spec.locks[0] 'subject//ernie' is not a lock key"),
+        bad(
+            "bad group",
+            TEMPLATE + "group: Simulator!",
+            "spec.group 'Simulator!' is not a valid name"),
+        bad(
+            "misspelt field",
+            TEMPLATE + "resource: {requests: {octomy.io/cpu-milli: 1}}",
+            "spec.resource is not a field of spec"),
+        bad(
+            "misspelt requests",
+            TEMPLATE + "resources: {request: {octomy.io/cpu-milli: 1}}",
+            "spec.resources.request is not a field of spec.resources"),
+        bad(
+            "no template",
+            "type: x",
+            "spec.template is missing; write a pod template with at least one container"),
+        bad(
+            "template without containers",
+            "template: {spec: {}}",
+            "spec.template has no containers"),
+        bad(
+            "container with neither image nor command",
+            "template: {spec: {containers: [{name: main}]}}",
+            "has neither an image nor a command"),
         bad("spec is a list", "[1, 2]", "spec is a list; write it as a mapping"));
   }
 
@@ -88,14 +151,17 @@ class SpecValidatorTest {
 
   @Test
   void reportsEveryProblemNotJustTheFirst() throws Exception {
-    JsonNode spec = YAML.readTree(TEMPLATE
-        + "resources: {requests: {cfd-cores: 4, octomy.io/cpu-milli: 0.5, octomy.io/memory-bytes: -3}}\nlocks: ['']");
+    JsonNode spec =
+        YAML.readTree(
+            TEMPLATE
+                + "resources: {requests: {cfd-cores: 4, octomy.io/cpu-milli: 0.5, octomy.io/memory-bytes: -3}}\nlocks: ['']");
     assertThat(SpecValidator.problems(spec)).hasSize(4);
   }
 
   @Test
   void missingSpecIsAProblem() {
-    assertThat(SpecValidator.problems((JsonNode) null)).containsExactly("spec is missing; write a spec with at least a template (what to run).");
+    assertThat(SpecValidator.problems((JsonNode) null))
+        .containsExactly("spec is missing; write a spec with at least a template (what to run).");
   }
 
   @Test
@@ -110,11 +176,15 @@ class SpecValidatorTest {
   @Test
   void malformedQuantitiesSurviveTypedReadingAndAreReported() throws Exception {
     // An API server that skips schema validation hands the controller these as they were written.
-    String json = "{\"template\": {\"spec\": {\"containers\": [{\"image\": \"x\"}]}},"
-        + " \"resources\": {\"requests\": {\"octomy.io/cpu-milli\": 0.5, \"octomy.io/memory-bytes\": \"1Gi\", \"example.com/ok\": 2},"
-        + " \"limits\": {\"example.com/ok\": -1}}}";
-    BatchJobSpec spec = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper().readValue(json, BatchJobSpec.class);
-    assertThat(spec.getResources().getRequests()).containsExactly(java.util.Map.entry("example.com/ok", 2L));
+    String json =
+        "{\"template\": {\"spec\": {\"containers\": [{\"image\": \"x\"}]}},"
+            + " \"resources\": {\"requests\": {\"octomy.io/cpu-milli\": 0.5, \"octomy.io/memory-bytes\": \"1Gi\", \"example.com/ok\": 2},"
+            + " \"limits\": {\"example.com/ok\": -1}}}";
+    BatchJobSpec spec =
+        io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+            .readValue(json, BatchJobSpec.class);
+    assertThat(spec.getResources().getRequests())
+        .containsExactly(java.util.Map.entry("example.com/ok", 2L));
     assertThat(SpecValidator.problems(spec))
         .anySatisfy(p -> assertThat(p).contains("'octomy.io/cpu-milli'] is 0.5, a fraction"))
         .anySatisfy(p -> assertThat(p).contains("is the string \"1Gi\""))
@@ -123,10 +193,16 @@ class SpecValidatorTest {
 
   @Test
   void wrongTypesNeverFailTheReadAndAreEachReported() throws Exception {
-    String json = "{\"group\": [1, 2, 3], \"locks\": 7, \"after\": {\"job\": \"x\"}, \"resources\": \"lots\","
-        + " \"colour\": \"blue\", \"template\": {\"spec\": {\"containers\": [{\"image\": \"x\"}]}}}";
-    BatchJob job = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
-        .readValue("{\"apiVersion\": \"batch.octomy.io/v1alpha1\", \"kind\": \"BatchJob\", \"metadata\": {\"name\": \"x\"}, \"spec\": " + json + "}", BatchJob.class);
+    String json =
+        "{\"group\": [1, 2, 3], \"locks\": 7, \"after\": {\"job\": \"x\"}, \"resources\": \"lots\","
+            + " \"colour\": \"blue\", \"template\": {\"spec\": {\"containers\": [{\"image\": \"x\"}]}}}";
+    BatchJob job =
+        io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+            .readValue(
+                "{\"apiVersion\": \"batch.octomy.io/v1alpha1\", \"kind\": \"BatchJob\", \"metadata\": {\"name\": \"x\"}, \"spec\": "
+                    + json
+                    + "}",
+                BatchJob.class);
     assertThat(job.getSpec().getTemplate()).isNotNull();
     assertThat(SpecValidator.problems(job.getSpec()))
         .anySatisfy(p -> assertThat(p).startsWith("spec.group is a list"))

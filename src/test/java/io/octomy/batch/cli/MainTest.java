@@ -32,8 +32,10 @@ class MainTest {
 
   @Test
   void subcommandHelpShowsTheContractFlags() {
-    assertThat(run("standalone", "--help").out()).contains("--state-dir", "--port", "--node", "--mode", "--capacity", "--policy");
-    assertThat(run("agent", "--help").out()).contains("--node", "--executor", "--mode", "--capacity", "--kubeconfig");
+    assertThat(run("standalone", "--help").out())
+        .contains("--state-dir", "--port", "--node", "--mode", "--capacity", "--policy");
+    assertThat(run("agent", "--help").out())
+        .contains("--node", "--executor", "--mode", "--capacity", "--kubeconfig");
     assertThat(run("controller", "--help").out()).contains("--policy");
   }
 
@@ -41,7 +43,8 @@ class MainTest {
   void badCapacitySaysWhatToWrite() {
     Run r = run("agent", "--node", "n1", "--capacity", "cfd-cores=4");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("resource name 'cfd-cores' has no domain; write it as example.com/cfd-cores=4");
+    assertThat(r.err())
+        .contains("resource name 'cfd-cores' has no domain; write it as example.com/cfd-cores=4");
     assertThat(run("agent", "--node", "n1", "--capacity", "example.com/x=0.5").err())
         .contains("quantity '0.5' of example.com/x is not a whole number");
   }
@@ -55,6 +58,7 @@ class MainTest {
 
   @Test
   void capacityConverterParsesNameAndQuantity() {
-    assertThat(new CapacityConverter().convert("octomy.io/cpu-milli=8000")).isEqualTo(Map.entry("octomy.io/cpu-milli", 8000L));
+    assertThat(new CapacityConverter().convert("octomy.io/cpu-milli=8000"))
+        .isEqualTo(Map.entry("octomy.io/cpu-milli", 8000L));
   }
 }

@@ -44,8 +44,15 @@ final class ClusterFixtures {
       job.getMetadata().setNamespace("default");
       BatchJobSpec spec = new BatchJobSpec();
       PodTemplateSpec t = new PodTemplateSpec();
-      t.setSpec(new PodSpecBuilder().withContainers(new ContainerBuilder().withName("main").withImage("busybox")
-          .withCommand("sh", "-c", "echo hi").build()).build());
+      t.setSpec(
+          new PodSpecBuilder()
+              .withContainers(
+                  new ContainerBuilder()
+                      .withName("main")
+                      .withImage("busybox")
+                      .withCommand("sh", "-c", "echo hi")
+                      .build())
+              .build());
       spec.setTemplate(t);
       job.setSpec(spec);
     }
@@ -91,13 +98,19 @@ final class ClusterFixtures {
 
     BatchJob build() {
       if (!requests.isEmpty() || !limits.isEmpty()) {
-        job.getSpec().setResources(new Resources(requests.isEmpty() ? null : requests, limits.isEmpty() ? null : limits));
+        job.getSpec()
+            .setResources(
+                new Resources(
+                    requests.isEmpty() ? null : requests, limits.isEmpty() ? null : limits));
       }
       return job;
     }
 
     BatchJob create(KubernetesClient c) {
-      return c.resources(BatchJob.class).inNamespace(job.getMetadata().getNamespace()).resource(build()).create();
+      return c.resources(BatchJob.class)
+          .inNamespace(job.getMetadata().getNamespace())
+          .resource(build())
+          .create();
     }
   }
 
@@ -140,7 +153,9 @@ final class ClusterFixtures {
       BatchNodeStatus s = new BatchNodeStatus();
       s.setCapacity(capacity);
       s.setHeartbeatTime(Times.format(heartbeat));
-      s.setConditions(Conditions.set(null, Conditions.READY, true, "AgentReporting", "reporting", null, heartbeat));
+      s.setConditions(
+          Conditions.set(
+              null, Conditions.READY, true, "AgentReporting", "reporting", null, heartbeat));
       created.setStatus(s);
       return c.resources(BatchNode.class).resource(created).updateStatus();
     }

@@ -20,12 +20,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The controller against the fabric8 mock API server (CRUD mode): jobs and nodes in, statuses and Pods out. */
+/**
+ * The controller against the fabric8 mock API server (CRUD mode): jobs and nodes in, statuses and
+ * Pods out.
+ */
 class ControllerIT {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
@@ -53,8 +55,18 @@ class ControllerIT {
   }
 
   private void startController(Policy policy) throws Exception {
-    controller = BatchController.start(client, new BatchController.Options(policy, false, "default", "127.0.0.1", 0,
-        new AdmissionLoop.Settings(Duration.ofMillis(50), Duration.ofMillis(300), Duration.ofSeconds(30), 4)), clock);
+    controller =
+        BatchController.start(
+            client,
+            new BatchController.Options(
+                policy,
+                false,
+                "default",
+                "127.0.0.1",
+                0,
+                new AdmissionLoop.Settings(
+                    Duration.ofMillis(50), Duration.ofMillis(300), Duration.ofSeconds(30), 4)),
+            clock);
   }
 
   private BatchJobStatus status(String name) {
@@ -64,29 +76,50 @@ class ControllerIT {
 
   private void awaitReason(String name, String reason) {
     try {
-      Eventually.until(WAIT, name + " to have reason " + reason,
+      Eventually.until(
+          WAIT,
+          name + " to have reason " + reason,
           () -> status(name) != null && reason.equals(status(name).getReason()));
     } catch (AssertionError e) {
       BatchJob j = client.resources(BatchJob.class).inNamespace("default").withName(name).get();
-      throw new AssertionError(e.getMessage() + "; the job is " + io.fabric8.kubernetes.client.utils.Serialization.asJson(j), e);
+      throw new AssertionError(
+          e.getMessage()
+              + "; the job is "
+              + io.fabric8.kubernetes.client.utils.Serialization.asJson(j),
+          e);
     }
   }
 
   private Pod podOf(String job) {
     return client.pods().inNamespace("default").list().getItems().stream()
-        .filter(p -> job.equals(p.getMetadata().getLabels().get(Labels.JOB))).findFirst().orElse(null);
+        .filter(p -> job.equals(p.getMetadata().getLabels().get(Labels.JOB)))
+        .findFirst()
+        .orElse(null);
   }
 
   private void finishPod(String job, String phase, int exitCode) {
     Pod pod = podOf(job);
-    pod.setStatus(new PodStatusBuilder().withPhase(phase).withStartTime(Times.format(clock.instant()))
-        .withContainerStatuses(new ContainerStatusBuilder().withName("main").withState(new ContainerStateBuilder()
-            .withNewTerminated().withExitCode(exitCode).withFinishedAt(Times.format(clock.instant())).endTerminated().build()).build())
-        .build());
+    pod.setStatus(
+        new PodStatusBuilder()
+            .withPhase(phase)
+            .withStartTime(Times.format(clock.instant()))
+            .withContainerStatuses(
+                new ContainerStatusBuilder()
+                    .withName("main")
+                    .withState(
+                        new ContainerStateBuilder()
+                            .withNewTerminated()
+                            .withExitCode(exitCode)
+                            .withFinishedAt(Times.format(clock.instant()))
+                            .endTerminated()
+                            .build())
+                    .build())
+            .build());
     client.pods().inNamespace("default").resource(pod).updateStatus();
   }
 
-  private List<io.fabric8.mockwebserver.http.RecordedRequest> drainRequests() throws InterruptedException {
+  private List<io.fabric8.mockwebserver.http.RecordedRequest> drainRequests()
+      throws InterruptedException {
     List<io.fabric8.mockwebserver.http.RecordedRequest> out = new java.util.ArrayList<>();
     io.fabric8.mockwebserver.http.RecordedRequest r;
     while ((r = server.takeRequest(10, java.util.concurrent.TimeUnit.MILLISECONDS)) != null) {
@@ -96,12 +129,20 @@ class ControllerIT {
   }
 
   private String http(String path) throws Exception {
-    var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + controller.metricsPort() + path)).build();
-    var resp = java.net.http.HttpClient.newHttpClient().send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
+    var req =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + controller.metricsPort() + path))
+            .build();
+    var resp =
+        java.net.http.HttpClient.newHttpClient()
+            .send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
     return resp.statusCode() + " " + resp.body();
   }
 
-  /** A report as the node's agent writes it: a new heartbeat, and Ready (read again after a conflict). */
+  /**
+   * A report as the node's agent writes it: a new heartbeat, and Ready (read again after a
+   * conflict).
+   */
   private void heartbeat(String node) {
     heartbeat(node, clock.instant());
   }
@@ -110,8 +151,16 @@ class ControllerIT {
     for (int attempt = 1; ; attempt++) {
       var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
       n.getStatus().setHeartbeatTime(Times.format(at));
-      n.getStatus().setConditions(Conditions.set(n.getStatus().getConditions(), Conditions.READY, true,
-          "AgentReporting", "the agent reported", null, at));
+      n.getStatus()
+          .setConditions(
+              Conditions.set(
+                  n.getStatus().getConditions(),
+                  Conditions.READY,
+                  true,
+                  "AgentReporting",
+                  "the agent reported",
+                  null,
+                  at));
       try {
         client.resources(io.octomy.batch.api.BatchNode.class).resource(n).updateStatus();
         return;
@@ -149,32 +198,56 @@ class ControllerIT {
     Eventually.until(WAIT, "the pod of a", () -> podOf("a") != null);
     Pod pod = podOf("a");
     assertThat(pod.getSpec().getNodeName()).isEqualTo("n1");
-    assertThat(pod.getMetadata().getOwnerReferences()).singleElement()
+    assertThat(pod.getMetadata().getOwnerReferences())
+        .singleElement()
         .satisfies(o -> assertThat(o.getKind()).isEqualTo("BatchJob"));
-    Eventually.until(WAIT, "an Admitted event", () -> client.v1().events().inNamespace("default").list().getItems().stream()
-        .anyMatch(e -> "Admitted".equals(e.getReason()) && "a".equals(e.getInvolvedObject().getName())));
+    Eventually.until(
+        WAIT,
+        "an Admitted event",
+        () ->
+            client.v1().events().inNamespace("default").list().getItems().stream()
+                .anyMatch(
+                    e ->
+                        "Admitted".equals(e.getReason())
+                            && "a".equals(e.getInvolvedObject().getName())));
     assertThat(http("/healthz")).startsWith("200");
     assertThat(http("/readyz")).startsWith("200");
     // The job gauges are set at the end of a pass: the one after the cache has seen the admission.
-    Eventually.until(WAIT, "the Admitted job in the gauges", () -> {
-      try {
-        return http("/metrics").contains("octomy_jobs{class=\"Guaranteed\",phase=\"Admitted\",reason=\"Admitted\"}");
-      } catch (Exception e) {
-        return false;
-      }
-    });
-    assertThat(http("/metrics")).contains("octomy_admissions_total 1.0", "octomy_decision_pass_seconds_count",
-        "octomy_status_writes_total{result=\"written\"}", "octomy_jobs{class=\"Guaranteed\",phase=\"Admitted\",reason=\"Admitted\"}");
-    assertThat(pod.getSpec().getContainers().get(0).getResources() == null
-        || pod.getSpec().getContainers().get(0).getResources().getLimits() == null
-        || pod.getSpec().getContainers().get(0).getResources().getLimits().isEmpty()).isTrue();
+    Eventually.until(
+        WAIT,
+        "the Admitted job in the gauges",
+        () -> {
+          try {
+            return http("/metrics")
+                .contains(
+                    "octomy_jobs{class=\"Guaranteed\",phase=\"Admitted\",reason=\"Admitted\"}");
+          } catch (Exception e) {
+            return false;
+          }
+        });
+    assertThat(http("/metrics"))
+        .contains(
+            "octomy_admissions_total 1.0",
+            "octomy_decision_pass_seconds_count",
+            "octomy_status_writes_total{result=\"written\"}",
+            "octomy_jobs{class=\"Guaranteed\",phase=\"Admitted\",reason=\"Admitted\"}");
+    assertThat(
+            pod.getSpec().getContainers().get(0).getResources() == null
+                || pod.getSpec().getContainers().get(0).getResources().getLimits() == null
+                || pod.getSpec().getContainers().get(0).getResources().getLimits().isEmpty())
+        .isTrue();
   }
 
   @Test
   void everyWaitingReasonReachesTheStatus() throws Exception {
     node("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
-    startController(new Policy(Policy.defaults().modes(), Policy.defaults().priority(),
-        Map.of("sim", new GroupPolicy(1)), Map.of("budgeted", Map.of(CPU, 1500L)), Duration.ofSeconds(60)));
+    startController(
+        new Policy(
+            Policy.defaults().modes(),
+            Policy.defaults().priority(),
+            Map.of("sim", new GroupPolicy(1)),
+            Map.of("budgeted", Map.of(CPU, 1500L)),
+            Duration.ofSeconds(60)));
     job("holder").cpu(1000).locks("subject/ernie").group("sim").create(client);
     awaitReason("holder", "Admitted");
 
@@ -188,11 +261,13 @@ class ControllerIT {
     job("loop-b").after("loop-a").create(client);
     job("b1").namespace("budgeted").cpu(1000).create(client);
     awaitReason("locked", "WaitingForLock");
-    assertThat(status("locked").getWaitingOn()).singleElement()
-        .satisfies(w -> {
-          assertThat(w.getKey()).isEqualTo("subject/ernie");
-          assertThat(w.getJob()).isEqualTo("holder");
-        });
+    assertThat(status("locked").getWaitingOn())
+        .singleElement()
+        .satisfies(
+            w -> {
+              assertThat(w.getKey()).isEqualTo("subject/ernie");
+              assertThat(w.getJob()).isEqualTo("holder");
+            });
     awaitReason("grouped", "WaitingForGroup");
     awaitReason("big", "WaitingForCapacity");
     assertThat(status("big").getMessage()).contains("3500", "n1");
@@ -202,13 +277,27 @@ class ControllerIT {
     assertThat(status("bad").getPhase()).isEqualTo(JobPhase.Rejected);
     assertThat(status("bad").getMessage()).contains("write it as example.com/cfd-cores");
     awaitReason("loop-a", "DependencyCycle");
-    Eventually.until(WAIT, "b1 admitted", () -> status("b1") != null && "Admitted".equals(status("b1").getReason())
-        || client.resources(BatchJob.class).inNamespace("budgeted").withName("b1").get().getStatus() != null);
+    Eventually.until(
+        WAIT,
+        "b1 admitted",
+        () ->
+            status("b1") != null && "Admitted".equals(status("b1").getReason())
+                || client
+                        .resources(BatchJob.class)
+                        .inNamespace("budgeted")
+                        .withName("b1")
+                        .get()
+                        .getStatus()
+                    != null);
     job("b2").namespace("budgeted").cpu(1000).create(client);
-    Eventually.until(WAIT, "b2 waiting for budget", () -> {
-      BatchJob b2 = client.resources(BatchJob.class).inNamespace("budgeted").withName("b2").get();
-      return b2.getStatus() != null && "WaitingForBudget".equals(b2.getStatus().getReason());
-    });
+    Eventually.until(
+        WAIT,
+        "b2 waiting for budget",
+        () -> {
+          BatchJob b2 =
+              client.resources(BatchJob.class).inNamespace("budgeted").withName("b2").get();
+          return b2.getStatus() != null && "WaitingForBudget".equals(b2.getStatus().getReason());
+        });
   }
 
   @Test
@@ -258,9 +347,17 @@ class ControllerIT {
     for (int i = 0; i < 1000; i++) {
       job("w" + i).cpu(500).create(client);
     }
-    Eventually.until(Duration.ofSeconds(60), "1000 waiting statuses", () -> client.resources(BatchJob.class)
-        .inNamespace("default").list().getItems().stream()
-        .filter(j -> j.getStatus() != null && "WaitingForCapacity".equals(j.getStatus().getReason())).count() == 1000);
+    Eventually.until(
+        Duration.ofSeconds(60),
+        "1000 waiting statuses",
+        () ->
+            client.resources(BatchJob.class).inNamespace("default").list().getItems().stream()
+                    .filter(
+                        j ->
+                            j.getStatus() != null
+                                && "WaitingForCapacity".equals(j.getStatus().getReason()))
+                    .count()
+                == 1000);
     // Let in-flight writes settle, then age the queue for several ticks; the node's agent keeps
     // reporting meanwhile (its heartbeat is the only write expected).
     controller.loop().runPass();
@@ -270,9 +367,13 @@ class ControllerIT {
       heartbeat("n1");
       controller.loop().runPass();
     }
-    long requests = drainRequests().stream()
-        .filter(r -> r.getPath().contains("/batchjobs") && !r.getMethod().equals("GET")).count();
-    assertThat(requests).as("BatchJob writes while 1,000 jobs aged for 250 s with no decision changing").isZero();
+    long requests =
+        drainRequests().stream()
+            .filter(r -> r.getPath().contains("/batchjobs") && !r.getMethod().equals("GET"))
+            .count();
+    assertThat(requests)
+        .as("BatchJob writes while 1,000 jobs aged for 250 s with no decision changing")
+        .isZero();
     assertThat(controller.loop().runPass().decided()).isEqualTo(1000);
   }
 
@@ -280,8 +381,13 @@ class ControllerIT {
   void aRestartedControllerResumesWithoutDoubleBooking() throws Exception {
     Map<String, Long> cap = Map.of("n1", 4000L, "n2", 4000L, "n3", 3000L);
     cap.forEach((n, c) -> node(n).capacity(CPU, c).heartbeat(clock.instant()).create(client));
-    Policy policy = new Policy(Policy.defaults().modes(), Policy.defaults().priority(),
-        Map.of("g1", new GroupPolicy(2)), Map.of(), Duration.ofHours(1));
+    Policy policy =
+        new Policy(
+            Policy.defaults().modes(),
+            Policy.defaults().priority(),
+            Map.of("g1", new GroupPolicy(2)),
+            Map.of(),
+            Duration.ofHours(1));
     try (InvariantWatcher watcher = new InvariantWatcher(client, cap, Map.of("g1", 2))) {
       for (int i = 0; i < 40; i++) {
         var b = job("j" + i).cpu(1000 + (i % 3) * 500L);
@@ -301,10 +407,13 @@ class ControllerIT {
         finishAllRunningPods();
       }
       startController(policy);
-      Eventually.until(Duration.ofSeconds(90), "every job to finish", () -> {
-        finishAllRunningPods();
-        return countPhase(JobPhase.Succeeded) == 40;
-      });
+      Eventually.until(
+          Duration.ofSeconds(90),
+          "every job to finish",
+          () -> {
+            finishAllRunningPods();
+            return countPhase(JobPhase.Succeeded) == 40;
+          });
       assertThat(watcher.violations()).isEmpty();
       // One Pod per job, never two.
       assertThat(client.pods().inNamespace("default").list().getItems()).hasSize(40);
@@ -320,26 +429,48 @@ class ControllerIT {
     }
     // Another writer keeps changing the jobs' labels (a new resourceVersion each time), so some of
     // the controller's conditional status writes are refused with 409.
-    Thread competitor = new Thread(() -> {
-      for (int round = 0; round < 20 && !Thread.currentThread().isInterrupted(); round++) {
-        for (int i = 0; i < 30; i++) {
-          try {
-            client.resources(BatchJob.class).inNamespace("default").withName("c" + i)
-                .edit(j -> {
-                  j.getMetadata().setLabels(Map.of("touched", String.valueOf(System.nanoTime() % 1000)));
-                  return j;
-                });
-          } catch (RuntimeException ignored) {
-            // a conflict with the controller: fine, try the next one
-          }
-        }
-      }
-    });
+    Thread competitor =
+        new Thread(
+            () -> {
+              for (int round = 0; round < 20 && !Thread.currentThread().isInterrupted(); round++) {
+                for (int i = 0; i < 30; i++) {
+                  try {
+                    client
+                        .resources(BatchJob.class)
+                        .inNamespace("default")
+                        .withName("c" + i)
+                        .edit(
+                            j -> {
+                              j.getMetadata()
+                                  .setLabels(
+                                      Map.of("touched", String.valueOf(System.nanoTime() % 1000)));
+                              return j;
+                            });
+                  } catch (RuntimeException ignored) {
+                    // a conflict with the controller: fine, try the next one
+                  }
+                }
+              }
+            });
     competitor.start();
     competitor.join(60_000);
-    Eventually.until(WAIT, "three admitted, the rest waiting", () -> countPhase(JobPhase.Admitted) == 3
-        && client.resources(BatchJob.class).inNamespace("default").list().getItems().stream()
-            .filter(j -> j.getStatus() != null && "WaitingForCapacity".equals(j.getStatus().getReason())).count() == 27);
+    Eventually.until(
+        WAIT,
+        "three admitted, the rest waiting",
+        () ->
+            countPhase(JobPhase.Admitted) == 3
+                && client
+                        .resources(BatchJob.class)
+                        .inNamespace("default")
+                        .list()
+                        .getItems()
+                        .stream()
+                        .filter(
+                            j ->
+                                j.getStatus() != null
+                                    && "WaitingForCapacity".equals(j.getStatus().getReason()))
+                        .count()
+                    == 27);
     assertThat(client.resources(BatchJob.class).inNamespace("default").list().getItems())
         .allSatisfy(j -> assertThat(j.getMetadata().getLabels()).containsKey("touched"));
   }
@@ -356,16 +487,22 @@ class ControllerIT {
     awaitReason("good", "Admitted");
     assertThat(status("bad-limit").getMessage()).contains("above its limit 1000");
     // Fixing the manifest is enough: the edited job is considered again.
-    client.resources(BatchJob.class).inNamespace("default").withName("bad-name").edit(j -> {
-      j.getSpec().getResources().setRequests(Map.of(CPU, 500L));
-      return j;
-    });
+    client
+        .resources(BatchJob.class)
+        .inNamespace("default")
+        .withName("bad-name")
+        .edit(
+            j -> {
+              j.getSpec().getResources().setRequests(Map.of(CPU, 500L));
+              return j;
+            });
     awaitReason("bad-name", "Admitted");
   }
 
   private long countPhase(JobPhase phase) {
     return client.resources(BatchJob.class).inNamespace("default").list().getItems().stream()
-        .filter(j -> j.getStatus() != null && j.getStatus().getPhase() == phase).count();
+        .filter(j -> j.getStatus() != null && j.getStatus().getPhase() == phase)
+        .count();
   }
 
   private void finishAllRunningPods() {
@@ -378,7 +515,8 @@ class ControllerIT {
   }
 
   /** Plays a Process node's agent: reports a finished run of a job with its measured peak. */
-  private void reportRun(String node, BatchJob job, JobPhase phase, int exitCode, Map<String, Long> peak) {
+  private void reportRun(
+      String node, BatchJob job, JobPhase phase, int exitCode, Map<String, Long> peak) {
     var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
     var entry = new io.octomy.batch.api.NodeJob();
     entry.setNamespace("default");
@@ -389,7 +527,9 @@ class ControllerIT {
     entry.setStartedAt(Times.format(clock.instant()));
     entry.setFinishedAt(Times.format(clock.instant().plusSeconds(30)));
     entry.setUsage(peak);
-    List<io.octomy.batch.api.NodeJob> jobs = new java.util.ArrayList<>(n.getStatus().getJobs() == null ? List.of() : n.getStatus().getJobs());
+    List<io.octomy.batch.api.NodeJob> jobs =
+        new java.util.ArrayList<>(
+            n.getStatus().getJobs() == null ? List.of() : n.getStatus().getJobs());
     jobs.add(entry);
     n.getStatus().setJobs(jobs);
     n.getStatus().setHeartbeatTime(Times.format(clock.instant()));
@@ -398,7 +538,11 @@ class ControllerIT {
 
   @Test
   void overDeclaredRunsShowUpAsWasteInTheProfile() throws Exception {
-    node("ws-1").executor(io.octomy.batch.api.Executor.Process).capacity(CPU, 16000).heartbeat(clock.instant()).create(client);
+    node("ws-1")
+        .executor(io.octomy.batch.api.Executor.Process)
+        .capacity(CPU, 16000)
+        .heartbeat(clock.instant())
+        .create(client);
     startController(Policy.defaults());
     for (int run = 0; run < 4; run++) {
       String name = "export-" + run;
@@ -408,12 +552,29 @@ class ControllerIT {
       reportRun("ws-1", j, JobPhase.Succeeded, 0, Map.of(CPU, 1000L + run * 10));
       awaitReason(name, "Succeeded");
     }
-    Eventually.until(WAIT, "a profile with 4 runs", () -> {
-      var p = client.resources(io.octomy.batch.api.BatchJobProfile.class).inNamespace("default").withName("mesh-export").get();
-      return p != null && p.getStatus() != null && Long.valueOf(4).equals(p.getStatus().getRuns());
-    });
-    var drift = client.resources(io.octomy.batch.api.BatchJobProfile.class).inNamespace("default").withName("mesh-export")
-        .get().getStatus().getResources().get(CPU);
+    Eventually.until(
+        WAIT,
+        "a profile with 4 runs",
+        () -> {
+          var p =
+              client
+                  .resources(io.octomy.batch.api.BatchJobProfile.class)
+                  .inNamespace("default")
+                  .withName("mesh-export")
+                  .get();
+          return p != null
+              && p.getStatus() != null
+              && Long.valueOf(4).equals(p.getStatus().getRuns());
+        });
+    var drift =
+        client
+            .resources(io.octomy.batch.api.BatchJobProfile.class)
+            .inNamespace("default")
+            .withName("mesh-export")
+            .get()
+            .getStatus()
+            .getResources()
+            .get(CPU);
     assertThat(drift.getRequested()).isEqualTo(4000);
     assertThat(drift.getWaste()).isBetween(0.70, 0.76);
     assertThat(drift.getSuggestedRequest()).isBetween(1000L, 1200L);
@@ -422,7 +583,11 @@ class ControllerIT {
 
   @Test
   void aPeakAboveItsLimitIsReportedNotKilled() throws Exception {
-    node("ws-1").executor(io.octomy.batch.api.Executor.Process).capacity(CPU, 16000).heartbeat(clock.instant()).create(client);
+    node("ws-1")
+        .executor(io.octomy.batch.api.Executor.Process)
+        .capacity(CPU, 16000)
+        .heartbeat(clock.instant())
+        .create(client);
     startController(Policy.defaults());
     job("greedy").request(CPU, 500).limit(CPU, 800).create(client);
     awaitReason("greedy", "Admitted");
@@ -431,14 +596,21 @@ class ControllerIT {
     awaitReason("greedy", "Succeeded");
     assertThat(status("greedy").getOverLimit()).containsExactly(CPU);
     assertThat(Conditions.isTrue(status("greedy").getConditions(), Conditions.OVER_LIMIT)).isTrue();
-    Eventually.until(WAIT, "one OverLimit event", () -> client.v1().events().inNamespace("default").list().getItems().stream()
-        .filter(e -> "OverLimit".equals(e.getReason())).count() == 1);
+    Eventually.until(
+        WAIT,
+        "one OverLimit event",
+        () ->
+            client.v1().events().inNamespace("default").list().getItems().stream()
+                    .filter(e -> "OverLimit".equals(e.getReason()))
+                    .count()
+                == 1);
   }
 
   @Test
   void aStarvingJobHoldsBackSmallerOnesWhereItWouldFit() throws Exception {
     node("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
-    startController(patientPolicy()); // the clock jumps 2 h: the node must not look silent meanwhile
+    startController(
+        patientPolicy()); // the clock jumps 2 h: the node must not look silent meanwhile
     job("blocker").cpu(2000).create(client);
     awaitReason("blocker", "Admitted");
     job("big").cpu(4000).create(client);
@@ -450,10 +622,23 @@ class ControllerIT {
     job("small").cpu(1000).create(client);
     awaitReason("small", "HeldForStarvingJob");
     assertThat(status("small").getMessage()).contains("big");
-    Eventually.until(WAIT, "big marked Starving", () -> Conditions.isTrue(status("big").getConditions(), Conditions.STARVING));
-    // (small counts as starving too: the API server stamps creation with real time, the controller's clock is 2 h ahead.)
-    Eventually.until(WAIT, "one Starving event for big", () -> client.v1().events().inNamespace("default").list().getItems().stream()
-        .filter(e -> "Starving".equals(e.getReason()) && "big".equals(e.getInvolvedObject().getName())).count() == 1);
+    Eventually.until(
+        WAIT,
+        "big marked Starving",
+        () -> Conditions.isTrue(status("big").getConditions(), Conditions.STARVING));
+    // (small counts as starving too: the API server stamps creation with real time, the
+    // controller's clock is 2 h ahead.)
+    Eventually.until(
+        WAIT,
+        "one Starving event for big",
+        () ->
+            client.v1().events().inNamespace("default").list().getItems().stream()
+                    .filter(
+                        e ->
+                            "Starving".equals(e.getReason())
+                                && "big".equals(e.getInvolvedObject().getName()))
+                    .count()
+                == 1);
 
     // When the blocker finishes, the big job goes first.
     Eventually.until(WAIT, "the pod of blocker", () -> podOf("blocker") != null);
@@ -475,24 +660,45 @@ class ControllerIT {
     Duration jump = Policy.defaults().nodeHeartbeatTimeout().plusSeconds(10);
     Instant later = clock.instant().plus(jump);
     heartbeat("n2", later);
-    Eventually.until(WAIT, "the controller's cache to see n2's report", () -> controller.loop().view().nodes()
-        .stream().anyMatch(n -> n.getMetadata().getName().equals("n2")
-            && Times.format(later).equals(n.getStatus().getHeartbeatTime())));
+    Eventually.until(
+        WAIT,
+        "the controller's cache to see n2's report",
+        () ->
+            controller.loop().view().nodes().stream()
+                .anyMatch(
+                    n ->
+                        n.getMetadata().getName().equals("n2")
+                            && Times.format(later).equals(n.getStatus().getHeartbeatTime())));
     clock.advance(jump);
-    Eventually.until(WAIT, "n1 marked Ready=Unknown", () -> "Unknown".equals(readyOf("n1").getStatus()));
+    Eventually.until(
+        WAIT, "n1 marked Ready=Unknown", () -> "Unknown".equals(readyOf("n1").getStatus()));
     var marked = readyOf("n1");
     assertThat(marked.getReason()).isEqualTo(NodeLiveness.REASON_NOT_REPORTING);
     long timeout = Policy.defaults().nodeHeartbeatTimeout().toSeconds();
-    assertThat(marked.getMessage()).startsWith("no heartbeat from the agent for " + (timeout + 10)
-        + " s (the timeout is " + timeout + " s)");
+    assertThat(marked.getMessage())
+        .startsWith(
+            "no heartbeat from the agent for "
+                + (timeout + 10)
+                + " s (the timeout is "
+                + timeout
+                + " s)");
     assertThat(readyOf("n2").getStatus()).isEqualTo("True");
     var n1 = client.resources(io.octomy.batch.api.BatchNode.class).withName("n1").get();
-    assertThat(n1.getStatus().getCapacity()).as("only the condition changes").containsEntry(CPU, 4000L);
+    assertThat(n1.getStatus().getCapacity())
+        .as("only the condition changes")
+        .containsEntry(CPU, 4000L);
     String version = n1.getMetadata().getResourceVersion();
     controller.loop().runPass();
     controller.loop().runPass();
-    assertThat(client.resources(io.octomy.batch.api.BatchNode.class).withName("n1").get().getMetadata().getResourceVersion())
-        .as("a marked node is not written again").isEqualTo(version);
+    assertThat(
+            client
+                .resources(io.octomy.batch.api.BatchNode.class)
+                .withName("n1")
+                .get()
+                .getMetadata()
+                .getResourceVersion())
+        .as("a marked node is not written again")
+        .isEqualTo(version);
 
     // The agent comes back: its report sets Ready again, and the controller leaves it so.
     heartbeat("n1");
@@ -508,7 +714,11 @@ class ControllerIT {
     awaitReason("victim", "Admitted");
     Eventually.until(WAIT, "the pod of victim", () -> podOf("victim") != null);
     Pod pod = podOf("victim");
-    pod.setStatus(new PodStatusBuilder().withPhase("Running").withStartTime(Times.format(clock.instant())).build());
+    pod.setStatus(
+        new PodStatusBuilder()
+            .withPhase("Running")
+            .withStartTime(Times.format(clock.instant()))
+            .build());
     client.pods().inNamespace("default").resource(pod).updateStatus();
     Eventually.until(WAIT, "victim running", () -> status("victim").getPhase() == JobPhase.Running);
     job("next").cpu(1000).create(client);

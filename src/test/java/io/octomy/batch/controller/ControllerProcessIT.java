@@ -16,11 +16,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code octomy-batch controller} as a process: it leads, decides, and stops cleanly on SIGTERM. */
+/**
+ * {@code octomy-batch controller} as a process: it leads, decides, and stops cleanly on SIGTERM.
+ */
 class ControllerProcessIT {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theControllerCommandLeadsDecidesAndStopsOnSigterm() throws Exception {
@@ -30,28 +31,47 @@ class ControllerProcessIT {
       node("n1").capacity(CPU, 2000).heartbeat(java.time.Instant.now()).create(client);
       job("first").cpu(1000).create(client);
       Path kubeconfig = dir.resolve("kubeconfig");
-      Files.writeString(kubeconfig, """
+      Files.writeString(
+          kubeconfig,
+          """
           apiVersion: v1
           kind: Config
           clusters: [{name: mock, cluster: {server: "%s"}}]
           users: [{name: me, user: {token: unused}}]
           contexts: [{name: mock, context: {cluster: mock, user: me, namespace: default}}]
           current-context: mock
-          """.formatted(client.getConfiguration().getMasterUrl()));
+          """
+              .formatted(client.getConfiguration().getMasterUrl()));
       Path log = dir.resolve("controller.log");
-      ProcessBuilder pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", System.getProperty("java.class.path"), "io.octomy.batch.Main", "controller",
-          "--lease-namespace", "default", "--metrics-port", "-1"))
-          .redirectErrorStream(true).redirectOutput(log.toFile());
+      ProcessBuilder pb =
+          new ProcessBuilder(
+                  List.of(
+                      Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                      "-cp",
+                      System.getProperty("java.class.path"),
+                      "io.octomy.batch.Main",
+                      "controller",
+                      "--lease-namespace",
+                      "default",
+                      "--metrics-port",
+                      "-1"))
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile());
       pb.environment().put("KUBECONFIG", kubeconfig.toString());
       Process p = pb.start();
       try {
-        Eventually.until(Duration.ofSeconds(60), "the job to be admitted by the controller process", () -> {
-          BatchJob j = client.resources(BatchJob.class).inNamespace("default").withName("first").get();
-          return j.getStatus() != null && "Admitted".equals(j.getStatus().getReason());
-        });
+        Eventually.until(
+            Duration.ofSeconds(60),
+            "the job to be admitted by the controller process",
+            () -> {
+              BatchJob j =
+                  client.resources(BatchJob.class).inNamespace("default").withName("first").get();
+              return j.getStatus() != null && "Admitted".equals(j.getStatus().getReason());
+            });
         p.destroy(); // SIGTERM, as the kubelet sends it
-        assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("exits within 20 s of SIGTERM; log:%n%s", Files.readString(log)).isTrue();
+        assertThat(p.waitFor(20, TimeUnit.SECONDS))
+            .as("exits within 20 s of SIGTERM; log:%n%s", Files.readString(log))
+            .isTrue();
       } finally {
         p.destroyForcibly();
       }

@@ -25,7 +25,8 @@ final class Eventually {
         throw new AssertionError("interrupted while waiting for " + what);
       }
     }
-    AssertionError e = new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what);
+    AssertionError e =
+        new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what);
     if (last != null) {
       e.initCause(last);
     }

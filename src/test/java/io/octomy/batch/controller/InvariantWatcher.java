@@ -14,8 +14,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Watches every BatchJob change and checks, after each one, that no node is over its capacity,
- * no lock has two holders, no group is over its cap, and no job was admitted twice.
+ * Watches every BatchJob change and checks, after each one, that no node is over its capacity, no
+ * lock has two holders, no group is over its cap, and no job was admitted twice.
  */
 final class InvariantWatcher implements AutoCloseable {
 
@@ -25,29 +25,39 @@ final class InvariantWatcher implements AutoCloseable {
   private final Map<String, Set<String>> admissionsPerJob = new ConcurrentHashMap<>();
   private final List<String> violations = java.util.Collections.synchronizedList(new ArrayList<>());
 
-  InvariantWatcher(KubernetesClient client, Map<String, Long> cpuCapacityPerNode, Map<String, Integer> groupCaps) {
+  InvariantWatcher(
+      KubernetesClient client,
+      Map<String, Long> cpuCapacityPerNode,
+      Map<String, Integer> groupCaps) {
     this.capacity = cpuCapacityPerNode;
     this.groupCaps = groupCaps;
-    this.informer = client.resources(BatchJob.class).inAnyNamespace().inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(BatchJob obj) {
-        check(obj);
-      }
+    this.informer =
+        client
+            .resources(BatchJob.class)
+            .inAnyNamespace()
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(BatchJob obj) {
+                    check(obj);
+                  }
 
-      @Override
-      public void onUpdate(BatchJob oldObj, BatchJob newObj) {
-        check(newObj);
-      }
+                  @Override
+                  public void onUpdate(BatchJob oldObj, BatchJob newObj) {
+                    check(newObj);
+                  }
 
-      @Override
-      public void onDelete(BatchJob obj, boolean deletedFinalStateUnknown) {}
-    });
+                  @Override
+                  public void onDelete(BatchJob obj, boolean deletedFinalStateUnknown) {}
+                });
   }
 
   private synchronized void check(BatchJob changed) {
     BatchJobStatus cs = changed.getStatus();
     if (cs != null && cs.getAdmittedAt() != null) {
-      Set<String> seen = admissionsPerJob.computeIfAbsent(changed.getMetadata().getUid(), k -> ConcurrentHashMap.newKeySet());
+      Set<String> seen =
+          admissionsPerJob.computeIfAbsent(
+              changed.getMetadata().getUid(), k -> ConcurrentHashMap.newKeySet());
       seen.add(cs.getNode() + "@" + cs.getAdmittedAt());
       if (seen.size() > 1) {
         violations.add(changed.getMetadata().getName() + " admitted twice: " + seen);
@@ -61,11 +71,14 @@ final class InvariantWatcher implements AutoCloseable {
       if (s == null || s.getPhase() == null || !s.getPhase().holdsReservation()) {
         continue;
       }
-      long cpu = j.getSpec().getResources() == null || j.getSpec().getResources().getRequests() == null ? 0
-          : j.getSpec().getResources().getRequests().getOrDefault(ClusterFixtures.CPU, 0L);
+      long cpu =
+          j.getSpec().getResources() == null || j.getSpec().getResources().getRequests() == null
+              ? 0
+              : j.getSpec().getResources().getRequests().getOrDefault(ClusterFixtures.CPU, 0L);
       long total = allocated.merge(s.getNode(), cpu, Long::sum);
       if (total > capacity.getOrDefault(s.getNode(), 0L)) {
-        violations.add("node " + s.getNode() + " allocated " + total + " > " + capacity.get(s.getNode()));
+        violations.add(
+            "node " + s.getNode() + " allocated " + total + " > " + capacity.get(s.getNode()));
       }
       if (j.getSpec().getLocks() != null) {
         for (String l : j.getSpec().getLocks()) {

@@ -17,7 +17,10 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Two replicas on one Lease: one decides, the other takes over when it goes, nothing is booked twice. */
+/**
+ * Two replicas on one Lease: one decides, the other takes over when it goes, nothing is booked
+ * twice.
+ */
 class LeaderElectionIT {
 
   private final KubernetesMockServer server = MockApi.crudServer();
@@ -37,14 +40,25 @@ class LeaderElectionIT {
   }
 
   private BatchController replica(KubernetesClient client) throws Exception {
-    return BatchController.start(client, new BatchController.Options(Policy.defaults(), true, "default", "127.0.0.1", -1,
-        new AdmissionLoop.Settings(Duration.ofMillis(50), Duration.ofMillis(300), Duration.ofSeconds(30), 4),
-        Duration.ofSeconds(3), false), Clock.systemUTC());
+    return BatchController.start(
+        client,
+        new BatchController.Options(
+            Policy.defaults(),
+            true,
+            "default",
+            "127.0.0.1",
+            -1,
+            new AdmissionLoop.Settings(
+                Duration.ofMillis(50), Duration.ofMillis(300), Duration.ofSeconds(30), 4),
+            Duration.ofSeconds(3),
+            false),
+        Clock.systemUTC());
   }
 
   private long admitted() {
     return admin.resources(BatchJob.class).inNamespace("default").list().getItems().stream()
-        .filter(j -> j.getStatus() != null && j.getStatus().getPhase() == JobPhase.Admitted).count();
+        .filter(j -> j.getStatus() != null && j.getStatus().getPhase() == JobPhase.Admitted)
+        .count();
   }
 
   @Test
@@ -60,9 +74,17 @@ class LeaderElectionIT {
         job("j" + i).cpu(1000).create(admin);
       }
       Eventually.until(Duration.ofSeconds(30), "three admissions", () -> admitted() == 3);
-      assertThat(a.loop().isActive() ^ b.loop().isActive()).as("exactly one replica decides").isTrue();
-      String leader = admin.resources(Lease.class).inNamespace("default").withName(Labels.COMPONENT).get()
-          .getSpec().getHolderIdentity();
+      assertThat(a.loop().isActive() ^ b.loop().isActive())
+          .as("exactly one replica decides")
+          .isTrue();
+      String leader =
+          admin
+              .resources(Lease.class)
+              .inNamespace("default")
+              .withName(Labels.COMPONENT)
+              .get()
+              .getSpec()
+              .getHolderIdentity();
       assertThat(leader).isNotBlank();
 
       // The leader goes away; the standby takes the Lease once it expires and carries on.
@@ -74,17 +96,32 @@ class LeaderElectionIT {
       } else {
         b = null;
       }
-      admin.pods().inNamespace("default").delete(); // not what completion looks like, so: free capacity by deleting jobs
+      admin
+          .pods()
+          .inNamespace("default")
+          .delete(); // not what completion looks like, so: free capacity by deleting jobs
       for (BatchJob j : admin.resources(BatchJob.class).inNamespace("default").list().getItems()) {
         if (j.getStatus() != null && j.getStatus().getPhase() == JobPhase.Admitted) {
           admin.resources(BatchJob.class).inNamespace("default").resource(j).delete();
         }
       }
-      Eventually.until(Duration.ofSeconds(40), "the standby to admit the other three", () -> admitted() == 3
-          && admin.resources(BatchJob.class).inNamespace("default").list().getItems().size() == 3);
+      Eventually.until(
+          Duration.ofSeconds(40),
+          "the standby to admit the other three",
+          () ->
+              admitted() == 3
+                  && admin.resources(BatchJob.class).inNamespace("default").list().getItems().size()
+                      == 3);
       assertThat(standby.loop().isActive()).isTrue();
-      assertThat(admin.resources(Lease.class).inNamespace("default").withName(Labels.COMPONENT).get()
-          .getSpec().getHolderIdentity()).isNotEqualTo(leader);
+      assertThat(
+              admin
+                  .resources(Lease.class)
+                  .inNamespace("default")
+                  .withName(Labels.COMPONENT)
+                  .get()
+                  .getSpec()
+                  .getHolderIdentity())
+          .isNotEqualTo(leader);
       assertThat(watcher.violations()).isEmpty();
     } finally {
       clientA.close();

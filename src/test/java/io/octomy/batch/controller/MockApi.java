@@ -6,29 +6,44 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Test support for the fabric8 mock API server, shared by the controller, agent and evidence tests. */
+/**
+ * Test support for the fabric8 mock API server, shared by the controller, agent and evidence tests.
+ */
 public final class MockApi {
   private MockApi() {}
 
-  /** A started mock API server in CRUD mode: it stores what it is sent and serves it back, watches included. */
+  /**
+   * A started mock API server in CRUD mode: it stores what it is sent and serves it back, watches
+   * included.
+   */
   public static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer crudServer() {
-    var server = new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(new io.fabric8.mockwebserver.Context(),
-        new io.fabric8.mockwebserver.MockWebServer(), new java.util.HashMap<>(),
-        new RulesReviewingDispatcher(), false);
+    var server =
+        new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(
+            new io.fabric8.mockwebserver.Context(),
+            new io.fabric8.mockwebserver.MockWebServer(),
+            new java.util.HashMap<>(),
+            new RulesReviewingDispatcher(),
+            false);
     server.init();
     return server;
   }
 
   /**
-   * The CRUD dispatcher, plus an answer to SelfSubjectRulesReview (which the stock one refuses
-   * for lacking metadata): JOSDK asks it whether it may use its Lease before electing a leader.
-   * The answer grants what the chart's Role grants the controller on leases.
+   * The CRUD dispatcher, plus an answer to SelfSubjectRulesReview (which the stock one refuses for
+   * lacking metadata): JOSDK asks it whether it may use its Lease before electing a leader. The
+   * answer grants what the chart's Role grants the controller on leases.
    */
-  static final class RulesReviewingDispatcher extends io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher {
+  static final class RulesReviewingDispatcher
+      extends io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher {
     @Override
-    public io.fabric8.mockwebserver.http.MockResponse dispatch(io.fabric8.mockwebserver.http.RecordedRequest request) {
-      if ("POST".equals(request.getMethod()) && request.getPath().endsWith("/selfsubjectrulesreviews")) {
-        return new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(201).setBody("""
+    public io.fabric8.mockwebserver.http.MockResponse dispatch(
+        io.fabric8.mockwebserver.http.RecordedRequest request) {
+      if ("POST".equals(request.getMethod())
+          && request.getPath().endsWith("/selfsubjectrulesreviews")) {
+        return new io.fabric8.mockwebserver.http.MockResponse()
+            .setResponseCode(201)
+            .setBody(
+                """
             {"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectRulesReview","metadata":{},
              "status":{"incomplete":false,"resourceRules":[{"apiGroups":["coordination.k8s.io"],
              "resources":["leases"],"verbs":["create","get","update"]}],"nonResourceRules":[]}}""");

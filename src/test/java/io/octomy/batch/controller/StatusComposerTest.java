@@ -44,104 +44,170 @@ class StatusComposerTest {
 
   @Test
   void firstDecisionWritesClassQueuedAtAndTheAdmittedConditionFalse() {
-    var c = StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "waiting for capacity: need 1000.", 100), T0);
+    var c =
+        StatusComposer.decided(
+            job(null, 1),
+            waitFor(Reason.WaitingForCapacity, "waiting for capacity: need 1000.", 100),
+            T0);
     BatchJobStatus s = c.status();
     assertThat(s.getPhase()).isEqualTo(JobPhase.Queued);
     assertThat(s.getServiceClass().name()).isEqualTo("Burstable");
     assertThat(s.getQueuedAt()).isEqualTo("2026-11-30T09:59:00Z");
     assertThat(s.getEffectivePriority()).isEqualTo(100);
     assertThat(s.getObservedGeneration()).isEqualTo(1);
-    assertThat(Conditions.find(s.getConditions(), Conditions.ADMITTED).getStatus()).isEqualTo("False");
-    assertThat(Conditions.find(s.getConditions(), Conditions.ADMITTED).getReason()).isEqualTo("WaitingForCapacity");
+    assertThat(Conditions.find(s.getConditions(), Conditions.ADMITTED).getStatus())
+        .isEqualTo("False");
+    assertThat(Conditions.find(s.getConditions(), Conditions.ADMITTED).getReason())
+        .isEqualTo("WaitingForCapacity");
     assertThat(c.events()).isEmpty();
   }
 
   @Test
   void agingAloneChangesNothing() {
-    BatchJobStatus first = StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "m.", 100), T0).status();
-    var later = StatusComposer.decided(job(first, 1), waitFor(Reason.WaitingForCapacity, "m.", 190), T0.plus(Duration.ofMinutes(9)));
+    BatchJobStatus first =
+        StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "m.", 100), T0)
+            .status();
+    var later =
+        StatusComposer.decided(
+            job(first, 1),
+            waitFor(Reason.WaitingForCapacity, "m.", 190),
+            T0.plus(Duration.ofMinutes(9)));
     assertThat(later.status()).isEqualTo(first);
-    assertThat(later.status().getEffectivePriority()).as("priority is written with the next real change").isEqualTo(100);
+    assertThat(later.status().getEffectivePriority())
+        .as("priority is written with the next real change")
+        .isEqualTo(100);
   }
 
   @Test
   void aRealChangeCarriesTheCurrentPriorityAndKeepsTheTransitionTime() {
-    BatchJobStatus first = StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "m.", 100), T0).status();
-    var later = StatusComposer.decided(job(first, 1),
-        new Decision.Wait(Reason.WaitingForLock, "waiting for lock subject/ernie held by b.", List.of(new WaitingOn("subject/ernie", "b")), 150, false),
-        T0.plus(Duration.ofMinutes(5)));
+    BatchJobStatus first =
+        StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "m.", 100), T0)
+            .status();
+    var later =
+        StatusComposer.decided(
+            job(first, 1),
+            new Decision.Wait(
+                Reason.WaitingForLock,
+                "waiting for lock subject/ernie held by b.",
+                List.of(new WaitingOn("subject/ernie", "b")),
+                150,
+                false),
+            T0.plus(Duration.ofMinutes(5)));
     assertThat(later.status().getReason()).isEqualTo("WaitingForLock");
     assertThat(later.status().getEffectivePriority()).isEqualTo(150);
-    assertThat(later.status().getWaitingOn()).singleElement().satisfies(w -> assertThat(w.getJob()).isEqualTo("b"));
+    assertThat(later.status().getWaitingOn())
+        .singleElement()
+        .satisfies(w -> assertThat(w.getJob()).isEqualTo("b"));
     // Admitted stayed False: its lastTransitionTime does not move, only reason and message do.
-    assertThat(Conditions.find(later.status().getConditions(), Conditions.ADMITTED).getLastTransitionTime())
+    assertThat(
+            Conditions.find(later.status().getConditions(), Conditions.ADMITTED)
+                .getLastTransitionTime())
         .isEqualTo(Times.format(T0));
   }
 
   @Test
   void admissionFlipsTheConditionAndRaisesAnEvent() {
-    BatchJobStatus waiting = StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "m.", 100), T0).status();
+    BatchJobStatus waiting =
+        StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "m.", 100), T0)
+            .status();
     Instant t1 = T0.plus(Duration.ofMinutes(2));
     var c = StatusComposer.decided(job(waiting, 1), new Decision.Admit("n1", 120, false), t1);
     assertThat(c.status().getPhase()).isEqualTo(JobPhase.Admitted);
     assertThat(c.status().getNode()).isEqualTo("n1");
     assertThat(c.status().getAdmittedAt()).isEqualTo(Times.format(t1));
     assertThat(c.status().getWaitingOn()).isNull();
-    assertThat(Conditions.find(c.status().getConditions(), Conditions.ADMITTED).getLastTransitionTime()).isEqualTo(Times.format(t1));
+    assertThat(
+            Conditions.find(c.status().getConditions(), Conditions.ADMITTED)
+                .getLastTransitionTime())
+        .isEqualTo(Times.format(t1));
     assertThat(c.events()).extracting(JobEvent::reason).containsExactly("Admitted");
   }
 
   @Test
   void starvingSetsTheConditionOnceWithOneEvent() {
-    BatchJobStatus waiting = StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "m.", 100), T0).status();
-    var starving = StatusComposer.decided(job(waiting, 1),
-        new Decision.Wait(Reason.WaitingForCapacity, "m.", List.of(), 400, true), T0.plus(Duration.ofHours(2)));
+    BatchJobStatus waiting =
+        StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "m.", 100), T0)
+            .status();
+    var starving =
+        StatusComposer.decided(
+            job(waiting, 1),
+            new Decision.Wait(Reason.WaitingForCapacity, "m.", List.of(), 400, true),
+            T0.plus(Duration.ofHours(2)));
     assertThat(Conditions.isTrue(starving.status().getConditions(), Conditions.STARVING)).isTrue();
     assertThat(starving.events()).extracting(JobEvent::reason).containsExactly("Starving");
-    var again = StatusComposer.decided(job(starving.status(), 1),
-        new Decision.Wait(Reason.WaitingForCapacity, "m.", List.of(), 400, true), T0.plus(Duration.ofHours(3)));
+    var again =
+        StatusComposer.decided(
+            job(starving.status(), 1),
+            new Decision.Wait(Reason.WaitingForCapacity, "m.", List.of(), 400, true),
+            T0.plus(Duration.ofHours(3)));
     assertThat(again.events()).isEmpty();
     assertThat(again.status()).isEqualTo(starving.status());
   }
 
   @Test
   void runningFinishingAndOverLimit() {
-    BatchJobStatus admitted = StatusComposer.decided(job(null, 1), new Decision.Admit("n1", 100, false), T0).status();
-    var running = StatusComposer.running(job(admitted, 1),
-        new RunObservation(JobPhase.Running, null, null, T0.plusSeconds(5), null, Map.of(CPU, 2500L)), T0.plusSeconds(6));
+    BatchJobStatus admitted =
+        StatusComposer.decided(job(null, 1), new Decision.Admit("n1", 100, false), T0).status();
+    var running =
+        StatusComposer.running(
+            job(admitted, 1),
+            new RunObservation(
+                JobPhase.Running, null, null, T0.plusSeconds(5), null, Map.of(CPU, 2500L)),
+            T0.plusSeconds(6));
     assertThat(running.status().getPhase()).isEqualTo(JobPhase.Running);
     assertThat(running.status().getOverLimit()).containsExactly(CPU);
     assertThat(Conditions.isTrue(running.status().getConditions(), Conditions.OVER_LIMIT)).isTrue();
-    assertThat(Conditions.find(running.status().getConditions(), Conditions.OVER_LIMIT).getMessage())
+    assertThat(
+            Conditions.find(running.status().getConditions(), Conditions.OVER_LIMIT).getMessage())
         .contains("measured peak 2500 octomy.io/cpu-milli is above its limit 2000");
     assertThat(running.events()).extracting(JobEvent::reason).containsExactly("OverLimit");
 
-    var finished = StatusComposer.running(job(running.status(), 1),
-        new RunObservation(JobPhase.Failed, 3, null, T0.plusSeconds(5), T0.plusSeconds(65), Map.of(CPU, 2400L)), T0.plusSeconds(70));
+    var finished =
+        StatusComposer.running(
+            job(running.status(), 1),
+            new RunObservation(
+                JobPhase.Failed,
+                3,
+                null,
+                T0.plusSeconds(5),
+                T0.plusSeconds(65),
+                Map.of(CPU, 2400L)),
+            T0.plusSeconds(70));
     assertThat(finished.status().getPhase()).isEqualTo(JobPhase.Failed);
     assertThat(finished.status().getReason()).isEqualTo("Failed");
     assertThat(finished.status().getExitCode()).isEqualTo(3);
     assertThat(finished.status().getUsage()).containsEntry(CPU, 2500L);
-    assertThat(finished.status().getMessage()).isEqualTo("failed on node n1 with exit code 3 after 60 s.");
+    assertThat(finished.status().getMessage())
+        .isEqualTo("failed on node n1 with exit code 3 after 60 s.");
     assertThat(finished.events()).extracting(JobEvent::reason).containsExactly("Failed");
   }
 
   @Test
   void aSpecChangeAfterAdmissionIsNotAppliedAndSaysSo() {
-    BatchJobStatus admitted = StatusComposer.decided(job(null, 1), new Decision.Admit("n1", 100, false), T0).status();
+    BatchJobStatus admitted =
+        StatusComposer.decided(job(null, 1), new Decision.Admit("n1", 100, false), T0).status();
     var c = StatusComposer.running(job(admitted, 2), null, T0.plusSeconds(10));
-    assertThat(Conditions.find(c.status().getConditions(), Conditions.SPEC_CHANGE_IGNORED).getMessage())
+    assertThat(
+            Conditions.find(c.status().getConditions(), Conditions.SPEC_CHANGE_IGNORED)
+                .getMessage())
         .contains("generation 2", "admitted at generation 1");
     assertThat(c.status().getObservedGeneration()).isEqualTo(1);
   }
 
   @Test
   void rejectionAndSkipAreFinalWithWarnings() {
-    var r = StatusComposer.decided(job(null, 1), new Decision.Reject(Reason.InvalidSpec, "resource name 'x' has no domain; write it as example.com/x"), T0);
+    var r =
+        StatusComposer.decided(
+            job(null, 1),
+            new Decision.Reject(
+                Reason.InvalidSpec, "resource name 'x' has no domain; write it as example.com/x"),
+            T0);
     assertThat(r.status().getPhase()).isEqualTo(JobPhase.Rejected);
     assertThat(r.status().getFinishedAt()).isNotNull();
     assertThat(r.events()).extracting(JobEvent::type).containsExactly("Warning");
-    var s = StatusComposer.decided(job(null, 1), new Decision.Skip("root", "skipped: dependency root failed."), T0);
+    var s =
+        StatusComposer.decided(
+            job(null, 1), new Decision.Skip("root", "skipped: dependency root failed."), T0);
     assertThat(s.status().getPhase()).isEqualTo(JobPhase.Skipped);
     assertThat(s.status().getReason()).isEqualTo("DependencyFailed");
   }

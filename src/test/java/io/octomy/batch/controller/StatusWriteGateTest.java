@@ -14,12 +14,15 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Which composed statuses are written: first decisions, real changes, wording at most every refresh, never on a stale copy. */
+/**
+ * Which composed statuses are written: first decisions, real changes, wording at most every
+ * refresh, never on a stale copy.
+ */
 class StatusWriteGateTest {
 
   private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
-  private final StatusWriteGate gate = new StatusWriteGate(Duration.ofSeconds(30),
-      new ControllerMetrics(new SimpleMeterRegistry()));
+  private final StatusWriteGate gate =
+      new StatusWriteGate(Duration.ofSeconds(30), new ControllerMetrics(new SimpleMeterRegistry()));
 
   private static BatchJob job(String resourceVersion, BatchJobStatus status) {
     BatchJob j = new BatchJob();
@@ -35,31 +38,48 @@ class StatusWriteGateTest {
     return j;
   }
 
-  private static BatchJobStatus waiting(BatchJob job, Reason reason, String message, long priority, Instant now) {
-    return StatusComposer.decided(job, new Decision.Wait(reason, message, List.of(), priority, false), now).status();
+  private static BatchJobStatus waiting(
+      BatchJob job, Reason reason, String message, long priority, Instant now) {
+    return StatusComposer.decided(
+            job, new Decision.Wait(reason, message, List.of(), priority, false), now)
+        .status();
   }
 
   @Test
   void aFirstDecisionIsWrittenAgingAloneIsNot() {
     BatchJob fresh = job("1", null);
-    BatchJobStatus first = waiting(fresh, Reason.WaitingForCapacity, "need 1000; 500 free.", 100, T0);
+    BatchJobStatus first =
+        waiting(fresh, Reason.WaitingForCapacity, "need 1000; 500 free.", 100, T0);
     assertThat(gate.needsWrite(fresh, first, T0)).isTrue();
 
     BatchJob written = job("2", first);
-    BatchJobStatus aged = waiting(written, Reason.WaitingForCapacity, "need 1000; 500 free.", 130, T0.plusSeconds(600));
+    BatchJobStatus aged =
+        waiting(
+            written, Reason.WaitingForCapacity, "need 1000; 500 free.", 130, T0.plusSeconds(600));
     assertThat(gate.needsWrite(written, aged, T0.plusSeconds(600))).isFalse();
   }
 
   @Test
   void aNewReasonIsWrittenAtOnceNewWordingAtMostOncePerRefresh() {
-    BatchJob written = job("2", waiting(job("1", null), Reason.WaitingForCapacity, "need 1000; 500 free.", 100, T0));
-    BatchJobStatus otherReason = waiting(written, Reason.WaitingForLock, "waiting for lock k.", 100, T0.plusSeconds(1));
+    BatchJob written =
+        job(
+            "2",
+            waiting(job("1", null), Reason.WaitingForCapacity, "need 1000; 500 free.", 100, T0));
+    BatchJobStatus otherReason =
+        waiting(written, Reason.WaitingForLock, "waiting for lock k.", 100, T0.plusSeconds(1));
     assertThat(gate.needsWrite(written, otherReason, T0.plusSeconds(1))).isTrue();
 
-    BatchJobStatus reworded = waiting(written, Reason.WaitingForCapacity, "need 1000; 700 free.", 100, T0.plusSeconds(1));
-    assertThat(gate.needsWrite(written, reworded, T0.plusSeconds(1))).as("first sighting starts the clock").isFalse();
-    assertThat(gate.needsWrite(written, reworded, T0.plusSeconds(20))).as("within the refresh").isFalse();
-    assertThat(gate.needsWrite(written, reworded, T0.plusSeconds(32))).as("after the refresh").isTrue();
+    BatchJobStatus reworded =
+        waiting(written, Reason.WaitingForCapacity, "need 1000; 700 free.", 100, T0.plusSeconds(1));
+    assertThat(gate.needsWrite(written, reworded, T0.plusSeconds(1)))
+        .as("first sighting starts the clock")
+        .isFalse();
+    assertThat(gate.needsWrite(written, reworded, T0.plusSeconds(20)))
+        .as("within the refresh")
+        .isFalse();
+    assertThat(gate.needsWrite(written, reworded, T0.plusSeconds(32)))
+        .as("after the refresh")
+        .isTrue();
     gate.written(written, T0.plusSeconds(32));
     assertThat(gate.needsWrite(written, reworded, T0.plusSeconds(40))).as("just written").isFalse();
   }

@@ -22,19 +22,25 @@ class AgentAdmissionPolicyTest {
   private static final String AGENT = "system:serviceaccount:octomy-system:octomy-batch-agent";
   private static final String NODE_CLAIM = "authentication.kubernetes.io/node-name";
 
-  private static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
-      .addVar("request", SimpleType.DYN).addVar("object", SimpleType.DYN)
-      .setStandardMacros(CelStandardMacro.STANDARD_MACROS).build();
+  private static final CelCompiler COMPILER =
+      CelCompilerFactory.standardCelCompilerBuilder()
+          .addVar("request", SimpleType.DYN)
+          .addVar("object", SimpleType.DYN)
+          .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+          .build();
   private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().build();
 
-  private final JsonNode policy = Chart.template(Map.of("agent.restrictToOwnNode", "true"))
-      .get("ValidatingAdmissionPolicy", "octomy-batch-agent-own-node");
+  private final JsonNode policy =
+      Chart.template(Map.of("agent.restrictToOwnNode", "true"))
+          .get("ValidatingAdmissionPolicy", "octomy-batch-agent-own-node");
 
   @Test
   void matchesWritesOfBatchNodesAndTheirStatus() {
     JsonNode rule = policy.at("/spec/matchConstraints/resourceRules/0");
-    assertThat(HelmChartTest.texts(rule.path("resources"))).containsExactlyInAnyOrder("batchnodes", "batchnodes/status");
-    assertThat(HelmChartTest.texts(rule.path("operations"))).containsExactlyInAnyOrder("CREATE", "UPDATE");
+    assertThat(HelmChartTest.texts(rule.path("resources")))
+        .containsExactlyInAnyOrder("batchnodes", "batchnodes/status");
+    assertThat(HelmChartTest.texts(rule.path("operations")))
+        .containsExactlyInAnyOrder("CREATE", "UPDATE");
     assertThat(policy.at("/spec/failurePolicy").asText()).isEqualTo("Fail");
   }
 
@@ -57,15 +63,20 @@ class AgentAdmissionPolicyTest {
     return eval(policy.at("/spec/matchConditions/0/expression").asText(), user, Map.of(), "any");
   }
 
-  private boolean allowed(String user, Map<String, List<String>> extra, String node) throws Exception {
+  private boolean allowed(String user, Map<String, List<String>> extra, String node)
+      throws Exception {
     return eval(policy.at("/spec/validations/0/expression").asText(), user, extra, node);
   }
 
-  private static boolean eval(String expression, String user, Map<String, List<String>> extra, String node) throws Exception {
+  private static boolean eval(
+      String expression, String user, Map<String, List<String>> extra, String node)
+      throws Exception {
     CelRuntime.Program program = RUNTIME.createProgram(COMPILER.compile(expression).getAst());
-    Object result = program.eval(Map.of(
-        "request", Map.of("userInfo", Map.of("username", user, "extra", extra)),
-        "object", Map.of("metadata", Map.of("name", node))));
+    Object result =
+        program.eval(
+            Map.of(
+                "request", Map.of("userInfo", Map.of("username", user, "extra", extra)),
+                "object", Map.of("metadata", Map.of("name", node))));
     return Boolean.TRUE.equals(result);
   }
 }

@@ -23,8 +23,10 @@ final class Chart {
   static final Path DIR = Path.of("helm/octomy-batch");
   static final Path TOP_CRDS = Path.of("crds");
   static final Path CHART_CRDS = DIR.resolve("crds");
+
   /** The release the committed manifests are rendered as. */
   static final String RELEASE = "octomy-batch";
+
   static final String NAMESPACE = "octomy-system";
 
   static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -50,11 +52,13 @@ final class Chart {
   static List<JsonNode> parseAll(String yaml) {
     try (var parser = YAML.createParser(yaml)) {
       List<JsonNode> docs = new ArrayList<>();
-      YAML.readValues(parser, JsonNode.class).forEachRemaining(d -> {
-        if (d != null && d.isObject() && d.size() > 0) {
-          docs.add(d);
-        }
-      });
+      YAML.readValues(parser, JsonNode.class)
+          .forEachRemaining(
+              d -> {
+                if (d != null && d.isObject() && d.size() > 0) {
+                  docs.add(d);
+                }
+              });
       return docs;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -72,7 +76,10 @@ final class Chart {
   /** File names (not paths) of the YAML files directly in a folder, sorted. */
   static List<String> yamlFiles(Path dir) {
     try (Stream<Path> s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml")).sorted().toList();
+      return s.map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".yaml"))
+          .sorted()
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -80,7 +87,11 @@ final class Chart {
 
   /** kind/namespace/name, the identity of an object in a render. */
   static String key(JsonNode o) {
-    return o.path("kind").asText() + "/" + o.at("/metadata/namespace").asText("") + "/" + o.at("/metadata/name").asText();
+    return o.path("kind").asText()
+        + "/"
+        + o.at("/metadata/namespace").asText("")
+        + "/"
+        + o.at("/metadata/name").asText();
   }
 
   /** The objects of one render. */
@@ -91,12 +102,22 @@ final class Chart {
     }
 
     Optional<JsonNode> find(String kind, String name) {
-      return ofKind(kind).stream().filter(o -> name.equals(o.at("/metadata/name").asText())).findFirst();
+      return ofKind(kind).stream()
+          .filter(o -> name.equals(o.at("/metadata/name").asText()))
+          .findFirst();
     }
 
     JsonNode get(String kind, String name) {
-      return find(kind, name).orElseThrow(() -> new AssertionError("no " + kind + " " + name + " in the render; have "
-          + objects.stream().map(Chart::key).toList()));
+      return find(kind, name)
+          .orElseThrow(
+              () ->
+                  new AssertionError(
+                      "no "
+                          + kind
+                          + " "
+                          + name
+                          + " in the render; have "
+                          + objects.stream().map(Chart::key).toList()));
     }
 
     Map<String, JsonNode> byKey() {

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * crds/ is the one source of the CRDs (itself checked against the build's output); the chart's
- * and the manifests' copies must be byte-for-byte the same. Fix: cp crds/*.yaml helm/octomy-batch/crds/
+ * crds/ is the one source of the CRDs (itself checked against the build's output); the chart's and
+ * the manifests' copies must be byte-for-byte the same. Fix: cp crds/*.yaml helm/octomy-batch/crds/
  * and re-render the manifests.
  */
 class CrdCopiesTest {
@@ -23,10 +23,12 @@ class CrdCopiesTest {
   }
 
   private static void assertSameFiles(Path copy, String fix) {
-    assertThat(Chart.yamlFiles(copy)).as("CRD files in %s; fix: %s", copy, fix)
+    assertThat(Chart.yamlFiles(copy))
+        .as("CRD files in %s; fix: %s", copy, fix)
         .containsExactlyElementsOf(Chart.yamlFiles(Chart.TOP_CRDS));
     for (String f : Chart.yamlFiles(Chart.TOP_CRDS)) {
-      assertThat(Chart.read(copy.resolve(f))).as("%s/%s differs from crds/%s; fix: %s", copy, f, f, fix)
+      assertThat(Chart.read(copy.resolve(f)))
+          .as("%s/%s differs from crds/%s; fix: %s", copy, f, f, fix)
           .isEqualTo(Chart.read(Chart.TOP_CRDS.resolve(f)));
     }
   }

@@ -31,7 +31,9 @@ class DashboardTest {
   void everyQueriedMetricIsExportedAndEveryExportedFamilyIsShown() throws IOException {
     Set<String> queried = new TreeSet<>();
     for (JsonNode panel : dashboard().path("panels")) {
-      assertThat(panel.path("targets")).as("panel %s has queries", panel.path("title")).isNotEmpty();
+      assertThat(panel.path("targets"))
+          .as("panel %s has queries", panel.path("title"))
+          .isNotEmpty();
       for (JsonNode target : panel.path("targets")) {
         Matcher m = METRIC.matcher(target.path("expr").asText());
         while (m.find()) {
@@ -46,22 +48,37 @@ class DashboardTest {
       exported.add(m.group(1));
     }
     assertThat(exported).as("the scrape:\n%s", scrape).containsAll(queried);
-    assertThat(queried).contains("octomy_jobs", "octomy_admissions_total", "octomy_decision_pass_seconds_bucket",
-        "octomy_status_writes_total", "octomy_status_writes_skipped_total", "octomy_starving_jobs",
-        "octomy_assumed_admissions");
+    assertThat(queried)
+        .contains(
+            "octomy_jobs",
+            "octomy_admissions_total",
+            "octomy_decision_pass_seconds_bucket",
+            "octomy_status_writes_total",
+            "octomy_status_writes_skipped_total",
+            "octomy_starving_jobs",
+            "octomy_assumed_admissions");
   }
 
   @Test
   void theLabelsTheDashboardGroupsByExist() throws IOException {
     String scrape = scrape();
-    assertThat(scrape).contains("phase=\"Queued\"", "class=\"Burstable\"", "reason=\"WaitingForCapacity\"", "result=\"written\"");
-    assertThat(dashboard().toString()).contains("sum by (phase)", "sum by (reason)", "sum by (class)", "sum by (result)");
+    assertThat(scrape)
+        .contains(
+            "phase=\"Queued\"",
+            "class=\"Burstable\"",
+            "reason=\"WaitingForCapacity\"",
+            "result=\"written\"");
+    assertThat(dashboard().toString())
+        .contains("sum by (phase)", "sum by (reason)", "sum by (class)", "sum by (result)");
   }
 
   @Test
   void theOptionalConfigMapHoldsTheDashboard() throws IOException {
-    JsonNode cm = Chart.template(Map.of("grafanaDashboard.enabled", "true")).get("ConfigMap", "octomy-batch-dashboard");
-    assertThat(new ObjectMapper().readTree(cm.at("/data/octomy-batch.json").asText())).isEqualTo(dashboard());
+    JsonNode cm =
+        Chart.template(Map.of("grafanaDashboard.enabled", "true"))
+            .get("ConfigMap", "octomy-batch-dashboard");
+    assertThat(new ObjectMapper().readTree(cm.at("/data/octomy-batch.json").asText()))
+        .isEqualTo(dashboard());
     assertThat(Chart.defaults().find("ConfigMap", "octomy-batch-dashboard")).isEmpty();
   }
 
@@ -69,8 +86,12 @@ class DashboardTest {
   private static String scrape() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ControllerMetrics metrics = new ControllerMetrics(registry);
-    metrics.jobs(List.of(new ControllerMetrics.JobCount("Queued", "Burstable", "WaitingForCapacity", 3),
-        new ControllerMetrics.JobCount("Running", "Guaranteed", "Admitted", 1)), 1, 0);
+    metrics.jobs(
+        List.of(
+            new ControllerMetrics.JobCount("Queued", "Burstable", "WaitingForCapacity", 3),
+            new ControllerMetrics.JobCount("Running", "Guaranteed", "Admitted", 1)),
+        1,
+        0);
     metrics.admitted(1);
     metrics.recordPass(Duration.ofMillis(3));
     metrics.statusWrite(ClusterWriter.Result.WRITTEN);

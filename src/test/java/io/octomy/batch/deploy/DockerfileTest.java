@@ -15,8 +15,11 @@ class DockerfileTest {
   @Test
   void javaSeventeenRuntimeTheShadedJarAndTheEntrypoint() {
     assertThat(dockerfile).containsPattern("(?m)^FROM eclipse-temurin:17-jre\\b");
-    assertThat(dockerfile).containsPattern("(?m)^COPY target/octomy-batch\\.jar /app/octomy-batch\\.jar$");
-    assertThat(dockerfile).containsPattern("(?m)^ENTRYPOINT \\[\"java\",\\s*\"-jar\",\\s*\"/app/octomy-batch\\.jar\"\\]$");
+    assertThat(dockerfile)
+        .containsPattern("(?m)^COPY target/octomy-batch\\.jar /app/octomy-batch\\.jar$");
+    assertThat(dockerfile)
+        .containsPattern(
+            "(?m)^ENTRYPOINT \\[\"java\",\\s*\"-jar\",\\s*\"/app/octomy-batch\\.jar\"\\]$");
   }
 
   @Test

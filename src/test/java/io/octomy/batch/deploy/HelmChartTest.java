@@ -24,19 +24,20 @@ class HelmChartTest {
   void defaultRenderHasTheControllerTheAgentAndTheirPermissions() {
     Chart.Rendered r = Chart.defaults();
     List<String> keys = new ArrayList<>(r.byKey().keySet());
-    assertThat(keys).containsExactlyInAnyOrder(
-        "ConfigMap/octomy-system/octomy-batch-policy",
-        "ServiceAccount/octomy-system/octomy-batch-controller",
-        "ServiceAccount/octomy-system/octomy-batch-agent",
-        "ClusterRole//octomy-batch-controller",
-        "ClusterRoleBinding//octomy-batch-controller",
-        "Role/octomy-system/octomy-batch-controller-leader-election",
-        "RoleBinding/octomy-system/octomy-batch-controller-leader-election",
-        "ClusterRole//octomy-batch-agent",
-        "ClusterRoleBinding//octomy-batch-agent",
-        "Deployment/octomy-system/octomy-batch-controller",
-        "DaemonSet/octomy-system/octomy-batch-agent",
-        "Service/octomy-system/octomy-batch-metrics");
+    assertThat(keys)
+        .containsExactlyInAnyOrder(
+            "ConfigMap/octomy-system/octomy-batch-policy",
+            "ServiceAccount/octomy-system/octomy-batch-controller",
+            "ServiceAccount/octomy-system/octomy-batch-agent",
+            "ClusterRole//octomy-batch-controller",
+            "ClusterRoleBinding//octomy-batch-controller",
+            "Role/octomy-system/octomy-batch-controller-leader-election",
+            "RoleBinding/octomy-system/octomy-batch-controller-leader-election",
+            "ClusterRole//octomy-batch-agent",
+            "ClusterRoleBinding//octomy-batch-agent",
+            "Deployment/octomy-system/octomy-batch-controller",
+            "DaemonSet/octomy-system/octomy-batch-agent",
+            "Service/octomy-system/octomy-batch-metrics");
   }
 
   @Test
@@ -45,8 +46,13 @@ class HelmChartTest {
     assertThat(deployment.at("/spec/replicas").asInt()).isEqualTo(2);
     JsonNode c = deployment.at("/spec/template/spec/containers/0");
     assertThat(c.path("image").asText()).isEqualTo("ghcr.io/octomy/octomy-batch:0.1.0");
-    assertThat(texts(c.path("args"))).containsExactly("controller", "--policy=/etc/octomy/policy.yaml",
-        "--leader-election", "--lease-namespace=$(POD_NAMESPACE)", "--metrics-port=8080");
+    assertThat(texts(c.path("args")))
+        .containsExactly(
+            "controller",
+            "--policy=/etc/octomy/policy.yaml",
+            "--leader-election",
+            "--lease-namespace=$(POD_NAMESPACE)",
+            "--metrics-port=8080");
     assertThat(c.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/healthz");
     assertThat(c.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/readyz");
     assertThat(c.at("/livenessProbe/httpGet/port").asText()).isEqualTo("metrics");
@@ -54,48 +60,83 @@ class HelmChartTest {
     assertThat(fieldRef(c, "POD_NAME")).isEqualTo("metadata.name");
     assertThat(fieldRef(c, "POD_NAMESPACE")).isEqualTo("metadata.namespace");
     assertThat(mountOf(deployment.at("/spec/template"), "policy")).isEqualTo("/etc/octomy");
-    assertThat(deployment.at("/spec/template/spec/volumes/0/configMap/name").asText()).isEqualTo("octomy-batch-policy");
-    assertThat(deployment.at("/spec/template/metadata/annotations/checksum~1policy").asText()).matches("[0-9a-f]{64}");
+    assertThat(deployment.at("/spec/template/spec/volumes/0/configMap/name").asText())
+        .isEqualTo("octomy-batch-policy");
+    assertThat(deployment.at("/spec/template/metadata/annotations/checksum~1policy").asText())
+        .matches("[0-9a-f]{64}");
   }
 
   @Test
   void agentGetsItsNodeNameFromTheDownwardApiAndRunsPodJobs() {
     JsonNode pod = Chart.defaults().agentPod();
     JsonNode c = pod.at("/spec/containers/0");
-    assertThat(texts(c.path("args"))).containsExactly("agent", "--node=$(NODE_NAME)", "--executor=Pod", "--mode=Drone",
-        "--policy=/etc/octomy/policy.yaml");
+    assertThat(texts(c.path("args")))
+        .containsExactly(
+            "agent",
+            "--node=$(NODE_NAME)",
+            "--executor=Pod",
+            "--mode=Drone",
+            "--policy=/etc/octomy/policy.yaml");
     assertThat(fieldRef(c, "NODE_NAME")).isEqualTo("spec.nodeName");
     assertThat(pod.at("/spec/serviceAccountName").asText()).isEqualTo("octomy-batch-agent");
   }
 
   @Test
   void changedValuesReachTheObjects() {
-    Chart.Rendered r = Chart.template(Map.of(
-        "image.repository", "registry.example.com/octomy", "image.tag", "1.2.3",
-        "controller.replicas", "1", "controller.leaderElection", "false",
-        "agent.mode", "Background", "agent.capacity.example\\.com/su2-processes", "16",
-        "metrics.serviceMonitor.enabled", "true", "grafanaDashboard.enabled", "true",
-        "agent.restrictToOwnNode", "true"));
+    Chart.Rendered r =
+        Chart.template(
+            Map.of(
+                "image.repository",
+                "registry.example.com/octomy",
+                "image.tag",
+                "1.2.3",
+                "controller.replicas",
+                "1",
+                "controller.leaderElection",
+                "false",
+                "agent.mode",
+                "Background",
+                "agent.capacity.example\\.com/su2-processes",
+                "16",
+                "metrics.serviceMonitor.enabled",
+                "true",
+                "grafanaDashboard.enabled",
+                "true",
+                "agent.restrictToOwnNode",
+                "true"));
     JsonNode c = r.controllerPod().at("/spec/containers/0");
     assertThat(c.path("image").asText()).isEqualTo("registry.example.com/octomy:1.2.3");
-    assertThat(texts(c.path("args"))).contains("--no-leader-election").doesNotContain("--leader-election");
-    assertThat(r.find("Role", "octomy-batch-controller-leader-election")).as("no Lease, no Role").isEmpty();
+    assertThat(texts(c.path("args")))
+        .contains("--no-leader-election")
+        .doesNotContain("--leader-election");
+    assertThat(r.find("Role", "octomy-batch-controller-leader-election"))
+        .as("no Lease, no Role")
+        .isEmpty();
     assertThat(texts(r.agentPod().at("/spec/containers/0/args")))
         .contains("--mode=Background", "--capacity=example.com/su2-processes=16");
     JsonNode sm = r.get("ServiceMonitor", "octomy-batch");
     assertThat(sm.at("/spec/endpoints/0/port").asText()).isEqualTo("metrics");
     assertThat(sm.at("/spec/endpoints/0/path").asText()).isEqualTo("/metrics");
-    assertThat(r.get("ConfigMap", "octomy-batch-dashboard").at("/metadata/labels/grafana_dashboard").asText()).isEqualTo("1");
+    assertThat(
+            r.get("ConfigMap", "octomy-batch-dashboard")
+                .at("/metadata/labels/grafana_dashboard")
+                .asText())
+        .isEqualTo("1");
     assertThat(r.find("ValidatingAdmissionPolicy", "octomy-batch-agent-own-node")).isPresent();
-    assertThat(r.get("ValidatingAdmissionPolicyBinding", "octomy-batch-agent-own-node").at("/spec/validationActions/0").asText())
+    assertThat(
+            r.get("ValidatingAdmissionPolicyBinding", "octomy-batch-agent-own-node")
+                .at("/spec/validationActions/0")
+                .asText())
         .isEqualTo("Deny");
   }
 
   @Test
   void largeCapacitiesAreWrittenAsWholeNumbers() {
     // Helm reads numbers as floats; 68719476736 must not come out as 6.8719476736e+10.
-    JsonNode args = Chart.template(Map.of("agent.capacity.octomy\\.io/memory-bytes", "68719476736")).agentPod()
-        .at("/spec/containers/0/args");
+    JsonNode args =
+        Chart.template(Map.of("agent.capacity.octomy\\.io/memory-bytes", "68719476736"))
+            .agentPod()
+            .at("/spec/containers/0/args");
     assertThat(texts(args)).contains("--capacity=octomy.io/memory-bytes=68719476736");
   }
 
@@ -116,9 +157,13 @@ class HelmChartTest {
     Chart.Rendered r = Chart.defaults();
     JsonNode selector = r.get("Service", "octomy-batch-metrics").at("/spec/selector");
     JsonNode podLabels = r.controllerPod().at("/metadata/labels");
-    selector.fields().forEachRemaining(e -> assertThat(podLabels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
+    selector
+        .fields()
+        .forEachRemaining(
+            e -> assertThat(podLabels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
     assertThat(selector.path("app.kubernetes.io/component").asText()).isEqualTo("controller");
-    assertThat(r.agentPod().at("/metadata/labels/app.kubernetes.io~1component").asText()).isEqualTo("agent");
+    assertThat(r.agentPod().at("/metadata/labels/app.kubernetes.io~1component").asText())
+        .isEqualTo("agent");
   }
 
   static List<String> texts(JsonNode array) {

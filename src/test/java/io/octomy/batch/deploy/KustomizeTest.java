@@ -15,7 +15,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** `kubectl kustomize manifests/` builds, and holds the chart's objects, the CRDs and the namespace. */
+/**
+ * `kubectl kustomize manifests/` builds, and holds the chart's objects, the CRDs and the namespace.
+ */
 class KustomizeTest {
 
   @Test
@@ -40,15 +42,19 @@ class KustomizeTest {
     JsonNode ns = Chart.parseAll(Chart.read(Manifests.ROOT.resolve("namespace.yaml"))).get(0);
     assertThat(ns.at("/metadata/name").asText()).isEqualTo(Chart.NAMESPACE);
     // The agent's hostPath volumes are refused below "privileged".
-    assertThat(ns.at("/metadata/labels/pod-security.kubernetes.io~1enforce").asText()).isEqualTo("privileged");
+    assertThat(ns.at("/metadata/labels/pod-security.kubernetes.io~1enforce").asText())
+        .isEqualTo("privileged");
   }
 
   private static String kustomize() throws IOException, InterruptedException {
     String kubectl = onPath("kubectl");
     assumeTrue(kubectl != null, "kubectl is not on the PATH: the kustomize build is not checked");
     Path out = Files.createTempFile("kustomize", ".yaml");
-    Process p = new ProcessBuilder(List.of(kubectl, "kustomize", Manifests.ROOT.toString()))
-        .redirectOutput(out.toFile()).redirectErrorStream(false).start();
+    Process p =
+        new ProcessBuilder(List.of(kubectl, "kustomize", Manifests.ROOT.toString()))
+            .redirectOutput(out.toFile())
+            .redirectErrorStream(false)
+            .start();
     String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("kubectl kustomize finishes").isTrue();
     assertThat(p.exitValue()).as("kubectl kustomize manifests/: %s", err).isZero();

@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * manifests/base is the chart rendered with its default values, one file per template, plus
- * copies of the CRDs: the chart is the one source, these files are its output.
+ * manifests/base is the chart rendered with its default values, one file per template, plus copies
+ * of the CRDs: the chart is the one source, these files are its output.
  */
 final class Manifests {
 
@@ -23,11 +23,14 @@ final class Manifests {
   static final Path BASE = ROOT.resolve("base");
   static final String UPDATE_PROPERTY = "octomy.updateManifests";
 
-  private static final Pattern SOURCE = Pattern.compile("^# Source: [^/]+/templates/(\\S+)$", Pattern.MULTILINE);
-  private static final String HEADER = """
+  private static final Pattern SOURCE =
+      Pattern.compile("^# Source: [^/]+/templates/(\\S+)$", Pattern.MULTILINE);
+  private static final String HEADER =
+      """
       # Rendered from helm/octomy-batch with its default values (release %s, namespace %s).
       # Do not edit: change the chart, then re-render as docs/deployment.md says.
-      """.formatted(Chart.RELEASE, Chart.NAMESPACE);
+      """
+          .formatted(Chart.RELEASE, Chart.NAMESPACE);
 
   private Manifests() {}
 
@@ -45,15 +48,18 @@ final class Manifests {
         byTemplate.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(body + "\n");
       }
     }
-    byTemplate.forEach((template, docs) -> files.put(template, HEADER + String.join("---\n", docs)));
+    byTemplate.forEach(
+        (template, docs) -> files.put(template, HEADER + String.join("---\n", docs)));
     List<String> resources = new ArrayList<>();
     for (String crd : Chart.yamlFiles(Chart.CHART_CRDS)) {
       files.put("crds/" + crd, Chart.read(Chart.CHART_CRDS.resolve(crd)));
       resources.add("crds/" + crd);
     }
     resources.addAll(byTemplate.keySet());
-    StringBuilder k = new StringBuilder(HEADER)
-        .append("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
+    StringBuilder k =
+        new StringBuilder(HEADER)
+            .append(
+                "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
     resources.forEach(r -> k.append("  - ").append(r).append('\n'));
     files.put("kustomization.yaml", k.toString());
     return files;
@@ -66,8 +72,8 @@ final class Manifests {
       return files;
     }
     try (Stream<Path> s = Files.walk(BASE)) {
-      s.filter(Files::isRegularFile).forEach(p ->
-          files.put(BASE.relativize(p).toString().replace('\\', '/'), Chart.read(p)));
+      s.filter(Files::isRegularFile)
+          .forEach(p -> files.put(BASE.relativize(p).toString().replace('\\', '/'), Chart.read(p)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

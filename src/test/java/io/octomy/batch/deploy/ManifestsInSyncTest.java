@@ -21,8 +21,12 @@ class ManifestsInSyncTest {
     assertThat(committed.keySet())
         .as("files under manifests/base; re-render with -D%s=true", Manifests.UPDATE_PROPERTY)
         .containsExactlyElementsOf(expected.keySet());
-    expected.forEach((file, text) -> assertThat(committed.get(file))
-        .as("manifests/base/%s is stale; re-render with -D%s=true", file, Manifests.UPDATE_PROPERTY)
-        .isEqualTo(text));
+    expected.forEach(
+        (file, text) ->
+            assertThat(committed.get(file))
+                .as(
+                    "manifests/base/%s is stale; re-render with -D%s=true",
+                    file, Manifests.UPDATE_PROPERTY)
+                .isEqualTo(text));
   }
 }

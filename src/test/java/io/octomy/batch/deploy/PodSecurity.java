@@ -11,8 +11,16 @@ import java.util.Set;
  */
 final class PodSecurity {
 
-  private static final Set<String> RESTRICTED_VOLUMES = Set.of("configMap", "csi", "downwardAPI", "emptyDir",
-      "ephemeral", "persistentVolumeClaim", "projected", "secret");
+  private static final Set<String> RESTRICTED_VOLUMES =
+      Set.of(
+          "configMap",
+          "csi",
+          "downwardAPI",
+          "emptyDir",
+          "ephemeral",
+          "persistentVolumeClaim",
+          "projected",
+          "secret");
 
   private PodSecurity() {}
 
@@ -24,11 +32,13 @@ final class PodSecurity {
       }
     }
     for (JsonNode vol : spec.path("volumes")) {
-      vol.fieldNames().forEachRemaining(f -> {
-        if (!f.equals("name") && !RESTRICTED_VOLUMES.contains(f)) {
-          v.add(f + " volume " + vol.path("name").asText());
-        }
-      });
+      vol.fieldNames()
+          .forEachRemaining(
+              f -> {
+                if (!f.equals("name") && !RESTRICTED_VOLUMES.contains(f)) {
+                  v.add(f + " volume " + vol.path("name").asText());
+                }
+              });
     }
     JsonNode podCtx = spec.path("securityContext");
     if (podCtx.path("sysctls").size() > 0) {
@@ -43,7 +53,8 @@ final class PodSecurity {
       if (ctx.path("privileged").asBoolean(false)) {
         v.add(name + ": privileged");
       }
-      if (!ctx.path("allowPrivilegeEscalation").isBoolean() || ctx.path("allowPrivilegeEscalation").asBoolean()) {
+      if (!ctx.path("allowPrivilegeEscalation").isBoolean()
+          || ctx.path("allowPrivilegeEscalation").asBoolean()) {
         v.add(name + ": allowPrivilegeEscalation must be false");
       }
       if (!effective(ctx, podCtx, "runAsNonRoot").asBoolean(false)) {
@@ -52,7 +63,8 @@ final class PodSecurity {
       if (effective(ctx, podCtx, "runAsUser").asLong(-1) == 0) {
         v.add(name + ": runAsUser 0");
       }
-      String seccomp = ctx.at("/seccompProfile/type").asText(podCtx.at("/seccompProfile/type").asText(""));
+      String seccomp =
+          ctx.at("/seccompProfile/type").asText(podCtx.at("/seccompProfile/type").asText(""));
       if (!seccomp.equals("RuntimeDefault") && !seccomp.equals("Localhost")) {
         v.add(name + ": seccompProfile must be RuntimeDefault or Localhost");
       }

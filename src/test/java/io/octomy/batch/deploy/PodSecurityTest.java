@@ -18,7 +18,8 @@ class PodSecurityTest {
     JsonNode ctx = spec.at("/containers/0/securityContext");
     assertThat(ctx.path("readOnlyRootFilesystem").asBoolean()).isTrue();
     assertThat(spec.at("/securityContext/runAsNonRoot").asBoolean()).isTrue();
-    assertThat(spec.at("/securityContext/seccompProfile/type").asText()).isEqualTo("RuntimeDefault");
+    assertThat(spec.at("/securityContext/seccompProfile/type").asText())
+        .isEqualTo("RuntimeDefault");
     assertThat(ctx.path("allowPrivilegeEscalation").asBoolean(true)).isFalse();
     assertThat(HelmChartTest.texts(ctx.at("/capabilities/drop"))).containsExactly("ALL");
     // A read-only root needs somewhere to write: /tmp is an emptyDir.
@@ -30,22 +31,31 @@ class PodSecurityTest {
   void theCheckerCatchesWhatRestrictedForbids() {
     // Guards the checker itself: a widened pod must not pass silently.
     JsonNode spec = Chart.defaults().controllerPod().path("spec").deepCopy();
-    var c = (com.fasterxml.jackson.databind.node.ObjectNode) spec.at("/containers/0/securityContext");
+    var c =
+        (com.fasterxml.jackson.databind.node.ObjectNode) spec.at("/containers/0/securityContext");
     c.put("allowPrivilegeEscalation", true);
     c.putObject("capabilities").putArray("add").add("SYS_ADMIN");
     ((com.fasterxml.jackson.databind.node.ObjectNode) spec).put("hostPID", true);
-    ((com.fasterxml.jackson.databind.node.ObjectNode) spec.path("securityContext")).put("runAsNonRoot", false);
-    assertThat(PodSecurity.restrictedViolations(spec)).containsExactlyInAnyOrder("hostPID",
-        "controller: allowPrivilegeEscalation must be false", "controller: runAsNonRoot must be true",
-        "controller: capabilities must drop ALL", "controller: adds capability SYS_ADMIN");
+    ((com.fasterxml.jackson.databind.node.ObjectNode) spec.path("securityContext"))
+        .put("runAsNonRoot", false);
+    assertThat(PodSecurity.restrictedViolations(spec))
+        .containsExactlyInAnyOrder(
+            "hostPID",
+            "controller: allowPrivilegeEscalation must be false",
+            "controller: runAsNonRoot must be true",
+            "controller: capabilities must drop ALL",
+            "controller: adds capability SYS_ADMIN");
   }
 
   @Test
   void agentFallsShortOfRestrictedOnlyByItsHostPathVolumes() {
-    // Baseline forbids every hostPath volume, read-only or not: hence the "privileged" namespace level.
+    // Baseline forbids every hostPath volume, read-only or not: hence the "privileged" namespace
+    // level.
     JsonNode spec = Chart.defaults().agentPod().path("spec");
-    assertThat(PodSecurity.restrictedViolations(spec)).containsExactlyInAnyOrder("hostPath volume cgroup", "hostPath volume proc");
-    assertThat(spec.at("/containers/0/securityContext/readOnlyRootFilesystem").asBoolean()).isTrue();
+    assertThat(PodSecurity.restrictedViolations(spec))
+        .containsExactlyInAnyOrder("hostPath volume cgroup", "hostPath volume proc");
+    assertThat(spec.at("/containers/0/securityContext/readOnlyRootFilesystem").asBoolean())
+        .isTrue();
   }
 
   @Test
@@ -57,7 +67,9 @@ class PodSecurityTest {
         hostPaths.add(vol.at("/hostPath/path").asText());
         for (JsonNode m : spec.at("/containers/0/volumeMounts")) {
           if (m.path("name").asText().equals(vol.path("name").asText())) {
-            assertThat(m.path("readOnly").asBoolean()).as("%s is mounted read-only", m.path("mountPath")).isTrue();
+            assertThat(m.path("readOnly").asBoolean())
+                .as("%s is mounted read-only", m.path("mountPath"))
+                .isTrue();
           }
         }
       }
@@ -69,7 +81,10 @@ class PodSecurityTest {
 
   @Test
   void securityContextSurvivesChangedValues() {
-    JsonNode spec = Chart.template(Map.of("controller.replicas", "3", "image.tag", "9.9.9")).controllerPod().path("spec");
+    JsonNode spec =
+        Chart.template(Map.of("controller.replicas", "3", "image.tag", "9.9.9"))
+            .controllerPod()
+            .path("spec");
     assertThat(PodSecurity.restrictedViolations(spec)).isEmpty();
   }
 

@@ -17,13 +17,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** The policy in values reaches the controller's ConfigMap intact, and a change rolls the pods. */
 class PolicyConfigMapTest {
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @Test
   void defaultPolicyIsTheValuesPolicyAndLoads() throws IOException {
     String text = policyText(Chart.defaults());
-    JsonNode fromValues = Chart.YAML.readTree(Chart.DIR.resolve("values.yaml").toFile()).path("policy");
+    JsonNode fromValues =
+        Chart.YAML.readTree(Chart.DIR.resolve("values.yaml").toFile()).path("policy");
     assertThat(Chart.YAML.readTree(text)).isEqualTo(fromValues);
     Policy p = PolicyLoader.parse(text, "values");
     assertThat(p.nodeHeartbeatTimeout()).isEqualTo(Duration.ofSeconds(60));
@@ -33,7 +33,9 @@ class PolicyConfigMapTest {
   void aMapPolicyKeepsLargeWholeNumbers() throws IOException {
     // Helm reads numbers in values files as floats; 17179869184 must not become 1.7179869184e+10.
     Path values = tmp.resolve("values.yaml");
-    Files.writeString(values, """
+    Files.writeString(
+        values,
+        """
         policy:
           budgets:
             studio: {octomy.io/cpu-milli: 8000, octomy.io/memory-bytes: 17179869184}
@@ -60,13 +62,20 @@ class PolicyConfigMapTest {
   @Test
   void changingThePolicyChangesTheChecksumAndNothingElseDoes() {
     String before = checksum(Chart.defaults());
-    assertThat(checksum(Chart.template(Map.of("policy.nodeHeartbeatTimeout", "90s")))).isNotEqualTo(before);
+    assertThat(checksum(Chart.template(Map.of("policy.nodeHeartbeatTimeout", "90s"))))
+        .isNotEqualTo(before);
     assertThat(checksum(Chart.template(Map.of("image.tag", "0.2.0")))).isEqualTo(before);
   }
 
   private Chart.Rendered render(Path valuesFile) {
-    return new Chart.Rendered(Chart.parseAll(new Helm(Chart.DIR).template().withName(Chart.RELEASE)
-        .withNamespace(Chart.NAMESPACE).withValuesFile(valuesFile).call()));
+    return new Chart.Rendered(
+        Chart.parseAll(
+            new Helm(Chart.DIR)
+                .template()
+                .withName(Chart.RELEASE)
+                .withNamespace(Chart.NAMESPACE)
+                .withValuesFile(valuesFile)
+                .call()));
   }
 
   static String policyText(Chart.Rendered r) {

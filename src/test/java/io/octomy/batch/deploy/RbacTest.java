@@ -16,21 +16,37 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Least privilege, checked on every variant of the values, and pinned by a reviewed golden file. */
+/**
+ * Least privilege, checked on every variant of the values, and pinned by a reviewed golden file.
+ */
 class RbacTest {
 
   static final Path GOLDEN = Path.of("src/test/resources/deploy/rbac-golden.yaml");
-  private static final Set<String> FORBIDDEN_VERBS = Set.of("*", "escalate", "bind", "impersonate", "deletecollection");
+  private static final Set<String> FORBIDDEN_VERBS =
+      Set.of("*", "escalate", "bind", "impersonate", "deletecollection");
   private static final Set<String> WRITE_VERBS = Set.of("create", "update", "patch", "delete");
 
   /** One rule, flattened, with the role it belongs to. */
-  record Rule(String role, List<String> apiGroups, List<String> resources, List<String> verbs, JsonNode raw) {}
+  record Rule(
+      String role,
+      List<String> apiGroups,
+      List<String> resources,
+      List<String> verbs,
+      JsonNode raw) {}
 
   static Stream<Map<String, Object>> variants() {
-    return Stream.of(Map.of(),
+    return Stream.of(
+        Map.of(),
         Map.of("agent.executor", "Process", "agent.restrictToOwnNode", "true"),
-        Map.of("controller.replicas", "1", "controller.leaderElection", "false",
-            "metrics.serviceMonitor.enabled", "true", "grafanaDashboard.enabled", "true"));
+        Map.of(
+            "controller.replicas",
+            "1",
+            "controller.leaderElection",
+            "false",
+            "metrics.serviceMonitor.enabled",
+            "true",
+            "grafanaDashboard.enabled",
+            "true"));
   }
 
   static List<Rule> rules(Chart.Rendered r) {
@@ -41,8 +57,13 @@ class RbacTest {
         continue;
       }
       for (JsonNode rule : role.path("rules")) {
-        out.add(new Rule(kind + "/" + role.at("/metadata/name").asText(), HelmChartTest.texts(rule.path("apiGroups")),
-            HelmChartTest.texts(rule.path("resources")), HelmChartTest.texts(rule.path("verbs")), rule));
+        out.add(
+            new Rule(
+                kind + "/" + role.at("/metadata/name").asText(),
+                HelmChartTest.texts(rule.path("apiGroups")),
+                HelmChartTest.texts(rule.path("resources")),
+                HelmChartTest.texts(rule.path("verbs")),
+                rule));
       }
     }
     return out;
@@ -56,9 +77,20 @@ class RbacTest {
     for (Rule rule : rules) {
       assertThat(rule.apiGroups()).as("%s", rule).doesNotContain("*").isNotEmpty();
       assertThat(rule.resources()).as("%s", rule).noneMatch(res -> res.contains("*")).isNotEmpty();
-      assertThat(rule.resources()).as("%s", rule)
-          .doesNotContain("secrets", "serviceaccounts", "serviceaccounts/token", "pods/exec", "pods/attach",
-              "nodes/proxy", "roles", "clusterroles", "rolebindings", "clusterrolebindings", "configmaps");
+      assertThat(rule.resources())
+          .as("%s", rule)
+          .doesNotContain(
+              "secrets",
+              "serviceaccounts",
+              "serviceaccounts/token",
+              "pods/exec",
+              "pods/attach",
+              "nodes/proxy",
+              "roles",
+              "clusterroles",
+              "rolebindings",
+              "clusterrolebindings",
+              "configmaps");
       assertThat(rule.verbs()).as("%s", rule).doesNotContainAnyElementsOf(FORBIDDEN_VERBS);
       assertThat(rule.raw().has("nonResourceURLs")).as("%s", rule).isFalse();
     }
@@ -69,7 +101,8 @@ class RbacTest {
   void userObjectsAreNeverWrittenOnlyTheirStatus(Map<String, Object> values) {
     for (Rule rule : rules(Chart.template(values))) {
       if (rule.resources().contains("batchjobs")) {
-        assertThat(rule.verbs()).as("%s: BatchJob spec and metadata belong to people and GitOps", rule)
+        assertThat(rule.verbs())
+            .as("%s: BatchJob spec and metadata belong to people and GitOps", rule)
             .doesNotContainAnyElementsOf(WRITE_VERBS);
       }
       if (rule.resources().contains("batchnodes")) {
@@ -89,13 +122,16 @@ class RbacTest {
     }
     JsonNode role = r.get("Role", "octomy-batch-controller-leader-election");
     assertThat(role.at("/metadata/namespace").asText()).isEqualTo(Chart.NAMESPACE);
-    assertThat(role.at("/rules/1/resourceNames/0").asText()).as("the Lease the controller names").isEqualTo("octomy-batch-controller");
+    assertThat(role.at("/rules/1/resourceNames/0").asText())
+        .as("the Lease the controller names")
+        .isEqualTo("octomy-batch-controller");
     // JOSDK checks at start-up (SelfSubjectRulesReview) that the rules for leases, unnamed or
     // naming its Lease, give create, update and get together; otherwise it refuses to start.
     Set<String> verbs = new java.util.HashSet<>();
     for (Rule rule : rules(r)) {
       List<String> names = HelmChartTest.texts(rule.raw().path("resourceNames"));
-      if (rule.apiGroups().contains("coordination.k8s.io") && rule.resources().contains("leases")
+      if (rule.apiGroups().contains("coordination.k8s.io")
+          && rule.resources().contains("leases")
           && (names.isEmpty() || names.contains("octomy-batch-controller"))) {
         verbs.addAll(rule.verbs());
       }
@@ -114,7 +150,9 @@ class RbacTest {
         assertThat(subjects.get(0).path("namespace").asText()).isEqualTo(Chart.NAMESPACE);
         String role = b.at("/roleRef/name").asText();
         assertThat(role).startsWith(subjects.get(0).path("name").asText());
-        assertThat(r.find(b.at("/roleRef/kind").asText(), role)).as("%s refers to a rendered role", b.at("/metadata/name")).isPresent();
+        assertThat(r.find(b.at("/roleRef/kind").asText(), role))
+            .as("%s refers to a rendered role", b.at("/metadata/name"))
+            .isPresent();
       }
     }
   }

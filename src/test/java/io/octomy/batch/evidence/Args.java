@@ -12,7 +12,8 @@ final class Args {
     for (int i = 0; i < args.length; i += 2) {
       String k = args[i].replaceFirst("^--", "");
       if (!defaults.containsKey(k) || i + 1 >= args.length) {
-        throw new IllegalArgumentException("unknown or incomplete option " + args[i] + "; known: " + defaults);
+        throw new IllegalArgumentException(
+            "unknown or incomplete option " + args[i] + "; known: " + defaults);
       }
       values.put(k, args[i + 1]);
     }

@@ -18,11 +18,21 @@ final class ChildJvm implements AutoCloseable {
     this.log = log;
   }
 
-  static ChildJvm start(Path log, String heap, String mainClass, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", System.getProperty("java.class.path"), mainClass));
+  static ChildJvm start(Path log, String heap, String mainClass, String... args)
+      throws IOException {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heap,
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto",
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass));
     cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     return new ChildJvm(p, log);
   }
 
@@ -36,11 +46,13 @@ final class ChildJvm implements AutoCloseable {
         return out.substring(i + marker.length(), out.indexOf('\n', i)).trim();
       }
       if (!process.isAlive()) {
-        throw new IllegalStateException("child exited with " + process.exitValue() + " before '" + marker + "': " + tail(out));
+        throw new IllegalStateException(
+            "child exited with " + process.exitValue() + " before '" + marker + "': " + tail(out));
       }
       Thread.sleep(20);
     }
-    throw new IllegalStateException("no '" + marker + "' within " + timeout + ": " + tail(Files.readString(log)));
+    throw new IllegalStateException(
+        "no '" + marker + "' within " + timeout + ": " + tail(Files.readString(log)));
   }
 
   boolean hasLine(String marker) throws IOException {

@@ -9,37 +9,54 @@ import io.octomy.batch.standalone.EmbeddedApiServer;
 import java.nio.file.Path;
 import java.time.Instant;
 
-/** An embedded API server with the product CRDs, a client, and the workload's namespaces and nodes. */
+/**
+ * An embedded API server with the product CRDs, a client, and the workload's namespaces and nodes.
+ */
 final class Cluster implements AutoCloseable {
   final EmbeddedApiServer server;
   final KubernetesClient client;
 
   Cluster(Path stateDir) {
-    server = EmbeddedApiServer.start(stateDir, 0, io.octomy.batch.standalone.StandaloneRuntime.productCrds());
+    server =
+        EmbeddedApiServer.start(
+            stateDir, 0, io.octomy.batch.standalone.StandaloneRuntime.productCrds());
     client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
   }
 
   void namespaces(Workload w) {
     for (String ns : w.namespaces()) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+      client
+          .namespaces()
+          .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+          .create();
     }
   }
 
   /** Creates every node of the workload and reports it as its agent would. */
   void nodes(Workload w) {
     Instant beat = Instant.now();
-    Parallel.forEach(w.nodes, 8, i -> {
-      BatchNode n = client.resources(BatchNode.class).resource(w.node(i)).create();
-      n.setStatus(w.nodeStatus(i, beat));
-      client.resources(BatchNode.class).resource(n).updateStatus();
-    });
+    Parallel.forEach(
+        w.nodes,
+        8,
+        i -> {
+          BatchNode n = client.resources(BatchNode.class).resource(w.node(i)).create();
+          n.setStatus(w.nodeStatus(i, beat));
+          client.resources(BatchNode.class).resource(n).updateStatus();
+        });
   }
 
   void jobs(Workload w) {
-    Parallel.forEach(w.jobs, 8, i -> {
-      BatchJob j = w.job(i);
-      client.resources(BatchJob.class).inNamespace(j.getMetadata().getNamespace()).resource(j).create();
-    });
+    Parallel.forEach(
+        w.jobs,
+        8,
+        i -> {
+          BatchJob j = w.job(i);
+          client
+              .resources(BatchJob.class)
+              .inNamespace(j.getMetadata().getNamespace())
+              .resource(j)
+              .create();
+        });
   }
 
   @Override

@@ -21,25 +21,47 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * (c) A competing writer (as a GitOps tool re-applying labels would) rewrites the jobs'
- * metadata as fast as the server takes it while the controller decides, so the controller's
- * conditional status writes meet 409 after 409. Afterwards: every job decided, every
- * acknowledged write of the competitor still there, and the invariants held throughout.
+ * (c) A competing writer (as a GitOps tool re-applying labels would) rewrites the jobs' metadata as
+ * fast as the server takes it while the controller decides, so the controller's conditional status
+ * writes meet 409 after 409. Afterwards: every job decided, every acknowledged write of the
+ * competitor still there, and the invariants held throughout.
  */
 final class ConflictStormFault {
 
-  record Result(int jobs, Duration storm, long competitorWrites, double controllerConflicts, double controllerWrites,
-      long undecided, long competitorWritesLost, long jobsMissing, List<String> violations, double convergeSeconds) {
+  record Result(
+      int jobs,
+      Duration storm,
+      long competitorWrites,
+      double controllerConflicts,
+      double controllerWrites,
+      long undecided,
+      long competitorWritesLost,
+      long jobsMissing,
+      List<String> violations,
+      double convergeSeconds) {
     boolean passed() {
-      return undecided == 0 && competitorWritesLost == 0 && jobsMissing == 0 && violations.isEmpty();
+      return undecided == 0
+          && competitorWritesLost == 0
+          && jobsMissing == 0
+          && violations.isEmpty();
     }
 
     @Override
     public String toString() {
-      return String.format("409 storm: %d jobs, competitor wrote %d times in %d s; controller status writes %.0f written,"
-          + " %.0f answered 409; after the storm: undecided %d, competitor writes lost %d, jobs missing %d,"
-          + " invariant violations %d; converged %.1f s after the storm ended", jobs, competitorWrites, storm.toSeconds(),
-          controllerWrites, controllerConflicts, undecided, competitorWritesLost, jobsMissing, violations.size(), convergeSeconds);
+      return String.format(
+          "409 storm: %d jobs, competitor wrote %d times in %d s; controller status writes %.0f written,"
+              + " %.0f answered 409; after the storm: undecided %d, competitor writes lost %d, jobs missing %d,"
+              + " invariant violations %d; converged %.1f s after the storm ended",
+          jobs,
+          competitorWrites,
+          storm.toSeconds(),
+          controllerWrites,
+          controllerConflicts,
+          undecided,
+          competitorWritesLost,
+          jobsMissing,
+          violations.size(),
+          convergeSeconds);
     }
   }
 
@@ -55,9 +77,19 @@ final class ConflictStormFault {
         made.add(w.job(i));
       }
       try (Invariants inv = new Invariants(c.client, w.policy());
-          KubernetesClient ctlClient = new KubernetesClientBuilder().withConfig(c.server.clientConfig()).build()) {
-        BatchController controller = BatchController.start(ctlClient, new BatchController.Options(w.policy(), false,
-            "default", "127.0.0.1", -1, AdmissionLoop.Settings.defaults()), Clock.systemUTC());
+          KubernetesClient ctlClient =
+              new KubernetesClientBuilder().withConfig(c.server.clientConfig()).build()) {
+        BatchController controller =
+            BatchController.start(
+                ctlClient,
+                new BatchController.Options(
+                    w.policy(),
+                    false,
+                    "default",
+                    "127.0.0.1",
+                    -1,
+                    AdmissionLoop.Settings.defaults()),
+                Clock.systemUTC());
         Map<String, Long> lastAcked = new ConcurrentHashMap<>();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong competitor = new AtomicLong();
@@ -65,28 +97,36 @@ final class ConflictStormFault {
         for (int t = 0; t < 4; t++) {
           Random r = new Random(seed + t);
           int lane = t; // each thread owns every 4th job, so one job's writes are never concurrent
-          Thread th = new Thread(() -> {
-            while (!stop.get()) {
-              BatchJob j = made.get(lane + 4 * r.nextInt(made.size() / 4));
-              String ns = j.getMetadata().getNamespace();
-              String name = j.getMetadata().getName();
-              try {
-                if (c.client.resources(BatchJob.class).inNamespace(ns).withName(name).get() == null) {
-                  // Created below while the storm already runs; not there yet.
-                  continue;
-                }
-                long v = competitor.incrementAndGet();
-                c.client.resources(BatchJob.class).inNamespace(ns).withName(name)
-                    .edit(x -> {
-                      x.getMetadata().setLabels(new HashMap<>(Map.of("storm", Long.toString(v))));
-                      return x;
-                    });
-                lastAcked.merge(ns + "/" + name, v, Math::max);
-              } catch (KubernetesClientException e) {
-                // a 409 for the competitor too: it simply tries another job
-              }
-            }
-          });
+          Thread th =
+              new Thread(
+                  () -> {
+                    while (!stop.get()) {
+                      BatchJob j = made.get(lane + 4 * r.nextInt(made.size() / 4));
+                      String ns = j.getMetadata().getNamespace();
+                      String name = j.getMetadata().getName();
+                      try {
+                        if (c.client.resources(BatchJob.class).inNamespace(ns).withName(name).get()
+                            == null) {
+                          // Created below while the storm already runs; not there yet.
+                          continue;
+                        }
+                        long v = competitor.incrementAndGet();
+                        c.client
+                            .resources(BatchJob.class)
+                            .inNamespace(ns)
+                            .withName(name)
+                            .edit(
+                                x -> {
+                                  x.getMetadata()
+                                      .setLabels(new HashMap<>(Map.of("storm", Long.toString(v))));
+                                  return x;
+                                });
+                        lastAcked.merge(ns + "/" + name, v, Math::max);
+                      } catch (KubernetesClientException e) {
+                        // a 409 for the competitor too: it simply tries another job
+                      }
+                    }
+                  });
           threads.add(th);
           th.start();
         }
@@ -100,7 +140,10 @@ final class ConflictStormFault {
         long deadline = stormEnd + Duration.ofSeconds(60).toNanos();
         long undecided = jobs;
         while (System.nanoTime() < deadline) {
-          undecided = inv.jobs().stream().filter(j -> j.getStatus() == null || j.getStatus().getReason() == null).count();
+          undecided =
+              inv.jobs().stream()
+                  .filter(j -> j.getStatus() == null || j.getStatus().getReason() == null)
+                  .count();
           if (undecided == 0) {
             break;
           }
@@ -112,13 +155,30 @@ final class ConflictStormFault {
           now.put(DecisionWatch.key(j), j);
         }
         long missing = made.stream().filter(j -> !now.containsKey(DecisionWatch.key(j))).count();
-        long lost = lastAcked.entrySet().stream().filter(e -> {
-          BatchJob j = now.get(e.getKey());
-          String label = j == null || j.getMetadata().getLabels() == null ? null : j.getMetadata().getLabels().get("storm");
-          return label == null || Long.parseLong(label) < e.getValue();
-        }).count();
-        Result res = new Result(jobs, storm, competitor.get(), controller.metrics().statusWrites(ClusterWriter.Result.CONFLICT),
-            controller.metrics().statusWrites(ClusterWriter.Result.WRITTEN), undecided, lost, missing, inv.violations(), converge);
+        long lost =
+            lastAcked.entrySet().stream()
+                .filter(
+                    e -> {
+                      BatchJob j = now.get(e.getKey());
+                      String label =
+                          j == null || j.getMetadata().getLabels() == null
+                              ? null
+                              : j.getMetadata().getLabels().get("storm");
+                      return label == null || Long.parseLong(label) < e.getValue();
+                    })
+                .count();
+        Result res =
+            new Result(
+                jobs,
+                storm,
+                competitor.get(),
+                controller.metrics().statusWrites(ClusterWriter.Result.CONFLICT),
+                controller.metrics().statusWrites(ClusterWriter.Result.WRITTEN),
+                undecided,
+                lost,
+                missing,
+                inv.violations(),
+                converge);
         controller.close();
         return res;
       }

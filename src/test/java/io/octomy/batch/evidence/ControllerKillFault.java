@@ -12,15 +12,24 @@ import java.util.Random;
 import java.util.TreeMap;
 
 /**
- * (a) kill -9 of the controller at random points while it drains a run: the API server stays up
- * in this JVM, the controller runs in a child JVM that is killed and restarted; Pods succeed
- * after a short run; an invariant watcher checks every change. A last controller then finishes
- * the run.
+ * (a) kill -9 of the controller at random points while it drains a run: the API server stays up in
+ * this JVM, the controller runs in a child JVM that is killed and restarted; Pods succeed after a
+ * short run; an invariant watcher checks every change. A last controller then finishes the run.
  */
 final class ControllerKillFault {
 
-  record Result(int kills, int killedAfterActive, int jobs, int nodes, Map<String, Long> finalPhases,
-      long podsCompleted, long admittedTwice, long startedTwice, List<String> violations, long checks, double seconds) {
+  record Result(
+      int kills,
+      int killedAfterActive,
+      int jobs,
+      int nodes,
+      Map<String, Long> finalPhases,
+      long podsCompleted,
+      long admittedTwice,
+      long startedTwice,
+      List<String> violations,
+      long checks,
+      double seconds) {
 
     boolean passed() {
       return admittedTwice == 0 && startedTwice == 0 && violations.isEmpty();
@@ -28,10 +37,22 @@ final class ControllerKillFault {
 
     @Override
     public String toString() {
-      return String.format("controller kill -9: %d kills (%d after the controller was active), %d jobs on %d Pod nodes,"
-          + " %d Pods completed; final phases %s; admitted twice %d, started twice %d, invariant violations %d"
-          + " (%d checks); %.0f s%s", kills, killedAfterActive, jobs, nodes, podsCompleted, finalPhases, admittedTwice,
-          startedTwice, violations.size(), checks, seconds, violations.isEmpty() ? "" : " " + violations.subList(0, Math.min(5, violations.size())));
+      return String.format(
+          "controller kill -9: %d kills (%d after the controller was active), %d jobs on %d Pod nodes,"
+              + " %d Pods completed; final phases %s; admitted twice %d, started twice %d, invariant violations %d"
+              + " (%d checks); %.0f s%s",
+          kills,
+          killedAfterActive,
+          jobs,
+          nodes,
+          podsCompleted,
+          finalPhases,
+          admittedTwice,
+          startedTwice,
+          violations.size(),
+          checks,
+          seconds,
+          violations.isEmpty() ? "" : " " + violations.subList(0, Math.min(5, violations.size())));
     }
   }
 
@@ -51,7 +72,8 @@ final class ControllerKillFault {
         int afterActive = 0;
         for (int k = 0; k < kills; k++) {
           Path log = work.resolve("controller-" + k + ".log");
-          try (ChildJvm ctl = ChildJvm.start(log, "256m", ControllerProcessMain.class.getName(), args)) {
+          try (ChildJvm ctl =
+              ChildJvm.start(log, "256m", ControllerProcessMain.class.getName(), args)) {
             // Half the kills land at a random moment after start-up (mid-pass, mid-write),
             // half at a random moment from launch (often during start-up and the first list).
             if (random.nextBoolean()) {
@@ -67,8 +89,12 @@ final class ControllerKillFault {
           }
         }
         // The last controller is left alone to finish the run.
-        try (ChildJvm ctl = ChildJvm.start(work.resolve("controller-final.log"), "256m",
-            ControllerProcessMain.class.getName(), args)) {
+        try (ChildJvm ctl =
+            ChildJvm.start(
+                work.resolve("controller-final.log"),
+                "256m",
+                ControllerProcessMain.class.getName(),
+                args)) {
           ctl.awaitLine("ACTIVE", Duration.ofSeconds(60));
           long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
           String last = "";
@@ -79,15 +105,27 @@ final class ControllerKillFault {
               last = phases.toString();
               lastChange = System.nanoTime();
             }
-            boolean busy = phases.getOrDefault("Admitted", 0L) + phases.getOrDefault("Running", 0L) > 0;
+            boolean busy =
+                phases.getOrDefault("Admitted", 0L) + phases.getOrDefault("Running", 0L) > 0;
             if (!busy && System.nanoTime() - lastChange > Duration.ofSeconds(10).toNanos()) {
-              break; // nothing runs and nothing has moved for 10 s: whatever still waits cannot start
+              break; // nothing runs and nothing has moved for 10 s: whatever still waits cannot
+              // start
             }
             Thread.sleep(500);
           }
         }
-        return new Result(kills, afterActive, jobs, nodes, phases(inv.jobs()), kubelet.completed(), inv.admittedTwice(),
-            inv.startedTwice(), inv.violations(), inv.checks(), (System.nanoTime() - t0) / 1e9);
+        return new Result(
+            kills,
+            afterActive,
+            jobs,
+            nodes,
+            phases(inv.jobs()),
+            kubelet.completed(),
+            inv.admittedTwice(),
+            inv.startedTwice(),
+            inv.violations(),
+            inv.checks(),
+            (System.nanoTime() - t0) / 1e9);
       }
     }
   }
@@ -96,7 +134,10 @@ final class ControllerKillFault {
     Map<String, Long> out = new TreeMap<>();
     for (BatchJob j : jobs) {
       JobPhase p = j.getStatus() == null ? null : j.getStatus().getPhase();
-      String k = p == null ? "(undecided)" : p == JobPhase.Queued ? "Queued/" + j.getStatus().getReason() : p.name();
+      String k =
+          p == null
+              ? "(undecided)"
+              : p == JobPhase.Queued ? "Queued/" + j.getStatus().getReason() : p.name();
       out.merge(k, 1L, Long::sum);
     }
     return out;

@@ -12,23 +12,34 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * The controller alone in its own JVM, for kill -9:
- * {@code ControllerProcessMain KUBECONFIG NODES JOBS SEED}. The policy is the fault workload's
- * (same groups and budgets as the suite checks). Prints {@code ACTIVE} once its informers are
- * synced and passes may run.
+ * The controller alone in its own JVM, for kill -9: {@code ControllerProcessMain KUBECONFIG NODES
+ * JOBS SEED}. The policy is the fault workload's (same groups and budgets as the suite checks).
+ * Prints {@code ACTIVE} once its informers are synced and passes may run.
  */
 public final class ControllerProcessMain {
   private ControllerProcessMain() {}
 
   public static void main(String[] args) throws Exception {
     Config config = Config.fromKubeconfig(Files.readString(Path.of(args[0])));
-    Workload w = new Workload(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Executor.Pod,
-        Long.parseLong(args[3]), Duration.ofHours(1));
+    Workload w =
+        new Workload(
+            Integer.parseInt(args[1]),
+            Integer.parseInt(args[2]),
+            Executor.Pod,
+            Long.parseLong(args[3]),
+            Duration.ofHours(1));
     KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-    // The suite's timer: a short tick so finished Pods are followed quickly; writes as in production.
-    AdmissionLoop.Settings s = new AdmissionLoop.Settings(Duration.ofMillis(100), Duration.ofSeconds(1),
-        Duration.ofSeconds(30), AdmissionLoop.Settings.defaults().writeThreads());
-    BatchController.start(client, new BatchController.Options(w.policy(), false, "default", "127.0.0.1", -1, s),
+    // The suite's timer: a short tick so finished Pods are followed quickly; writes as in
+    // production.
+    AdmissionLoop.Settings s =
+        new AdmissionLoop.Settings(
+            Duration.ofMillis(100),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(30),
+            AdmissionLoop.Settings.defaults().writeThreads());
+    BatchController.start(
+        client,
+        new BatchController.Options(w.policy(), false, "default", "127.0.0.1", -1, s),
         Clock.systemUTC());
     System.out.println("ACTIVE");
     System.out.flush();

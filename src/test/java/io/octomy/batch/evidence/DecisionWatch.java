@@ -28,20 +28,25 @@ final class DecisionWatch implements AutoCloseable {
   private final AtomicLong lastChangeNanos = new AtomicLong(System.nanoTime());
 
   DecisionWatch(KubernetesClient client) {
-    informer = client.resources(BatchJob.class).inAnyNamespace().inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(BatchJob j) {
-        seen(null, j);
-      }
+    informer =
+        client
+            .resources(BatchJob.class)
+            .inAnyNamespace()
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(BatchJob j) {
+                    seen(null, j);
+                  }
 
-      @Override
-      public void onUpdate(BatchJob before, BatchJob after) {
-        seen(before, after);
-      }
+                  @Override
+                  public void onUpdate(BatchJob before, BatchJob after) {
+                    seen(before, after);
+                  }
 
-      @Override
-      public void onDelete(BatchJob j, boolean unknown) {}
-    });
+                  @Override
+                  public void onDelete(BatchJob j, boolean unknown) {}
+                });
   }
 
   static String key(BatchJob j) {
@@ -78,11 +83,16 @@ final class DecisionWatch implements AutoCloseable {
 
   /** Same phase, reason, node and waitingOn: what a user acts on did not change. */
   static boolean sameDecision(BatchJobStatus a, BatchJobStatus b) {
-    return a.getPhase() == b.getPhase() && Objects.equals(a.getReason(), b.getReason())
-        && Objects.equals(a.getNode(), b.getNode()) && Objects.equals(a.getWaitingOn(), b.getWaitingOn());
+    return a.getPhase() == b.getPhase()
+        && Objects.equals(a.getReason(), b.getReason())
+        && Objects.equals(a.getNode(), b.getNode())
+        && Objects.equals(a.getWaitingOn(), b.getWaitingOn());
   }
 
-  /** What differed, field by field, in the first few same-decision rewrites (to show why they happened). */
+  /**
+   * What differed, field by field, in the first few same-decision rewrites (to show why they
+   * happened).
+   */
   java.util.List<String> sameDecisionSamples() {
     return samples;
   }
@@ -128,13 +138,23 @@ final class DecisionWatch implements AutoCloseable {
   /** Jobs whose current status is Queued (waiting), from the watch cache. */
   long waitingNow() {
     return informer.getStore().list().stream()
-        .filter(j -> j.getStatus() != null && j.getStatus().getPhase() == JobPhase.Queued).count();
+        .filter(j -> j.getStatus() != null && j.getStatus().getPhase() == JobPhase.Queued)
+        .count();
   }
 
   Map<String, Long> reasonsNow() {
     Map<String, Long> out = new java.util.TreeMap<>();
-    informer.getStore().list().forEach(j -> out.merge(
-        j.getStatus() == null || j.getStatus().getReason() == null ? "(none)" : j.getStatus().getReason(), 1L, Long::sum));
+    informer
+        .getStore()
+        .list()
+        .forEach(
+            j ->
+                out.merge(
+                    j.getStatus() == null || j.getStatus().getReason() == null
+                        ? "(none)"
+                        : j.getStatus().getReason(),
+                    1L,
+                    Long::sum));
     return out;
   }
 

@@ -19,8 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * End-to-end: the controller against the embedded API server, compared with that server's own
- * ceiling for status writes. One JVM holds the server, the controller and the benchmark's
- * clients (as standalone mode does). See docs/benchmarks.md for the command and figures.
+ * ceiling for status writes. One JVM holds the server, the controller and the benchmark's clients
+ * (as standalone mode does). See docs/benchmarks.md for the command and figures.
  *
  * <ol>
  *   <li>W_max: status writes/s on pre-made jobs, 8 writer threads, no admission logic;
@@ -37,57 +37,125 @@ public final class EndToEndBenchmark {
   private EndToEndBenchmark() {}
 
   public static void main(String[] argv) throws Exception {
-    Args a = new Args(argv, Map.of("nodes", "1000", "jobs", "10000", "live-jobs", "1000", "wmax-jobs", "1000",
-        "wmax-seconds", "10", "aging-ticks", "5", "drain-timeout-s", "480", "seed", "42"));
+    Args a =
+        new Args(
+            argv,
+            Map.of(
+                "nodes",
+                "1000",
+                "jobs",
+                "10000",
+                "live-jobs",
+                "1000",
+                "wmax-jobs",
+                "1000",
+                "wmax-seconds",
+                "10",
+                "aging-ticks",
+                "5",
+                "drain-timeout-s",
+                "480",
+                "seed",
+                "42"));
     System.out.println("end-to-end benchmark " + a);
-    Workload w = new Workload(a.integer("nodes"), a.integer("jobs"), Executor.Process, a.integer("seed"), Duration.ofHours(1));
+    Workload w =
+        new Workload(
+            a.integer("nodes"),
+            a.integer("jobs"),
+            Executor.Process,
+            a.integer("seed"),
+            Duration.ofHours(1));
     Path state = Files.createTempDirectory("octomy-e2e");
     HeapWatch heap = new HeapWatch();
-    try (EmbeddedApiServer server = EmbeddedApiServer.start(state, 0, io.octomy.batch.standalone.StandaloneRuntime.productCrds());
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build()) {
+    try (EmbeddedApiServer server =
+            EmbeddedApiServer.start(
+                state, 0, io.octomy.batch.standalone.StandaloneRuntime.productCrds());
+        KubernetesClient client =
+            new KubernetesClientBuilder().withConfig(server.clientConfig()).build()) {
       for (String ns : w.namespaces()) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+        client
+            .namespaces()
+            .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+            .create();
       }
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("wmax").endMetadata().build()).create();
+      client
+          .namespaces()
+          .resource(new NamespaceBuilder().withNewMetadata().withName("wmax").endMetadata().build())
+          .create();
 
       // (a) The server's ceiling.
-      WriteCeiling.Result wmax = WriteCeiling.measure(client, w, "wmax", a.integer("wmax-jobs"), WRITERS,
-          Duration.ofSeconds(8), Duration.ofSeconds(a.integer("wmax-seconds")));
-      System.out.printf("W_max: %.0f status writes/s (%d writes in %.1f s, %d failed, %d writer threads)%n",
-          wmax.writesPerSecond(), wmax.writes(), wmax.measured().toMillis() / 1000.0, wmax.failures(), WRITERS);
+      WriteCeiling.Result wmax =
+          WriteCeiling.measure(
+              client,
+              w,
+              "wmax",
+              a.integer("wmax-jobs"),
+              WRITERS,
+              Duration.ofSeconds(8),
+              Duration.ofSeconds(a.integer("wmax-seconds")));
+      System.out.printf(
+          "W_max: %.0f status writes/s (%d writes in %.1f s, %d failed, %d writer threads)%n",
+          wmax.writesPerSecond(),
+          wmax.writes(),
+          wmax.measured().toMillis() / 1000.0,
+          wmax.failures(),
+          WRITERS);
 
       // (b) Nodes and their agents' first report.
       heap.reset();
       long t = System.nanoTime();
       Instant beat = Instant.now();
-      Parallel.forEach(w.nodes, WRITERS, i -> {
-        BatchNode n = client.resources(BatchNode.class).resource(w.node(i)).create();
-        n.setStatus(w.nodeStatus(i, beat));
-        client.resources(BatchNode.class).resource(n).updateStatus();
-      });
+      Parallel.forEach(
+          w.nodes,
+          WRITERS,
+          i -> {
+            BatchNode n = client.resources(BatchNode.class).resource(w.node(i)).create();
+            n.setStatus(w.nodeStatus(i, beat));
+            client.resources(BatchNode.class).resource(n).updateStatus();
+          });
       System.out.printf("nodes: %d created and reported in %.1f s%n", w.nodes, secondsSince(t));
 
       DecisionWatch decisions = new DecisionWatch(client);
       Map<String, Long> createdAt = new ConcurrentHashMap<>();
       t = System.nanoTime();
       int jobs = w.jobs;
-      Parallel.forEach(jobs, WRITERS, i -> {
-        BatchJob j = w.job(i);
-        client.resources(BatchJob.class).inNamespace(j.getMetadata().getNamespace()).resource(j).create();
-        createdAt.put(DecisionWatch.key(j), System.nanoTime());
-      });
+      Parallel.forEach(
+          jobs,
+          WRITERS,
+          i -> {
+            BatchJob j = w.job(i);
+            client
+                .resources(BatchJob.class)
+                .inNamespace(j.getMetadata().getNamespace())
+                .resource(j)
+                .create();
+            createdAt.put(DecisionWatch.key(j), System.nanoTime());
+          });
       double createSeconds = secondsSince(t);
-      System.out.printf("jobs: %d created in %.1f s (%.0f creates/s, %d client threads)%n", jobs, createSeconds,
-          jobs / createSeconds, WRITERS);
+      System.out.printf(
+          "jobs: %d created in %.1f s (%.0f creates/s, %d client threads)%n",
+          jobs, createSeconds, jobs / createSeconds, WRITERS);
 
       // (c) The controller on the backlog.
       RequestCounter requests = new RequestCounter();
       OffsetClock clock = new OffsetClock();
-      try (KubernetesClient ctlClient = new KubernetesClientBuilder().withConfig(server.clientConfig())
-          .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", requests)).build()) {
+      try (KubernetesClient ctlClient =
+          new KubernetesClientBuilder()
+              .withConfig(server.clientConfig())
+              .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", requests))
+              .build()) {
         long start = System.nanoTime();
-        BatchController controller = BatchController.start(ctlClient, new BatchController.Options(w.policy(), false,
-            "default", "127.0.0.1", -1, AdmissionLoop.Settings.defaults()), clock);
+        BatchController controller =
+            BatchController.start(
+                ctlClient,
+                new BatchController.Options(
+                    w.policy(),
+                    false,
+                    "default",
+                    "127.0.0.1",
+                    -1,
+                    AdmissionLoop.Settings.defaults()),
+                clock);
         System.out.printf("controller started in %.1f s (informers synced)%n", secondsSince(start));
         long deadline = start + Duration.ofSeconds(a.integer("drain-timeout-s")).toNanos();
         long t10 = 0;
@@ -108,17 +176,24 @@ public final class EndToEndBenchmark {
         double steady = t90 > t10 && t10 > 0 ? (jobs * 0.8) / ((t90 - t10) / 1e9) : Double.NaN;
         long admitted = decisions.admitted();
         long backlogRequests = requests.total();
-        System.out.printf("drain: %d of %d jobs decided in %.1f s from controller start%s%n", decided, jobs, drain,
-            decided < jobs ? " (TIMED OUT)" : "");
-        System.out.printf("decisions/s: %.0f overall = %.2f x W_max; %.0f between 10%% and 90%% decided = %.2f x W_max%n",
+        System.out.printf(
+            "drain: %d of %d jobs decided in %.1f s from controller start%s%n",
+            decided, jobs, drain, decided < jobs ? " (TIMED OUT)" : "");
+        System.out.printf(
+            "decisions/s: %.0f overall = %.2f x W_max; %.0f between 10%% and 90%% decided = %.2f x W_max%n",
             rate, rate / wmax.writesPerSecond(), steady, steady / wmax.writesPerSecond());
-        System.out.printf("admitted: %d; status after drain: %s%n", admitted, decisions.reasonsNow());
-        System.out.printf("controller API requests during drain: %d = %.2f per admitted job, %.2f per decided job%n",
-            backlogRequests, backlogRequests / (double) admitted, backlogRequests / (double) decided);
+        System.out.printf(
+            "admitted: %d; status after drain: %s%n", admitted, decisions.reasonsNow());
+        System.out.printf(
+            "controller API requests during drain: %d = %.2f per admitted job, %.2f per decided job%n",
+            backlogRequests,
+            backlogRequests / (double) admitted,
+            backlogRequests / (double) decided);
         System.out.println("  by kind: " + requests.byKind());
         System.out.println("  by response code: " + requests.byCode());
-        System.out.println("  backlog create->decision (includes waiting in the backlog): "
-            + latencies(createdAt, decisions).summary());
+        System.out.println(
+            "  backlog create->decision (includes waiting in the backlog): "
+                + latencies(createdAt, decisions).summary());
 
         // (d) Live arrivals: L more jobs created at once while the controller runs.
         waitQuiet(decisions, Duration.ofSeconds(3), Duration.ofSeconds(60));
@@ -126,22 +201,33 @@ public final class EndToEndBenchmark {
         Map<String, Long> liveCreated = new ConcurrentHashMap<>();
         long before = requests.total();
         long liveStart = System.nanoTime();
-        Parallel.forEach(live, WRITERS, k -> {
-          BatchJob j = w.job(jobs + k);
-          client.resources(BatchJob.class).inNamespace(j.getMetadata().getNamespace()).resource(j).create();
-          liveCreated.put(DecisionWatch.key(j), System.nanoTime());
-        });
+        Parallel.forEach(
+            live,
+            WRITERS,
+            k -> {
+              BatchJob j = w.job(jobs + k);
+              client
+                  .resources(BatchJob.class)
+                  .inNamespace(j.getMetadata().getNamespace())
+                  .resource(j)
+                  .create();
+              liveCreated.put(DecisionWatch.key(j), System.nanoTime());
+            });
         double liveCreate = secondsSince(liveStart);
-        while (decisions.decided() < jobs + live && System.nanoTime() < liveStart + Duration.ofSeconds(120).toNanos()) {
+        while (decisions.decided() < jobs + live
+            && System.nanoTime() < liveStart + Duration.ofSeconds(120).toNanos()) {
           Thread.sleep(10);
         }
-        System.out.printf("live: %d jobs created at once in %.1f s, all decided %.1f s after the first create%n",
+        System.out.printf(
+            "live: %d jobs created at once in %.1f s, all decided %.1f s after the first create%n",
             live, liveCreate, secondsSince(liveStart));
-        System.out.println("  live create->decision: " + latencies(liveCreated, decisions).summary());
+        System.out.println(
+            "  live create->decision: " + latencies(liveCreated, decisions).summary());
         System.out.printf("  controller requests for them: %d%n", requests.total() - before);
 
         // (e) Aging. First let the wording refresh run once: messages that changed during the drain
-        // (e.g. "job-00040 (Queued) must succeed first" while job-00040 is now Admitted) are written
+        // (e.g. "job-00040 (Queued) must succeed first" while job-00040 is now Admitted) are
+        // written
         // at most once per messageRefresh (30 s), which the first clock move passes.
         waitQuiet(decisions, Duration.ofSeconds(3), Duration.ofSeconds(60));
         Duration tick = AdmissionLoop.Settings.defaults().tick();
@@ -149,7 +235,8 @@ public final class EndToEndBenchmark {
         clock.advance(Duration.ofMinutes(1));
         Thread.sleep(tick.toMillis() * 2);
         waitQuiet(decisions, Duration.ofSeconds(3), Duration.ofSeconds(60));
-        System.out.printf("wording refresh (once, after messageRefresh): %d writes to waiting jobs with the same decision%n",
+        System.out.printf(
+            "wording refresh (once, after messageRefresh): %d writes to waiting jobs with the same decision%n",
             decisions.waitingSameDecisionRewrites() - refreshBefore);
         decisions.sameDecisionSamples().forEach(x -> System.out.println("  e.g. " + x));
         // Then the aging ticks proper: the clock moves a minute per tick; nothing else changes.
@@ -164,16 +251,26 @@ public final class EndToEndBenchmark {
           Thread.sleep(tick.toMillis() + 300);
         }
         Thread.sleep(1000);
-        double agingWrites = controller.metrics().statusWrites(ClusterWriter.Result.WRITTEN) - writesBefore;
+        double agingWrites =
+            controller.metrics().statusWrites(ClusterWriter.Result.WRITTEN) - writesBefore;
         long rewrites = decisions.waitingRewrites() - rewritesBefore;
         long same = decisions.waitingSameDecisionRewrites() - sameBefore;
-        System.out.printf("aging: %d waiting jobs, %d ticks of +1 min: %.0f status writes (%d PUTs) = %.4f per waiting job per tick;"
-            + " writes to waiting jobs: %d, of which with an unchanged decision: %d%n", waiting, ticks, agingWrites,
-            requests.count("PUT batchjobs/status") - putsBefore, agingWrites / Math.max(1, waiting * ticks), rewrites, same);
+        System.out.printf(
+            "aging: %d waiting jobs, %d ticks of +1 min: %.0f status writes (%d PUTs) = %.4f per waiting job per tick;"
+                + " writes to waiting jobs: %d, of which with an unchanged decision: %d%n",
+            waiting,
+            ticks,
+            agingWrites,
+            requests.count("PUT batchjobs/status") - putsBefore,
+            agingWrites / Math.max(1, waiting * ticks),
+            rewrites,
+            same);
 
-        System.out.printf("409 conflicts: %.0f status writes answered 409 (%d responses 409 in all)%n",
+        System.out.printf(
+            "409 conflicts: %.0f status writes answered 409 (%d responses 409 in all)%n",
             controller.metrics().statusWrites(ClusterWriter.Result.CONFLICT), requests.code(409));
-        System.out.printf("heap (whole JVM: server + controller + benchmark clients): peak used %s, max after GC %s%n",
+        System.out.printf(
+            "heap (whole JVM: server + controller + benchmark clients): peak used %s, max after GC %s%n",
             HeapWatch.mib(heap.peakUsedBytes()), HeapWatch.mib(heap.maxAfterGcBytes()));
         controller.close();
       }
@@ -183,15 +280,21 @@ public final class EndToEndBenchmark {
   }
 
   private static Percentiles latencies(Map<String, Long> created, DecisionWatch decisions) {
-    double[] ms = created.entrySet().stream().mapToDouble(e -> {
-      Long d = decisions.firstDecidedNanos(e.getKey());
-      return d == null ? Double.NaN : Math.max(0, (d - e.getValue()) / 1e6);
-    }).filter(x -> !Double.isNaN(x)).toArray();
+    double[] ms =
+        created.entrySet().stream()
+            .mapToDouble(
+                e -> {
+                  Long d = decisions.firstDecidedNanos(e.getKey());
+                  return d == null ? Double.NaN : Math.max(0, (d - e.getValue()) / 1e6);
+                })
+            .filter(x -> !Double.isNaN(x))
+            .toArray();
     return new Percentiles(ms);
   }
 
   /** Waits until no job status has changed for {@code quiet}, at most {@code max}. */
-  private static void waitQuiet(DecisionWatch d, Duration quiet, Duration max) throws InterruptedException {
+  private static void waitQuiet(DecisionWatch d, Duration quiet, Duration max)
+      throws InterruptedException {
     long deadline = System.nanoTime() + max.toNanos();
     while (d.nanosSinceLastChange() < quiet.toNanos() && System.nanoTime() < deadline) {
       Thread.sleep(100);

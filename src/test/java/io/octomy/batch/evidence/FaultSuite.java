@@ -14,7 +14,14 @@ import java.util.Map;
 public final class FaultSuite {
 
   /** How big each scenario is. */
-  record Sizes(int kills, int killNodes, int killJobs, int standaloneKills, int stormJobs, Duration storm, int malformed,
+  record Sizes(
+      int kills,
+      int killNodes,
+      int killJobs,
+      int standaloneKills,
+      int stormJobs,
+      Duration storm,
+      int malformed,
       Duration heartbeatTimeout) {
     static Sizes full() {
       return new Sizes(50, 40, 2000, 10, 1000, Duration.ofSeconds(30), 1000, Duration.ofSeconds(3));
@@ -32,8 +39,16 @@ public final class FaultSuite {
     Sizes s = "quick".equals(a.string("size")) ? Sizes.quick() : Sizes.full();
     System.out.println("fault suite " + a + " " + s);
     List<Boolean> passed = new ArrayList<>();
-    List<String> scenarios = "malformed-mock-here".equals(a.string("only")) ? List.of("malformed-mock-here") : List.of("kill-controller", "kill-standalone", "storm", "malformed",
-        "malformed-mock", "silent-agent");
+    List<String> scenarios =
+        "malformed-mock-here".equals(a.string("only"))
+            ? List.of("malformed-mock-here")
+            : List.of(
+                "kill-controller",
+                "kill-standalone",
+                "storm",
+                "malformed",
+                "malformed-mock",
+                "silent-agent");
     for (String scenario : scenarios) {
       if (!"all".equals(a.string("only")) && !a.string("only").equals(scenario)) {
         continue;
@@ -44,7 +59,8 @@ public final class FaultSuite {
       long t = System.nanoTime();
       boolean ok = run(scenario, s, a.integer("seed"));
       passed.add(ok);
-      System.out.printf("[%s] %s in %.0f s%n%n", ok ? "PASS" : "FAIL", scenario, (System.nanoTime() - t) / 1e9);
+      System.out.printf(
+          "[%s] %s in %.0f s%n%n", ok ? "PASS" : "FAIL", scenario, (System.nanoTime() - t) / 1e9);
     }
     System.out.println(passed.contains(false) ? "FAULT SUITE: FAILED" : "FAULT SUITE: ALL PASSED");
     System.exit(passed.contains(false) ? 1 : 0);
@@ -78,8 +94,17 @@ public final class FaultSuite {
         // In a child JVM: a controller that dies takes its JVM with it (JOSDK exits on a fatal
         // informer error), and this suite must live to report it.
         Path log = work.resolve("malformed-mock.log");
-        try (ChildJvm child = ChildJvm.start(log, "512m", FaultSuite.class.getName(), "--only", "malformed-mock-here",
-            "--size", s == Sizes.quick() || s.equals(Sizes.quick()) ? "quick" : "full", "--seed", Long.toString(seed))) {
+        try (ChildJvm child =
+            ChildJvm.start(
+                log,
+                "512m",
+                FaultSuite.class.getName(),
+                "--only",
+                "malformed-mock-here",
+                "--size",
+                s == Sizes.quick() || s.equals(Sizes.quick()) ? "quick" : "full",
+                "--seed",
+                Long.toString(seed))) {
           long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
           while (child.alive() && System.nanoTime() < deadline) {
             Thread.sleep(200);
@@ -87,14 +112,23 @@ public final class FaultSuite {
         }
         String out = Files.readString(log);
         for (String line : out.split("\n")) {
-          if (line.startsWith("malformed manifests") || line.startsWith("  e.g.") || line.contains("Fatal error in informer")
+          if (line.startsWith("malformed manifests")
+              || line.startsWith("  e.g.")
+              || line.contains("Fatal error in informer")
               || line.startsWith("Caused by: com.fasterxml")) {
             System.out.println(line);
           }
         }
         boolean crashed = out.contains("Fatal error in informer");
         boolean passed = out.contains("[PASS] malformed-mock-here");
-        System.out.println("controller crashed: " + crashed + "; scenario passed: " + passed + " (child JVM log: " + log + ")");
+        System.out.println(
+            "controller crashed: "
+                + crashed
+                + "; scenario passed: "
+                + passed
+                + " (child JVM log: "
+                + log
+                + ")");
         return !crashed && passed;
       }
       case "malformed-mock-here" -> {

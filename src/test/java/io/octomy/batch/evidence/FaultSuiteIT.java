@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The short fault suite, in {@code mvn verify}: every scenario, small. The full one is {@link FaultSuite}. */
+/**
+ * The short fault suite, in {@code mvn verify}: every scenario, small. The full one is {@link
+ * FaultSuite}.
+ */
 class FaultSuiteIT {
 
   private static final long SEED = 7;

@@ -1,5 +1,6 @@
 package io.octomy.batch.evidence;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -7,11 +8,10 @@ import java.lang.management.MemoryUsage;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
-import com.sun.management.GarbageCollectionNotificationInfo;
 
 /**
- * Heap figures of this JVM: the peak of used heap (sum of the heap pools' peaks, garbage
- * included) and the largest heap left after any collection (an upper bound of the live set).
+ * Heap figures of this JVM: the peak of used heap (sum of the heap pools' peaks, garbage included)
+ * and the largest heap left after any collection (an upper bound of the live set).
  */
 final class HeapWatch {
 
@@ -20,16 +20,24 @@ final class HeapWatch {
   HeapWatch() {
     for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
       if (gc instanceof NotificationEmitter emitter) {
-        emitter.addNotificationListener((n, h) -> {
-          if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
-            return;
-          }
-          var info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
-          long used = info.getGcInfo().getMemoryUsageAfterGc().values().stream()
-              .filter(u -> u != null).mapToLong(MemoryUsage::getUsed).sum();
-          // Non-heap pools (metaspace, code cache) are in the map too; they are small and steady.
-          maxAfterGc.accumulateAndGet(used, Math::max);
-        }, null, null);
+        emitter.addNotificationListener(
+            (n, h) -> {
+              if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+                  n.getType())) {
+                return;
+              }
+              var info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+              long used =
+                  info.getGcInfo().getMemoryUsageAfterGc().values().stream()
+                      .filter(u -> u != null)
+                      .mapToLong(MemoryUsage::getUsed)
+                      .sum();
+              // Non-heap pools (metaspace, code cache) are in the map too; they are small and
+              // steady.
+              maxAfterGc.accumulateAndGet(used, Math::max);
+            },
+            null,
+            null);
       }
     }
   }
@@ -41,8 +49,10 @@ final class HeapWatch {
   }
 
   long peakUsedBytes() {
-    return ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
-        .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+    return ManagementFactory.getMemoryPoolMXBeans().stream()
+        .filter(p -> p.getType() == MemoryType.HEAP)
+        .mapToLong(p -> p.getPeakUsage().getUsed())
+        .sum();
   }
 
   long maxAfterGcBytes() {

@@ -7,17 +7,29 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Seeded generator of broken BatchJob manifests, one kind of damage each: fuzzed names,
- * fractions and "500m" strings as quantities, names without a domain, negative amounts,
- * requests above limits, huge maps, wrong types, deep nesting, too many or too long locks and
- * dependencies, self-dependency.
+ * Seeded generator of broken BatchJob manifests, one kind of damage each: fuzzed names, fractions
+ * and "500m" strings as quantities, names without a domain, negative amounts, requests above
+ * limits, huge maps, wrong types, deep nesting, too many or too long locks and dependencies,
+ * self-dependency.
  */
 final class MalformedManifests {
 
   record Manifest(String kind, String name, Map<String, Object> spec) {}
 
-  static final String[] KINDS = {"fuzzed-name", "fraction", "milli-string", "no-domain", "negative", "request-above-limit",
-      "huge-map", "wrong-type", "deep-nesting", "too-many-locks", "long-lock-key", "self-dependency"};
+  static final String[] KINDS = {
+    "fuzzed-name",
+    "fraction",
+    "milli-string",
+    "no-domain",
+    "negative",
+    "request-above-limit",
+    "huge-map",
+    "wrong-type",
+    "deep-nesting",
+    "too-many-locks",
+    "long-lock-key",
+    "self-dependency"
+  };
 
   private MalformedManifests() {}
 
@@ -30,11 +42,23 @@ final class MalformedManifests {
       Map<String, Object> spec = baseSpec();
       switch (kind) {
         case "fuzzed-name" -> name = fuzzName(r, i);
-        case "fraction" -> spec.put("resources", res(Map.of("octomy.io/cpu-milli", 0.5 + r.nextInt(10)), null));
-        case "milli-string" -> spec.put("resources", res(Map.of("octomy.io/cpu-milli", (1 + r.nextInt(9)) + "00m"), null));
-        case "no-domain" -> spec.put("resources", res(Map.of("cfd-cores-" + r.nextInt(9), 4), Map.of("cfd-cores-" + r.nextInt(9), 4)));
-        case "negative" -> spec.put("resources", res(Map.of("octomy.io/cpu-milli", -1 - r.nextInt(1000)), null));
-        case "request-above-limit" -> spec.put("resources", res(Map.of("octomy.io/cpu-milli", 4000), Map.of("octomy.io/cpu-milli", 1000)));
+        case "fraction" ->
+            spec.put("resources", res(Map.of("octomy.io/cpu-milli", 0.5 + r.nextInt(10)), null));
+        case "milli-string" ->
+            spec.put(
+                "resources", res(Map.of("octomy.io/cpu-milli", (1 + r.nextInt(9)) + "00m"), null));
+        case "no-domain" ->
+            spec.put(
+                "resources",
+                res(
+                    Map.of("cfd-cores-" + r.nextInt(9), 4),
+                    Map.of("cfd-cores-" + r.nextInt(9), 4)));
+        case "negative" ->
+            spec.put("resources", res(Map.of("octomy.io/cpu-milli", -1 - r.nextInt(1000)), null));
+        case "request-above-limit" ->
+            spec.put(
+                "resources",
+                res(Map.of("octomy.io/cpu-milli", 4000), Map.of("octomy.io/cpu-milli", 1000)));
         case "huge-map" -> {
           Map<String, Object> req = new LinkedHashMap<>();
           int size = 500 + r.nextInt(2000);
@@ -50,7 +74,8 @@ final class MalformedManifests {
             case 2 -> spec.put("resources", "lots");
             case 3 -> spec.put("group", List.of(1, 2, 3));
             case 4 -> spec.put("resources", Map.of("requests", List.of(1, 2)));
-            default -> spec.put("resources", res(Map.of("octomy.io/cpu-milli", Map.of("value", 1)), null));
+            default ->
+                spec.put("resources", res(Map.of("octomy.io/cpu-milli", Map.of("value", 1)), null));
           }
         }
         case "deep-nesting" -> {
@@ -67,7 +92,8 @@ final class MalformedManifests {
           }
           spec.put("locks", locks);
         }
-        case "long-lock-key" -> spec.put("locks", List.of("subject/" + "x".repeat(260 + r.nextInt(5000))));
+        case "long-lock-key" ->
+            spec.put("locks", List.of("subject/" + "x".repeat(260 + r.nextInt(5000))));
         case "self-dependency" -> spec.put("after", List.of(name));
         default -> throw new IllegalStateException(kind);
       }
@@ -78,8 +104,20 @@ final class MalformedManifests {
 
   private static Map<String, Object> baseSpec() {
     Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("template", Map.of("spec", Map.of("containers", List.of(Map.of("name", "main", "image", "busybox",
-        "command", List.of("sh", "-c", "true"))))));
+    spec.put(
+        "template",
+        Map.of(
+            "spec",
+            Map.of(
+                "containers",
+                List.of(
+                    Map.of(
+                        "name",
+                        "main",
+                        "image",
+                        "busybox",
+                        "command",
+                        List.of("sh", "-c", "true"))))));
     return spec;
   }
 

@@ -6,7 +6,9 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** The system clock plus an offset the benchmark moves forward, to age waiting jobs without waiting. */
+/**
+ * The system clock plus an offset the benchmark moves forward, to age waiting jobs without waiting.
+ */
 final class OffsetClock extends Clock {
   private volatile Duration offset = Duration.ZERO;
 

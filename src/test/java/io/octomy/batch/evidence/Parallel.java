@@ -17,11 +17,13 @@ final class Parallel {
       List<Future<?>> fs = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int first = t;
-        fs.add(pool.submit(() -> {
-          for (int i = first; i < n; i += threads) {
-            task.accept(i);
-          }
-        }));
+        fs.add(
+            pool.submit(
+                () -> {
+                  for (int i = first; i < n; i += threads) {
+                    task.accept(i);
+                  }
+                }));
       }
       for (Future<?> f : fs) {
         f.get();

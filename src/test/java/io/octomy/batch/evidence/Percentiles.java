@@ -20,6 +20,7 @@ final class Percentiles {
   }
 
   String summary() {
-    return String.format("p50 %.0f ms, p99 %.0f ms, max %.0f ms (n=%d)", p(50), p(99), p(100), sorted.length);
+    return String.format(
+        "p50 %.0f ms, p99 %.0f ms, max %.0f ms (n=%d)", p(50), p(99), p(100), sorted.length);
   }
 }

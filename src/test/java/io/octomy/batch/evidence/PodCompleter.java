@@ -28,36 +28,57 @@ final class PodCompleter implements AutoCloseable {
   PodCompleter(KubernetesClient client, long seed, int minMillis, int maxMillis) {
     this.client = client;
     this.random = new Random(seed);
-    this.informer = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(Pod p) {
-        int delay;
-        synchronized (random) {
-          delay = minMillis + random.nextInt(Math.max(1, maxMillis - minMillis));
-        }
-        timer.schedule(() -> succeed(p.getMetadata().getNamespace(), p.getMetadata().getName()), delay, TimeUnit.MILLISECONDS);
-      }
+    this.informer =
+        client
+            .pods()
+            .inAnyNamespace()
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(Pod p) {
+                    int delay;
+                    synchronized (random) {
+                      delay = minMillis + random.nextInt(Math.max(1, maxMillis - minMillis));
+                    }
+                    timer.schedule(
+                        () -> succeed(p.getMetadata().getNamespace(), p.getMetadata().getName()),
+                        delay,
+                        TimeUnit.MILLISECONDS);
+                  }
 
-      @Override
-      public void onUpdate(Pod a, Pod b) {}
+                  @Override
+                  public void onUpdate(Pod a, Pod b) {}
 
-      @Override
-      public void onDelete(Pod p, boolean unknown) {}
-    });
+                  @Override
+                  public void onDelete(Pod p, boolean unknown) {}
+                });
   }
 
   private void succeed(String ns, String name) {
     for (int attempt = 0; attempt < 5; attempt++) {
       try {
         Pod pod = client.pods().inNamespace(ns).withName(name).get();
-        if (pod == null || (pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase()))) {
+        if (pod == null
+            || (pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase()))) {
           return;
         }
         String now = Times.format(Instant.now());
-        pod.setStatus(new PodStatusBuilder().withPhase("Succeeded").withStartTime(now)
-            .withContainerStatuses(new ContainerStatusBuilder().withName("main").withState(new ContainerStateBuilder()
-                .withNewTerminated().withExitCode(0).withFinishedAt(now).endTerminated().build()).build())
-            .build());
+        pod.setStatus(
+            new PodStatusBuilder()
+                .withPhase("Succeeded")
+                .withStartTime(now)
+                .withContainerStatuses(
+                    new ContainerStatusBuilder()
+                        .withName("main")
+                        .withState(
+                            new ContainerStateBuilder()
+                                .withNewTerminated()
+                                .withExitCode(0)
+                                .withFinishedAt(now)
+                                .endTerminated()
+                                .build())
+                        .build())
+                .build());
         client.pods().inNamespace(ns).resource(pod).updateStatus();
         completed.incrementAndGet();
         return;

@@ -28,7 +28,10 @@ final class RequestCounter implements Interceptor {
   }
 
   @Override
-  public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+  public void after(
+      HttpRequest request,
+      HttpResponse<?> response,
+      AsyncBody.Consumer<List<ByteBuffer>> consumer) {
     codes.computeIfAbsent(response.code(), k -> new LongAdder()).increment();
   }
 

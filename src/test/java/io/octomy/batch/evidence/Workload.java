@@ -28,12 +28,11 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * A seeded, realistic mix of nodes and jobs. Nodes: 50% Drone, 25% Background, 20% Interactive,
- * 5% Off, a fifth with ownMode Drone, 8 to 64 cores, some GPUs and a site-specific resource.
- * Jobs, over 30 namespaces: 30% Guaranteed, 60% Burstable, 10% BestEffort; mostly small, a few
- * large; 15% take one of 200 locks, 20% are in one of 50 groups (maxRunning 1 to 10), 14% run
- * after an earlier job of their namespace, 10% are a node's own work; budgets on a third of the
- * namespaces.
+ * A seeded, realistic mix of nodes and jobs. Nodes: 50% Drone, 25% Background, 20% Interactive, 5%
+ * Off, a fifth with ownMode Drone, 8 to 64 cores, some GPUs and a site-specific resource. Jobs,
+ * over 30 namespaces: 30% Guaranteed, 60% Burstable, 10% BestEffort; mostly small, a few large; 15%
+ * take one of 200 locks, 20% are in one of 50 groups (maxRunning 1 to 10), 14% run after an earlier
+ * job of their namespace, 10% are a node's own work; budgets on a third of the namespaces.
  */
 final class Workload {
 
@@ -65,7 +64,9 @@ final class Workload {
       // Scaled with the cluster so a budget binds without starving the namespace.
       budgets.put(namespace(ns), Map.of(CPU, Math.max(16_000L, nodes * 400L)));
     }
-    this.policy = new Policy(ModeTable.defaults(), PriorityPolicy.defaults(), groups, budgets, heartbeatTimeout);
+    this.policy =
+        new Policy(
+            ModeTable.defaults(), PriorityPolicy.defaults(), groups, budgets, heartbeatTimeout);
   }
 
   Policy policy() {
@@ -103,7 +104,10 @@ final class Workload {
     n.getMetadata().setName(nodeName(i));
     BatchNodeSpec spec = new BatchNodeSpec();
     int m = r.nextInt(100);
-    spec.setMode(m < 50 ? NodeMode.Drone : m < 75 ? NodeMode.Background : m < 95 ? NodeMode.Interactive : NodeMode.Off);
+    spec.setMode(
+        m < 50
+            ? NodeMode.Drone
+            : m < 75 ? NodeMode.Background : m < 95 ? NodeMode.Interactive : NodeMode.Off);
     if (r.nextInt(5) == 0) {
       spec.setOwnMode(NodeMode.Drone);
     }
@@ -126,7 +130,9 @@ final class Workload {
     BatchNodeStatus s = new BatchNodeStatus();
     s.setCapacity(cap);
     s.setHeartbeatTime(Times.format(heartbeat));
-    s.setConditions(Conditions.set(null, Conditions.READY, true, "AgentReporting", "agent is reporting", null, heartbeat));
+    s.setConditions(
+        Conditions.set(
+            null, Conditions.READY, true, "AgentReporting", "agent is reporting", null, heartbeat));
     return s;
   }
 
@@ -139,8 +145,15 @@ final class Workload {
     BatchJobSpec spec = new BatchJobSpec();
     spec.setType("type-" + r.nextInt(20));
     PodTemplateSpec t = new PodTemplateSpec();
-    t.setSpec(new PodSpecBuilder().withContainers(new ContainerBuilder().withName("main").withImage("busybox")
-        .withCommand("sh", "-c", "sleep 1").build()).build());
+    t.setSpec(
+        new PodSpecBuilder()
+            .withContainers(
+                new ContainerBuilder()
+                    .withName("main")
+                    .withImage("busybox")
+                    .withCommand("sh", "-c", "sleep 1")
+                    .build())
+            .build());
     spec.setTemplate(t);
     int cls = r.nextInt(10);
     if (cls > 0) { // 10% BestEffort: nothing declared
@@ -185,6 +198,8 @@ final class Workload {
   /** 1 to 64 quarter-cores, most jobs small. */
   private static long size(Random r) {
     int x = r.nextInt(100);
-    return x < 50 ? 1 + r.nextInt(8) : x < 85 ? 8 + r.nextInt(16) : x < 97 ? 24 + r.nextInt(24) : 48 + r.nextInt(16);
+    return x < 50
+        ? 1 + r.nextInt(8)
+        : x < 85 ? 8 + r.nextInt(16) : x < 97 ? 24 + r.nextInt(24) : 48 + r.nextInt(16);
   }
 }

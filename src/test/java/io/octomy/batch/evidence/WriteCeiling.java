@@ -17,11 +17,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * W_max: how many status writes per second the API server takes from one client at the
- * controller's write concurrency, with no admission logic in the way. Each write is the request
- * the controller sends for a decision: a PUT of the status subresource, conditional on the
- * resourceVersion, carrying a decided status of the usual size. Each thread owns its own jobs,
- * so there are no conflicts.
+ * W_max: how many status writes per second the API server takes from one client at the controller's
+ * write concurrency, with no admission logic in the way. Each write is the request the controller
+ * sends for a decision: a PUT of the status subresource, conditional on the resourceVersion,
+ * carrying a decided status of the usual size. Each thread owns its own jobs, so there are no
+ * conflicts.
  */
 final class WriteCeiling {
 
@@ -29,15 +29,25 @@ final class WriteCeiling {
 
   private WriteCeiling() {}
 
-  static Result measure(KubernetesClient client, Workload w, String namespace, int jobs, int threads,
-      Duration warmup, Duration measure) throws InterruptedException {
+  static Result measure(
+      KubernetesClient client,
+      Workload w,
+      String namespace,
+      int jobs,
+      int threads,
+      Duration warmup,
+      Duration measure)
+      throws InterruptedException {
     List<BatchJob> made = new ArrayList<>(java.util.Collections.nCopies(jobs, null));
-    Parallel.forEach(jobs, threads, i -> {
-      BatchJob j = w.job(i);
-      j.getMetadata().setNamespace(namespace);
-      j.getSpec().setAfter(null);
-      made.set(i, client.resources(BatchJob.class).inNamespace(namespace).resource(j).create());
-    });
+    Parallel.forEach(
+        jobs,
+        threads,
+        i -> {
+          BatchJob j = w.job(i);
+          j.getMetadata().setNamespace(namespace);
+          j.getSpec().setAfter(null);
+          made.set(i, client.resources(BatchJob.class).inNamespace(namespace).resource(j).create());
+        });
     AtomicBoolean counting = new AtomicBoolean();
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong writes = new AtomicLong();
@@ -45,24 +55,37 @@ final class WriteCeiling {
     List<Thread> ts = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int first = t;
-      Thread th = new Thread(() -> {
-        long n = 0;
-        while (!stop.get()) {
-          for (int i = first; i < jobs && !stop.get(); i += threads) {
-            try {
-              BatchJob next = client.resources(BatchJob.class).inNamespace(namespace)
-                  .resource(withStatus(made.get(i), n++)).updateStatus();
-              made.set(i, next);
-              if (counting.get()) {
-                writes.incrementAndGet();
-              }
-            } catch (KubernetesClientException e) {
-              failures.incrementAndGet();
-              made.set(i, client.resources(BatchJob.class).inNamespace(namespace).withName(made.get(i).getMetadata().getName()).get());
-            }
-          }
-        }
-      }, "wmax-" + t);
+      Thread th =
+          new Thread(
+              () -> {
+                long n = 0;
+                while (!stop.get()) {
+                  for (int i = first; i < jobs && !stop.get(); i += threads) {
+                    try {
+                      BatchJob next =
+                          client
+                              .resources(BatchJob.class)
+                              .inNamespace(namespace)
+                              .resource(withStatus(made.get(i), n++))
+                              .updateStatus();
+                      made.set(i, next);
+                      if (counting.get()) {
+                        writes.incrementAndGet();
+                      }
+                    } catch (KubernetesClientException e) {
+                      failures.incrementAndGet();
+                      made.set(
+                          i,
+                          client
+                              .resources(BatchJob.class)
+                              .inNamespace(namespace)
+                              .withName(made.get(i).getMetadata().getName())
+                              .get());
+                    }
+                  }
+                }
+              },
+              "wmax-" + t);
       ts.add(th);
       th.start();
     }
@@ -78,12 +101,22 @@ final class WriteCeiling {
       th.join();
     }
     // Gone again, so the controller never sees them.
-    Parallel.forEach(jobs, threads, i ->
-        client.resources(BatchJob.class).inNamespace(namespace).withName(made.get(i).getMetadata().getName()).delete());
+    Parallel.forEach(
+        jobs,
+        threads,
+        i ->
+            client
+                .resources(BatchJob.class)
+                .inNamespace(namespace)
+                .withName(made.get(i).getMetadata().getName())
+                .delete());
     return new Result(n / (elapsed / 1e9), n, failures.get(), Duration.ofNanos(elapsed));
   }
 
-  /** A decided status like the controller's (Admitted, conditions, times, message), different each time. */
+  /**
+   * A decided status like the controller's (Admitted, conditions, times, message), different each
+   * time.
+   */
   private static BatchJob withStatus(BatchJob current, long n) {
     BatchJob u = new BatchJob();
     u.setMetadata(new ObjectMeta());
@@ -100,12 +133,17 @@ final class WriteCeiling {
     s.setServiceClass(ServiceClass.Burstable);
     s.setNode("node-" + (n % 1000));
     s.setReason("Admitted");
-    s.setMessage("admitted to node-" + (n % 1000) + " (Drone): 4000 octomy.io/cpu-milli of 32000 free, write " + n);
+    s.setMessage(
+        "admitted to node-"
+            + (n % 1000)
+            + " (Drone): 4000 octomy.io/cpu-milli of 32000 free, write "
+            + n);
     s.setEffectivePriority(100L);
     s.setQueuedAt(current.getMetadata().getCreationTimestamp());
     s.setAdmittedAt(Times.format(now));
     s.setObservedGeneration(1L);
-    s.setConditions(Conditions.set(null, Conditions.ADMITTED, true, "Admitted", s.getMessage(), 1L, now));
+    s.setConditions(
+        Conditions.set(null, Conditions.ADMITTED, true, "Admitted", s.getMessage(), 1L, now));
     u.setStatus(s);
     return u;
   }

@@ -32,7 +32,8 @@ class PolicyLoaderTest {
     assertThat(p.modes().percent(NodeMode.Background, "example.com/su2")).isEqualTo(75);
     assertThat(p.modes().percent(NodeMode.Drone, MEM)).isEqualTo(100);
     assertThat(p.modes().percent(NodeMode.Off, CPU)).isZero();
-    assertThat(p.priority()).isEqualTo(new PriorityPolicy(200, 100, 0, 10, 300, Duration.ofHours(1)));
+    assertThat(p.priority())
+        .isEqualTo(new PriorityPolicy(200, 100, 0, 10, 300, Duration.ofHours(1)));
     assertThat(p.maxRunning("simulator")).isEqualTo(1);
     assertThat(p.budgets()).isEmpty();
     assertThat(p.nodeHeartbeatTimeout()).isEqualTo(Duration.ofSeconds(60));
@@ -40,18 +41,25 @@ class PolicyLoaderTest {
 
   @Test
   void everyKeyOverridesOnlyWhatItNames() {
-    Policy p = PolicyLoader.parse("""
+    Policy p =
+        PolicyLoader.parse(
+            """
         modes:
           Interactive: {octomy.io/gpu: 10, example.com/su2-processes: 20}
         priority: {agingPerMinute: 5, starvationAfter: 1h30m}
         groups: {simulator: {maxRunning: 3}, optimizer: {}}
         budgets: {studio: {octomy.io/cpu-milli: 8000}}
         nodeHeartbeatTimeout: 90s
-        """, "p.yaml");
+        """,
+            "p.yaml");
     assertThat(p.modes().percent(NodeMode.Interactive, GPU)).isEqualTo(10);
     assertThat(p.modes().percent(NodeMode.Interactive, "example.com/su2-processes")).isEqualTo(20);
-    assertThat(p.modes().percent(NodeMode.Interactive, CPU)).as("names not written keep the default").isEqualTo(50);
-    assertThat(p.modes().percent(NodeMode.Background, CPU)).as("rows not written keep the default").isEqualTo(75);
+    assertThat(p.modes().percent(NodeMode.Interactive, CPU))
+        .as("names not written keep the default")
+        .isEqualTo(50);
+    assertThat(p.modes().percent(NodeMode.Background, CPU))
+        .as("rows not written keep the default")
+        .isEqualTo(75);
     assertThat(p.priority().agingPerMinute()).isEqualTo(5);
     assertThat(p.priority().guaranteed()).isEqualTo(200);
     assertThat(p.priority().starvationAfter()).isEqualTo(Duration.ofMinutes(90));
@@ -63,20 +71,56 @@ class PolicyLoaderTest {
 
   static Stream<Arguments> errors() {
     return Stream.of(
-        Arguments.of("unknown top-level key", "priority: {}\nbudget: {studio: {}}\n",
-            "policy p.yaml line 2", "'budget' is not a policy key; the keys here are budgets, groups, modes, nodeHeartbeatTimeout, priority"),
-        Arguments.of("unknown nested key", "priority:\n  aging: 5\n", "line 2, field priority.aging", "'aging' is not a policy key"),
-        Arguments.of("percent above 100", "modes:\n  Drone: {\"*\": 150}\n", "line 2, field modes.Drone", "150 is not a percentage; write a whole number from 0 to 100"),
-        Arguments.of("unknown mode", "modes:\n  Idle: {\"*\": 10}\n", "line 2", "'Idle' is not a mode; write one of Interactive, Background, Drone, Off"),
-        Arguments.of("resource without domain in a row", "modes:\n  Drone: {cfd-cores: 10}\n", "line 2",
+        Arguments.of(
+            "unknown top-level key",
+            "priority: {}\nbudget: {studio: {}}\n",
+            "policy p.yaml line 2",
+            "'budget' is not a policy key; the keys here are budgets, groups, modes, nodeHeartbeatTimeout, priority"),
+        Arguments.of(
+            "unknown nested key",
+            "priority:\n  aging: 5\n",
+            "line 2, field priority.aging",
+            "'aging' is not a policy key"),
+        Arguments.of(
+            "percent above 100",
+            "modes:\n  Drone: {\"*\": 150}\n",
+            "line 2, field modes.Drone",
+            "150 is not a percentage; write a whole number from 0 to 100"),
+        Arguments.of(
+            "unknown mode",
+            "modes:\n  Idle: {\"*\": 10}\n",
+            "line 2",
+            "'Idle' is not a mode; write one of Interactive, Background, Drone, Off"),
+        Arguments.of(
+            "resource without domain in a row",
+            "modes:\n  Drone: {cfd-cores: 10}\n",
+            "line 2",
             "resource name 'cfd-cores' has no domain; write it as example.com/cfd-cores"),
-        Arguments.of("fraction in a budget", "budgets:\n  studio: {octomy.io/cpu-milli: 0.5}\n", "line 2, field budgets.studio",
+        Arguments.of(
+            "fraction in a budget",
+            "budgets:\n  studio: {octomy.io/cpu-milli: 0.5}\n",
+            "line 2, field budgets.studio",
             "0.5 is a fraction; write a whole number"),
-        Arguments.of("negative aging", "priority:\n  agingPerMinute: -1\n", "line 2, field priority.agingPerMinute", "-1 is negative"),
-        Arguments.of("bad duration", "nodeHeartbeatTimeout: 1 minute\n", "line 1, field nodeHeartbeatTimeout",
+        Arguments.of(
+            "negative aging",
+            "priority:\n  agingPerMinute: -1\n",
+            "line 2, field priority.agingPerMinute",
+            "-1 is negative"),
+        Arguments.of(
+            "bad duration",
+            "nodeHeartbeatTimeout: 1 minute\n",
+            "line 1, field nodeHeartbeatTimeout",
             "'1 minute' is not a duration; write one like 90s, 5m or 1h30m"),
-        Arguments.of("zero group cap", "groups:\n  simulator: {maxRunning: 0}\n", "line 2, field groups.simulator.maxRunning", "maxRunning is 0; write 1 or more"),
-        Arguments.of("string where a number goes", "priority:\n  guaranteed: high\n", "line 2, field priority.guaranteed", ""),
+        Arguments.of(
+            "zero group cap",
+            "groups:\n  simulator: {maxRunning: 0}\n",
+            "line 2, field groups.simulator.maxRunning",
+            "maxRunning is 0; write 1 or more"),
+        Arguments.of(
+            "string where a number goes",
+            "priority:\n  guaranteed: high\n",
+            "line 2, field priority.guaranteed",
+            ""),
         Arguments.of("not YAML", "modes: [\n", "policy p.yaml", ""));
   }
 
@@ -95,7 +139,8 @@ class PolicyLoaderTest {
     Files.writeString(f, "groups: {simulator: {maxRunning: 2}}\n");
     assertThat(PolicyLoader.load(f).maxRunning("simulator")).isEqualTo(2);
     assertThatThrownBy(() -> PolicyLoader.load(dir.resolve("missing.yaml")))
-        .isInstanceOf(PolicyException.class).hasMessageContaining("cannot read policy file");
+        .isInstanceOf(PolicyException.class)
+        .hasMessageContaining("cannot read policy file");
   }
 
   @Test

@@ -8,85 +8,92 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a real kubectl binary against a kubeconfig, with its own HOME so no discovery cache is shared. */
+/**
+ * Runs a real kubectl binary against a kubeconfig, with its own HOME so no discovery cache is
+ * shared.
+ */
 final class Kubectl {
 
-    /** What one kubectl run printed. */
-    record Result(int exitCode, String out, String err) {
-        String all() {
-            return out + err;
-        }
+  /** What one kubectl run printed. */
+  record Result(int exitCode, String out, String err) {
+    String all() {
+      return out + err;
     }
+  }
 
-    private final String binary;
-    private final Path kubeconfig;
-    private final Path home;
+  private final String binary;
+  private final Path kubeconfig;
+  private final Path home;
 
-    Kubectl(String binary, Path kubeconfig, Path home) {
-        this.binary = binary;
-        this.kubeconfig = kubeconfig;
-        this.home = home;
+  Kubectl(String binary, Path kubeconfig, Path home) {
+    this.binary = binary;
+    this.kubeconfig = kubeconfig;
+    this.home = home;
+  }
+
+  String binary() {
+    return binary;
+  }
+
+  /**
+   * The default kubectl plus, when present, the oldest and newest of the versioned ones beside it.
+   */
+  static List<String> versions() {
+    List<String> found = new ArrayList<>();
+    if (Files.isExecutable(Path.of("/usr/bin/kubectl"))) {
+      found.add("/usr/bin/kubectl");
     }
-
-    String binary() {
-        return binary;
+    for (String v : List.of("1.27", "1.33")) {
+      Path p = Path.of("/usr/lib/google-cloud-sdk/bin/kubectl." + v);
+      if (Files.isExecutable(p)) {
+        found.add(p.toString());
+      }
     }
+    return found;
+  }
 
-    /** The default kubectl plus, when present, the oldest and newest of the versioned ones beside it. */
-    static List<String> versions() {
-        List<String> found = new ArrayList<>();
-        if (Files.isExecutable(Path.of("/usr/bin/kubectl"))) {
-            found.add("/usr/bin/kubectl");
-        }
-        for (String v : List.of("1.27", "1.33")) {
-            Path p = Path.of("/usr/lib/google-cloud-sdk/bin/kubectl." + v);
-            if (Files.isExecutable(p)) {
-                found.add(p.toString());
-            }
-        }
-        return found;
-    }
+  Result run(String... args) {
+    return run(20, args);
+  }
 
-    Result run(String... args) {
-        return run(20, args);
+  Result run(int timeoutSeconds, String... args) {
+    try {
+      Process p = start(args);
+      if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+      return new Result(
+          p.exitValue(),
+          new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+          new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
+  }
 
-    Result run(int timeoutSeconds, String... args) {
-        try {
-            Process p = start(args);
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-            return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
-                    new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
+  /** Starts kubectl without waiting (for {@code get -w}), its output going to a file. */
+  Process startTo(Path output, String... args) throws IOException {
+    ProcessBuilder pb = builder(args);
+    pb.redirectOutput(output.toFile());
+    pb.redirectErrorStream(true);
+    return pb.start();
+  }
 
-    /** Starts kubectl without waiting (for {@code get -w}), its output going to a file. */
-    Process startTo(Path output, String... args) throws IOException {
-        ProcessBuilder pb = builder(args);
-        pb.redirectOutput(output.toFile());
-        pb.redirectErrorStream(true);
-        return pb.start();
-    }
+  private Process start(String... args) throws IOException {
+    return builder(args).start();
+  }
 
-    private Process start(String... args) throws IOException {
-        return builder(args).start();
-    }
-
-    private ProcessBuilder builder(String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(binary);
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().put("KUBECONFIG", kubeconfig.toString());
-        pb.environment().put("HOME", home.toString());
-        pb.environment().remove("KUBERNETES_MASTER");
-        return pb;
-    }
+  private ProcessBuilder builder(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(binary);
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.environment().put("KUBECONFIG", kubeconfig.toString());
+    pb.environment().put("HOME", home.toString());
+    pb.environment().remove("KUBERNETES_MASTER");
+    return pb;
+  }
 }

@@ -1,7 +1,5 @@
 package io.octomy.batch.standalone;
 
-import io.octomy.batch.api.crd.CelRules;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.octomy.batch.api.crd.CelRules;
 import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,75 +16,89 @@ import org.junit.jupiter.api.Test;
 /** Schema and CEL admission against the sample CRD's openAPIV3Schema. */
 class SchemaValidatorTest {
 
-    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    static JsonNode schema;
-    static final CelRules CEL = new CelRules();
-    static final SchemaValidator VALIDATOR = new SchemaValidator(CEL);
+  static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  static JsonNode schema;
+  static final CelRules CEL = new CelRules();
+  static final SchemaValidator VALIDATOR = new SchemaValidator(CEL);
 
-    @BeforeAll
-    static void load() throws Exception {
-        JsonNode crd = YAML.readTree(Files.readString(TestCrds.sampleCrd()));
-        schema = ResourceRegistry.fromCrd(crd).schemas().get("v1alpha1");
-    }
+  @BeforeAll
+  static void load() throws Exception {
+    JsonNode crd = YAML.readTree(Files.readString(TestCrds.sampleCrd()));
+    schema = ResourceRegistry.fromCrd(crd).schemas().get("v1alpha1");
+  }
 
-    private static ObjectNode sample(String spec) throws Exception {
-        return (ObjectNode) YAML.readTree("apiVersion: test.octomy.io/v1alpha1\nkind: Sample\n"
-                + "metadata: {name: x, namespace: default}\nspec: " + spec);
-    }
+  private static ObjectNode sample(String spec) throws Exception {
+    return (ObjectNode)
+        YAML.readTree(
+            "apiVersion: test.octomy.io/v1alpha1\nkind: Sample\n"
+                + "metadata: {name: x, namespace: default}\nspec: "
+                + spec);
+  }
 
-    private static List<String> errors(String spec) throws Exception {
-        return VALIDATOR.validate(schema, sample(spec), null).stream().map(c -> c.field() + ": " + c.message()).toList();
-    }
+  private static List<String> errors(String spec) throws Exception {
+    return VALIDATOR.validate(schema, sample(spec), null).stream()
+        .map(c -> c.field() + ": " + c.message())
+        .toList();
+  }
 
-    @Test
-    void aGoodObjectPassesAndGetsDefaultsAndLosesUnknownFields() throws Exception {
-        ObjectNode o = sample("{size: 3, unknown: 1}");
-        assertThat(VALIDATOR.validate(schema, o, null)).isEmpty();
-        assertThat(o.at("/spec/mode").asText()).isEqualTo("Fast");
-        assertThat(o.at("/spec/requests").isObject()).isTrue();
-        assertThat(o.at("/spec").has("unknown")).isFalse();
-        assertThat(o.at("/metadata/name").asText()).isEqualTo("x");
-    }
+  @Test
+  void aGoodObjectPassesAndGetsDefaultsAndLosesUnknownFields() throws Exception {
+    ObjectNode o = sample("{size: 3, unknown: 1}");
+    assertThat(VALIDATOR.validate(schema, o, null)).isEmpty();
+    assertThat(o.at("/spec/mode").asText()).isEqualTo("Fast");
+    assertThat(o.at("/spec/requests").isObject()).isTrue();
+    assertThat(o.at("/spec").has("unknown")).isFalse();
+    assertThat(o.at("/metadata/name").asText()).isEqualTo("x");
+  }
 
-    @Test
-    void typesEnumsRequiredAndBounds() throws Exception {
-        assertThat(errors("{size: \"3\"}")).containsExactly(
-                "spec.size: Invalid value: \"string\": spec.size in body must be of type integer: \"string\"");
-        assertThat(errors("{size: 3, mode: Turbo}")).containsExactly(
-                "spec.mode: Unsupported value: \"Turbo\": supported values: \"Fast\", \"Slow\"");
-        assertThat(errors("{mode: Fast}")).containsExactly("spec.size: Required value");
-        assertThat(errors("{size: 101}")).containsExactly(
-                "spec.size: Invalid value: 101: spec.size in body should be less than or equal to 100");
-        assertThat(errors("{size: -1}")).containsExactly(
-                "spec.size: Invalid value: -1: spec.size in body should be greater than or equal to 0");
-        assertThat(errors("{size: 1, requests: {a/b: -2}}")).containsExactly(
-                "spec.requests.a/b: Invalid value: -2: spec.requests.a/b in body should be greater than or equal to 0");
-    }
+  @Test
+  void typesEnumsRequiredAndBounds() throws Exception {
+    assertThat(errors("{size: \"3\"}"))
+        .containsExactly(
+            "spec.size: Invalid value: \"string\": spec.size in body must be of type integer: \"string\"");
+    assertThat(errors("{size: 3, mode: Turbo}"))
+        .containsExactly(
+            "spec.mode: Unsupported value: \"Turbo\": supported values: \"Fast\", \"Slow\"");
+    assertThat(errors("{mode: Fast}")).containsExactly("spec.size: Required value");
+    assertThat(errors("{size: 101}"))
+        .containsExactly(
+            "spec.size: Invalid value: 101: spec.size in body should be less than or equal to 100");
+    assertThat(errors("{size: -1}"))
+        .containsExactly(
+            "spec.size: Invalid value: -1: spec.size in body should be greater than or equal to 0");
+    assertThat(errors("{size: 1, requests: {a/b: -2}}"))
+        .containsExactly(
+            "spec.requests.a/b: Invalid value: -2: spec.requests.a/b in body should be greater than or equal to 0");
+  }
 
-    @Test
-    void lengthsCountsAndPatterns() throws Exception {
-        assertThat(errors("{size: 1, owner: abcdefghijk}")).containsExactly(
-                "spec.owner: Too long: may not be more than 10 bytes");
-        assertThat(errors("{size: 1, owner: Bob}")).containsExactly(
-                "spec.owner: Invalid value: \"Bob\": spec.owner in body should match '^[a-z]+$'");
-        assertThat(errors("{size: 1, tags: [a, b, c, d]}")).containsExactly(
-                "spec.tags: Too many: 4: must have at most 3 items");
-        assertThat(errors("{size: 1, requests: {a/b: 1, a/c: 1, a/d: 1, a/e: 1, a/f: 1}}")).containsExactly(
-                "spec.requests: Too many: 5: must have at most 4 items");
-    }
+  @Test
+  void lengthsCountsAndPatterns() throws Exception {
+    assertThat(errors("{size: 1, owner: abcdefghijk}"))
+        .containsExactly("spec.owner: Too long: may not be more than 10 bytes");
+    assertThat(errors("{size: 1, owner: Bob}"))
+        .containsExactly(
+            "spec.owner: Invalid value: \"Bob\": spec.owner in body should match '^[a-z]+$'");
+    assertThat(errors("{size: 1, tags: [a, b, c, d]}"))
+        .containsExactly("spec.tags: Too many: 4: must have at most 3 items");
+    assertThat(errors("{size: 1, requests: {a/b: 1, a/c: 1, a/d: 1, a/e: 1, a/f: 1}}"))
+        .containsExactly("spec.requests: Too many: 5: must have at most 4 items");
+  }
 
-    @Test
-    void celRulesWithMessagesAndFieldPaths() throws Exception {
-        assertThat(errors("{size: 30, limit: 5}")).containsExactly(
-                "spec: Invalid value: \"object\": size must not exceed limit");
-        assertThat(errors("{size: 3, limit: 5}")).isEmpty();
-        assertThat(errors("{size: 3, requests: {widgets: 2}}")).containsExactly(
-                "spec.requests: Invalid value: \"object\": resource names need a domain, like example.com/widgets");
-    }
+  @Test
+  void celRulesWithMessagesAndFieldPaths() throws Exception {
+    assertThat(errors("{size: 30, limit: 5}"))
+        .containsExactly("spec: Invalid value: \"object\": size must not exceed limit");
+    assertThat(errors("{size: 3, limit: 5}")).isEmpty();
+    assertThat(errors("{size: 3, requests: {widgets: 2}}"))
+        .containsExactly(
+            "spec.requests: Invalid value: \"object\": resource names need a domain, like example.com/widgets");
+  }
 
-    @Test
-    void transitionRulesUseOldSelfOnlyOnUpdate() throws Exception {
-        JsonNode withTransition = YAML.readTree("""
+  @Test
+  void transitionRulesUseOldSelfOnlyOnUpdate() throws Exception {
+    JsonNode withTransition =
+        YAML.readTree(
+            """
                 type: object
                 properties:
                   spec:
@@ -96,29 +109,36 @@ class SchemaValidatorTest {
                       - rule: "self.mode == oldSelf.mode"
                         messageExpression: "'mode is immutable, was ' + oldSelf.mode"
                 """);
-        ObjectNode created = sample("{mode: Fast}");
-        assertThat(VALIDATOR.validate(withTransition, created, null)).isEmpty();
-        List<ApiException.Cause> causes = VALIDATOR.validate(withTransition, sample("{mode: Slow}"), created);
-        assertThat(causes).extracting(ApiException.Cause::message)
-                .containsExactly("Invalid value: \"object\": mode is immutable, was Fast");
-    }
+    ObjectNode created = sample("{mode: Fast}");
+    assertThat(VALIDATOR.validate(withTransition, created, null)).isEmpty();
+    List<ApiException.Cause> causes =
+        VALIDATOR.validate(withTransition, sample("{mode: Slow}"), created);
+    assertThat(causes)
+        .extracting(ApiException.Cause::message)
+        .containsExactly("Invalid value: \"object\": mode is immutable, was Fast");
+  }
 
-    @Test
-    void brokenRulesAreRefusedWhenTheCrdIsInstalled() throws Exception {
-        JsonNode broken = YAML.readTree("type: object\nx-kubernetes-validations: [{rule: 'self.a +'}]");
-        assertThatThrownBy(() -> CEL.compileAll(broken)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("invalid x-kubernetes-validations rule self.a +");
-    }
+  @Test
+  void brokenRulesAreRefusedWhenTheCrdIsInstalled() throws Exception {
+    JsonNode broken = YAML.readTree("type: object\nx-kubernetes-validations: [{rule: 'self.a +'}]");
+    assertThatThrownBy(() -> CEL.compileAll(broken))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("invalid x-kubernetes-validations rule self.a +");
+  }
 
-    @Test
-    void theInvalidStatusReadsLikeARealServers() throws Exception {
-        ResourceType type = ResourceRegistry.fromCrd(YAML.readTree(Files.readString(TestCrds.sampleCrd())));
-        ApiException e = ApiException.invalid(type, "bad", VALIDATOR.validate(schema, sample("{size: 30, limit: 5}"), null));
-        assertThat(e.code()).isEqualTo(422);
-        ObjectNode status = e.toStatus();
-        assertThat(status.path("reason").asText()).isEqualTo("Invalid");
-        assertThat(status.path("message").asText())
-                .isEqualTo("Sample.test.octomy.io \"bad\" is invalid: spec: Invalid value: \"object\": size must not exceed limit");
-        assertThat(status.at("/details/causes/0/field").asText()).isEqualTo("spec");
-    }
+  @Test
+  void theInvalidStatusReadsLikeARealServers() throws Exception {
+    ResourceType type =
+        ResourceRegistry.fromCrd(YAML.readTree(Files.readString(TestCrds.sampleCrd())));
+    ApiException e =
+        ApiException.invalid(
+            type, "bad", VALIDATOR.validate(schema, sample("{size: 30, limit: 5}"), null));
+    assertThat(e.code()).isEqualTo(422);
+    ObjectNode status = e.toStatus();
+    assertThat(status.path("reason").asText()).isEqualTo("Invalid");
+    assertThat(status.path("message").asText())
+        .isEqualTo(
+            "Sample.test.octomy.io \"bad\" is invalid: spec: Invalid value: \"object\": size must not exceed limit");
+    assertThat(status.at("/details/causes/0/field").asText()).isEqualTo("spec");
+  }
 }

@@ -10,14 +10,15 @@ import java.util.List;
  */
 public final class ServerProcessMain {
 
-    private ServerProcessMain() {}
+  private ServerProcessMain() {}
 
-    public static void main(String[] args) throws Exception {
-        List<Path> crds = Arrays.stream(args).skip(2).map(Path::of).toList();
-        EmbeddedApiServer server = EmbeddedApiServer.start(Path.of(args[0]), Integer.parseInt(args[1]), crds);
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
-        System.out.println("READY " + server.url());
-        System.out.flush();
-        Thread.currentThread().join();
-    }
+  public static void main(String[] args) throws Exception {
+    List<Path> crds = Arrays.stream(args).skip(2).map(Path::of).toList();
+    EmbeddedApiServer server =
+        EmbeddedApiServer.start(Path.of(args[0]), Integer.parseInt(args[1]), crds);
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+    System.out.println("READY " + server.url());
+    System.out.flush();
+    Thread.currentThread().join();
+  }
 }

@@ -21,18 +21,28 @@ final class StandaloneProcess implements AutoCloseable {
   }
 
   static StandaloneProcess start(Path stateDir, Path log, String... extraArgs) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", System.getProperty("java.class.path"), "io.octomy.batch.Main", "standalone",
-        "--state-dir", stateDir.toString()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.octomy.batch.Main",
+                "standalone",
+                "--state-dir",
+                stateDir.toString()));
     cmd.addAll(List.of(extraArgs));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     Process p = pb.start();
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (System.nanoTime() < deadline) {
       String out = Files.exists(log) ? Files.readString(log) : "";
       int i = out.indexOf("export KUBECONFIG=");
       if (i >= 0 && out.indexOf('\n', i) > 0) {
-        Path kc = Path.of(out.substring(i + "export KUBECONFIG=".length(), out.indexOf('\n', i)).trim());
+        Path kc =
+            Path.of(out.substring(i + "export KUBECONFIG=".length(), out.indexOf('\n', i)).trim());
         return new StandaloneProcess(p, log, kc);
       }
       if (!p.isAlive()) {
@@ -41,7 +51,8 @@ final class StandaloneProcess implements AutoCloseable {
       Thread.sleep(100);
     }
     p.destroyForcibly();
-    throw new IllegalStateException("standalone did not print its KUBECONFIG line: " + Files.readString(log));
+    throw new IllegalStateException(
+        "standalone did not print its KUBECONFIG line: " + Files.readString(log));
   }
 
   long pid() {

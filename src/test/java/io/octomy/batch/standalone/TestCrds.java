@@ -12,39 +12,44 @@ import java.util.stream.Stream;
 /** The test resources: our own sample CRD, and the product CRDs once they are copied in. */
 final class TestCrds {
 
-    static final ResourceDefinitionContext SAMPLES = new ResourceDefinitionContext.Builder()
-            .withGroup("test.octomy.io").withVersion("v1alpha1").withPlural("samples").withKind("Sample")
-            .withNamespaced(true).build();
+  static final ResourceDefinitionContext SAMPLES =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("test.octomy.io")
+          .withVersion("v1alpha1")
+          .withPlural("samples")
+          .withKind("Sample")
+          .withNamespaced(true)
+          .build();
 
-    private TestCrds() {}
+  private TestCrds() {}
 
-    static Path resource(String name) {
-        try {
-            return Path.of(TestCrds.class.getResource("/" + name).toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+  static Path resource(String name) {
+    try {
+      return Path.of(TestCrds.class.getResource("/" + name).toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
     }
+  }
 
-    static Path sampleCrd() {
-        return resource("standalone/sample-crd.yaml");
-    }
+  static Path sampleCrd() {
+    return resource("standalone/sample-crd.yaml");
+  }
 
-    /** The product's CRDs, straight from {@code crds/}: the committed copy users install. */
-    static List<Path> productCrds() {
-        try (Stream<Path> files = Files.list(Path.of("crds"))) {
-            List<Path> crds = files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            if (crds.isEmpty()) {
-                throw new IllegalStateException("no CRDs in crds/");
-            }
-            return crds;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+  /** The product's CRDs, straight from {@code crds/}: the committed copy users install. */
+  static List<Path> productCrds() {
+    try (Stream<Path> files = Files.list(Path.of("crds"))) {
+      List<Path> crds = files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+      if (crds.isEmpty()) {
+        throw new IllegalStateException("no CRDs in crds/");
+      }
+      return crds;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
 
-    /** The product's examples: what a new user applies first. */
-    static Path examples() {
-        return Path.of("examples");
-    }
+  /** The product's examples: what a new user applies first. */
+  static Path examples() {
+    return Path.of("examples");
+  }
 }

@@ -24,144 +24,175 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Standard CEL plus the strings, math, lists, sets and regex extensions; {@code self} (and
  * {@code oldSelf} for transition rules) are dynamically typed and bound to the JSON value at the
- * rule's schema node. Kubernetes-only libraries ({@code quantity()}, {@code url()},
- * {@code isSorted()} on lists with the Kubernetes signature, ...) are not available. Programs
- * are compiled once per rule text and reused.
+ * rule's schema node. Kubernetes-only libraries ({@code quantity()}, {@code url()}, {@code
+ * isSorted()} on lists with the Kubernetes signature, ...) are not available. Programs are compiled
+ * once per rule text and reused.
  */
 public final class CelRules {
 
-    private final Cel cel;
-    private final Map<String, CelRuntime.Program> programs = new ConcurrentHashMap<>();
+  private final Cel cel;
+  private final Map<String, CelRuntime.Program> programs = new ConcurrentHashMap<>();
 
-    public CelRules() {
-        CelOptions options = CelOptions.current().enableHeterogeneousNumericComparisons(true)
-                .comprehensionMaxIterations(100_000).build();
-        this.cel = CelFactory.standardCelBuilder()
-                .setOptions(options)
-                .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-                .addVar("self", SimpleType.DYN)
-                .addVar("oldSelf", SimpleType.DYN)
-                .addCompilerLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.lists(),
-                        CelExtensions.sets(options), CelExtensions.regex())
-                .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.math(options), CelExtensions.lists(),
-                        CelExtensions.sets(options), CelExtensions.regex())
-                .build();
+  public CelRules() {
+    CelOptions options =
+        CelOptions.current()
+            .enableHeterogeneousNumericComparisons(true)
+            .comprehensionMaxIterations(100_000)
+            .build();
+    this.cel =
+        CelFactory.standardCelBuilder()
+            .setOptions(options)
+            .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+            .addVar("self", SimpleType.DYN)
+            .addVar("oldSelf", SimpleType.DYN)
+            .addCompilerLibraries(
+                CelExtensions.strings(),
+                CelExtensions.math(options),
+                CelExtensions.lists(),
+                CelExtensions.sets(options),
+                CelExtensions.regex())
+            .addRuntimeLibraries(
+                CelExtensions.strings(),
+                CelExtensions.math(options),
+                CelExtensions.lists(),
+                CelExtensions.sets(options),
+                CelExtensions.regex())
+            .build();
+  }
+
+  /**
+   * One rule and where in the schema it sits (a JSON pointer into the object, like
+   * /spec/resources).
+   */
+  public record Rule(String path, String expression, String message) {}
+
+  /** Every rule in an openAPIV3Schema, depth first, with the object path it applies to. */
+  public static List<Rule> rulesOf(JsonNode schema) {
+    List<Rule> out = new ArrayList<>();
+    collect(schema, "", out);
+    return out;
+  }
+
+  private static void collect(JsonNode schema, String path, List<Rule> out) {
+    schema
+        .path("x-kubernetes-validations")
+        .forEach(
+            r ->
+                out.add(
+                    new Rule(
+                        path.isEmpty() ? "/" : path,
+                        r.path("rule").asText(),
+                        r.path("message").asText())));
+    for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields();
+        it.hasNext(); ) {
+      Map.Entry<String, JsonNode> p = it.next();
+      collect(p.getValue(), path + "/" + p.getKey(), out);
     }
-
-    /** One rule and where in the schema it sits (a JSON pointer into the object, like /spec/resources). */
-    public record Rule(String path, String expression, String message) {}
-
-    /** Every rule in an openAPIV3Schema, depth first, with the object path it applies to. */
-    public static List<Rule> rulesOf(JsonNode schema) {
-        List<Rule> out = new ArrayList<>();
-        collect(schema, "", out);
-        return out;
+    if (schema.has("items")) {
+      collect(schema.get("items"), path + "/*", out);
     }
-
-    private static void collect(JsonNode schema, String path, List<Rule> out) {
-        schema.path("x-kubernetes-validations").forEach(r ->
-                out.add(new Rule(path.isEmpty() ? "/" : path, r.path("rule").asText(), r.path("message").asText())));
-        for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> p = it.next();
-            collect(p.getValue(), path + "/" + p.getKey(), out);
-        }
-        if (schema.has("items")) {
-            collect(schema.get("items"), path + "/*", out);
-        }
-        if (schema.path("additionalProperties").isObject()) {
-            collect(schema.get("additionalProperties"), path + "/*", out);
-        }
+    if (schema.path("additionalProperties").isObject()) {
+      collect(schema.get("additionalProperties"), path + "/*", out);
     }
+  }
 
-    /** True when the rule holds for {@code self}; an evaluation error counts as a failed rule, as on an API server. */
-    public boolean holds(String rule, JsonNode self) {
-        try {
-            return Boolean.TRUE.equals(evaluate(rule, self, null));
-        } catch (CelEvaluationException e) {
-            return false;
-        }
+  /**
+   * True when the rule holds for {@code self}; an evaluation error counts as a failed rule, as on
+   * an API server.
+   */
+  public boolean holds(String rule, JsonNode self) {
+    try {
+      return Boolean.TRUE.equals(evaluate(rule, self, null));
+    } catch (CelEvaluationException e) {
+      return false;
     }
+  }
 
-    /**
-     * Compiles a rule (cached).
-     *
-     * @throws IllegalArgumentException with the compiler's message when the rule is not valid CEL
-     */
-    public CelRuntime.Program program(String rule) {
-        return programs.computeIfAbsent(rule, r -> {
-            CelValidationResult result = cel.compile(r);
-            if (result.hasError()) {
-                throw new IllegalArgumentException("invalid x-kubernetes-validations rule " + r + ": "
-                        + result.getErrorString());
-            }
-            try {
-                return cel.createProgram(result.getAst());
-            } catch (CelValidationException | CelEvaluationException e) {
-                throw new IllegalArgumentException("invalid x-kubernetes-validations rule " + r + ": "
-                        + e.getMessage(), e);
-            }
+  /**
+   * Compiles a rule (cached).
+   *
+   * @throws IllegalArgumentException with the compiler's message when the rule is not valid CEL
+   */
+  public CelRuntime.Program program(String rule) {
+    return programs.computeIfAbsent(
+        rule,
+        r -> {
+          CelValidationResult result = cel.compile(r);
+          if (result.hasError()) {
+            throw new IllegalArgumentException(
+                "invalid x-kubernetes-validations rule " + r + ": " + result.getErrorString());
+          }
+          try {
+            return cel.createProgram(result.getAst());
+          } catch (CelValidationException | CelEvaluationException e) {
+            throw new IllegalArgumentException(
+                "invalid x-kubernetes-validations rule " + r + ": " + e.getMessage(), e);
+          }
         });
-    }
+  }
 
-    /** Compiles every rule of a schema, so that a CRD with a broken rule is refused when installed. */
-    public void compileAll(JsonNode schema) {
-        if (schema == null || !schema.isObject()) {
-            return;
-        }
-        for (JsonNode rule : schema.path("x-kubernetes-validations")) {
-            program(rule.path("rule").asText());
-            if (rule.hasNonNull("messageExpression")) {
-                program(rule.path("messageExpression").asText());
-            }
-        }
-        schema.path("properties").forEach(this::compileAll);
-        compileAll(schema.get("items"));
-        compileAll(schema.get("additionalProperties"));
+  /**
+   * Compiles every rule of a schema, so that a CRD with a broken rule is refused when installed.
+   */
+  public void compileAll(JsonNode schema) {
+    if (schema == null || !schema.isObject()) {
+      return;
     }
+    for (JsonNode rule : schema.path("x-kubernetes-validations")) {
+      program(rule.path("rule").asText());
+      if (rule.hasNonNull("messageExpression")) {
+        program(rule.path("messageExpression").asText());
+      }
+    }
+    schema.path("properties").forEach(this::compileAll);
+    compileAll(schema.get("items"));
+    compileAll(schema.get("additionalProperties"));
+  }
 
-    /**
-     * Evaluates a compiled rule or message expression.
-     *
-     * @param oldSelf the previous value, or {@code null} when there is none
-     * @throws CelEvaluationException when evaluation fails (e.g. no such key)
-     */
-    public Object evaluate(String expression, JsonNode self, JsonNode oldSelf) throws CelEvaluationException {
-        Map<String, Object> vars = new HashMap<>();
-        vars.put("self", toCel(self));
-        if (oldSelf != null) {
-            vars.put("oldSelf", toCel(oldSelf));
-        }
-        return program(expression).eval(vars);
+  /**
+   * Evaluates a compiled rule or message expression.
+   *
+   * @param oldSelf the previous value, or {@code null} when there is none
+   * @throws CelEvaluationException when evaluation fails (e.g. no such key)
+   */
+  public Object evaluate(String expression, JsonNode self, JsonNode oldSelf)
+      throws CelEvaluationException {
+    Map<String, Object> vars = new HashMap<>();
+    vars.put("self", toCel(self));
+    if (oldSelf != null) {
+      vars.put("oldSelf", toCel(oldSelf));
     }
+    return program(expression).eval(vars);
+  }
 
-    /** Whether a rule is a transition rule (it needs the old value and is skipped on create). */
-    public static boolean usesOldSelf(String rule) {
-        return rule.contains("oldSelf");
-    }
+  /** Whether a rule is a transition rule (it needs the old value and is skipped on create). */
+  public static boolean usesOldSelf(String rule) {
+    return rule.contains("oldSelf");
+  }
 
-    /** JSON to the values CEL's dynamic type understands: maps, lists, long, double, string, bool. */
-    public static Object toCel(JsonNode node) {
-        if (node.isObject()) {
-            Map<String, Object> map = new LinkedHashMap<>();
-            Iterator<Map.Entry<String, JsonNode>> it = node.fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
-                map.put(e.getKey(), toCel(e.getValue()));
-            }
-            return map;
-        } else if (node.isArray()) {
-            List<Object> list = new ArrayList<>();
-            node.forEach(n -> list.add(toCel(n)));
-            return list;
-        } else if (node.isIntegralNumber()) {
-            return node.asLong();
-        } else if (node.isNumber()) {
-            return node.asDouble();
-        } else if (node.isBoolean()) {
-            return node.asBoolean();
-        } else if (node.isNull() || node.isMissingNode()) {
-            return com.google.protobuf.NullValue.NULL_VALUE;
-        }
-        return node.asText();
+  /** JSON to the values CEL's dynamic type understands: maps, lists, long, double, string, bool. */
+  public static Object toCel(JsonNode node) {
+    if (node.isObject()) {
+      Map<String, Object> map = new LinkedHashMap<>();
+      Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> e = it.next();
+        map.put(e.getKey(), toCel(e.getValue()));
+      }
+      return map;
+    } else if (node.isArray()) {
+      List<Object> list = new ArrayList<>();
+      node.forEach(n -> list.add(toCel(n)));
+      return list;
+    } else if (node.isIntegralNumber()) {
+      return node.asLong();
+    } else if (node.isNumber()) {
+      return node.asDouble();
+    } else if (node.isBoolean()) {
+      return node.asBoolean();
+    } else if (node.isNull() || node.isMissingNode()) {
+      return com.google.protobuf.NullValue.NULL_VALUE;
     }
+    return node.asText();
+  }
 }

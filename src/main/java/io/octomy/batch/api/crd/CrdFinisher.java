@@ -26,25 +26,28 @@ import java.util.Map;
  *       JSONPath, which would put AGE first);
  *   <li>every quantity map's values as {@code integer}, {@code format: int64}, {@code minimum: 0}
  *       (the generator has no way to annotate a map's value type);
- *   <li>descriptions from the API types' Javadoc (see {@link JavadocDescriptions}), so
- *       {@code kubectl explain} says what the Javadoc says.
+ *   <li>descriptions from the API types' Javadoc (see {@link JavadocDescriptions}), so {@code
+ *       kubectl explain} says what the Javadoc says.
  * </ul>
  *
- * <p>It rewrites the generated files in place and writes the result to the given folders
- * ({@code crds/} is compared against it by a test, so a stale committed copy fails the build).
+ * <p>It rewrites the generated files in place and writes the result to the given folders ({@code
+ * crds/} is compared against it by a test, so a stale committed copy fails the build).
  */
 public final class CrdFinisher {
 
   /** Every kind we generate a CRD for, with the file name the generator gives it. */
-  public static final Map<String, Class<?>> KINDS = Map.of(
-      "batchjobs.batch.octomy.io", BatchJob.class,
-      "batchnodes.batch.octomy.io", BatchNode.class,
-      "batchjobprofiles.batch.octomy.io", BatchJobProfile.class);
+  public static final Map<String, Class<?>> KINDS =
+      Map.of(
+          "batchjobs.batch.octomy.io", BatchJob.class,
+          "batchnodes.batch.octomy.io", BatchNode.class,
+          "batchjobprofiles.batch.octomy.io", BatchJobProfile.class);
 
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
-      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-      .disable(YAMLGenerator.Feature.SPLIT_LINES));
+  private static final ObjectMapper YAML =
+      new ObjectMapper(
+          new YAMLFactory()
+              .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+              .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+              .disable(YAMLGenerator.Feature.SPLIT_LINES));
 
   private CrdFinisher() {}
 
@@ -75,7 +78,8 @@ public final class CrdFinisher {
       return;
     }
     List<JsonNode> ordered = new ArrayList<>();
-    for (AdditionalPrinterColumn declared : kind.getAnnotationsByType(AdditionalPrinterColumn.class)) {
+    for (AdditionalPrinterColumn declared :
+        kind.getAnnotationsByType(AdditionalPrinterColumn.class)) {
       for (JsonNode c : columns) {
         if (declared.name().equals(c.path("name").asText())) {
           ordered.add(c);
@@ -83,15 +87,20 @@ public final class CrdFinisher {
       }
     }
     if (ordered.size() != columns.size()) {
-      throw new IllegalStateException("printer columns of " + kind.getSimpleName()
-          + " do not match its @AdditionalPrinterColumn annotations");
+      throw new IllegalStateException(
+          "printer columns of "
+              + kind.getSimpleName()
+              + " do not match its @AdditionalPrinterColumn annotations");
     }
     ArrayNode replacement = version.arrayNode();
     ordered.forEach(replacement::add);
     version.set("additionalPrinterColumns", replacement);
   }
 
-  /** Every map of integers in our API is a map of quantities: whole numbers, 64 bits, never negative. */
+  /**
+   * Every map of integers in our API is a map of quantities: whole numbers, 64 bits, never
+   * negative.
+   */
   private static void boundQuantityMaps(JsonNode node) {
     if (node instanceof ObjectNode obj) {
       JsonNode values = obj.get("additionalProperties");

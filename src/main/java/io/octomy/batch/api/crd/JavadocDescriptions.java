@@ -18,15 +18,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Build time: the Javadoc of the API types becomes the CRD's descriptions. The CRD generator
- * works from compiled classes, where Javadoc is gone, so this reads the sources: a class's
- * Javadoc describes the schema node of that class, a field's Javadoc the property of that name.
+ * Build time: the Javadoc of the API types becomes the CRD's descriptions. The CRD generator works
+ * from compiled classes, where Javadoc is gone, so this reads the sources: a class's Javadoc
+ * describes the schema node of that class, a field's Javadoc the property of that name.
  */
 final class JavadocDescriptions {
 
-  private static final com.github.javaparser.JavaParser PARSER = new com.github.javaparser.JavaParser(
-      new com.github.javaparser.ParserConfiguration().setLanguageLevel(
-          com.github.javaparser.ParserConfiguration.LanguageLevel.JAVA_17));
+  private static final com.github.javaparser.JavaParser PARSER =
+      new com.github.javaparser.JavaParser(
+          new com.github.javaparser.ParserConfiguration()
+              .setLanguageLevel(com.github.javaparser.ParserConfiguration.LanguageLevel.JAVA_17));
 
   private final Path sourceRoot;
   private final Map<Class<?>, Docs> cache = new HashMap<>();
@@ -38,7 +39,10 @@ final class JavadocDescriptions {
     this.sourceRoot = sourceRoot;
   }
 
-  /** Sets the description of {@code schema} (the schema of {@code type}) and, recursively, of its properties. */
+  /**
+   * Sets the description of {@code schema} (the schema of {@code type}) and, recursively, of its
+   * properties.
+   */
   void describe(ObjectNode schema, Class<?> type) {
     Docs docs = docs(type);
     if (docs == null) {
@@ -47,7 +51,8 @@ final class JavadocDescriptions {
     docs.type().ifPresent(d -> schema.put("description", d));
     JsonNode properties = schema.path("properties");
     for (Field f : allFields(type)) {
-      if (Modifier.isStatic(f.getModifiers()) || !(properties.get(f.getName()) instanceof ObjectNode property)) {
+      if (Modifier.isStatic(f.getModifiers())
+          || !(properties.get(f.getName()) instanceof ObjectNode property)) {
         continue;
       }
       String d = docs.fields().get(f.getName());
@@ -58,10 +63,14 @@ final class JavadocDescriptions {
     }
   }
 
-  /** A CustomResource's {@code spec} and {@code status} are type variables: resolve them to the kind's arguments. */
+  /**
+   * A CustomResource's {@code spec} and {@code status} are type variables: resolve them to the
+   * kind's arguments.
+   */
   private static Type resolve(Class<?> owner, Field f) {
     Type t = f.getGenericType();
-    if (t instanceof java.lang.reflect.TypeVariable<?> v && owner.getGenericSuperclass() instanceof ParameterizedType p) {
+    if (t instanceof java.lang.reflect.TypeVariable<?> v
+        && owner.getGenericSuperclass() instanceof ParameterizedType p) {
       java.lang.reflect.TypeVariable<?>[] params = ((Class<?>) p.getRawType()).getTypeParameters();
       for (int i = 0; i < params.length; i++) {
         if (params[i].getName().equals(v.getName())) {
@@ -78,7 +87,9 @@ final class JavadocDescriptions {
       String fieldDoc = property.path("description").asText(null);
       describe(property, c);
       if (fieldDoc != null) {
-        property.put("description", fieldDoc); // the field says what it is here; the type's doc is for its own node
+        property.put(
+            "description",
+            fieldDoc); // the field says what it is here; the type's doc is for its own node
       } else {
         own.type().ifPresent(d -> property.put("description", d));
       }
@@ -87,7 +98,8 @@ final class JavadocDescriptions {
       Class<?> raw = (Class<?>) p.getRawType();
       if (List.class.isAssignableFrom(raw) && property.get("items") instanceof ObjectNode items) {
         nestedType(items, args[0]);
-      } else if (Map.class.isAssignableFrom(raw) && property.get("additionalProperties") instanceof ObjectNode values) {
+      } else if (Map.class.isAssignableFrom(raw)
+          && property.get("additionalProperties") instanceof ObjectNode values) {
         nestedType(values, args[1]);
       }
     }
@@ -122,27 +134,36 @@ final class JavadocDescriptions {
     }
     CompilationUnit unit;
     try {
-      unit = PARSER.parse(file).getResult().orElseThrow(() -> new IllegalStateException("cannot parse " + file));
+      unit =
+          PARSER
+              .parse(file)
+              .getResult()
+              .orElseThrow(() -> new IllegalStateException("cannot parse " + file));
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    Optional<com.github.javaparser.ast.body.TypeDeclaration<?>> found = unit.getTypes().stream()
-        .filter(t -> t.getNameAsString().equals(type.getSimpleName())).findFirst();
+    Optional<com.github.javaparser.ast.body.TypeDeclaration<?>> found =
+        unit.getTypes().stream()
+            .filter(t -> t.getNameAsString().equals(type.getSimpleName()))
+            .findFirst();
     if (found.isEmpty()) {
       return new Docs(Optional.empty(), Map.of());
     }
     com.github.javaparser.ast.body.TypeDeclaration<?> decl = found.get();
     Map<String, String> fields = new HashMap<>();
     for (FieldDeclaration f : decl.getFields()) {
-      f.getJavadoc().ifPresent(j -> f.getVariables().forEach(v -> fields.put(v.getNameAsString(), text(j))));
+      f.getJavadoc()
+          .ifPresent(j -> f.getVariables().forEach(v -> fields.put(v.getNameAsString(), text(j))));
     }
     return new Docs(decl.getJavadoc().map(JavadocDescriptions::text), fields);
   }
 
   /** The Javadoc's description as one line; inline tags like {@code x} keep their content only. */
   private static String text(Javadoc doc) {
-    return doc.getDescription().toText()
+    return doc.getDescription()
+        .toText()
         .replaceAll("\\{@(?:code|link|literal) ([^}]*)}", "$1")
-        .replaceAll("\\s+", " ").trim();
+        .replaceAll("\\s+", " ")
+        .trim();
   }
 }

@@ -9,19 +9,20 @@ import java.util.TreeMap;
 
 /**
  * Folds finished runs into drift records. Pure: the same record and run always give the same
- * result, and folding a run whose job UID is already in the record gives the record back
- * unchanged, so a controller that restarts and re-sees finished jobs never counts one twice.
+ * result, and folding a run whose job UID is already in the record gives the record back unchanged,
+ * so a controller that restarts and re-sees finished jobs never counts one twice.
  *
  * <p>Both memories are bounded so the record fits a Kubernetes status: the last {@code
- * sampleWindow} measured peaks per resource (percentiles are exact over that window) and the
- * last {@code uidWindow} job UIDs. The UID window is twice the sample window by default:
- * re-delivery of a job that old is not expected, and the controller should also remember on the
- * job itself that it was folded.
+ * sampleWindow} measured peaks per resource (percentiles are exact over that window) and the last
+ * {@code uidWindow} job UIDs. The UID window is twice the sample window by default: re-delivery of
+ * a job that old is not expected, and the controller should also remember on the job itself that it
+ * was folded.
  */
 public final class DriftFolder {
 
   /** Runs kept per resource for percentiles. */
   public static final int DEFAULT_SAMPLE_WINDOW = 100;
+
   /** Job UIDs remembered for idempotence. */
   public static final int DEFAULT_UID_WINDOW = 200;
 
@@ -43,9 +44,9 @@ public final class DriftFolder {
   /**
    * Folds one run in.
    *
-   * <p>Per resource named by the record, the run's requests or its measured peaks: a measured
-   * peak joins the window; {@code requested} becomes this run's request (absent if this run did
-   * not request it); the statistics are recomputed. A resource with neither a request nor any
+   * <p>Per resource named by the record, the run's requests or its measured peaks: a measured peak
+   * joins the window; {@code requested} becomes this run's request (absent if this run did not
+   * request it); the statistics are recomputed. A resource with neither a request nor any
    * measurement left is dropped.
    */
   public DriftRecord fold(DriftRecord record, FinishedRun run) {
@@ -75,8 +76,8 @@ public final class DriftFolder {
     trimFront(uids, uidWindow);
 
     boolean over = !OverLimit.exceeded(run.limits(), run.peakUsage()).isEmpty();
-    return new DriftRecord(record.runs() + 1, record.overLimitRuns() + (over ? 1 : 0),
-        resources, uids);
+    return new DriftRecord(
+        record.runs() + 1, record.overLimitRuns() + (over ? 1 : 0), resources, uids);
   }
 
   private static <T> void trimFront(List<T> list, int max) {

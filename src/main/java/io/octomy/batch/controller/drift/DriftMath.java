@@ -30,8 +30,8 @@ public final class DriftMath {
 
   /**
    * Share of the reservation not used at p95: {@code 1 - p95/requested}, clamped to [0, 1] and
-   * rounded half-up to two decimals. Null when nothing (or zero) was requested, since there is
-   * no reservation to waste.
+   * rounded half-up to two decimals. Null when nothing (or zero) was requested, since there is no
+   * reservation to waste.
    */
   public static Double waste(Long requested, long p95) {
     if (requested == null || requested <= 0) {
@@ -44,16 +44,20 @@ public final class DriftMath {
 
   /**
    * What a person would write as the request: p95 plus 10% headroom, rounded half-up to two
-   * significant figures (1100 -> 1210 -> 1200; 3_400_000_000 -> 3_740_000_000 -> 3_700_000_000),
-   * so the number reads like one a person chose. Rounding can eat at most about half the
-   * headroom, and the result is never below p95 (small counts such as 4 processes stay 4).
+   * significant figures (1100 -> 1210 -> 1200; 3_400_000_000 -> 3_740_000_000 -> 3_700_000_000), so
+   * the number reads like one a person chose. Rounding can eat at most about half the headroom, and
+   * the result is never below p95 (small counts such as 4 processes stay 4).
    */
   public static long suggestedRequest(long p95) {
     if (p95 <= 0) {
       return 0;
     }
-    long rounded = BigDecimal.valueOf(p95).multiply(HEADROOM).round(TWO_FIGURES)
-        .setScale(0, RoundingMode.HALF_UP).longValueExact();
+    long rounded =
+        BigDecimal.valueOf(p95)
+            .multiply(HEADROOM)
+            .round(TWO_FIGURES)
+            .setScale(0, RoundingMode.HALF_UP)
+            .longValueExact();
     return Math.max(rounded, p95);
   }
 }

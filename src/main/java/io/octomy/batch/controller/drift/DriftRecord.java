@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The drift record of one job type in one namespace ({@code BatchJobProfile.status}): how many
- * runs were folded in, how many went over a limit, and per resource what was declared versus
- * used. Immutable; {@link DriftFolder#fold} returns a new one.
+ * The drift record of one job type in one namespace ({@code BatchJobProfile.status}): how many runs
+ * were folded in, how many went over a limit, and per resource what was declared versus used.
+ * Immutable; {@link DriftFolder#fold} returns a new one.
  *
  * @param runs runs folded in
  * @param overLimitRuns runs whose peak went above any declared limit
@@ -31,8 +31,8 @@ public record DriftRecord(
   }
 
   /**
-   * The record as plain maps, lists, numbers and strings (null fields left out), ready to be
-   * put into a Kubernetes status: {@code runs}, {@code overLimitRuns}, {@code resources.NAME.
+   * The record as plain maps, lists, numbers and strings (null fields left out), ready to be put
+   * into a Kubernetes status: {@code runs}, {@code overLimitRuns}, {@code resources.NAME.
    * {requested, usedP50, usedP95, usedMax, waste, suggestedRequest, samples}}, {@code foldedJobs}.
    */
   public Map<String, Object> toMap() {
@@ -57,14 +57,17 @@ public record DriftRecord(
     }
     Map<String, ResourceDrift> resources = new TreeMap<>();
     if (m.get("resources") instanceof Map<?, ?> res) {
-      res.forEach((name, drift) -> {
-        if (drift instanceof Map<?, ?> d) {
-          resources.put(String.valueOf(name), ResourceDrift.fromMap(d));
-        }
-      });
+      res.forEach(
+          (name, drift) -> {
+            if (drift instanceof Map<?, ?> d) {
+              resources.put(String.valueOf(name), ResourceDrift.fromMap(d));
+            }
+          });
     }
-    List<String> uids = m.get("foldedJobs") instanceof List<?> l
-        ? l.stream().map(String::valueOf).toList() : List.of();
+    List<String> uids =
+        m.get("foldedJobs") instanceof List<?> l
+            ? l.stream().map(String::valueOf).toList()
+            : List.of();
     Long runs = asLong(m.get("runs"));
     Long over = asLong(m.get("overLimitRuns"));
     return new DriftRecord(runs == null ? 0 : runs, over == null ? 0 : over, resources, uids);

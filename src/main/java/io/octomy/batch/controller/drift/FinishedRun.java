@@ -35,11 +35,12 @@ public record FinishedRun(
   private static Map<String, Long> copy(Map<String, Long> m) {
     Map<String, Long> out = new LinkedHashMap<>();
     if (m != null) {
-      m.forEach((k, v) -> {
-        if (v != null) {
-          out.put(k, v);
-        }
-      });
+      m.forEach(
+          (k, v) -> {
+            if (v != null) {
+              out.put(k, v);
+            }
+          });
     }
     return java.util.Collections.unmodifiableMap(out);
   }

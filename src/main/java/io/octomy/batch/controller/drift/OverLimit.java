@@ -12,9 +12,9 @@ public final class OverLimit {
   private OverLimit() {}
 
   /**
-   * The resource names whose measured peak is strictly above the declared limit, sorted. A
-   * resource with a limit but no measurement is not listed (nothing says it went over); a
-   * measured resource without a limit has no ceiling to go over.
+   * The resource names whose measured peak is strictly above the declared limit, sorted. A resource
+   * with a limit but no measurement is not listed (nothing says it went over); a measured resource
+   * without a limit has no ceiling to go over.
    *
    * @param limits {@code spec.resources.limits}, may be null
    * @param peaks measured peak usage, may be null
@@ -25,10 +25,11 @@ public final class OverLimit {
     }
     return limits.entrySet().stream()
         .filter(e -> e.getValue() != null)
-        .filter(e -> {
-          Long peak = peaks.get(e.getKey());
-          return peak != null && peak > e.getValue();
-        })
+        .filter(
+            e -> {
+              Long peak = peaks.get(e.getKey());
+              return peak != null && peak > e.getValue();
+            })
         .map(Map.Entry::getKey)
         .sorted()
         .toList();

@@ -37,9 +37,14 @@ public record ResourceDrift(
     }
     List<Long> sorted = samples.stream().sorted().toList();
     long p95 = DriftMath.percentile(sorted, 95);
-    return new ResourceDrift(requested, DriftMath.percentile(sorted, 50), p95,
-        sorted.get(sorted.size() - 1), DriftMath.waste(requested, p95),
-        DriftMath.suggestedRequest(p95), samples);
+    return new ResourceDrift(
+        requested,
+        DriftMath.percentile(sorted, 50),
+        p95,
+        sorted.get(sorted.size() - 1),
+        DriftMath.waste(requested, p95),
+        DriftMath.suggestedRequest(p95),
+        samples);
   }
 
   /** As plain maps and lists, null fields left out. */
@@ -58,14 +63,17 @@ public record ResourceDrift(
   /** Reads {@link #toMap()} output back, after any JSON or YAML round trip. */
   static ResourceDrift fromMap(Map<?, ?> m) {
     Object raw = m.get("samples");
-    List<Long> samples = raw instanceof List<?> l
-        ? l.stream().map(DriftRecord::asLong).toList() : List.of();
+    List<Long> samples =
+        raw instanceof List<?> l ? l.stream().map(DriftRecord::asLong).toList() : List.of();
     Object waste = m.get("waste");
-    return new ResourceDrift(DriftRecord.asLong(m.get("requested")),
-        DriftRecord.asLong(m.get("usedP50")), DriftRecord.asLong(m.get("usedP95")),
+    return new ResourceDrift(
+        DriftRecord.asLong(m.get("requested")),
+        DriftRecord.asLong(m.get("usedP50")),
+        DriftRecord.asLong(m.get("usedP95")),
         DriftRecord.asLong(m.get("usedMax")),
         waste == null ? null : ((Number) waste).doubleValue(),
-        DriftRecord.asLong(m.get("suggestedRequest")), samples);
+        DriftRecord.asLong(m.get("suggestedRequest")),
+        samples);
   }
 
   private static void putIfPresent(Map<String, Object> m, String k, Object v) {

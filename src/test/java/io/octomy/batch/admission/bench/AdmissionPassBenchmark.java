@@ -14,9 +14,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * One full admission pass over a {@link BenchmarkWorld}: 1,000 queued jobs x 100 nodes and
- * 10,000 x 1,000, 8 resource names, with locks, groups, dependencies, budgets and running jobs.
- * Run with {@code mvn -Pbench test} (see docs/benchmarks.md), through {@link AdmissionPassBenchmarkRun}.
+ * One full admission pass over a {@link BenchmarkWorld}: 1,000 queued jobs x 100 nodes and 10,000 x
+ * 1,000, 8 resource names, with locks, groups, dependencies, budgets and running jobs. Run with
+ * {@code mvn -Pbench test} (see docs/benchmarks.md), through {@link AdmissionPassBenchmarkRun}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -49,8 +49,12 @@ public class AdmissionPassBenchmark {
     for (String size : new String[] {"1000x100", "10000x1000"}) {
       Snapshot world = world(size);
       AdmissionResult result = AdmissionPass.decide(world);
-      System.out.printf("world %s: %d jobs in the snapshot, %d nodes, %d decisions: %s%n", size,
-          world.jobs().size(), world.nodes().size(), result.decisions().size(),
+      System.out.printf(
+          "world %s: %d jobs in the snapshot, %d nodes, %d decisions: %s%n",
+          size,
+          world.jobs().size(),
+          world.nodes().size(),
+          result.decisions().size(),
           result.countsByReason());
     }
   }

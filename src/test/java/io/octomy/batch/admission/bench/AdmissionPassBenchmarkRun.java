@@ -12,10 +12,10 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * Runs {@link AdmissionPassBenchmark} from Maven's {@code bench} profile, which points surefire
- * at this class only; {@code mvn verify} never includes it (its name does not end in Test).
- * JMH's arguments come from the {@code jmh.args} property. Prints median and mean per size and
- * how the pass time grows against jobs x nodes.
+ * Runs {@link AdmissionPassBenchmark} from Maven's {@code bench} profile, which points surefire at
+ * this class only; {@code mvn verify} never includes it (its name does not end in Test). JMH's
+ * arguments come from the {@code jmh.args} property. Prints median and mean per size and how the
+ * pass time grows against jobs x nodes.
  */
 class AdmissionPassBenchmarkRun {
 
@@ -23,8 +23,8 @@ class AdmissionPassBenchmarkRun {
   void run() throws Exception {
     AdmissionPassBenchmark.printWorlds();
     String args = System.getProperty("jmh.args", "-f 1 -wi 3 -i 5 AdmissionPassBenchmark");
-    Collection<RunResult> results = new Runner(
-        new CommandLineOptions(args.trim().split("\\s+"))).run();
+    Collection<RunResult> results =
+        new Runner(new CommandLineOptions(args.trim().split("\\s+"))).run();
     assertThat(results).isNotEmpty();
     List<String> lines = new ArrayList<>();
     double smallMedian = 0;
@@ -33,9 +33,15 @@ class AdmissionPassBenchmarkRun {
       String size = result.getParams().getParam("size");
       Statistics stats = result.getPrimaryResult().getStatistics();
       double median = stats.getPercentile(50);
-      lines.add(String.format("%-11s median %8.3f ms, mean %8.3f ms, p90 %8.3f ms, max %8.3f ms,"
-              + " %d samples", size, median, stats.getMean(), stats.getPercentile(90),
-          stats.getMax(), stats.getN()));
+      lines.add(
+          String.format(
+              "%-11s median %8.3f ms, mean %8.3f ms, p90 %8.3f ms, max %8.3f ms," + " %d samples",
+              size,
+              median,
+              stats.getMean(),
+              stats.getPercentile(90),
+              stats.getMax(),
+              stats.getN()));
       if (size.equals("1000x100")) {
         smallMedian = median;
       } else if (size.equals("10000x1000")) {
@@ -45,7 +51,8 @@ class AdmissionPassBenchmarkRun {
     System.out.println("=== admission pass, ms per pass ===");
     lines.forEach(System.out::println);
     if (smallMedian > 0 && largeMedian > 0) {
-      System.out.printf("median ratio 10000x1000 / 1000x100 = %.1f (jobs x nodes ratio is 100)%n",
+      System.out.printf(
+          "median ratio 10000x1000 / 1000x100 = %.1f (jobs x nodes ratio is 100)%n",
           largeMedian / smallMedian);
     }
   }

@@ -8,7 +8,6 @@ import io.octomy.batch.policy.GroupPolicy;
 import io.octomy.batch.policy.NodeMode;
 import io.octomy.batch.policy.Policy;
 import io.octomy.batch.policy.PriorityPolicy;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,8 +19,8 @@ import java.util.Random;
 /**
  * A seeded, realistic world for the benchmark: {@code queued} Queued jobs (plus 10% more already
  * running and some finished ones), {@code nodeCount} nodes with 8 resource names between them,
- * locks, groups, dependencies, budgets, origins, mixed modes, a few stale nodes, and queue ages
- * up to three hours so aging and starvation are in play. About half of the work fits the cluster;
+ * locks, groups, dependencies, budgets, origins, mixed modes, a few stale nodes, and queue ages up
+ * to three hours so aging and starvation are in play. About half of the work fits the cluster;
  * every reason the pass can give shows up (the benchmark prints the counts).
  */
 public final class BenchmarkWorld {
@@ -30,9 +29,13 @@ public final class BenchmarkWorld {
   static final String CPU = "octomy.io/cpu-milli";
   static final String MEM = "octomy.io/memory-bytes";
   static final String GPU = "octomy.io/gpu";
-  static final List<String> EXTRA = List.of("example.com/su2-processes",
-      "example.com/cfd-licences", "banter.io/hashes-per-second", "example.com/camera-streams",
-      "example.com/scratch-bytes");
+  static final List<String> EXTRA =
+      List.of(
+          "example.com/su2-processes",
+          "example.com/cfd-licences",
+          "banter.io/hashes-per-second",
+          "example.com/camera-streams",
+          "example.com/scratch-bytes");
   static final long GB = 1_000_000_000L;
 
   private BenchmarkWorld() {}
@@ -49,19 +52,45 @@ public final class BenchmarkWorld {
     List<JobView> jobs = new ArrayList<>();
     // Finished jobs that queued ones depend on.
     for (int i = 0; i < queued / 20; i++) {
-      jobs.add(job(random, "done-" + i, "ns-" + (i % namespaces), JobPhase.Succeeded, null,
-          List.of(), lockPool, groups, nodeCount));
+      jobs.add(
+          job(
+              random,
+              "done-" + i,
+              "ns-" + (i % namespaces),
+              JobPhase.Succeeded,
+              null,
+              List.of(),
+              lockPool,
+              groups,
+              nodeCount));
     }
     for (int i = 0; i < queued / 100; i++) {
-      jobs.add(job(random, "failed-" + i, "ns-" + (i % namespaces), JobPhase.Failed, null,
-          List.of(), lockPool, groups, nodeCount));
+      jobs.add(
+          job(
+              random,
+              "failed-" + i,
+              "ns-" + (i % namespaces),
+              JobPhase.Failed,
+              null,
+              List.of(),
+              lockPool,
+              groups,
+              nodeCount));
     }
     // Admitted and running jobs on random nodes, holding capacity, locks, groups and budget.
     for (int i = 0; i < queued / 10; i++) {
       String node = "node-" + String.format("%05d", random.nextInt(nodeCount));
-      jobs.add(job(random, "run-" + i, "ns-" + (i % namespaces),
-          random.nextBoolean() ? JobPhase.Running : JobPhase.Admitted, node, List.of(), lockPool,
-          groups, nodeCount));
+      jobs.add(
+          job(
+              random,
+              "run-" + i,
+              "ns-" + (i % namespaces),
+              random.nextBoolean() ? JobPhase.Running : JobPhase.Admitted,
+              node,
+              List.of(),
+              lockPool,
+              groups,
+              nodeCount));
     }
     for (int i = 0; i < queued; i++) {
       String namespace = "ns-" + (i % namespaces);
@@ -70,11 +99,15 @@ public final class BenchmarkWorld {
       if (roll < 8 && i >= namespaces) {
         after.add("job-" + (i - namespaces * (1 + random.nextInt(Math.min(10, i / namespaces)))));
       } else if (roll < 12) {
-        after.add("done-" + (random.nextInt(Math.max(1, queued / 20 / namespaces)) * namespaces
-            + i % namespaces));
+        after.add(
+            "done-"
+                + (random.nextInt(Math.max(1, queued / 20 / namespaces)) * namespaces
+                    + i % namespaces));
       } else if (roll < 13) {
-        after.add("failed-" + (random.nextInt(Math.max(1, queued / 100 / namespaces + 1))
-            * namespaces + i % namespaces));
+        after.add(
+            "failed-"
+                + (random.nextInt(Math.max(1, queued / 100 / namespaces + 1)) * namespaces
+                    + i % namespaces));
       } else if (roll < 14) {
         after.add("not-applied-yet-" + i);
       }
@@ -84,13 +117,34 @@ public final class BenchmarkWorld {
       } else if (i >= namespaces && (i - namespaces) % 997 == 0) {
         after.add("job-" + (i - namespaces));
       }
-      JobView job = job(random, "job-" + i, namespace, JobPhase.Queued, null, after, lockPool,
-          groups, nodeCount);
+      JobView job =
+          job(
+              random,
+              "job-" + i,
+              namespace,
+              JobPhase.Queued,
+              null,
+              after,
+              lockPool,
+              groups,
+              nodeCount);
       if (i % 331 == 5) {
-        job = new JobView(job.namespace(), job.name(), 1, job.requests(), job.limits(),
-            job.after(), job.locks(), job.group(), job.origin(), job.phase(), null,
-            job.queuedAt(), List.of("Resource name cfd-cores has no domain; write"
-                + " example.com/cfd-cores."));
+        job =
+            new JobView(
+                job.namespace(),
+                job.name(),
+                1,
+                job.requests(),
+                job.limits(),
+                job.after(),
+                job.locks(),
+                job.group(),
+                job.origin(),
+                job.phase(),
+                null,
+                job.queuedAt(),
+                List.of(
+                    "Resource name cfd-cores has no domain; write" + " example.com/cfd-cores."));
       }
       jobs.add(job);
     }
@@ -103,15 +157,22 @@ public final class BenchmarkWorld {
       budgets.put("ns-" + n, Map.of(CPU, 8_000L * nodeCount / 10, MEM, 16 * GB * nodeCount / 10));
     }
     Policy defaults = Policy.defaults();
-    Policy policy = new Policy(defaults.modes(), PriorityPolicy.defaults(), groupPolicies, budgets,
-        defaults.nodeHeartbeatTimeout());
+    Policy policy =
+        new Policy(
+            defaults.modes(),
+            PriorityPolicy.defaults(),
+            groupPolicies,
+            budgets,
+            defaults.nodeHeartbeatTimeout());
     return new Snapshot(jobs, nodes, policy, NOW);
   }
 
   private static NodeView node(Random random, int i) {
     int roll = random.nextInt(100);
-    NodeMode mode = roll < 50 ? NodeMode.Drone : roll < 75 ? NodeMode.Background
-        : roll < 95 ? NodeMode.Interactive : NodeMode.Off;
+    NodeMode mode =
+        roll < 50
+            ? NodeMode.Drone
+            : roll < 75 ? NodeMode.Background : roll < 95 ? NodeMode.Interactive : NodeMode.Off;
     NodeMode ownMode = random.nextInt(5) == 0 ? NodeMode.Drone : null;
     Map<String, Long> capacity = new LinkedHashMap<>();
     capacity.put(CPU, 8_000L * (1 + random.nextInt(8)));
@@ -123,12 +184,25 @@ public final class BenchmarkWorld {
       }
     }
     Instant heartbeat = random.nextInt(100) < 3 ? NOW.minusSeconds(600) : NOW.minusSeconds(5);
-    return new NodeView("node-" + String.format("%05d", i), mode, ownMode, capacity, heartbeat,
+    return new NodeView(
+        "node-" + String.format("%05d", i),
+        mode,
+        ownMode,
+        capacity,
+        heartbeat,
         random.nextInt(100) < 98);
   }
 
-  private static JobView job(Random random, String name, String namespace, JobPhase phase,
-      String node, List<String> after, int lockPool, int groups, int nodeCount) {
+  private static JobView job(
+      Random random,
+      String name,
+      String namespace,
+      JobPhase phase,
+      String node,
+      List<String> after,
+      int lockPool,
+      int groups,
+      int nodeCount) {
     Map<String, Long> requests = new LinkedHashMap<>();
     Map<String, Long> limits = new LinkedHashMap<>();
     int shape = random.nextInt(10);
@@ -152,13 +226,14 @@ public final class BenchmarkWorld {
         requests.forEach((k, v) -> limits.put(k, v * 2));
       }
     }
-    List<String> locks = random.nextInt(100) < 15
-        ? List.of("subject/s-" + random.nextInt(lockPool)) : List.of();
+    List<String> locks =
+        random.nextInt(100) < 15 ? List.of("subject/s-" + random.nextInt(lockPool)) : List.of();
     String group = random.nextInt(100) < 20 ? "group-" + random.nextInt(groups) : null;
-    String origin = random.nextInt(10) == 0
-        ? "node-" + String.format("%05d", random.nextInt(nodeCount)) : null;
+    String origin =
+        random.nextInt(10) == 0 ? "node-" + String.format("%05d", random.nextInt(nodeCount)) : null;
     Instant queuedAt = NOW.minusSeconds(random.nextInt(3 * 3600));
-    return new JobView(namespace, name, 1, requests, limits, after, locks, group, origin, phase,
-        node, queuedAt, List.of());
+    return new JobView(
+        namespace, name, 1, requests, limits, after, locks, group, origin, phase, node, queuedAt,
+        List.of());
   }
 }

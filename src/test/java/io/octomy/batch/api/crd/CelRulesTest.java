@@ -25,25 +25,51 @@ class CelRulesTest {
   /** Samples per rule location: values that must pass, and values that must fail. */
   private record Samples(List<String> good, List<String> bad) {}
 
-  private static final Map<String, Samples> SAMPLES = Map.of(
-      "batchjobs/spec/resources", new Samples(
-          List.of("{}", "{requests: {a.io/x: 1}}", "{limits: {a.io/x: 1}}", "{requests: {a.io/x: 2}, limits: {a.io/x: 2}}",
-              "{requests: {a.io/x: 2, b.io/y: 9}, limits: {a.io/x: 3}}"),
-          List.of("{requests: {a.io/x: 3}, limits: {a.io/x: 2}}", "{requests: {a.io/x: 1, b.io/y: 5}, limits: {a.io/x: 1, b.io/y: 4}}")),
-      "batchjobs/spec/resources/requests", names(),
-      "batchjobs/spec/resources/limits", names(),
-      "batchnodes/spec/resources", names(),
-      "batchjobs/spec/after", new Samples(
-          List.of("[]", "[preprocess-41]", "[a.b-c, x]"),
-          List.of("[Pre_Process]", "[-a]", "['a..b']", "['" + "a".repeat(254) + "']")),
-      "batchjobs/spec/locks", new Samples(
-          List.of("[]", "[subject/ernie]", "[license, a/b/c_d.e]"),
-          List.of("['subject//ernie']", "['/a']", "['a/']", "['']", "['" + "a".repeat(254) + "']")));
+  private static final Map<String, Samples> SAMPLES =
+      Map.of(
+          "batchjobs/spec/resources",
+          new Samples(
+              List.of(
+                  "{}",
+                  "{requests: {a.io/x: 1}}",
+                  "{limits: {a.io/x: 1}}",
+                  "{requests: {a.io/x: 2}, limits: {a.io/x: 2}}",
+                  "{requests: {a.io/x: 2, b.io/y: 9}, limits: {a.io/x: 3}}"),
+              List.of(
+                  "{requests: {a.io/x: 3}, limits: {a.io/x: 2}}",
+                  "{requests: {a.io/x: 1, b.io/y: 5}, limits: {a.io/x: 1, b.io/y: 4}}")),
+          "batchjobs/spec/resources/requests",
+          names(),
+          "batchjobs/spec/resources/limits",
+          names(),
+          "batchnodes/spec/resources",
+          names(),
+          "batchjobs/spec/after",
+          new Samples(
+              List.of("[]", "[preprocess-41]", "[a.b-c, x]"),
+              List.of("[Pre_Process]", "[-a]", "['a..b']", "['" + "a".repeat(254) + "']")),
+          "batchjobs/spec/locks",
+          new Samples(
+              List.of("[]", "[subject/ernie]", "[license, a/b/c_d.e]"),
+              List.of(
+                  "['subject//ernie']",
+                  "['/a']",
+                  "['a/']",
+                  "['']",
+                  "['" + "a".repeat(254) + "']")));
 
   private static Samples names() {
     return new Samples(
-        List.of("{}", "{example.com/cfd-cores: 4}", "{octomy.io/cpu-milli: 2000, banter.io/hashes-per-second: 500000}"),
-        List.of("{cfd-cores: 4}", "{example/cores: 1}", "{example.com/: 1}", "{Example.com/x: 1}", "{example.com/-x: 1}"));
+        List.of(
+            "{}",
+            "{example.com/cfd-cores: 4}",
+            "{octomy.io/cpu-milli: 2000, banter.io/hashes-per-second: 500000}"),
+        List.of(
+            "{cfd-cores: 4}",
+            "{example/cores: 1}",
+            "{example.com/: 1}",
+            "{Example.com/x: 1}",
+            "{example.com/-x: 1}"));
   }
 
   static Stream<String> crds() {
@@ -51,8 +77,9 @@ class CelRulesTest {
   }
 
   private static List<CelRules.Rule> rulesOf(String crd) {
-    JsonNode schema = CrdFiles.parse(CrdFiles.generated(crd + ".batch.octomy.io"))
-        .at("/spec/versions/0/schema/openAPIV3Schema");
+    JsonNode schema =
+        CrdFiles.parse(CrdFiles.generated(crd + ".batch.octomy.io"))
+            .at("/spec/versions/0/schema/openAPIV3Schema");
     return CelRules.rulesOf(schema);
   }
 
@@ -62,14 +89,20 @@ class CelRulesTest {
     for (CelRules.Rule rule : rulesOf(crd)) {
       String where = crd + rule.path();
       Samples samples = SAMPLES.get(where);
-      assertThat(samples).as("no samples for the rule at %s; add good and bad ones to this test", where).isNotNull();
+      assertThat(samples)
+          .as("no samples for the rule at %s; add good and bad ones to this test", where)
+          .isNotNull();
       CEL.program(rule.expression()); // compiles, or fails the test with the compiler's message
       assertThat(rule.message()).as("rule at %s has a message", where).isNotBlank();
       for (String good : samples.good()) {
-        assertThat(CEL.holds(rule.expression(), CrdFiles.YAML.readTree(good))).as("%s should accept %s", where, good).isTrue();
+        assertThat(CEL.holds(rule.expression(), CrdFiles.YAML.readTree(good)))
+            .as("%s should accept %s", where, good)
+            .isTrue();
       }
       for (String bad : samples.bad()) {
-        assertThat(CEL.holds(rule.expression(), CrdFiles.YAML.readTree(bad))).as("%s should reject %s", where, bad).isFalse();
+        assertThat(CEL.holds(rule.expression(), CrdFiles.YAML.readTree(bad)))
+            .as("%s should reject %s", where, bad)
+            .isFalse();
       }
     }
   }
@@ -83,11 +116,27 @@ class CelRulesTest {
 
   /** The CEL rule and the Java validator must agree on what a resource name is. */
   @ParameterizedTest
-  @ValueSource(strings = {"example.com/cfd-cores", "cfd-cores", "octomy.io/cpu-milli", "a.b/c", "a/b", "A.com/x",
-      "example.com/x.y_z-1", "example.com/_x", "example.com/x_", "sub.example.com/X9", "example..com/x", "example.com/a/b"})
+  @ValueSource(
+      strings = {
+        "example.com/cfd-cores",
+        "cfd-cores",
+        "octomy.io/cpu-milli",
+        "a.b/c",
+        "a/b",
+        "A.com/x",
+        "example.com/x.y_z-1",
+        "example.com/_x",
+        "example.com/x_",
+        "sub.example.com/X9",
+        "example..com/x",
+        "example.com/a/b"
+      })
   void celAndJavaAgreeOnResourceNames(String name) throws Exception {
-    CelRules.Rule rule = rulesOf("batchjobs").stream()
-        .filter(r -> r.path().equals("/spec/resources/requests")).findFirst().orElseThrow();
+    CelRules.Rule rule =
+        rulesOf("batchjobs").stream()
+            .filter(r -> r.path().equals("/spec/resources/requests"))
+            .findFirst()
+            .orElseThrow();
     boolean cel = CEL.holds(rule.expression(), CrdFiles.YAML.createObjectNode().put(name, 1));
     assertThat(cel).as(name).isEqualTo(ResourceNames.isValid(name));
   }

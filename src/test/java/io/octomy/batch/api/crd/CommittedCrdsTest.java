@@ -11,27 +11,42 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The CRDs under crds/ are exactly what the build generates, and carry the columns and rules users rely on. */
+/**
+ * The CRDs under crds/ are exactly what the build generates, and carry the columns and rules users
+ * rely on.
+ */
 class CommittedCrdsTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"batchjobs.batch.octomy.io", "batchnodes.batch.octomy.io", "batchjobprofiles.batch.octomy.io"})
+  @ValueSource(
+      strings = {
+        "batchjobs.batch.octomy.io",
+        "batchnodes.batch.octomy.io",
+        "batchjobprofiles.batch.octomy.io"
+      })
   void committedCopyMatchesTheGeneratedOne(String crd) {
     assertThat(Files.exists(CrdFiles.committed(crd)))
-        .as("crds/%s.yaml is missing; copy target/classes/META-INF/fabric8/%s-v1.yml there", crd, crd)
+        .as(
+            "crds/%s.yaml is missing; copy target/classes/META-INF/fabric8/%s-v1.yml there",
+            crd, crd)
         .isTrue();
     assertThat(CrdFiles.read(CrdFiles.committed(crd)))
-        .as("crds/%s.yaml differs from the generated CRD; copy target/classes/META-INF/fabric8/%s-v1.yml over it", crd, crd)
+        .as(
+            "crds/%s.yaml differs from the generated CRD; copy target/classes/META-INF/fabric8/%s-v1.yml over it",
+            crd, crd)
         .isEqualTo(CrdFiles.generated(crd));
   }
 
   @Test
   void batchJobColumnsAreInTheOrderKubectlShows() {
-    JsonNode version = CrdFiles.parse(CrdFiles.generated("batchjobs.batch.octomy.io")).at("/spec/versions/0");
+    JsonNode version =
+        CrdFiles.parse(CrdFiles.generated("batchjobs.batch.octomy.io")).at("/spec/versions/0");
     List<String> normal = new ArrayList<>();
     List<String> wide = new ArrayList<>();
-    version.path("additionalPrinterColumns").forEach(c ->
-        (c.path("priority").asInt() == 0 ? normal : wide).add(c.path("name").asText()));
+    version
+        .path("additionalPrinterColumns")
+        .forEach(
+            c -> (c.path("priority").asInt() == 0 ? normal : wide).add(c.path("name").asText()));
     assertThat(normal).containsExactly("CLASS", "PHASE", "NODE", "REASON", "AGE");
     assertThat(wide).containsExactly("PRIORITY", "MESSAGE");
     assertThat(version.path("subresources").has("status")).isTrue();
@@ -39,14 +54,18 @@ class CommittedCrdsTest {
 
   @Test
   void nodeAndProfileColumns() {
-    assertThat(columnNames("batchnodes.batch.octomy.io")).startsWith("MODE", "OWN-MODE", "EXECUTOR", "READY", "AGE");
-    assertThat(columnNames("batchjobprofiles.batch.octomy.io")).containsExactly("RUNS", "OVER-LIMIT", "WASTE", "AGE");
+    assertThat(columnNames("batchnodes.batch.octomy.io"))
+        .startsWith("MODE", "OWN-MODE", "EXECUTOR", "READY", "AGE");
+    assertThat(columnNames("batchjobprofiles.batch.octomy.io"))
+        .containsExactly("RUNS", "OVER-LIMIT", "WASTE", "AGE");
   }
 
   @Test
   void quantitiesAreWholeNonNegative64BitNumbers() {
-    JsonNode requests = CrdFiles.parse(CrdFiles.generated("batchjobs.batch.octomy.io"))
-        .at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/resources/properties/requests");
+    JsonNode requests =
+        CrdFiles.parse(CrdFiles.generated("batchjobs.batch.octomy.io"))
+            .at(
+                "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/resources/properties/requests");
     assertThat(requests.at("/additionalProperties/type").asText()).isEqualTo("integer");
     assertThat(requests.at("/additionalProperties/format").asText()).isEqualTo("int64");
     assertThat(requests.at("/additionalProperties/minimum").asInt()).isZero();
@@ -55,34 +74,47 @@ class CommittedCrdsTest {
 
   @Test
   void enumsForModeExecutorAndPhase() {
-    JsonNode node = CrdFiles.parse(CrdFiles.generated("batchnodes.batch.octomy.io"))
-        .at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties");
-    assertThat(node.at("/mode/enum").toString()).contains("Interactive", "Background", "Drone", "Off");
+    JsonNode node =
+        CrdFiles.parse(CrdFiles.generated("batchnodes.batch.octomy.io"))
+            .at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties");
+    assertThat(node.at("/mode/enum").toString())
+        .contains("Interactive", "Background", "Drone", "Off");
     assertThat(node.at("/executor/enum").toString()).contains("Pod", "Process");
-    JsonNode phase = CrdFiles.parse(CrdFiles.generated("batchjobs.batch.octomy.io"))
-        .at("/spec/versions/0/schema/openAPIV3Schema/properties/status/properties/phase/enum");
+    JsonNode phase =
+        CrdFiles.parse(CrdFiles.generated("batchjobs.batch.octomy.io"))
+            .at("/spec/versions/0/schema/openAPIV3Schema/properties/status/properties/phase/enum");
     assertThat(phase.size()).isEqualTo(7);
   }
 
   @Test
   void batchJobCrdFitsTheLastAppliedAnnotation() {
     // kubectl apply stores the whole object in an annotation limited to 262,144 bytes.
-    byte[] json = CrdFiles.parse(CrdFiles.generated("batchjobs.batch.octomy.io")).toString().getBytes(StandardCharsets.UTF_8);
+    byte[] json =
+        CrdFiles.parse(CrdFiles.generated("batchjobs.batch.octomy.io"))
+            .toString()
+            .getBytes(StandardCharsets.UTF_8);
     assertThat(json.length).isLessThan(262_144);
   }
 
   private static List<String> columnNames(String crd) {
     List<String> names = new ArrayList<>();
-    CrdFiles.parse(CrdFiles.generated(crd)).at("/spec/versions/0/additionalPrinterColumns")
+    CrdFiles.parse(CrdFiles.generated(crd))
+        .at("/spec/versions/0/additionalPrinterColumns")
         .forEach(c -> names.add(c.path("name").asText()));
     return names;
   }
 
   /** Javadoc is the documentation: every field of our types reaches kubectl explain. */
   @ParameterizedTest
-  @ValueSource(strings = {"batchjobs.batch.octomy.io", "batchnodes.batch.octomy.io", "batchjobprofiles.batch.octomy.io"})
+  @ValueSource(
+      strings = {
+        "batchjobs.batch.octomy.io",
+        "batchnodes.batch.octomy.io",
+        "batchjobprofiles.batch.octomy.io"
+      })
   void everyFieldOfOurTypesHasItsJavadocAsDescription(String crd) {
-    JsonNode root = CrdFiles.parse(CrdFiles.generated(crd)).at("/spec/versions/0/schema/openAPIV3Schema");
+    JsonNode root =
+        CrdFiles.parse(CrdFiles.generated(crd)).at("/spec/versions/0/schema/openAPIV3Schema");
     assertThat(root.path("description").asText()).as("%s kind description", crd).isNotBlank();
     List<String> missing = new ArrayList<>();
     undescribed(root, "", missing);
@@ -90,20 +122,28 @@ class CommittedCrdsTest {
   }
 
   private static void undescribed(JsonNode schema, String path, List<String> missing) {
-    schema.path("properties").fields().forEachRemaining(p -> {
-      String at = path + "." + p.getKey();
-      if (at.equals(".metadata") || at.equals(".apiVersion") || at.equals(".kind")) {
-        return; // Kubernetes' own
-      }
-      boolean emptySpec = at.equals(".spec") && !p.getValue().has("properties"); // BatchJobProfile has no spec
-      if (p.getValue().path("description").asText().isBlank() && !emptySpec) {
-        missing.add(at);
-      }
-      if (!p.getKey().equals("conditions")) { // fabric8's Condition type: Kubernetes' documented fields
-        undescribed(p.getValue(), at, missing);
-        undescribed(p.getValue().path("items"), at + "[]", missing);
-        undescribed(p.getValue().path("additionalProperties"), at + "{}", missing);
-      }
-    });
+    schema
+        .path("properties")
+        .fields()
+        .forEachRemaining(
+            p -> {
+              String at = path + "." + p.getKey();
+              if (at.equals(".metadata") || at.equals(".apiVersion") || at.equals(".kind")) {
+                return; // Kubernetes' own
+              }
+              boolean emptySpec =
+                  at.equals(".spec")
+                      && !p.getValue().has("properties"); // BatchJobProfile has no spec
+              if (p.getValue().path("description").asText().isBlank() && !emptySpec) {
+                missing.add(at);
+              }
+              if (!p.getKey()
+                  .equals(
+                      "conditions")) { // fabric8's Condition type: Kubernetes' documented fields
+                undescribed(p.getValue(), at, missing);
+                undescribed(p.getValue().path("items"), at + "[]", missing);
+                undescribed(p.getValue().path("additionalProperties"), at + "{}", missing);
+              }
+            });
   }
 }

@@ -21,7 +21,8 @@ final class CrdFiles {
     String resource = "/META-INF/fabric8/" + crdName + "-v1.yml";
     try (InputStream in = CrdFiles.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException(resource + " is not on the classpath; run the build (mvn process-classes) first");
+        throw new IllegalStateException(
+            resource + " is not on the classpath; run the build (mvn process-classes) first");
       }
       return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     } catch (IOException e) {

@@ -14,7 +14,9 @@ class DriftFolderTest {
   private final DriftFolder folder = new DriftFolder();
 
   private static FinishedRun run(int i, long cpuPeak, long memPeak) {
-    return new FinishedRun("uid-" + i, "mesh-export",
+    return new FinishedRun(
+        "uid-" + i,
+        "mesh-export",
         Map.of(CPU, 4000L, MEM, 4 * GIB),
         Map.of(CPU, 4000L, MEM, 4 * GIB),
         Map.of(CPU, cpuPeak, MEM, memPeak));
@@ -46,7 +48,8 @@ class DriftFolderTest {
   @Test
   void foldingTheSameJobTwiceChangesNothing() {
     DriftRecord once = folder.fold(DriftRecord.empty(), run(1, 1000, GIB));
-    DriftRecord twice = folder.fold(once, run(1, 3000, 3 * GIB)); // re-delivered, even with other numbers
+    DriftRecord twice =
+        folder.fold(once, run(1, 3000, 3 * GIB)); // re-delivered, even with other numbers
     assertThat(twice).isEqualTo(once);
     assertThat(twice.runs()).isEqualTo(1);
     assertThat(twice.foldedJobs()).containsExactly("uid-1");
@@ -59,7 +62,7 @@ class DriftFolderTest {
   void aRunAboveAnyLimitCountsOnceAsOverLimit() {
     DriftRecord r = folder.fold(DriftRecord.empty(), run(1, 5000, 5 * GIB)); // both over
     r = folder.fold(r, run(2, 1000, 5 * GIB)); // memory over
-    r = folder.fold(r, run(3, 1000, GIB));     // fine
+    r = folder.fold(r, run(3, 1000, GIB)); // fine
     assertThat(r.runs()).isEqualTo(3);
     assertThat(r.overLimitRuns()).isEqualTo(2);
   }
@@ -94,8 +97,15 @@ class DriftFolderTest {
 
   @Test
   void anUnmeasurableResourceKeepsItsRequestWithoutStatistics() {
-    DriftRecord r = folder.fold(DriftRecord.empty(), new FinishedRun("uid-1", "cfd",
-        Map.of("example.com/su2-processes", 4L), Map.of("example.com/su2-processes", 4L), Map.of()));
+    DriftRecord r =
+        folder.fold(
+            DriftRecord.empty(),
+            new FinishedRun(
+                "uid-1",
+                "cfd",
+                Map.of("example.com/su2-processes", 4L),
+                Map.of("example.com/su2-processes", 4L),
+                Map.of()));
     ResourceDrift su2 = r.resources().get("example.com/su2-processes");
     assertThat(su2.requested()).isEqualTo(4);
     assertThat(su2.usedP95()).isNull();

@@ -32,12 +32,12 @@ class DriftMathTest {
 
   @Test
   void suggestedRequestAddsHeadroomAndReadsLikeAPersonsNumber() {
-    assertThat(DriftMath.suggestedRequest(1100)).isEqualTo(1200);       // 1210 -> 1200
-    assertThat(DriftMath.suggestedRequest(999)).isEqualTo(1100);        // 1098.9 -> 1100
+    assertThat(DriftMath.suggestedRequest(1100)).isEqualTo(1200); // 1210 -> 1200
+    assertThat(DriftMath.suggestedRequest(999)).isEqualTo(1100); // 1098.9 -> 1100
     assertThat(DriftMath.suggestedRequest(1_073_741_824L)).isEqualTo(1_200_000_000L);
-    assertThat(DriftMath.suggestedRequest(95)).isEqualTo(100);          // 104.5 -> 100
-    assertThat(DriftMath.suggestedRequest(4)).isEqualTo(4);             // a count stays a count
-    assertThat(DriftMath.suggestedRequest(5)).isEqualTo(6);             // 5.5 -> 6
+    assertThat(DriftMath.suggestedRequest(95)).isEqualTo(100); // 104.5 -> 100
+    assertThat(DriftMath.suggestedRequest(4)).isEqualTo(4); // a count stays a count
+    assertThat(DriftMath.suggestedRequest(5)).isEqualTo(6); // 5.5 -> 6
     assertThat(DriftMath.suggestedRequest(0)).isZero();
     for (long p95 = 1; p95 < 5000; p95 += 7) {
       assertThat(DriftMath.suggestedRequest(p95)).isBetween(p95, p95 * 12 / 10 + 1);

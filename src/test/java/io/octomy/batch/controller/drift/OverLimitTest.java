@@ -9,16 +9,18 @@ class OverLimitTest {
 
   @Test
   void listsOnlyPeaksStrictlyAboveTheirLimitSorted() {
-    Map<String, Long> limits = Map.of(
-        "octomy.io/memory-bytes", 1000L,
-        "octomy.io/cpu-milli", 2000L,
-        "example.com/licences", 2L,
-        "example.com/unmeasured", 1L);
-    Map<String, Long> peaks = Map.of(
-        "octomy.io/memory-bytes", 1001L,
-        "octomy.io/cpu-milli", 2500L,
-        "example.com/licences", 2L, // at the limit is not over it
-        "example.com/no-limit", 99L);
+    Map<String, Long> limits =
+        Map.of(
+            "octomy.io/memory-bytes", 1000L,
+            "octomy.io/cpu-milli", 2000L,
+            "example.com/licences", 2L,
+            "example.com/unmeasured", 1L);
+    Map<String, Long> peaks =
+        Map.of(
+            "octomy.io/memory-bytes", 1001L,
+            "octomy.io/cpu-milli", 2500L,
+            "example.com/licences", 2L, // at the limit is not over it
+            "example.com/no-limit", 99L);
     assertThat(OverLimit.exceeded(limits, peaks))
         .containsExactly("octomy.io/cpu-milli", "octomy.io/memory-bytes");
   }
