@@ -1,6 +1,7 @@
 package io.octomy.batch.admission;
 
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Policy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

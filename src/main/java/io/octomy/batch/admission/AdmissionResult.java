@@ -29,11 +29,6 @@ public record AdmissionResult(
     return Optional.ofNullable(decisions.get(job));
   }
 
-  /** The starvation hold of this pass, if any. */
-  public Optional<StarvationHold> starvationHold() {
-    return Optional.ofNullable(hold);
-  }
-
   /** How many decisions carry each reason, for metrics. */
   public Map<Reason, Integer> countsByReason() {
     Map<Reason, Integer> counts = new EnumMap<>(Reason.class);

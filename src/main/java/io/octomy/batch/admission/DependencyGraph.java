@@ -1,5 +1,6 @@
 package io.octomy.batch.admission;
 
+import io.octomy.batch.vocabulary.JobPhase;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;

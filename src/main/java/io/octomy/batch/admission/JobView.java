@@ -1,5 +1,7 @@
 package io.octomy.batch.admission;
 
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,9 @@
 package io.octomy.batch.admission;
 
-import io.octomy.batch.policy.ModeTable;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -119,9 +120,8 @@ final class NodePool {
       }
       for (Map.Entry<String, Long> e : node.capacity().entrySet()) {
         int id = resources.id(e.getKey());
-        long capacity = Math.max(0, e.getValue());
-        othersOffer[i * r + id] = offer(table, node.mode(), e.getKey(), capacity);
-        ownOffer[i * r + id] = offer(table, node.ownMode(), e.getKey(), capacity);
+        othersOffer[i * r + id] = table.offer(node.mode(), e.getKey(), e.getValue());
+        ownOffer[i * r + id] = table.offer(node.ownMode(), e.getKey(), e.getValue());
       }
     }
     readyCount = readyNodes;
@@ -138,26 +138,13 @@ final class NodePool {
   }
 
   /**
-   * capacity x percent / 100, rounded down like {@link ModeTable#offer}, but computed as (capacity
-   * / 100) x percent + (capacity % 100) x percent / 100 so no capacity can overflow. Offers never
-   * exceed capacity, whatever the table says, and Off offers nothing.
-   */
-  private static long offer(ModeTable table, NodeMode mode, String resource, long capacity) {
-    long percent = Math.min(100, Math.max(0, table.percent(mode, resource)));
-    if (mode == NodeMode.Off || percent == 0) {
-      return 0;
-    }
-    return capacity / 100 * percent + capacity % 100 * percent / 100;
-  }
-
-  /**
    * Counts a job that is already Admitted or Running on {@code node}; call before {@link #index()}.
    */
   void countExisting(int node, PreparedJob job) {
     jobCount[node]++;
     for (int k = 0; k < job.resourceIds.length; k++) {
       int at = node * r + job.resourceIds[k];
-      allocated[at] = Quantities.add(allocated[at], job.quantities[k]);
+      allocated[at] = QuantityMath.add(allocated[at], job.quantities[k]);
     }
   }
 
@@ -189,11 +176,11 @@ final class NodePool {
               .toArray();
       long total = 0;
       for (int i : eligible) {
-        total = Quantities.add(total, othersOffer[i * r + id]);
+        total = QuantityMath.add(total, othersOffer[i * r + id]);
       }
       totalOthersOffer[res] = total;
       long[] tree = maxFree[res];
-      java.util.Arrays.fill(tree, Long.MIN_VALUE);
+      Arrays.fill(tree, Long.MIN_VALUE);
       for (int i : eligible) {
         tree[leaves + i] = free(i, id);
       }
@@ -349,7 +336,8 @@ final class NodePool {
         break;
       }
       if (totalK == 0
-          || Quantities.compareFractions(job.quantities[k], totalK, job.quantities[best], totalBest)
+          || QuantityMath.compareFractions(
+                  job.quantities[k], totalK, job.quantities[best], totalBest)
               > 0) {
         best = k;
       }
@@ -456,13 +444,13 @@ final class NodePool {
         long offer = offerFor(node, job, res);
         long shortfall = Math.max(0, job.quantities[k] - freeFor(node, job, res));
         if (shortfall > 0
-            && Quantities.compareFractions(shortfall, offer, worstShort, worstOffer) > 0) {
+            && QuantityMath.compareFractions(shortfall, offer, worstShort, worstOffer) > 0) {
           worstShort = shortfall;
           worstOffer = offer;
         }
       }
       if (best < 0
-          || Quantities.compareFractions(worstShort, worstOffer, bestShort, bestOffer) < 0) {
+          || QuantityMath.compareFractions(worstShort, worstOffer, bestShort, bestOffer) < 0) {
         best = node;
         bestShort = worstShort;
         bestOffer = worstOffer;
@@ -488,7 +476,7 @@ final class NodePool {
         set.remove(node);
       }
       int at = node * r + res;
-      allocated[at] = Quantities.add(allocated[at], job.quantities[k]);
+      allocated[at] = QuantityMath.add(allocated[at], job.quantities[k]);
       if (indexed) {
         set.add(node);
         updateMaxFree(node, res);

@@ -1,6 +1,6 @@
 package io.octomy.batch.admission;
 
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -39,10 +39,5 @@ public record NodeView(
    */
   public static boolean heartbeatFresh(Instant heartbeat, Instant now, Duration timeout) {
     return heartbeat != null && heartbeat.isAfter(now.minus(timeout));
-  }
-
-  /** The mode that applies to a job: {@code ownMode} for its own work, {@code mode} otherwise. */
-  public NodeMode modeFor(String jobOrigin) {
-    return name.equals(jobOrigin) ? ownMode : mode;
   }
 }

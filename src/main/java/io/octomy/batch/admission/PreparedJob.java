@@ -2,6 +2,7 @@ package io.octomy.batch.admission;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -81,7 +82,7 @@ final class PreparedJob {
         ids[k++] = names.id(e.getKey());
       }
     }
-    java.util.Arrays.sort(ids);
+    Arrays.sort(ids);
     this.resourceIds = ids;
     this.quantities = new long[positive];
     for (int i = 0; i < positive; i++) {
@@ -98,7 +99,7 @@ final class PreparedJob {
 
   /** The quantity this job requests of resource {@code id}; 0 when none. */
   long quantity(int id) {
-    int i = java.util.Arrays.binarySearch(resourceIds, id);
+    int i = Arrays.binarySearch(resourceIds, id);
     return i >= 0 ? quantities[i] : 0;
   }
 

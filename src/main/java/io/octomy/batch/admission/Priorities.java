@@ -1,6 +1,7 @@
 package io.octomy.batch.admission;
 
-import io.octomy.batch.policy.PriorityPolicy;
+import io.octomy.batch.vocabulary.PriorityPolicy;
+import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Duration;
 import java.time.Instant;
 

@@ -1,7 +1,8 @@
 package io.octomy.batch.admission;
 
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.vocabulary.Policy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ final class Reservations {
         .forEach(
             (namespace, budget) -> {
               long[] limits = new long[resources.count()];
-              java.util.Arrays.fill(limits, -1);
+              Arrays.fill(limits, -1);
               budget.forEach(
                   (name, limit) -> {
                     int id = resources.id(name);
@@ -67,7 +68,7 @@ final class Reservations {
     if (used != null) {
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
-        used[id] = Quantities.add(used[id], job.quantities[k]);
+        used[id] = QuantityMath.add(used[id], job.quantities[k]);
       }
     }
   }
@@ -140,9 +141,9 @@ final class Reservations {
       if (limits[id] < 0 || need == 0) {
         continue;
       }
-      long after = Quantities.add(used[id], taker.quantities[k]);
-      if (Quantities.add(after, need) > limits[id]
-          && Quantities.add(used[id], need) <= limits[id]) {
+      long after = QuantityMath.add(used[id], taker.quantities[k]);
+      if (QuantityMath.add(after, need) > limits[id]
+          && QuantityMath.add(used[id], need) <= limits[id]) {
         return resources.name(id);
       }
     }
@@ -164,7 +165,7 @@ final class Reservations {
     for (int k = 0; k < job.resourceIds.length; k++) {
       int id = job.resourceIds[k];
       long limit = limits[id];
-      if (limit < 0 || Quantities.add(used[id], job.quantities[k]) <= limit) {
+      if (limit < 0 || QuantityMath.add(used[id], job.quantities[k]) <= limit) {
         continue;
       }
       if (parts.isEmpty()) {

@@ -1,6 +1,6 @@
 package io.octomy.batch.admission;
 
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.vocabulary.Policy;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;

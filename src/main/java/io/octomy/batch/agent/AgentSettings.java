@@ -1,8 +1,8 @@
 package io.octomy.batch.agent;
 
 import io.octomy.batch.api.Executor;
-import io.octomy.batch.policy.ModeTable;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;

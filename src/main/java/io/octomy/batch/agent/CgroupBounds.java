@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -78,7 +79,7 @@ public record CgroupBounds(OptionalLong cpuMilli, OptionalLong memoryBytes) {
   }
 
   private static List<Path> pathToRoot(Path root, String ownPath) {
-    java.util.ArrayList<Path> dirs = new java.util.ArrayList<>();
+    ArrayList<Path> dirs = new ArrayList<>();
     Path dir = root;
     dirs.add(dir);
     for (String part : ownPath.split("/")) {

@@ -15,8 +15,8 @@ import java.time.Instant;
  * @param finishedAt when the agent saw it end (or found it gone)
  */
 public record JobRecord(
-    JobKey key,
-    JobPhase phase,
+    RunKey key,
+    RunPhase phase,
     Integer exitCode,
     String reason,
     String message,
@@ -44,6 +44,6 @@ public record JobRecord(
 
   /** True once the job can no longer change. */
   public boolean finished() {
-    return phase != JobPhase.Running;
+    return phase != RunPhase.Running;
   }
 }

@@ -11,11 +11,11 @@ import java.util.List;
  */
 @JsonIgnoreProperties(ignoreUnknown = true) // a newer agent may add fields; an older one reads on
 record JobState(
-    JobKey key,
+    RunKey key,
     List<String> command,
     Long pid,
     Instant processStart,
-    JobPhase phase,
+    RunPhase phase,
     Integer exitCode,
     String reason,
     String message,
@@ -26,20 +26,20 @@ record JobState(
    * Written before the process starts, so a crash right after starting cannot lead to a second
    * start.
    */
-  static JobState intent(JobKey key, List<String> command, Instant now) {
-    return new JobState(key, command, null, null, JobPhase.Running, null, null, null, now, null);
+  static JobState intent(RunKey key, List<String> command, Instant now) {
+    return new JobState(key, command, null, null, RunPhase.Running, null, null, null, now, null);
   }
 
   JobState running(long pid, Instant processStart) {
     return new JobState(
-        key, command, pid, processStart, JobPhase.Running, null, null, null, startedAt, null);
+        key, command, pid, processStart, RunPhase.Running, null, null, null, startedAt, null);
   }
 
   JobState finished(Integer exitCode, String reason, String message, Instant at) {
-    JobPhase phase =
+    RunPhase phase =
         exitCode != null && exitCode == 0 && JobRecord.REASON_SUCCEEDED.equals(reason)
-            ? JobPhase.Succeeded
-            : JobPhase.Failed;
+            ? RunPhase.Succeeded
+            : RunPhase.Failed;
     return new JobState(
         key, command, pid, processStart, phase, exitCode, reason, message, startedAt, at);
   }

@@ -35,19 +35,19 @@ final class JobStateStore {
     this.jobsDir = stateDir.resolve("jobs");
   }
 
-  Path dir(JobKey key) {
+  Path dir(RunKey key) {
     return jobsDir.resolve(key.namespace()).resolve(key.name()).resolve(key.uid());
   }
 
-  Path logFile(JobKey key) {
+  Path logFile(RunKey key) {
     return dir(key).resolve("output.log");
   }
 
-  Path exitCodeFile(JobKey key) {
+  Path exitCodeFile(RunKey key) {
     return dir(key).resolve("exitcode");
   }
 
-  Path workDir(JobKey key) {
+  Path workDir(RunKey key) {
     return dir(key).resolve("work");
   }
 
@@ -95,16 +95,16 @@ final class JobStateStore {
   }
 
   /** The key a state file's directory names, for files that cannot be parsed. */
-  JobKey keyOf(Path stateFile) {
+  RunKey keyOf(Path stateFile) {
     Path uid = stateFile.getParent();
-    return new JobKey(
+    return new RunKey(
         uid.getParent().getParent().getFileName().toString(),
         uid.getParent().getFileName().toString(),
         uid.getFileName().toString());
   }
 
   /** The exit code the wrapper recorded, if it got to record one. */
-  Integer readExitCode(JobKey key) {
+  Integer readExitCode(RunKey key) {
     try {
       return Integer.valueOf(Files.readString(exitCodeFile(key)).trim());
     } catch (IOException | NumberFormatException e) {
@@ -113,7 +113,7 @@ final class JobStateStore {
   }
 
   /** Removes every file of a job. */
-  void delete(JobKey key) {
+  void delete(RunKey key) {
     Path dir = dir(key);
     if (!Files.exists(dir)) {
       return;

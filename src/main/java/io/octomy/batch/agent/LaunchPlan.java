@@ -36,7 +36,7 @@ public record LaunchPlan(
   }
 
   /** The plan for {@code job}, known under {@code key}. */
-  public static LaunchPlan of(JobKey key, BatchJob job) {
+  public static LaunchPlan of(RunKey key, BatchJob job) {
     Container c = firstContainer(job);
     if (c == null) {
       return refuse(

@@ -1,6 +1,7 @@
 package io.octomy.batch.agent;
 
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,7 @@ import java.util.Map;
  *     log
  */
 public record LaunchSpec(
-    JobKey key, List<String> command, Map<String, String> env, Path workingDir) {
+    RunKey key, List<String> command, Map<String, String> env, Path workingDir) {
 
   public LaunchSpec {
     if (key == null) {
@@ -33,6 +34,6 @@ public record LaunchSpec(
               + "container's command (and args) in the template");
     }
     command = List.copyOf(command);
-    env = env == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(env));
+    env = env == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(env));
   }
 }

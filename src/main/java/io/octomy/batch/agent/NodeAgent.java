@@ -8,7 +8,7 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Executor;
-import io.octomy.batch.controller.Labels;
+import io.octomy.batch.vocabulary.Labels;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;

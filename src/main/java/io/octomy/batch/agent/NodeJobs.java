@@ -1,7 +1,8 @@
 package io.octomy.batch.agent;
 
 import io.octomy.batch.api.NodeJob;
-import io.octomy.batch.controller.Times;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Times;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -40,9 +41,9 @@ public final class NodeJobs {
    * The entry of a job the agent refused to run, e.g. reason NoCommand, with the sentence saying
    * why.
    */
-  public static NodeJob failed(JobKey key, String reason, String message) {
+  public static NodeJob failed(RunKey key, String reason, String message) {
     NodeJob j = base(key);
-    j.setPhase(io.octomy.batch.admission.JobPhase.Failed);
+    j.setPhase(JobPhase.Failed);
     j.setReason(reason);
     j.setMessage(message);
     return j;
@@ -111,7 +112,7 @@ public final class NodeJobs {
     return j;
   }
 
-  private static NodeJob base(JobKey key) {
+  private static NodeJob base(RunKey key) {
     NodeJob j = new NodeJob();
     j.setNamespace(key.namespace());
     j.setName(key.name());
@@ -120,7 +121,7 @@ public final class NodeJobs {
   }
 
   /** The executor's three phases are the same names as the BatchJob phases they report. */
-  static io.octomy.batch.admission.JobPhase phase(JobPhase p) {
-    return io.octomy.batch.admission.JobPhase.valueOf(p.name());
+  static JobPhase phase(RunPhase p) {
+    return JobPhase.valueOf(p.name());
   }
 }

@@ -1,7 +1,9 @@
 package io.octomy.batch.agent;
 
-import io.octomy.batch.policy.ModeTable;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -16,8 +18,8 @@ public record NodeOffer(Map<String, Long> own, Map<String, Long> others) {
 
   public NodeOffer {
     // Insertion order kept so the status lists names the way capacity does.
-    own = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(own));
-    others = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(others));
+    own = Collections.unmodifiableMap(new LinkedHashMap<>(own));
+    others = Collections.unmodifiableMap(new LinkedHashMap<>(others));
   }
 
   /**

@@ -2,12 +2,13 @@ package io.octomy.batch.agent;
 
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.NodeOffers;
-import io.octomy.batch.controller.Conditions;
-import io.octomy.batch.controller.Times;
-import io.octomy.batch.policy.ModeTable;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -85,7 +86,7 @@ public final class NodeStatusComposer {
     status.setConditions(
         Conditions.set(
             previous == null ? null : previous.getConditions(),
-            Conditions.READY,
+            ConditionTypes.READY,
             true,
             REASON_REPORTING,
             message.toString(),

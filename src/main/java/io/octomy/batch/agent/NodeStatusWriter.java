@@ -9,7 +9,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Executor;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.net.HttpURLConnection;
 import java.util.List;
 import java.util.Map;

@@ -2,16 +2,19 @@ package io.octomy.batch.agent;
 
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.NodeJob;
-import io.octomy.batch.controller.Labels;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Labels;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -57,7 +60,7 @@ final class PodJobs implements JobTracker {
         now.add(new Placed(job, pod));
       }
     }
-    java.util.Set<String> podUids = new java.util.HashSet<>();
+    Set<String> podUids = new HashSet<>();
     now.forEach(p -> podUids.add(p.pod().getMetadata().getUid()));
     meters.keySet().retainAll(podUids);
     boolean changed = now.size() != placed.size();
@@ -143,7 +146,7 @@ final class PodJobs implements JobTracker {
     return pod.getStatus().getContainerStatuses().stream()
         .filter(cs -> main != null && main.equals(cs.getName()) && cs.getState() != null)
         .map(cs -> cs.getState().getTerminated())
-        .filter(java.util.Objects::nonNull)
+        .filter(Objects::nonNull)
         .findFirst()
         .orElse(null);
   }

@@ -80,7 +80,7 @@ public final class ProcessExecutor implements AutoCloseable {
   /** The wrapper's {@code $0}: with the exit code file after it, it names one job's wrapper. */
   static final String WRAPPER_NAME = "octomy-job";
 
-  /** Grace period of {@link #stop(JobKey)} before the process tree is killed. */
+  /** Grace period of {@link #stop(RunKey)} before the process tree is killed. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
 
   /**
@@ -98,11 +98,11 @@ public final class ProcessExecutor implements AutoCloseable {
 
   private final JobStateStore store;
   private final Clock clock;
-  private final Map<JobKey, JobState> states = new LinkedHashMap<>();
-  private final Map<JobKey, ProcessHandle> live = new HashMap<>();
-  private final Map<JobKey, CompletableFuture<JobRecord>> finishes = new HashMap<>();
-  private final Set<JobKey> stopping = new HashSet<>();
-  private final Set<JobKey> adopted = new HashSet<>();
+  private final Map<RunKey, JobState> states = new LinkedHashMap<>();
+  private final Map<RunKey, ProcessHandle> live = new HashMap<>();
+  private final Map<RunKey, CompletableFuture<JobRecord>> finishes = new HashMap<>();
+  private final Set<RunKey> stopping = new HashSet<>();
+  private final Set<RunKey> adopted = new HashSet<>();
   private ScheduledExecutorService adoptedWatch;
   private boolean closed;
 
@@ -138,7 +138,7 @@ public final class ProcessExecutor implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("the executor is closed");
     }
-    JobKey key = spec.key();
+    RunKey key = spec.key();
     if (states.containsKey(key) || Files.exists(store.dir(key).resolve(JobStateStore.STATE_FILE))) {
       return false;
     }
@@ -179,7 +179,7 @@ public final class ProcessExecutor implements AutoCloseable {
   }
 
   /** The record of one job, if this executor knows it. */
-  public synchronized Optional<JobRecord> record(JobKey key) {
+  public synchronized Optional<JobRecord> record(RunKey key) {
     return Optional.ofNullable(states.get(key)).map(JobState::toRecord);
   }
 
@@ -198,25 +198,25 @@ public final class ProcessExecutor implements AutoCloseable {
   }
 
   /** Completes with the final record when the job finishes (at once if it has). */
-  public synchronized CompletableFuture<JobRecord> whenFinished(JobKey key) {
+  public synchronized CompletableFuture<JobRecord> whenFinished(RunKey key) {
     if (!states.containsKey(key)) {
       return CompletableFuture.failedFuture(new IllegalArgumentException("unknown job " + key));
     }
     CompletableFuture<JobRecord> f = finishes.computeIfAbsent(key, k -> new CompletableFuture<>());
     JobState s = states.get(key);
-    if (s.phase() != JobPhase.Running) {
+    if (s.phase() != RunPhase.Running) {
       f.complete(s.toRecord());
     }
     return f.copy();
   }
 
   /** The job's output file (stdout and stderr). */
-  public Path logFile(JobKey key) {
+  public Path logFile(RunKey key) {
     return store.logFile(key);
   }
 
-  /** {@link #stop(JobKey, Duration)} with {@link #DEFAULT_GRACE}. */
-  public boolean stop(JobKey key) {
+  /** {@link #stop(RunKey, Duration)} with {@link #DEFAULT_GRACE}. */
+  public boolean stop(RunKey key) {
     return stop(key, DEFAULT_GRACE);
   }
 
@@ -228,7 +228,7 @@ public final class ProcessExecutor implements AutoCloseable {
    *
    * @return false if the job is not running here
    */
-  public boolean stop(JobKey key, Duration grace) {
+  public boolean stop(RunKey key, Duration grace) {
     ProcessHandle root;
     CompletableFuture<JobRecord> done;
     synchronized (this) {
@@ -267,9 +267,9 @@ public final class ProcessExecutor implements AutoCloseable {
    *
    * @throws IllegalStateException if the job is still running
    */
-  public synchronized void forget(JobKey key) {
+  public synchronized void forget(RunKey key) {
     JobState s = states.get(key);
-    if (s != null && s.phase() == JobPhase.Running) {
+    if (s != null && s.phase() == RunPhase.Running) {
       throw new IllegalStateException("job " + key + " is still running; stop it first");
     }
     store.delete(key);
@@ -295,7 +295,7 @@ public final class ProcessExecutor implements AutoCloseable {
       s = store.read(file);
     } catch (IOException | RuntimeException e) {
       // Writes are atomic, so this is outside damage; the job did start, so it must not rerun.
-      JobKey key = store.keyOf(file);
+      RunKey key = store.keyOf(file);
       LOG.warn("unreadable job state {}: {}", file, e.toString());
       JobState lost = JobState.intent(key, List.of(), null);
       states.put(key, lost);
@@ -308,9 +308,9 @@ public final class ProcessExecutor implements AutoCloseable {
               + "); it is not started again");
       return;
     }
-    JobKey key = s.key();
+    RunKey key = s.key();
     states.put(key, s);
-    if (s.phase() != JobPhase.Running) {
+    if (s.phase() != RunPhase.Running) {
       return;
     }
     if (s.pid() == null) {
@@ -333,7 +333,7 @@ public final class ProcessExecutor implements AutoCloseable {
    * have started, may be running, or may have ended. Its exit code file or its wrapper (found by
    * the arguments, which name that file) tells which; with neither it is lost.
    */
-  private void recoverUnrecordedStart(JobKey key, JobState s) {
+  private void recoverUnrecordedStart(RunKey key, JobState s) {
     if (store.readExitCode(key) != null) {
       finishFromExitCode(key, s);
       return;
@@ -386,7 +386,7 @@ public final class ProcessExecutor implements AutoCloseable {
         && args.get(i - 1).equals(WRAPPER);
   }
 
-  private void adopt(JobKey key, ProcessHandle handle) {
+  private void adopt(RunKey key, ProcessHandle handle) {
     LOG.info("re-adopted job {} (pid {})", key, handle.pid());
     live.put(key, handle);
     adopted.add(key);
@@ -407,12 +407,12 @@ public final class ProcessExecutor implements AutoCloseable {
   }
 
   private void pollAdopted() {
-    List<Map.Entry<JobKey, ProcessHandle>> watched;
+    List<Map.Entry<RunKey, ProcessHandle>> watched;
     synchronized (this) {
       watched =
           adopted.stream().filter(live::containsKey).map(k -> Map.entry(k, live.get(k))).toList();
     }
-    for (Map.Entry<JobKey, ProcessHandle> e : watched) {
+    for (Map.Entry<RunKey, ProcessHandle> e : watched) {
       try {
         if (hasExited(e.getValue())) {
           exited(e.getKey(), null);
@@ -424,7 +424,7 @@ public final class ProcessExecutor implements AutoCloseable {
     }
   }
 
-  private void finishFromExitCode(JobKey key, JobState s) {
+  private void finishFromExitCode(RunKey key, JobState s) {
     Integer code = store.readExitCode(key);
     if (code != null) {
       finish(key, code, reasonFor(code), messageFor(code));
@@ -443,12 +443,12 @@ public final class ProcessExecutor implements AutoCloseable {
    * Exit of a process: {@code own} is the Process when this executor started it (null when
    * adopted).
    */
-  private synchronized void exited(JobKey key, Process own) {
+  private synchronized void exited(RunKey key, Process own) {
     if (closed) {
       return; // detached: the next executor reports this exit from the exitcode file
     }
     JobState s = states.get(key);
-    if (s == null || s.phase() != JobPhase.Running) {
+    if (s == null || s.phase() != RunPhase.Running) {
       return;
     }
     Integer code = store.readExitCode(key);
@@ -468,7 +468,7 @@ public final class ProcessExecutor implements AutoCloseable {
     }
   }
 
-  private void finish(JobKey key, Integer code, String reason, String message) {
+  private void finish(RunKey key, Integer code, String reason, String message) {
     JobState done = states.get(key).finished(code, reason, message, clock.instant());
     try {
       store.write(done);

@@ -1,8 +1,8 @@
 package io.octomy.batch.agent;
 
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.vocabulary.JobPhase;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,10 +34,10 @@ final class ProcessJobs implements JobTracker {
   private final ProcessExecutor executor;
   private final Executor stopper;
   private final Runnable onChange;
-  private final Map<JobKey, ProcessTreeMeter> meters = new HashMap<>();
-  private final Map<JobKey, UsageSummary> finalUsage = new HashMap<>();
-  private final Map<JobKey, NodeJob> refused = new HashMap<>();
-  private final Set<JobKey> stopping = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Map<RunKey, ProcessTreeMeter> meters = new HashMap<>();
+  private final Map<RunKey, UsageSummary> finalUsage = new HashMap<>();
+  private final Map<RunKey, NodeJob> refused = new HashMap<>();
+  private final Set<RunKey> stopping = ConcurrentHashMap.newKeySet();
 
   /**
    * @param nodeName this node
@@ -95,10 +96,10 @@ final class ProcessJobs implements JobTracker {
   }
 
   private boolean startIfNew(BatchJob job) {
-    JobKey key;
+    RunKey key;
     try {
       key =
-          new JobKey(
+          new RunKey(
               job.getMetadata().getNamespace(),
               job.getMetadata().getName(),
               job.getMetadata().getUid());
@@ -135,12 +136,12 @@ final class ProcessJobs implements JobTracker {
     return true;
   }
 
-  private void watch(JobKey key) {
+  private void watch(RunKey key) {
     executor.whenFinished(key).thenRun(onChange);
   }
 
   /** Stops off the agent thread; the next reconcile after the stop forgets the job. */
-  private void stopDeleted(JobKey key) {
+  private void stopDeleted(RunKey key) {
     if (!stopping.add(key)) {
       return;
     }

@@ -12,6 +12,7 @@ import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.List;
 import java.util.Objects;
 

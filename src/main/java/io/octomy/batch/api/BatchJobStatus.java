@@ -2,8 +2,8 @@ package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.octomy.batch.admission.JobPhase;
-import io.octomy.batch.admission.ServiceClass;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.Map;
 import java.util.Objects;
 
@@ -37,7 +38,7 @@ public class BatchNodeSpec {
               + CelText.RESOURCE_NAME
               + "'))",
       message = "resource names carry a domain: write example.com/su2-processes, not su2-processes")
-  @JsonDeserialize(using = QuantitiesDeserializer.class)
+  @JsonDeserialize(using = QuantityMapDeserializer.class)
   private Map<String, Long> resources;
 
   public NodeMode getMode() {

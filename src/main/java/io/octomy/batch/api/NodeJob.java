@@ -1,7 +1,7 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.octomy.batch.admission.JobPhase;
+import io.octomy.batch.vocabulary.JobPhase;
 import java.util.Map;
 import java.util.Objects;
 

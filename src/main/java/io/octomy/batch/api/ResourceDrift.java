@@ -1,6 +1,7 @@
 package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
 import java.util.Objects;
 
 /** Declared against used, for one resource of one job type. */
@@ -31,13 +32,13 @@ public class ResourceDrift {
   /**
    * Measured peaks of the recent runs (oldest first): the window the percentiles are exact over.
    */
-  private java.util.List<Long> samples;
+  private List<Long> samples;
 
-  public java.util.List<Long> getSamples() {
+  public List<Long> getSamples() {
     return samples;
   }
 
-  public void setSamples(java.util.List<Long> samples) {
+  public void setSamples(List<Long> samples) {
     this.samples = samples;
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.Map;
 import java.util.Objects;
 
@@ -29,7 +30,7 @@ public class Resources {
               + CelText.RESOURCE_NAME
               + "'))",
       message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
-  @JsonDeserialize(using = QuantitiesDeserializer.class)
+  @JsonDeserialize(using = QuantityMapDeserializer.class)
   private Map<String, Long> requests;
 
   /**
@@ -45,7 +46,7 @@ public class Resources {
               + CelText.RESOURCE_NAME
               + "'))",
       message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
-  @JsonDeserialize(using = QuantitiesDeserializer.class)
+  @JsonDeserialize(using = QuantityMapDeserializer.class)
   private Map<String, Long> limits;
 
   public Resources() {}

@@ -4,13 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.octomy.batch.vocabulary.ResourceNames;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The CRD's rules again, in Java, for API servers that do not run them (the mock server, older
@@ -32,7 +35,7 @@ public final class SpecValidator {
 
   /**
    * Problems of a typed spec: its JSON form is checked, with any quantities that were not whole
-   * numbers put back as they were written (see {@link Quantities}).
+   * numbers put back as they were written (see {@link QuantityMap}).
    */
   public static List<String> problems(BatchJobSpec spec) {
     if (spec == null) {
@@ -52,7 +55,7 @@ public final class SpecValidator {
   }
 
   private static void restoreMalformed(ObjectNode resources, String field, Map<String, Long> map) {
-    if (map instanceof Quantities q && !q.malformed().isEmpty()) {
+    if (map instanceof QuantityMap q && !q.malformed().isEmpty()) {
       JsonNode target = resources.get(field);
       if (q.malformed().containsKey("")) {
         resources.set(field, q.malformed().get(""));
@@ -94,7 +97,7 @@ public final class SpecValidator {
   private static List<String> sentences(List<String> problems) {
     return problems.stream()
         .map(p -> p.endsWith(".") ? p : p + ".")
-        .collect(java.util.stream.Collectors.toCollection(ArrayList::new));
+        .collect(Collectors.toCollection(ArrayList::new));
   }
 
   private static void unknownFields(
@@ -227,7 +230,7 @@ public final class SpecValidator {
   }
 
   private static Map<String, Long> quantities(JsonNode v, String path, List<String> out) {
-    Map<String, Long> good = new java.util.LinkedHashMap<>();
+    Map<String, Long> good = new LinkedHashMap<>();
     if (v == null || v.isNull()) {
       return good;
     }

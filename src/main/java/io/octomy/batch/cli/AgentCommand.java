@@ -8,7 +8,7 @@ import io.octomy.batch.agent.AgentSettings;
 import io.octomy.batch.agent.NodeAgent;
 import io.octomy.batch.agent.OshiHostProbe;
 import io.octomy.batch.api.Executor;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;

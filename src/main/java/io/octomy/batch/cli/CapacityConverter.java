@@ -1,6 +1,6 @@
 package io.octomy.batch.cli;
 
-import io.octomy.batch.api.ResourceNames;
+import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.Map;
 import picocli.CommandLine;
 

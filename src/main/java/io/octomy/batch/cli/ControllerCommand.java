@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.vocabulary.Policy;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -55,7 +55,7 @@ public final class ControllerCommand implements Callable<Integer> {
     BatchController controller =
         BatchController.start(
             client,
-            new BatchController.Options(
+            new BatchController.ControllerOptions(
                 p, leaderElection, ns, "0.0.0.0", metricsPort, AdmissionLoop.Settings.defaults()),
             Clock.systemUTC());
     System.out.println(

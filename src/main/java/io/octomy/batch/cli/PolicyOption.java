@@ -1,7 +1,7 @@
 package io.octomy.batch.cli;
 
-import io.octomy.batch.policy.Policy;
 import io.octomy.batch.policy.PolicyLoader;
+import io.octomy.batch.vocabulary.Policy;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 

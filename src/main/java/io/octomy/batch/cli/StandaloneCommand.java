@@ -1,8 +1,8 @@
 package io.octomy.batch.cli;
 
-import io.octomy.batch.policy.NodeMode;
-import io.octomy.batch.policy.Policy;
 import io.octomy.batch.standalone.StandaloneRuntime;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -76,7 +76,7 @@ public final class StandaloneCommand implements Callable<Integer> {
     String nodeName = node != null ? node : NodeNames.ofThisHost();
     StandaloneRuntime runtime =
         StandaloneRuntime.start(
-            new StandaloneRuntime.Options(
+            new StandaloneRuntime.StandaloneOptions(
                 stateDir, port, nodeName, mode, toMap(capacity), p, metricsPort),
             Clock.systemUTC());
     Path kubeconfig = runtime.server().kubeconfig().toAbsolutePath();

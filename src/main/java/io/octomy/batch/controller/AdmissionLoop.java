@@ -5,7 +5,6 @@ import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.JobKey;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
@@ -15,7 +14,9 @@ import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.controller.drift.DriftFolder;
 import io.octomy.batch.controller.drift.FinishedRun;
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Labels;
+import io.octomy.batch.vocabulary.Policy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,13 +24,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,11 +79,11 @@ public final class AdmissionLoop implements AutoCloseable {
   private final StatusWriteGate gate;
 
   /** uids of jobs whose Pod was created (or is being created) but is not in the cache yet. */
-  private final java.util.Set<String> podsRequested = ConcurrentHashMap.newKeySet();
+  private final Set<String> podsRequested = ConcurrentHashMap.newKeySet();
 
   private final ScheduledExecutorService loop;
   private final ExecutorService writers;
-  private final java.util.concurrent.ThreadPoolExecutor events;
+  private final ThreadPoolExecutor events;
   private final AtomicBoolean passPending = new AtomicBoolean();
   private volatile boolean active;
 
@@ -103,12 +108,12 @@ public final class AdmissionLoop implements AutoCloseable {
     // does: they never delay a status write, and under a burst the overflow is dropped (and
     // counted) rather than taking the API server's capacity from decisions.
     this.events =
-        new java.util.concurrent.ThreadPoolExecutor(
+        new ThreadPoolExecutor(
             1,
             1,
             0,
             TimeUnit.MILLISECONDS,
-            new java.util.concurrent.ArrayBlockingQueue<>(EVENT_QUEUE),
+            new ArrayBlockingQueue<>(EVENT_QUEUE),
             r -> daemon(r, "event-recorder"),
             (task, pool) -> metrics.eventDropped());
   }
@@ -259,7 +264,7 @@ public final class AdmissionLoop implements AutoCloseable {
         jobs.stream()
             .filter(j -> !podByJobUid.containsKey(j.getMetadata().getUid()))
             .map(j -> j.getMetadata().getUid())
-            .collect(java.util.stream.Collectors.toSet()));
+            .collect(Collectors.toSet()));
 
     // 6. Write, in parallel: Pods of admitted jobs, then statuses, each conditional on the version
     // it was decided on.

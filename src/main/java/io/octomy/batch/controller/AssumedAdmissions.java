@@ -3,6 +3,7 @@ package io.octomy.batch.controller;
 import io.octomy.batch.admission.JobKey;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Admissions decided but not yet seen in the informer cache (Kueue's assume/forget). The next pass
@@ -41,7 +42,7 @@ public final class AssumedAdmissions {
   /**
    * Forgets every entry whose job the cache no longer holds as Queued (write landed or job gone).
    */
-  public void retainOnly(java.util.function.Predicate<JobKey> stillQueued) {
+  public void retainOnly(Predicate<JobKey> stillQueued) {
     assumed.keySet().removeIf(k -> !stillQueued.test(k));
   }
 }

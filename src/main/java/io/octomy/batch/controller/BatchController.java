@@ -7,11 +7,13 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.octomy.batch.api.BatchJob;
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.vocabulary.Labels;
+import io.octomy.batch.vocabulary.Policy;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +30,7 @@ public final class BatchController implements AutoCloseable {
    * port. {@code exitOnLostLease} ends the process when the Lease is lost, so a fresh replica
    * starts from a clean cache; either way the loop stops deciding at once.
    */
-  public record Options(
+  public record ControllerOptions(
       Policy policy,
       boolean leaderElection,
       String leaseNamespace,
@@ -38,7 +40,7 @@ public final class BatchController implements AutoCloseable {
       Duration leaseDuration,
       boolean exitOnLostLease) {
 
-    public Options(
+    public ControllerOptions(
         Policy policy,
         boolean leaderElection,
         String leaseNamespace,
@@ -62,14 +64,14 @@ public final class BatchController implements AutoCloseable {
   private final HealthServer health;
   private final ControllerMetrics metrics;
 
-  private final java.util.concurrent.atomic.AtomicBoolean closing;
+  private final AtomicBoolean closing;
 
   private BatchController(
       Operator operator,
       AdmissionLoop loop,
       HealthServer health,
       ControllerMetrics metrics,
-      java.util.concurrent.atomic.AtomicBoolean closing) {
+      AtomicBoolean closing) {
     this.closing = closing;
     this.operator = operator;
     this.loop = loop;
@@ -78,13 +80,12 @@ public final class BatchController implements AutoCloseable {
   }
 
   /** Builds and starts the controller; returns once the informers are running. */
-  public static BatchController start(KubernetesClient client, Options options, Clock clock)
-      throws IOException {
+  public static BatchController start(
+      KubernetesClient client, ControllerOptions options, Clock clock) throws IOException {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ControllerMetrics metrics = new ControllerMetrics(registry);
     CacheView caches = new CacheView();
-    java.util.concurrent.atomic.AtomicBoolean closing =
-        new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean closing = new AtomicBoolean();
     AdmissionLoop loop =
         new AdmissionLoop(
             caches,
@@ -148,8 +149,7 @@ public final class BatchController implements AutoCloseable {
     // Ready once the operator has started: caches synced on the leader, or standing by for the
     // Lease on the others. Every replica of a healthy Deployment is Ready, as with
     // controller-runtime.
-    java.util.concurrent.atomic.AtomicBoolean started =
-        new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean started = new AtomicBoolean();
     HealthServer health =
         options.metricsPort() < 0
             ? null

@@ -12,6 +12,9 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.Conditions;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.Labels;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -87,7 +90,7 @@ public final class BatchJobReconciler implements Reconciler<BatchJob> {
   }
 
   private static String readiness(BatchNode n) {
-    var c = Conditions.find(n.getStatus().getConditions(), Conditions.READY);
+    var c = Conditions.find(n.getStatus().getConditions(), ConditionTypes.READY);
     return c == null ? null : c.getStatus();
   }
 }

@@ -8,6 +8,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * What the admission loop writes. Behind an interface so tests can inject conflicts and failures.
@@ -44,6 +45,5 @@ public interface ClusterWriter {
    * Folds a finished run into the BatchJobProfile named after its type (idempotent). False on
    * failure.
    */
-  boolean foldDrift(
-      String namespace, FinishedRun run, java.util.function.UnaryOperator<DriftRecord> fold);
+  boolean foldDrift(String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold);
 }

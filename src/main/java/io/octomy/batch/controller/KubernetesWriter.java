@@ -6,16 +6,21 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
 import io.octomy.batch.api.BatchJobProfileStatus;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.ResourceDrift;
 import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
+import io.octomy.batch.vocabulary.Labels;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -199,21 +204,19 @@ public final class KubernetesWriter implements ClusterWriter {
       if (s == null) {
         return DriftRecord.empty();
       }
-      Map<?, ?> m =
-          io.fabric8.kubernetes.client.utils.Serialization.jsonMapper().convertValue(s, Map.class);
+      Map<?, ?> m = Serialization.jsonMapper().convertValue(s, Map.class);
       return DriftRecord.fromMap(m);
     }
 
     static BatchJobProfileStatus toStatus(DriftRecord r) {
       BatchJobProfileStatus s =
-          io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
-              .convertValue(r.toMap(), BatchJobProfileStatus.class);
+          Serialization.jsonMapper().convertValue(r.toMap(), BatchJobProfileStatus.class);
       s.setWaste(
           s.getResources() == null
               ? null
               : s.getResources().values().stream()
-                  .map(io.octomy.batch.api.ResourceDrift::getWaste)
-                  .filter(java.util.Objects::nonNull)
+                  .map(ResourceDrift::getWaste)
+                  .filter(Objects::nonNull)
                   .max(Double::compare)
                   .orElse(null));
       return s;

@@ -3,6 +3,9 @@ package io.octomy.batch.controller;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.octomy.batch.admission.NodeView;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.Conditions;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -29,7 +32,7 @@ public final class NodeLiveness {
   static Optional<List<Condition>> markedNotReporting(
       BatchNode node, Instant now, Duration timeout) {
     var status = node.getStatus();
-    if (status == null || !Conditions.isTrue(status.getConditions(), Conditions.READY)) {
+    if (status == null || !Conditions.isTrue(status.getConditions(), ConditionTypes.READY)) {
       return Optional.empty();
     }
     Instant heartbeat = Times.parse(status.getHeartbeatTime());
@@ -51,8 +54,8 @@ public final class NodeLiveness {
     return Optional.of(
         Conditions.set(
             status.getConditions(),
-            Conditions.READY,
-            "Unknown",
+            ConditionTypes.READY,
+            ConditionTypes.UNKNOWN,
             REASON_NOT_REPORTING,
             message,
             null,

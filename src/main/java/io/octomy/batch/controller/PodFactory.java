@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.vocabulary.Labels;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -52,7 +54,7 @@ public final class PodFactory {
     meta.setLabels(labels);
     meta.setAnnotations(tm.getAnnotations());
     meta.setOwnerReferences(
-        java.util.List.of(
+        List.of(
             new OwnerReferenceBuilder()
                 .withApiVersion(job.getApiVersion())
                 .withKind(job.getKind())

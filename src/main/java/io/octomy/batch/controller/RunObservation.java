@@ -1,6 +1,6 @@
 package io.octomy.batch.controller;
 
-import io.octomy.batch.admission.JobPhase;
+import io.octomy.batch.vocabulary.JobPhase;
 import java.time.Instant;
 import java.util.Map;
 

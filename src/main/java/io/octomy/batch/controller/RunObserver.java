@@ -3,8 +3,9 @@ package io.octomy.batch.controller;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Instant;
 import java.util.Map;
 

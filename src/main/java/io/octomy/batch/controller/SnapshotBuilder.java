@@ -1,7 +1,6 @@
 package io.octomy.batch.controller;
 
 import io.octomy.batch.admission.JobKey;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.NodeView;
 import io.octomy.batch.admission.Reason;
@@ -10,13 +9,19 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Resources;
-import io.octomy.batch.policy.NodeMode;
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Turns the informer caches into the admission pass's immutable snapshot. Admissions still in
@@ -34,7 +39,7 @@ public final class SnapshotBuilder {
       Policy policy,
       Instant now) {
     List<JobView> jobViews = new ArrayList<>(jobs.size());
-    java.util.Set<String> uids = new java.util.HashSet<>();
+    Set<String> uids = new HashSet<>();
     for (BatchJob job : jobs) {
       if (job.getMetadata().getDeletionTimestamp() != null) {
         continue; // being deleted: holds nothing, decided never
@@ -117,7 +122,7 @@ public final class SnapshotBuilder {
         own,
         st == null ? null : st.getCapacity(),
         st == null ? null : Times.parse(st.getHeartbeatTime()),
-        st != null && Conditions.isTrue(st.getConditions(), Conditions.READY));
+        st != null && Conditions.isTrue(st.getConditions(), ConditionTypes.READY));
   }
 
   /** metadata.generation, 1 when a server leaves it unset. */

@@ -1,21 +1,26 @@
 package io.octomy.batch.controller;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.octomy.batch.admission.Decision;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.admission.Reason;
-import io.octomy.batch.admission.ServiceClass;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.api.WaitingOnRef;
 import io.octomy.batch.controller.drift.OverLimit;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.ServiceClass;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * Pure: the status a job should have, given its current status and either the admission pass's
@@ -51,7 +56,7 @@ public final class StatusComposer {
     s.setReason(decision.reason().code());
     s.setMessage(decision.message());
     List<Condition> conditions = s.getConditions();
-    boolean wasStarving = Conditions.isTrue(old.getConditions(), Conditions.STARVING);
+    boolean wasStarving = Conditions.isTrue(old.getConditions(), ConditionTypes.STARVING);
     if (decision instanceof Decision.Admit a) {
       s.setNode(a.node());
       s.setWaitingOn(null);
@@ -60,7 +65,7 @@ public final class StatusComposer {
       conditions =
           Conditions.set(
               conditions,
-              Conditions.ADMITTED,
+              ConditionTypes.ADMITTED,
               true,
               Reason.Admitted.code(),
               decision.message(),
@@ -79,14 +84,14 @@ public final class StatusComposer {
       }
       conditions =
           Conditions.set(
-              conditions, Conditions.ADMITTED, false, w.reason().code(), w.message(), gen, now);
+              conditions, ConditionTypes.ADMITTED, false, w.reason().code(), w.message(), gen, now);
     } else if (decision instanceof Decision.Skip k) {
       s.setNode(null);
       s.setWaitingOn(null);
       s.setFinishedAt(Times.format(now));
       conditions =
           Conditions.set(
-              conditions, Conditions.ADMITTED, false, k.reason().code(), k.message(), gen, now);
+              conditions, ConditionTypes.ADMITTED, false, k.reason().code(), k.message(), gen, now);
       events.add(JobEvent.warning("Skipped", k.message()));
     } else if (decision instanceof Decision.Reject r) {
       s.setNode(null);
@@ -94,7 +99,7 @@ public final class StatusComposer {
       s.setFinishedAt(Times.format(now));
       conditions =
           Conditions.set(
-              conditions, Conditions.ADMITTED, false, r.reason().code(), r.message(), gen, now);
+              conditions, ConditionTypes.ADMITTED, false, r.reason().code(), r.message(), gen, now);
       events.add(JobEvent.warning("Rejected", r.message()));
     }
     boolean starving = decision.starving() && decision instanceof Decision.Wait;
@@ -108,7 +113,7 @@ public final class StatusComposer {
       conditions =
           Conditions.set(
               conditions,
-              Conditions.STARVING,
+              ConditionTypes.STARVING,
               starving,
               starving ? "WaitingTooLong" : decision.reason().code(),
               msg,
@@ -166,12 +171,12 @@ public final class StatusComposer {
             OverLimit.exceeded(
                 r == null || r.getLimits() == null ? Map.of() : r.getLimits(), peaks);
         if (!over.isEmpty()) {
-          boolean was = Conditions.isTrue(old.getConditions(), Conditions.OVER_LIMIT);
+          boolean was = Conditions.isTrue(old.getConditions(), ConditionTypes.OVER_LIMIT);
           s.setOverLimit(over);
           String msg = overLimitMessage(over, peaks, r.getLimits());
           conditions =
               Conditions.set(
-                  conditions, Conditions.OVER_LIMIT, true, "PeakAboveLimit", msg, gen, now);
+                  conditions, ConditionTypes.OVER_LIMIT, true, "PeakAboveLimit", msg, gen, now);
           if (!was || !Objects.equals(old.getOverLimit(), over)) {
             events.add(JobEvent.warning("OverLimit", msg));
           }
@@ -184,7 +189,7 @@ public final class StatusComposer {
       conditions =
           Conditions.set(
               conditions,
-              Conditions.SPEC_CHANGE_IGNORED,
+              ConditionTypes.SPEC_CHANGE_IGNORED,
               true,
               "AlreadyAdmitted",
               "the spec changed (generation "
@@ -224,10 +229,7 @@ public final class StatusComposer {
           c.getConditions().stream()
               .map(
                   k -> {
-                    Condition n =
-                        new io.fabric8.kubernetes.api.model.ConditionBuilder(k)
-                            .withMessage(null)
-                            .build();
+                    Condition n = new ConditionBuilder(k).withMessage(null).build();
                     return n;
                   })
               .toList());
@@ -251,7 +253,7 @@ public final class StatusComposer {
   }
 
   private static Map<String, Long> mergePeaks(Map<String, Long> old, Map<String, Long> fresh) {
-    Map<String, Long> out = new java.util.TreeMap<>();
+    Map<String, Long> out = new TreeMap<>();
     if (old != null) {
       out.putAll(old);
     }
@@ -312,7 +314,7 @@ public final class StatusComposer {
     c.setStartedAt(s.getStartedAt());
     c.setFinishedAt(s.getFinishedAt());
     c.setExitCode(s.getExitCode());
-    c.setUsage(s.getUsage() == null ? null : new java.util.TreeMap<>(s.getUsage()));
+    c.setUsage(s.getUsage() == null ? null : new TreeMap<>(s.getUsage()));
     c.setOverLimit(s.getOverLimit() == null ? null : List.copyOf(s.getOverLimit()));
     c.setConditions(s.getConditions() == null ? null : List.copyOf(s.getConditions()));
     c.setObservedGeneration(s.getObservedGeneration());

@@ -4,6 +4,7 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.SpecValidator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -30,7 +31,7 @@ final class ValidationCache {
   }
 
   /** Drops entries of jobs that are gone or have moved on to another generation. */
-  void retain(java.util.Set<String> liveUids) {
+  void retain(Set<String> liveUids) {
     problems.keySet().removeIf(k -> !liveUids.contains(k.uid()));
   }
 }

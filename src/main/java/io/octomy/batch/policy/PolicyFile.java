@@ -2,7 +2,11 @@ package io.octomy.batch.policy;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.octomy.batch.api.ResourceNames;
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.ResourceNames;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.Map;
 
@@ -48,14 +52,11 @@ final class PolicyFile {
   record Quantity(long value) {
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static Quantity of(Number number) {
-      if (!(number instanceof Integer
-          || number instanceof Long
-          || number instanceof java.math.BigInteger)) {
+      if (!(number instanceof Integer || number instanceof Long || number instanceof BigInteger)) {
         throw new IllegalArgumentException(
             number + " is a fraction; write a whole number (use a smaller unit, like cpu-milli)");
       }
-      long value =
-          number instanceof java.math.BigInteger b ? b.longValueExact() : number.longValue();
+      long value = number instanceof BigInteger b ? b.longValueExact() : number.longValue();
       if (value < 0) {
         throw new IllegalArgumentException(value + " is negative; write a whole number >= 0");
       }

@@ -8,9 +8,15 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.octomy.batch.vocabulary.GroupPolicy;
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.PriorityPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -147,8 +153,7 @@ public final class PolicyLoader {
       what = iae.getMessage();
     } else if (parser != null && parser.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) {
       what = "a fraction is not allowed here; write a whole number";
-    } else if (e instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f
-        && f.getTargetType().isEnum()) {
+    } else if (e instanceof InvalidFormatException f && f.getTargetType().isEnum()) {
       what =
           "'" + f.getValue() + "' is not a mode; write one of Interactive, Background, Drone, Off";
     } else {

@@ -9,6 +9,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.net.PemKeyCertOptions;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -130,7 +131,7 @@ final class HttpFront implements AutoCloseable {
                 .putHeader("Content-Type", refused.get().contentType())
                 .end(Buffer.buffer(refused.get().body()));
           } else if (refused.isPresent()) {
-            sink.send(new String(refused.get().body(), java.nio.charset.StandardCharsets.UTF_8));
+            sink.send(new String(refused.get().body(), StandardCharsets.UTF_8));
             sink.end();
           }
         });

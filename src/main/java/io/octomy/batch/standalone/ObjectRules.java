@@ -2,6 +2,7 @@ package io.octomy.batch.standalone;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.octomy.batch.vocabulary.ResourceNames;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
@@ -17,8 +18,7 @@ import java.util.regex.Pattern;
 final class ObjectRules {
 
   // Labels of [a-z0-9-] joined by single dots, as the API server checks metadata.name.
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile(io.octomy.batch.api.ResourceNames.DNS_SUBDOMAIN_REGEX);
+  private static final Pattern DNS_SUBDOMAIN = Pattern.compile(ResourceNames.DNS_SUBDOMAIN_REGEX);
   private static final String NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789";
   private static final List<String> SERVER_METADATA =
       List.of(

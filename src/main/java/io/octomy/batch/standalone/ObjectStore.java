@@ -69,7 +69,7 @@ final class ObjectStore implements AutoCloseable {
   }
 
   /** The objects of one list, with the resourceVersion to watch from. */
-  record Snapshot(List<ObjectNode> items, long resourceVersion) {}
+  record Listing(List<ObjectNode> items, long resourceVersion) {}
 
   /**
    * A watch asked for a resourceVersion older than the kept history (HTTP 410, the client relists).
@@ -141,10 +141,10 @@ final class ObjectStore implements AutoCloseable {
   }
 
   /** Objects of one resource, in one namespace or (namespace {@code null}) in all. */
-  Snapshot list(String resource, String namespace) {
+  Listing list(String resource, String namespace) {
     lock.lock();
     try {
-      return new Snapshot(range(resource, namespace), resourceVersion);
+      return new Listing(range(resource, namespace), resourceVersion);
     } finally {
       lock.unlock();
     }

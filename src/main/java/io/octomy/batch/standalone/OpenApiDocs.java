@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -139,8 +141,8 @@ final class OpenApiDocs {
    * reversed, as Kubernetes names them.
    */
   static String schemaName(String group, String version, String kind) {
-    List<String> labels = new java.util.ArrayList<>(List.of(group.split("\\.")));
-    java.util.Collections.reverse(labels);
+    List<String> labels = new ArrayList<>(List.of(group.split("\\.")));
+    Collections.reverse(labels);
     return String.join(".", labels) + "." + version + "." + kind;
   }
 

@@ -90,8 +90,7 @@ final class ResourceHandler {
   }
 
   private ApiResponse list(ApiRequest req, RequestPath p, ResourceType type) {
-    ObjectStore.Snapshot snapshot =
-        store.list(type.key(), type.namespaced() ? p.namespace() : null);
+    ObjectStore.Listing snapshot = store.list(type.key(), type.namespaced() ? p.namespace() : null);
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
             .and(Selectors.fields(req.param("fieldSelector")));

@@ -8,8 +8,8 @@ import io.octomy.batch.agent.OshiHostProbe;
 import io.octomy.batch.api.crd.CrdFinisher;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
-import io.octomy.batch.policy.NodeMode;
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -29,7 +29,7 @@ import java.util.Map;
 public final class StandaloneRuntime implements AutoCloseable {
 
   /** What standalone mode is started with. {@code metricsPort} -1 keeps /metrics off. */
-  public record Options(
+  public record StandaloneOptions(
       Path stateDir,
       int port,
       String nodeName,
@@ -54,7 +54,7 @@ public final class StandaloneRuntime implements AutoCloseable {
     this.agent = agent;
   }
 
-  public static StandaloneRuntime start(Options o, Clock clock)
+  public static StandaloneRuntime start(StandaloneOptions o, Clock clock)
       throws IOException, InterruptedException {
     EmbeddedApiServer server = EmbeddedApiServer.start(o.stateDir(), o.port(), productCrds());
     KubernetesClient client = null;
@@ -64,7 +64,7 @@ public final class StandaloneRuntime implements AutoCloseable {
       controller =
           BatchController.start(
               client,
-              new BatchController.Options(
+              new BatchController.ControllerOptions(
                   o.policy(),
                   false,
                   "default",

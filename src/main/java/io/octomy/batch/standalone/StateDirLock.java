@@ -3,6 +3,7 @@ package io.octomy.batch.standalone;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -28,7 +29,7 @@ final class StateDirLock implements AutoCloseable {
     FileLock lock;
     try {
       lock = channel.tryLock();
-    } catch (java.nio.channels.OverlappingFileLockException e) {
+    } catch (OverlappingFileLockException e) {
       // held by this very process (a second server started on the same directory)
       lock = null;
     } catch (IOException | RuntimeException e) {

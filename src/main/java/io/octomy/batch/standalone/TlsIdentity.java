@@ -1,5 +1,6 @@
 package io.octomy.batch.standalone;
 
+import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +77,7 @@ record TlsIdentity(String certificatePem, String privateKeyPem) {
       return new TlsIdentity(
           pem("CERTIFICATE", cert.getEncoded()),
           pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
-    } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
+    } catch (GeneralSecurityException | OperatorCreationException | IOException e) {
       throw new IllegalStateException("cannot create the server's TLS certificate", e);
     }
   }

@@ -11,12 +11,14 @@ import static io.octomy.batch.admission.Fixtures.SU2;
 import static io.octomy.batch.admission.Fixtures.job;
 import static io.octomy.batch.admission.Fixtures.node;
 import static io.octomy.batch.admission.Fixtures.world;
-import static io.octomy.batch.policy.NodeMode.Background;
-import static io.octomy.batch.policy.NodeMode.Interactive;
-import static io.octomy.batch.policy.NodeMode.Off;
+import static io.octomy.batch.vocabulary.NodeMode.Background;
+import static io.octomy.batch.vocabulary.NodeMode.Interactive;
+import static io.octomy.batch.vocabulary.NodeMode.Off;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.octomy.batch.admission.Fixtures.World;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,8 +32,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Table-driven cases: a named world in, the expected decisions out. Every rule of DESIGN.md "Rules"
- * that the pass implements, and every reason code it can produce, has a case here.
+ * Table-driven cases: a named world in, the expected decisions out. Every rule of the README ("How
+ * a decision is made", "Resources, requests and limits") that the pass implements, and every reason
+ * code it can produce, has a case here.
  */
 class AdmissionPassTest {
 
@@ -700,10 +703,7 @@ class AdmissionPassTest {
                 "own vs others' offers: ownMode for the node's own work",
                 world()
                     .with(
-                        node("ws-7")
-                            .mode(Interactive)
-                            .ownMode(io.octomy.batch.policy.NodeMode.Drone)
-                            .capacity(CPU, 8000))
+                        node("ws-7").mode(Interactive).ownMode(NodeMode.Drone).capacity(CPU, 8000))
                     .with(
                         job("mine").origin("ws-7").requests(CPU, 6000),
                         job("theirs").requests(CPU, 6000)))
@@ -717,11 +717,7 @@ class AdmissionPassTest {
         scenario(
                 "a workstation lending nothing still runs its own work",
                 world()
-                    .with(
-                        node("ws-7")
-                            .mode(Off)
-                            .ownMode(io.octomy.batch.policy.NodeMode.Drone)
-                            .capacity(CPU, 8000))
+                    .with(node("ws-7").mode(Off).ownMode(NodeMode.Drone).capacity(CPU, 8000))
                     .with(
                         job("mine").origin("ws-7").requests(CPU, 2000),
                         job("theirs").requests(CPU, 2000)))

@@ -2,10 +2,11 @@ package io.octomy.batch.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.octomy.batch.policy.GroupPolicy;
-import io.octomy.batch.policy.NodeMode;
-import io.octomy.batch.policy.Policy;
-import io.octomy.batch.policy.PriorityPolicy;
+import io.octomy.batch.vocabulary.GroupPolicy;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.PriorityPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

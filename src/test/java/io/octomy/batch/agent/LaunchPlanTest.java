@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,14 +15,14 @@ import org.junit.jupiter.api.Test;
 /** The template's first container read as a local process. */
 class LaunchPlanTest {
 
-  private static final JobKey KEY = new JobKey("studio", "mesh", "uid-1");
+  private static final RunKey KEY = new RunKey("studio", "mesh", "uid-1");
 
   private static BatchJob job(ContainerBuilder... containers) {
     BatchJob j = new BatchJob();
     BatchJobSpec spec = new BatchJobSpec();
     PodTemplateSpecBuilder t = new PodTemplateSpecBuilder();
     t.withNewSpec()
-        .withContainers(java.util.Arrays.stream(containers).map(ContainerBuilder::build).toList())
+        .withContainers(Arrays.stream(containers).map(ContainerBuilder::build).toList())
         .endSpec();
     spec.setTemplate(t.build());
     j.setSpec(spec);

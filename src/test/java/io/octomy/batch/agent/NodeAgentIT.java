@@ -7,30 +7,33 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.Resources;
-import io.octomy.batch.controller.Conditions;
-import io.octomy.batch.controller.Labels;
 import io.octomy.batch.controller.MockApi;
-import io.octomy.batch.controller.Times;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Labels;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Times;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -178,10 +181,7 @@ class NodeAgentIT {
                     .build())
             .create();
     pod.setStatus(
-        new io.fabric8.kubernetes.api.model.PodStatusBuilder()
-            .withPhase("Running")
-            .withStartTime("2030-01-01T00:00:00Z")
-            .build());
+        new PodStatusBuilder().withPhase("Running").withStartTime("2030-01-01T00:00:00Z").build());
     client.pods().inNamespace(NS).resource(pod).updateStatus();
 
     Instant before = Instant.now().minusSeconds(1);
@@ -199,18 +199,18 @@ class NodeAgentIT {
     assertThat(j.getPhase()).isEqualTo(JobPhase.Running);
     assertThat(j.getStartedAt()).isEqualTo("2030-01-01T00:00:00Z");
     assertThat(j.getUsage()).isNull(); // no cgroup for it under the fake root
-    assertThat(Conditions.isTrue(status.getConditions(), Conditions.READY)).isTrue();
-    assertThat(Conditions.find(status.getConditions(), Conditions.READY).getReason())
+    assertThat(Conditions.isTrue(status.getConditions(), ConditionTypes.READY)).isTrue();
+    assertThat(Conditions.find(status.getConditions(), ConditionTypes.READY).getReason())
         .isEqualTo("AgentReporting");
     Instant first = Times.parse(status.getHeartbeatTime());
-    assertThat(first).isAfterOrEqualTo(before.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    assertThat(first).isAfterOrEqualTo(before.truncatedTo(ChronoUnit.SECONDS));
     String transition =
-        Conditions.find(status.getConditions(), Conditions.READY).getLastTransitionTime();
+        Conditions.find(status.getConditions(), ConditionTypes.READY).getLastTransitionTime();
 
     // The heartbeat moves on at the interval; Ready's transition time does not.
     BatchNodeStatus later =
         awaitStatus("a later heartbeat", s -> Times.parse(s.getHeartbeatTime()).isAfter(first));
-    assertThat(Conditions.find(later.getConditions(), Conditions.READY).getLastTransitionTime())
+    assertThat(Conditions.find(later.getConditions(), ConditionTypes.READY).getLastTransitionTime())
         .isEqualTo(transition);
 
     // A job leaving the node releases its share.
@@ -295,7 +295,7 @@ class NodeAgentIT {
                 "the new agent's first report",
                 s ->
                     !Times.parse(s.getHeartbeatTime())
-                        .isBefore(restart.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)))
+                        .isBefore(restart.truncatedTo(ChronoUnit.SECONDS)))
             .getJobs()
             .stream()
             .filter(j -> uid.equals(j.getUid()))

@@ -3,6 +3,7 @@ package io.octomy.batch.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.vocabulary.JobPhase;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -11,14 +12,14 @@ import org.junit.jupiter.api.Test;
 /** Executor records as {@code status.jobs} entries. */
 class NodeJobsTest {
 
-  private static final JobKey KEY = new JobKey("studio", "mesh", "uid-1");
+  private static final RunKey KEY = new RunKey("studio", "mesh", "uid-1");
 
   @Test
   void aFinishedRecordWithItsMeasurements() {
     JobRecord r =
         new JobRecord(
             KEY,
-            JobPhase.Failed,
+            RunPhase.Failed,
             3,
             JobRecord.REASON_FAILED,
             "the command exited with code 3",
@@ -29,7 +30,7 @@ class NodeJobsTest {
     assertThat(j.getNamespace()).isEqualTo("studio");
     assertThat(j.getName()).isEqualTo("mesh");
     assertThat(j.getUid()).isEqualTo("uid-1");
-    assertThat(j.getPhase()).isEqualTo(io.octomy.batch.admission.JobPhase.Failed);
+    assertThat(j.getPhase()).isEqualTo(JobPhase.Failed);
     assertThat(j.getReason()).isEqualTo("Failed");
     assertThat(j.getExitCode()).isEqualTo(3);
     assertThat(j.getStartedAt()).isEqualTo("2030-01-01T00:00:01Z");
@@ -43,7 +44,7 @@ class NodeJobsTest {
 
   @Test
   void nothingMeasuredMeansNoUsageRatherThanZero() {
-    JobRecord r = new JobRecord(KEY, JobPhase.Running, null, null, null, 42L, Instant.EPOCH, null);
+    JobRecord r = new JobRecord(KEY, RunPhase.Running, null, null, null, 42L, Instant.EPOCH, null);
     assertThat(NodeJobs.of(r, null).getUsage()).isNull();
     assertThat(NodeJobs.of(r, UsageSummary.EMPTY).getMeanUsage()).isNull();
     assertThat(NodeJobs.of(r, null).getFinishedAt()).isNull();
@@ -56,7 +57,7 @@ class NodeJobsTest {
             KEY,
             LaunchPlan.NO_COMMAND,
             "the template has no command; a Process node runs a command, not an image.");
-    NodeJob other = NodeJobs.failed(new JobKey("studio", "other", "uid-2"), "Failed", null);
+    NodeJob other = NodeJobs.failed(new RunKey("studio", "other", "uid-2"), "Failed", null);
     other.setUsage(Map.of(MeasuredResources.CPU_MILLI, 5L));
     List<NodeJob> out = NodeJobs.carryOver(List.of(other), List.of(fresh));
     assertThat(out)

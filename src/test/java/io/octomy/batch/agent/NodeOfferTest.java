@@ -2,8 +2,8 @@ package io.octomy.batch.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.octomy.batch.policy.ModeTable;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

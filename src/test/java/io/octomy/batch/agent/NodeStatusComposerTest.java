@@ -5,17 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.Resources;
-import io.octomy.batch.controller.Conditions;
-import io.octomy.batch.policy.ModeTable;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -153,7 +154,7 @@ class NodeStatusComposerTest {
     BatchNodeStatus s = compose(spec(null, null, resources));
     assertThat(s.getCapacity()).doesNotContainKey(SU2);
     assertThat(s.getOffer().getOthers().values()).containsOnly(0L);
-    Condition ready = Conditions.find(s.getConditions(), Conditions.READY);
+    Condition ready = Conditions.find(s.getConditions(), ConditionTypes.READY);
     assertThat(ready.getStatus()).isEqualTo("True");
     assertThat(ready.getMessage()).contains(SU2 + " is -4").contains("spec.mode is not set");
   }
@@ -177,7 +178,7 @@ class NodeStatusComposerTest {
   void heartbeatReadyAndItsTransitionTime() {
     BatchNodeStatus first = compose(spec(NodeMode.Drone, null, null));
     assertThat(first.getHeartbeatTime()).isEqualTo("2030-05-01T10:00:00Z");
-    Condition ready = Conditions.find(first.getConditions(), Conditions.READY);
+    Condition ready = Conditions.find(first.getConditions(), ConditionTypes.READY);
     assertThat(ready.getStatus()).isEqualTo("True");
     assertThat(ready.getReason()).isEqualTo(NodeStatusComposer.REASON_REPORTING);
     assertThat(ready.getMessage()).isEqualTo("the agent reported at 2030-05-01T10:00:00Z");
@@ -187,7 +188,7 @@ class NodeStatusComposerTest {
         composer.compose(
             HOST, spec(NodeMode.Drone, null, null), Map.of(), List.of(), first, T0.plusSeconds(10));
     assertThat(next.getHeartbeatTime()).isEqualTo("2030-05-01T10:00:10Z");
-    Condition again = Conditions.find(next.getConditions(), Conditions.READY);
+    Condition again = Conditions.find(next.getConditions(), ConditionTypes.READY);
     assertThat(again.getLastTransitionTime())
         .as("still True: no transition")
         .isEqualTo("2030-05-01T10:00:00Z");

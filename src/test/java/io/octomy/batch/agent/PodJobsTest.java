@@ -2,14 +2,15 @@ package io.octomy.batch.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.NodeJob;
-import io.octomy.batch.controller.Labels;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Labels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ class PodJobsTest {
     done.getStatus()
         .setContainerStatuses(
             List.of(
-                new io.fabric8.kubernetes.api.model.ContainerStatusBuilder()
+                new ContainerStatusBuilder()
                     .withName("main")
                     .withNewState()
                     .withNewTerminated()

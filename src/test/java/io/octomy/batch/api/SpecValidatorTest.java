@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -167,7 +169,7 @@ class SpecValidatorTest {
   @Test
   void typedSpecIsCheckedThroughItsJson() {
     BatchJobSpec spec = new BatchJobSpec();
-    spec.setResources(new Resources(java.util.Map.of("cfd-cores", 1L), null));
+    spec.setResources(new Resources(Map.of("cfd-cores", 1L), null));
     assertThat(SpecValidator.problems(spec))
         .contains("resource name 'cfd-cores' has no domain; write it as example.com/cfd-cores.")
         .anySatisfy(p -> assertThat(p).startsWith("spec.template is missing"));
@@ -180,11 +182,8 @@ class SpecValidatorTest {
         "{\"template\": {\"spec\": {\"containers\": [{\"image\": \"x\"}]}},"
             + " \"resources\": {\"requests\": {\"octomy.io/cpu-milli\": 0.5, \"octomy.io/memory-bytes\": \"1Gi\", \"example.com/ok\": 2},"
             + " \"limits\": {\"example.com/ok\": -1}}}";
-    BatchJobSpec spec =
-        io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
-            .readValue(json, BatchJobSpec.class);
-    assertThat(spec.getResources().getRequests())
-        .containsExactly(java.util.Map.entry("example.com/ok", 2L));
+    BatchJobSpec spec = Serialization.jsonMapper().readValue(json, BatchJobSpec.class);
+    assertThat(spec.getResources().getRequests()).containsExactly(Map.entry("example.com/ok", 2L));
     assertThat(SpecValidator.problems(spec))
         .anySatisfy(p -> assertThat(p).contains("'octomy.io/cpu-milli'] is 0.5, a fraction"))
         .anySatisfy(p -> assertThat(p).contains("is the string \"1Gi\""))
@@ -197,7 +196,7 @@ class SpecValidatorTest {
         "{\"group\": [1, 2, 3], \"locks\": 7, \"after\": {\"job\": \"x\"}, \"resources\": \"lots\","
             + " \"colour\": \"blue\", \"template\": {\"spec\": {\"containers\": [{\"image\": \"x\"}]}}}";
     BatchJob job =
-        io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+        Serialization.jsonMapper()
             .readValue(
                 "{\"apiVersion\": \"batch.octomy.io/v1alpha1\", \"kind\": \"BatchJob\", \"metadata\": {\"name\": \"x\"}, \"spec\": "
                     + json

@@ -10,9 +10,12 @@ import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.Resources;
-import io.octomy.batch.policy.NodeMode;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -155,7 +158,7 @@ final class ClusterFixtures {
       s.setHeartbeatTime(Times.format(heartbeat));
       s.setConditions(
           Conditions.set(
-              null, Conditions.READY, true, "AgentReporting", "reporting", null, heartbeat));
+              null, ConditionTypes.READY, true, "AgentReporting", "reporting", null, heartbeat));
       created.setStatus(s);
       return c.resources(BatchNode.class).resource(created).updateStatus();
     }

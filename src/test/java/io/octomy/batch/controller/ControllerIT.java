@@ -5,21 +5,39 @@ import static io.octomy.batch.controller.ClusterFixtures.job;
 import static io.octomy.batch.controller.ClusterFixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.octomy.batch.admission.JobPhase;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobProfile;
 import io.octomy.batch.api.BatchJobStatus;
-import io.octomy.batch.policy.GroupPolicy;
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.Conditions;
+import io.octomy.batch.api.Executor;
+import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.GroupPolicy;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Labels;
+import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.Times;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +76,7 @@ class ControllerIT {
     controller =
         BatchController.start(
             client,
-            new BatchController.Options(
+            new BatchController.ControllerOptions(
                 policy,
                 false,
                 "default",
@@ -82,11 +100,7 @@ class ControllerIT {
           () -> status(name) != null && reason.equals(status(name).getReason()));
     } catch (AssertionError e) {
       BatchJob j = client.resources(BatchJob.class).inNamespace("default").withName(name).get();
-      throw new AssertionError(
-          e.getMessage()
-              + "; the job is "
-              + io.fabric8.kubernetes.client.utils.Serialization.asJson(j),
-          e);
+      throw new AssertionError(e.getMessage() + "; the job is " + Serialization.asJson(j), e);
     }
   }
 
@@ -118,11 +132,10 @@ class ControllerIT {
     client.pods().inNamespace("default").resource(pod).updateStatus();
   }
 
-  private List<io.fabric8.mockwebserver.http.RecordedRequest> drainRequests()
-      throws InterruptedException {
-    List<io.fabric8.mockwebserver.http.RecordedRequest> out = new java.util.ArrayList<>();
-    io.fabric8.mockwebserver.http.RecordedRequest r;
-    while ((r = server.takeRequest(10, java.util.concurrent.TimeUnit.MILLISECONDS)) != null) {
+  private List<RecordedRequest> drainRequests() throws InterruptedException {
+    List<RecordedRequest> out = new ArrayList<>();
+    RecordedRequest r;
+    while ((r = server.takeRequest(10, TimeUnit.MILLISECONDS)) != null) {
       out.add(r);
     }
     return out;
@@ -130,12 +143,9 @@ class ControllerIT {
 
   private String http(String path) throws Exception {
     var req =
-        java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create("http://127.0.0.1:" + controller.metricsPort() + path))
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + controller.metricsPort() + path))
             .build();
-    var resp =
-        java.net.http.HttpClient.newHttpClient()
-            .send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
+    var resp = HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
     return resp.statusCode() + " " + resp.body();
   }
 
@@ -149,22 +159,22 @@ class ControllerIT {
 
   private void heartbeat(String node, Instant at) {
     for (int attempt = 1; ; attempt++) {
-      var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
+      var n = client.resources(BatchNode.class).withName(node).get();
       n.getStatus().setHeartbeatTime(Times.format(at));
       n.getStatus()
           .setConditions(
               Conditions.set(
                   n.getStatus().getConditions(),
-                  Conditions.READY,
+                  ConditionTypes.READY,
                   true,
                   "AgentReporting",
                   "the agent reported",
                   null,
                   at));
       try {
-        client.resources(io.octomy.batch.api.BatchNode.class).resource(n).updateStatus();
+        client.resources(BatchNode.class).resource(n).updateStatus();
         return;
-      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt == 3) {
           throw e;
         }
@@ -178,9 +188,9 @@ class ControllerIT {
     return new Policy(d.modes(), d.priority(), Map.of(), Map.of(), Duration.ofHours(6));
   }
 
-  private io.fabric8.kubernetes.api.model.Condition readyOf(String node) {
-    var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
-    return Conditions.find(n.getStatus().getConditions(), Conditions.READY);
+  private Condition readyOf(String node) {
+    var n = client.resources(BatchNode.class).withName(node).get();
+    return Conditions.find(n.getStatus().getConditions(), ConditionTypes.READY);
   }
 
   @Test
@@ -194,7 +204,7 @@ class ControllerIT {
     assertThat(s.getPhase()).isEqualTo(JobPhase.Admitted);
     assertThat(s.getNode()).isEqualTo("n1");
     assertThat(s.getServiceClass().name()).isEqualTo("Guaranteed");
-    assertThat(Conditions.isTrue(s.getConditions(), Conditions.ADMITTED)).isTrue();
+    assertThat(Conditions.isTrue(s.getConditions(), ConditionTypes.ADMITTED)).isTrue();
     Eventually.until(WAIT, "the pod of a", () -> podOf("a") != null);
     Pod pod = podOf("a");
     assertThat(pod.getSpec().getNodeName()).isEqualTo("n1");
@@ -517,8 +527,8 @@ class ControllerIT {
   /** Plays a Process node's agent: reports a finished run of a job with its measured peak. */
   private void reportRun(
       String node, BatchJob job, JobPhase phase, int exitCode, Map<String, Long> peak) {
-    var n = client.resources(io.octomy.batch.api.BatchNode.class).withName(node).get();
-    var entry = new io.octomy.batch.api.NodeJob();
+    var n = client.resources(BatchNode.class).withName(node).get();
+    var entry = new NodeJob();
     entry.setNamespace("default");
     entry.setName(job.getMetadata().getName());
     entry.setUid(job.getMetadata().getUid());
@@ -527,19 +537,18 @@ class ControllerIT {
     entry.setStartedAt(Times.format(clock.instant()));
     entry.setFinishedAt(Times.format(clock.instant().plusSeconds(30)));
     entry.setUsage(peak);
-    List<io.octomy.batch.api.NodeJob> jobs =
-        new java.util.ArrayList<>(
-            n.getStatus().getJobs() == null ? List.of() : n.getStatus().getJobs());
+    List<NodeJob> jobs =
+        new ArrayList<>(n.getStatus().getJobs() == null ? List.of() : n.getStatus().getJobs());
     jobs.add(entry);
     n.getStatus().setJobs(jobs);
     n.getStatus().setHeartbeatTime(Times.format(clock.instant()));
-    client.resources(io.octomy.batch.api.BatchNode.class).resource(n).updateStatus();
+    client.resources(BatchNode.class).resource(n).updateStatus();
   }
 
   @Test
   void overDeclaredRunsShowUpAsWasteInTheProfile() throws Exception {
     node("ws-1")
-        .executor(io.octomy.batch.api.Executor.Process)
+        .executor(Executor.Process)
         .capacity(CPU, 16000)
         .heartbeat(clock.instant())
         .create(client);
@@ -558,7 +567,7 @@ class ControllerIT {
         () -> {
           var p =
               client
-                  .resources(io.octomy.batch.api.BatchJobProfile.class)
+                  .resources(BatchJobProfile.class)
                   .inNamespace("default")
                   .withName("mesh-export")
                   .get();
@@ -568,7 +577,7 @@ class ControllerIT {
         });
     var drift =
         client
-            .resources(io.octomy.batch.api.BatchJobProfile.class)
+            .resources(BatchJobProfile.class)
             .inNamespace("default")
             .withName("mesh-export")
             .get()
@@ -584,7 +593,7 @@ class ControllerIT {
   @Test
   void aPeakAboveItsLimitIsReportedNotKilled() throws Exception {
     node("ws-1")
-        .executor(io.octomy.batch.api.Executor.Process)
+        .executor(Executor.Process)
         .capacity(CPU, 16000)
         .heartbeat(clock.instant())
         .create(client);
@@ -595,7 +604,8 @@ class ControllerIT {
     reportRun("ws-1", j, JobPhase.Succeeded, 0, Map.of(CPU, 1900L));
     awaitReason("greedy", "Succeeded");
     assertThat(status("greedy").getOverLimit()).containsExactly(CPU);
-    assertThat(Conditions.isTrue(status("greedy").getConditions(), Conditions.OVER_LIMIT)).isTrue();
+    assertThat(Conditions.isTrue(status("greedy").getConditions(), ConditionTypes.OVER_LIMIT))
+        .isTrue();
     Eventually.until(
         WAIT,
         "one OverLimit event",
@@ -625,7 +635,7 @@ class ControllerIT {
     Eventually.until(
         WAIT,
         "big marked Starving",
-        () -> Conditions.isTrue(status("big").getConditions(), Conditions.STARVING));
+        () -> Conditions.isTrue(status("big").getConditions(), ConditionTypes.STARVING));
     // (small counts as starving too: the API server stamps creation with real time, the
     // controller's clock is 2 h ahead.)
     Eventually.until(
@@ -644,7 +654,7 @@ class ControllerIT {
     Eventually.until(WAIT, "the pod of blocker", () -> podOf("blocker") != null);
     finishPod("blocker", "Succeeded", 0);
     awaitReason("big", "Admitted");
-    assertThat(Conditions.isTrue(status("big").getConditions(), Conditions.STARVING)).isFalse();
+    assertThat(Conditions.isTrue(status("big").getConditions(), ConditionTypes.STARVING)).isFalse();
   }
 
   @Test
@@ -683,7 +693,7 @@ class ControllerIT {
                 + timeout
                 + " s)");
     assertThat(readyOf("n2").getStatus()).isEqualTo("True");
-    var n1 = client.resources(io.octomy.batch.api.BatchNode.class).withName("n1").get();
+    var n1 = client.resources(BatchNode.class).withName("n1").get();
     assertThat(n1.getStatus().getCapacity())
         .as("only the condition changes")
         .containsEntry(CPU, 4000L);
@@ -692,7 +702,7 @@ class ControllerIT {
     controller.loop().runPass();
     assertThat(
             client
-                .resources(io.octomy.batch.api.BatchNode.class)
+                .resources(BatchNode.class)
                 .withName("n1")
                 .get()
                 .getMetadata()

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,7 +24,7 @@ final class InvariantWatcher implements AutoCloseable {
   private final Map<String, Long> capacity;
   private final Map<String, Integer> groupCaps;
   private final Map<String, Set<String>> admissionsPerJob = new ConcurrentHashMap<>();
-  private final List<String> violations = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
 
   InvariantWatcher(
       KubernetesClient client,

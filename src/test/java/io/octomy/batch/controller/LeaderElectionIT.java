@@ -8,11 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Labels;
+import io.octomy.batch.vocabulary.Policy;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +44,7 @@ class LeaderElectionIT {
   private BatchController replica(KubernetesClient client) throws Exception {
     return BatchController.start(
         client,
-        new BatchController.Options(
+        new BatchController.ControllerOptions(
             Policy.defaults(),
             true,
             "default",
@@ -64,7 +66,7 @@ class LeaderElectionIT {
   @Test
   void oneReplicaDecidesAndTheOtherTakesOver() throws Exception {
     MockApi.installCrds(admin);
-    node("n1").capacity(CPU, 3000).heartbeat(java.time.Instant.now()).create(admin);
+    node("n1").capacity(CPU, 3000).heartbeat(Instant.now()).create(admin);
     KubernetesClient clientA = server.createClient();
     KubernetesClient clientB = server.createClient();
     try (InvariantWatcher watcher = new InvariantWatcher(admin, Map.of("n1", 3000L), Map.of())) {

@@ -1,10 +1,17 @@
 package io.octomy.batch.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 
 /**
  * Test support for the fabric8 mock API server, shared by the controller, agent and evidence tests.
@@ -16,12 +23,12 @@ public final class MockApi {
    * A started mock API server in CRUD mode: it stores what it is sent and serves it back, watches
    * included.
    */
-  public static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer crudServer() {
+  public static KubernetesMockServer crudServer() {
     var server =
-        new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(
-            new io.fabric8.mockwebserver.Context(),
-            new io.fabric8.mockwebserver.MockWebServer(),
-            new java.util.HashMap<>(),
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            new HashMap<>(),
             new RulesReviewingDispatcher(),
             false);
     server.init();
@@ -33,14 +40,12 @@ public final class MockApi {
    * lacking metadata): JOSDK asks it whether it may use its Lease before electing a leader. The
    * answer grants what the chart's Role grants the controller on leases.
    */
-  static final class RulesReviewingDispatcher
-      extends io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher {
+  static final class RulesReviewingDispatcher extends KubernetesCrudDispatcher {
     @Override
-    public io.fabric8.mockwebserver.http.MockResponse dispatch(
-        io.fabric8.mockwebserver.http.RecordedRequest request) {
+    public MockResponse dispatch(RecordedRequest request) {
       if ("POST".equals(request.getMethod())
           && request.getPath().endsWith("/selfsubjectrulesreviews")) {
-        return new io.fabric8.mockwebserver.http.MockResponse()
+        return new MockResponse()
             .setResponseCode(201)
             .setBody(
                 """

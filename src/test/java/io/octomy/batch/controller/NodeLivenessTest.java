@@ -6,6 +6,9 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeStatus;
+import io.octomy.batch.api.Conditions;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -38,7 +41,7 @@ class NodeLivenessTest {
     s.setConditions(
         Conditions.set(
             List.of(),
-            Conditions.READY,
+            ConditionTypes.READY,
             readyStatus,
             "AgentReporting",
             "the agent reported",
@@ -84,7 +87,7 @@ class NodeLivenessTest {
       return;
     }
     assertThat(marked).isPresent();
-    Condition ready = Conditions.find(marked.get(), Conditions.READY);
+    Condition ready = Conditions.find(marked.get(), ConditionTypes.READY);
     assertThat(ready.getStatus()).isEqualTo("Unknown");
     assertThat(ready.getReason()).isEqualTo(NodeLiveness.REASON_NOT_REPORTING);
     assertThat(ready.getMessage()).contains(expectedMessage);

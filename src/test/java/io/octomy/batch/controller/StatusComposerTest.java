@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.octomy.batch.admission.Decision;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.admission.Reason;
 import io.octomy.batch.admission.WaitingOn;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Resources;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -55,9 +58,9 @@ class StatusComposerTest {
     assertThat(s.getQueuedAt()).isEqualTo("2026-11-30T09:59:00Z");
     assertThat(s.getEffectivePriority()).isEqualTo(100);
     assertThat(s.getObservedGeneration()).isEqualTo(1);
-    assertThat(Conditions.find(s.getConditions(), Conditions.ADMITTED).getStatus())
+    assertThat(Conditions.find(s.getConditions(), ConditionTypes.ADMITTED).getStatus())
         .isEqualTo("False");
-    assertThat(Conditions.find(s.getConditions(), Conditions.ADMITTED).getReason())
+    assertThat(Conditions.find(s.getConditions(), ConditionTypes.ADMITTED).getReason())
         .isEqualTo("WaitingForCapacity");
     assertThat(c.events()).isEmpty();
   }
@@ -100,7 +103,7 @@ class StatusComposerTest {
         .satisfies(w -> assertThat(w.getJob()).isEqualTo("b"));
     // Admitted stayed False: its lastTransitionTime does not move, only reason and message do.
     assertThat(
-            Conditions.find(later.status().getConditions(), Conditions.ADMITTED)
+            Conditions.find(later.status().getConditions(), ConditionTypes.ADMITTED)
                 .getLastTransitionTime())
         .isEqualTo(Times.format(T0));
   }
@@ -117,7 +120,7 @@ class StatusComposerTest {
     assertThat(c.status().getAdmittedAt()).isEqualTo(Times.format(t1));
     assertThat(c.status().getWaitingOn()).isNull();
     assertThat(
-            Conditions.find(c.status().getConditions(), Conditions.ADMITTED)
+            Conditions.find(c.status().getConditions(), ConditionTypes.ADMITTED)
                 .getLastTransitionTime())
         .isEqualTo(Times.format(t1));
     assertThat(c.events()).extracting(JobEvent::reason).containsExactly("Admitted");
@@ -133,7 +136,8 @@ class StatusComposerTest {
             job(waiting, 1),
             new Decision.Wait(Reason.WaitingForCapacity, "m.", List.of(), 400, true),
             T0.plus(Duration.ofHours(2)));
-    assertThat(Conditions.isTrue(starving.status().getConditions(), Conditions.STARVING)).isTrue();
+    assertThat(Conditions.isTrue(starving.status().getConditions(), ConditionTypes.STARVING))
+        .isTrue();
     assertThat(starving.events()).extracting(JobEvent::reason).containsExactly("Starving");
     var again =
         StatusComposer.decided(
@@ -156,9 +160,11 @@ class StatusComposerTest {
             T0.plusSeconds(6));
     assertThat(running.status().getPhase()).isEqualTo(JobPhase.Running);
     assertThat(running.status().getOverLimit()).containsExactly(CPU);
-    assertThat(Conditions.isTrue(running.status().getConditions(), Conditions.OVER_LIMIT)).isTrue();
+    assertThat(Conditions.isTrue(running.status().getConditions(), ConditionTypes.OVER_LIMIT))
+        .isTrue();
     assertThat(
-            Conditions.find(running.status().getConditions(), Conditions.OVER_LIMIT).getMessage())
+            Conditions.find(running.status().getConditions(), ConditionTypes.OVER_LIMIT)
+                .getMessage())
         .contains("measured peak 2500 octomy.io/cpu-milli is above its limit 2000");
     assertThat(running.events()).extracting(JobEvent::reason).containsExactly("OverLimit");
 
@@ -188,7 +194,7 @@ class StatusComposerTest {
         StatusComposer.decided(job(null, 1), new Decision.Admit("n1", 100, false), T0).status();
     var c = StatusComposer.running(job(admitted, 2), null, T0.plusSeconds(10));
     assertThat(
-            Conditions.find(c.status().getConditions(), Conditions.SPEC_CHANGE_IGNORED)
+            Conditions.find(c.status().getConditions(), ConditionTypes.SPEC_CHANGE_IGNORED)
                 .getMessage())
         .contains("generation 2", "admitted at generation 1");
     assertThat(c.status().getObservedGeneration()).isEqualTo(1);

@@ -3,6 +3,7 @@ package io.octomy.batch.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,13 +32,11 @@ class PodSecurityTest {
   void theCheckerCatchesWhatRestrictedForbids() {
     // Guards the checker itself: a widened pod must not pass silently.
     JsonNode spec = Chart.defaults().controllerPod().path("spec").deepCopy();
-    var c =
-        (com.fasterxml.jackson.databind.node.ObjectNode) spec.at("/containers/0/securityContext");
+    var c = (ObjectNode) spec.at("/containers/0/securityContext");
     c.put("allowPrivilegeEscalation", true);
     c.putObject("capabilities").putArray("add").add("SYS_ADMIN");
-    ((com.fasterxml.jackson.databind.node.ObjectNode) spec).put("hostPID", true);
-    ((com.fasterxml.jackson.databind.node.ObjectNode) spec.path("securityContext"))
-        .put("runAsNonRoot", false);
+    ((ObjectNode) spec).put("hostPID", true);
+    ((ObjectNode) spec.path("securityContext")).put("runAsNonRoot", false);
     assertThat(PodSecurity.restrictedViolations(spec))
         .containsExactlyInAnyOrder(
             "hostPID",

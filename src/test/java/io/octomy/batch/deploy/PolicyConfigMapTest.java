@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.marcnuri.helm.Helm;
-import io.octomy.batch.policy.Policy;
 import io.octomy.batch.policy.PolicyLoader;
+import io.octomy.batch.vocabulary.Policy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

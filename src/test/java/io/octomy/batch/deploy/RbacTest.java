@@ -3,11 +3,13 @@ package io.octomy.batch.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -127,7 +129,7 @@ class RbacTest {
         .isEqualTo("octomy-batch-controller");
     // JOSDK checks at start-up (SelfSubjectRulesReview) that the rules for leases, unnamed or
     // naming its Lease, give create, update and get together; otherwise it refuses to start.
-    Set<String> verbs = new java.util.HashSet<>();
+    Set<String> verbs = new HashSet<>();
     for (Rule rule : rules(r)) {
       List<String> names = HelmChartTest.texts(rule.raw().path("resourceNames"));
       if (rule.apiGroups().contains("coordination.k8s.io")
@@ -164,7 +166,7 @@ class RbacTest {
       if (!actual.has(rule.role())) {
         actual.putArray(rule.role());
       }
-      ((com.fasterxml.jackson.databind.node.ArrayNode) actual.get(rule.role())).add(rule.raw());
+      ((ArrayNode) actual.get(rule.role())).add(rule.raw());
     }
     Path out = Path.of("target/rbac-actual.yaml");
     Files.writeString(out, Chart.WRITER.writeValueAsString(actual));

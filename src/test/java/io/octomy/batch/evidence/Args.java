@@ -2,6 +2,7 @@ package io.octomy.batch.evidence;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** {@code --name value} pairs with defaults; unknown names fail. */
 final class Args {
@@ -29,6 +30,6 @@ final class Args {
 
   @Override
   public String toString() {
-    return new java.util.TreeMap<>(values).toString();
+    return new TreeMap<>(values).toString();
   }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.standalone.EmbeddedApiServer;
+import io.octomy.batch.standalone.StandaloneRuntime;
 import java.nio.file.Path;
 import java.time.Instant;
 
@@ -17,9 +18,7 @@ final class Cluster implements AutoCloseable {
   final KubernetesClient client;
 
   Cluster(Path stateDir) {
-    server =
-        EmbeddedApiServer.start(
-            stateDir, 0, io.octomy.batch.standalone.StandaloneRuntime.productCrds());
+    server = EmbeddedApiServer.start(stateDir, 0, StandaloneRuntime.productCrds());
     client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
   }
 

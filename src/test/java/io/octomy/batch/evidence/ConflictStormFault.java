@@ -82,7 +82,7 @@ final class ConflictStormFault {
         BatchController controller =
             BatchController.start(
                 ctlClient,
-                new BatchController.Options(
+                new BatchController.ControllerOptions(
                     w.policy(),
                     false,
                     "default",

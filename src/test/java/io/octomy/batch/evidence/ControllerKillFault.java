@@ -1,8 +1,9 @@
 package io.octomy.batch.evidence;
 
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.Executor;
+import io.octomy.batch.vocabulary.JobPhase;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -143,7 +144,7 @@ final class ControllerKillFault {
     return out;
   }
 
-  static Path temp(String prefix) throws java.io.IOException {
+  static Path temp(String prefix) throws IOException {
     return Files.createTempDirectory(prefix);
   }
 }

@@ -39,7 +39,7 @@ public final class ControllerProcessMain {
             AdmissionLoop.Settings.defaults().writeThreads());
     BatchController.start(
         client,
-        new BatchController.Options(w.policy(), false, "default", "127.0.0.1", -1, s),
+        new BatchController.ControllerOptions(w.policy(), false, "default", "127.0.0.1", -1, s),
         Clock.systemUTC());
     System.out.println("ACTIVE");
     System.out.flush();

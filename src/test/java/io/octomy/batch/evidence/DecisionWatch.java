@@ -3,12 +3,16 @@ package io.octomy.batch.evidence;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.vocabulary.JobPhase;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -24,7 +28,7 @@ final class DecisionWatch implements AutoCloseable {
   private final LongAdder admitted = new LongAdder();
   private final LongAdder waitingRewrites = new LongAdder();
   private final LongAdder waitingSameDecision = new LongAdder();
-  private final java.util.List<String> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<String> samples = new CopyOnWriteArrayList<>();
   private final AtomicLong lastChangeNanos = new AtomicLong(System.nanoTime());
 
   DecisionWatch(KubernetesClient client) {
@@ -93,12 +97,12 @@ final class DecisionWatch implements AutoCloseable {
    * What differed, field by field, in the first few same-decision rewrites (to show why they
    * happened).
    */
-  java.util.List<String> sameDecisionSamples() {
+  List<String> sameDecisionSamples() {
     return samples;
   }
 
   private static String diff(BatchJobStatus a, BatchJobStatus b) {
-    java.util.List<String> d = new java.util.ArrayList<>();
+    List<String> d = new ArrayList<>();
     if (!Objects.equals(a.getMessage(), b.getMessage())) {
       d.add("message '" + a.getMessage() + "' -> '" + b.getMessage() + "'");
     }
@@ -143,7 +147,7 @@ final class DecisionWatch implements AutoCloseable {
   }
 
   Map<String, Long> reasonsNow() {
-    Map<String, Long> out = new java.util.TreeMap<>();
+    Map<String, Long> out = new TreeMap<>();
     informer
         .getStore()
         .list()

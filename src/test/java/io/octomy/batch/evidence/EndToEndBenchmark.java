@@ -10,6 +10,7 @@ import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.ClusterWriter;
 import io.octomy.batch.standalone.EmbeddedApiServer;
+import io.octomy.batch.standalone.StandaloneRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,8 +69,7 @@ public final class EndToEndBenchmark {
     Path state = Files.createTempDirectory("octomy-e2e");
     HeapWatch heap = new HeapWatch();
     try (EmbeddedApiServer server =
-            EmbeddedApiServer.start(
-                state, 0, io.octomy.batch.standalone.StandaloneRuntime.productCrds());
+            EmbeddedApiServer.start(state, 0, StandaloneRuntime.productCrds());
         KubernetesClient client =
             new KubernetesClientBuilder().withConfig(server.clientConfig()).build()) {
       for (String ns : w.namespaces()) {
@@ -148,7 +148,7 @@ public final class EndToEndBenchmark {
         BatchController controller =
             BatchController.start(
                 ctlClient,
-                new BatchController.Options(
+                new BatchController.ControllerOptions(
                     w.policy(),
                     false,
                     "default",

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The fault suite: each scenario prints its figures and whether it held. Full size by default;
- * {@link FaultSuiteIT} runs the short version in {@code mvn verify}. See docs/reliability.md.
+ * {@link FaultSuiteE2E} runs the short version in {@code mvn verify}. See docs/reliability.md.
  */
 public final class FaultSuite {
 

@@ -7,10 +7,11 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
-import io.octomy.batch.controller.Labels;
-import io.octomy.batch.policy.NodeMode;
-import io.octomy.batch.policy.Policy;
+import io.octomy.batch.vocabulary.Labels;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Checks the promises of admission after every change the API server reports, over everything it
@@ -33,8 +35,7 @@ final class Invariants implements AutoCloseable {
   private final SharedIndexInformer<Pod> pods;
   private final Map<String, Set<String>> admissions = new ConcurrentHashMap<>();
   private final Map<String, Set<String>> podsPerJob = new ConcurrentHashMap<>();
-  private final Set<String> violations =
-      java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+  private final Set<String> violations = Collections.synchronizedSet(new LinkedHashSet<>());
   private final AtomicLong checks = new AtomicLong();
 
   Invariants(KubernetesClient client, Policy policy) {
@@ -63,7 +64,7 @@ final class Invariants implements AutoCloseable {
     this.jobs = client.resources(BatchJob.class).inAnyNamespace().inform(handler(this::check));
   }
 
-  private static <T> ResourceEventHandler<T> handler(java.util.function.Consumer<T> f) {
+  private static <T> ResourceEventHandler<T> handler(Consumer<T> f) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(T obj) {

@@ -5,16 +5,20 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
+import io.octomy.batch.controller.MockApi;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.ResourceNames;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,9 +85,9 @@ final class MalformedManifestFault {
   }
 
   static Result mock(int n, long seed) throws Exception {
-    KubernetesMockServer server = io.octomy.batch.controller.MockApi.crudServer();
+    KubernetesMockServer server = MockApi.crudServer();
     try (KubernetesClient client = server.createClient()) {
-      io.octomy.batch.controller.MockApi.installCrds(client);
+      MockApi.installCrds(client);
       return run("fabric8 mock server, CRUD mode (no validation)", client, n, seed);
     } finally {
       server.destroy();
@@ -95,7 +99,7 @@ final class MalformedManifestFault {
     Workload w = new Workload(2, 0, Executor.Process, seed, Duration.ofHours(1));
     for (int i = 0; i < 2; i++) {
       BatchNode node = client.resources(BatchNode.class).resource(w.node(i)).create();
-      node.getSpec().setMode(io.octomy.batch.policy.NodeMode.Drone);
+      node.getSpec().setMode(NodeMode.Drone);
       node = client.resources(BatchNode.class).resource(node).update();
       node.setStatus(w.nodeStatus(i, Instant.now()));
       client.resources(BatchNode.class).resource(node).updateStatus();
@@ -103,7 +107,7 @@ final class MalformedManifestFault {
     BatchController controller =
         BatchController.start(
             client,
-            new BatchController.Options(
+            new BatchController.ControllerOptions(
                 w.policy(),
                 false,
                 "default",
@@ -157,7 +161,7 @@ final class MalformedManifestFault {
             seen.containsKey("canary")
                 && decided(seen.get("canary"))
                 && accepted.keySet().stream()
-                    .filter(k -> k.matches(io.octomy.batch.api.ResourceNames.DNS_SUBDOMAIN_REGEX))
+                    .filter(k -> k.matches(ResourceNames.DNS_SUBDOMAIN_REGEX))
                     .allMatch(k -> seen.containsKey(k) && decided(seen.get(k)));
         if (done) {
           break;
@@ -176,11 +180,10 @@ final class MalformedManifestFault {
       long undecided = 0;
       long unservable = 0;
       Map<String, Long> other = new TreeMap<>();
-      List<String> examples = new java.util.ArrayList<>();
+      List<String> examples = new ArrayList<>();
       for (Map.Entry<String, String> e : accepted.entrySet()) {
         BatchJob j = seen.get(e.getKey());
-        if ((j == null || !decided(j))
-            && !e.getKey().matches(io.octomy.batch.api.ResourceNames.DNS_SUBDOMAIN_REGEX)) {
+        if ((j == null || !decided(j)) && !e.getKey().matches(ResourceNames.DNS_SUBDOMAIN_REGEX)) {
           // The mock stores any name but answers 404 to a status write at its URL-encoded path;
           // a real API server refuses such names at create.
           unservable++;

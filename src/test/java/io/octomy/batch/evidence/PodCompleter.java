@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.octomy.batch.controller.Times;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Instant;
 import java.util.Random;
 import java.util.concurrent.Executors;

@@ -4,23 +4,24 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
-import io.octomy.batch.controller.Conditions;
 import io.octomy.batch.controller.NodeLiveness;
-import io.octomy.batch.controller.Times;
-import io.octomy.batch.policy.ModeTable;
-import io.octomy.batch.policy.NodeMode;
-import io.octomy.batch.policy.Policy;
-import io.octomy.batch.policy.PriorityPolicy;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.PriorityPolicy;
+import io.octomy.batch.vocabulary.Times;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -123,7 +124,7 @@ final class SilentAgentFault {
       BatchController controller =
           BatchController.start(
               ctlClient,
-              new BatchController.Options(
+              new BatchController.ControllerOptions(
                   policy,
                   false,
                   "default",
@@ -284,7 +285,7 @@ final class SilentAgentFault {
     s.setHeartbeatTime(Times.format(now));
     s.setConditions(
         Conditions.set(
-            null, Conditions.READY, true, "AgentReporting", "agent is reporting", null, now));
+            null, ConditionTypes.READY, true, "AgentReporting", "agent is reporting", null, now));
     n.setStatus(s);
     k.resources(BatchNode.class).resource(n).updateStatus();
   }
@@ -292,7 +293,7 @@ final class SilentAgentFault {
   private static Condition ready(KubernetesClient k, String node) {
     return Conditions.find(
         k.resources(BatchNode.class).withName(node).get().getStatus().getConditions(),
-        Conditions.READY);
+        ConditionTypes.READY);
   }
 
   private static String describe(Condition c) {
@@ -309,7 +310,7 @@ final class SilentAgentFault {
           .setConditions(
               Conditions.set(
                   n.getStatus().getConditions(),
-                  Conditions.READY,
+                  ConditionTypes.READY,
                   true,
                   "AgentReporting",
                   "agent is reporting",

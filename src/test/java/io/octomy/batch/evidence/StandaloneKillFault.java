@@ -1,6 +1,7 @@
 package io.octomy.batch.evidence;
 
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.api.BatchJob;
@@ -70,8 +71,7 @@ final class StandaloneKillFault {
         try (KubernetesClient client =
             new KubernetesClientBuilder()
                 .withConfig(
-                    new io.fabric8.kubernetes.client.ConfigBuilder(
-                            Config.fromKubeconfig(Files.readString(kubeconfig)))
+                    new ConfigBuilder(Config.fromKubeconfig(Files.readString(kubeconfig)))
                         // No retries: a create that fails because the server died must fail now,
                         // not in 20 s.
                         .withRequestRetryBackoffLimit(0)

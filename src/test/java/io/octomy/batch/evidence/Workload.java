@@ -9,15 +9,16 @@ import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.Resources;
-import io.octomy.batch.controller.Conditions;
-import io.octomy.batch.controller.Times;
-import io.octomy.batch.policy.GroupPolicy;
-import io.octomy.batch.policy.ModeTable;
-import io.octomy.batch.policy.NodeMode;
-import io.octomy.batch.policy.Policy;
-import io.octomy.batch.policy.PriorityPolicy;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.GroupPolicy;
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.PriorityPolicy;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -132,7 +133,13 @@ final class Workload {
     s.setHeartbeatTime(Times.format(heartbeat));
     s.setConditions(
         Conditions.set(
-            null, Conditions.READY, true, "AgentReporting", "agent is reporting", null, heartbeat));
+            null,
+            ConditionTypes.READY,
+            true,
+            "AgentReporting",
+            "agent is reporting",
+            null,
+            heartbeat));
     return s;
   }
 

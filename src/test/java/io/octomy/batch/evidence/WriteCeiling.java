@@ -3,15 +3,17 @@ package io.octomy.batch.evidence;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.octomy.batch.admission.JobPhase;
-import io.octomy.batch.admission.ServiceClass;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
-import io.octomy.batch.controller.Conditions;
-import io.octomy.batch.controller.Times;
+import io.octomy.batch.api.Conditions;
+import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.ServiceClass;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,7 +40,7 @@ final class WriteCeiling {
       Duration warmup,
       Duration measure)
       throws InterruptedException {
-    List<BatchJob> made = new ArrayList<>(java.util.Collections.nCopies(jobs, null));
+    List<BatchJob> made = new ArrayList<>(Collections.nCopies(jobs, null));
     Parallel.forEach(
         jobs,
         threads,
@@ -143,7 +145,7 @@ final class WriteCeiling {
     s.setAdmittedAt(Times.format(now));
     s.setObservedGeneration(1L);
     s.setConditions(
-        Conditions.set(null, Conditions.ADMITTED, true, "Admitted", s.getMessage(), 1L, now));
+        Conditions.set(null, ConditionTypes.ADMITTED, true, "Admitted", s.getMessage(), 1L, now));
     u.setStatus(s);
     return u;
   }

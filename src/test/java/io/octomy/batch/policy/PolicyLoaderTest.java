@@ -3,6 +3,10 @@ package io.octomy.batch.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.octomy.batch.vocabulary.ModeTable;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.PriorityPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package io.octomy.batch.standalone;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,7 +45,7 @@ public final class StoreScaleBenchmark {
       HttpClient http =
           HttpClient.newBuilder()
               .version(HttpClient.Version.HTTP_1_1)
-              .sslContext(KubectlEndToEndTest.trusting(server.certificatePem()))
+              .sslContext(KubectlE2E.trusting(server.certificatePem()))
               .build();
       fill(server, 1_000);
       run(server, http, "warm-up", WARMUP_MS);
@@ -176,8 +178,8 @@ public final class StoreScaleBenchmark {
         throw new IllegalStateException(
             method + " " + url + " -> " + r.statusCode() + " " + r.body());
       }
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -1,6 +1,7 @@
 package io.octomy.batch.api.crd;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.NullValue;
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelFactory;
 import dev.cel.common.CelOptions;
@@ -191,7 +192,7 @@ public final class CelRules {
     } else if (node.isBoolean()) {
       return node.asBoolean();
     } else if (node.isNull() || node.isMissingNode()) {
-      return com.google.protobuf.NullValue.NULL_VALUE;
+      return NullValue.NULL_VALUE;
     }
     return node.asText();
   }

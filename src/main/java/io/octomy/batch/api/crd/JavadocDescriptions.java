@@ -2,16 +2,22 @@ package io.octomy.batch.api.crd;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.javaparser.JavaParser;
+import com.github.javaparser.ParserConfiguration;
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.javadoc.Javadoc;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +30,9 @@ import java.util.Optional;
  */
 final class JavadocDescriptions {
 
-  private static final com.github.javaparser.JavaParser PARSER =
-      new com.github.javaparser.JavaParser(
-          new com.github.javaparser.ParserConfiguration()
-              .setLanguageLevel(com.github.javaparser.ParserConfiguration.LanguageLevel.JAVA_17));
+  private static final JavaParser PARSER =
+      new JavaParser(
+          new ParserConfiguration().setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17));
 
   private final Path sourceRoot;
   private final Map<Class<?>, Docs> cache = new HashMap<>();
@@ -69,9 +74,9 @@ final class JavadocDescriptions {
    */
   private static Type resolve(Class<?> owner, Field f) {
     Type t = f.getGenericType();
-    if (t instanceof java.lang.reflect.TypeVariable<?> v
+    if (t instanceof TypeVariable<?> v
         && owner.getGenericSuperclass() instanceof ParameterizedType p) {
-      java.lang.reflect.TypeVariable<?>[] params = ((Class<?>) p.getRawType()).getTypeParameters();
+      TypeVariable<?>[] params = ((Class<?>) p.getRawType()).getTypeParameters();
       for (int i = 0; i < params.length; i++) {
         if (params[i].getName().equals(v.getName())) {
           return p.getActualTypeArguments()[i];
@@ -112,7 +117,7 @@ final class JavadocDescriptions {
   }
 
   private static List<Field> allFields(Class<?> type) {
-    List<Field> out = new java.util.ArrayList<>();
+    List<Field> out = new ArrayList<>();
     for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
       out.addAll(List.of(c.getDeclaredFields()));
     }
@@ -140,16 +145,16 @@ final class JavadocDescriptions {
               .getResult()
               .orElseThrow(() -> new IllegalStateException("cannot parse " + file));
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
-    Optional<com.github.javaparser.ast.body.TypeDeclaration<?>> found =
+    Optional<TypeDeclaration<?>> found =
         unit.getTypes().stream()
             .filter(t -> t.getNameAsString().equals(type.getSimpleName()))
             .findFirst();
     if (found.isEmpty()) {
       return new Docs(Optional.empty(), Map.of());
     }
-    com.github.javaparser.ast.body.TypeDeclaration<?> decl = found.get();
+    TypeDeclaration<?> decl = found.get();
     Map<String, String> fields = new HashMap<>();
     for (FieldDeclaration f : decl.getFields()) {
       f.getJavadoc()

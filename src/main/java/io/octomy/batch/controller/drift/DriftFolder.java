@@ -57,9 +57,9 @@ public final class DriftFolder {
     names.addAll(run.requests().keySet());
     names.addAll(run.peakUsage().keySet());
 
-    Map<String, ResourceDrift> resources = new TreeMap<>();
+    Map<String, DriftFigures> resources = new TreeMap<>();
     for (String name : names) {
-      ResourceDrift old = record.resources().get(name);
+      DriftFigures old = record.resources().get(name);
       List<Long> samples = new ArrayList<>(old == null ? List.of() : old.samples());
       Long peak = run.peakUsage().get(name);
       if (peak != null) {
@@ -68,7 +68,7 @@ public final class DriftFolder {
       trimFront(samples, sampleWindow);
       Long requested = run.requests().get(name);
       if (requested != null || !samples.isEmpty()) {
-        resources.put(name, ResourceDrift.of(requested, samples));
+        resources.put(name, DriftFigures.of(requested, samples));
       }
     }
     List<String> uids = new ArrayList<>(record.foldedJobs());

@@ -1,6 +1,7 @@
 package io.octomy.batch.controller.drift;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +19,10 @@ import java.util.TreeMap;
  *     folded again
  */
 public record DriftRecord(
-    long runs, long overLimitRuns, Map<String, ResourceDrift> resources, List<String> foldedJobs) {
+    long runs, long overLimitRuns, Map<String, DriftFigures> resources, List<String> foldedJobs) {
 
   public DriftRecord {
-    resources = java.util.Collections.unmodifiableMap(new TreeMap<>(resources));
+    resources = Collections.unmodifiableMap(new TreeMap<>(resources));
     foldedJobs = List.copyOf(foldedJobs);
   }
 
@@ -55,12 +56,12 @@ public record DriftRecord(
     if (m == null) {
       return empty();
     }
-    Map<String, ResourceDrift> resources = new TreeMap<>();
+    Map<String, DriftFigures> resources = new TreeMap<>();
     if (m.get("resources") instanceof Map<?, ?> res) {
       res.forEach(
           (name, drift) -> {
             if (drift instanceof Map<?, ?> d) {
-              resources.put(String.valueOf(name), ResourceDrift.fromMap(d));
+              resources.put(String.valueOf(name), DriftFigures.fromMap(d));
             }
           });
     }

@@ -1,5 +1,6 @@
 package io.octomy.batch.controller.drift;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -42,6 +43,6 @@ public record FinishedRun(
             }
           });
     }
-    return java.util.Collections.unmodifiableMap(out);
+    return Collections.unmodifiableMap(out);
   }
 }

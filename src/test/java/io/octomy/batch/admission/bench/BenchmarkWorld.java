@@ -1,13 +1,13 @@
 package io.octomy.batch.admission.bench;
 
-import io.octomy.batch.admission.JobPhase;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.NodeView;
 import io.octomy.batch.admission.Snapshot;
-import io.octomy.batch.policy.GroupPolicy;
-import io.octomy.batch.policy.NodeMode;
-import io.octomy.batch.policy.Policy;
-import io.octomy.batch.policy.PriorityPolicy;
+import io.octomy.batch.vocabulary.GroupPolicy;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.PriorityPolicy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

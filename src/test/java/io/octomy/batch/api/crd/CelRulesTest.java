@@ -3,7 +3,7 @@ package io.octomy.batch.api.crd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.octomy.batch.api.ResourceNames;
+import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

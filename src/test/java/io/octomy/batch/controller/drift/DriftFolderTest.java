@@ -32,7 +32,7 @@ class DriftFolderTest {
     assertThat(r.runs()).isEqualTo(20);
     assertThat(r.overLimitRuns()).isZero();
 
-    ResourceDrift cpu = r.resources().get(CPU);
+    DriftFigures cpu = r.resources().get(CPU);
     assertThat(cpu.requested()).isEqualTo(4000);
     assertThat(cpu.usedP50()).isEqualTo(990);
     assertThat(cpu.usedP95()).isEqualTo(1040);
@@ -40,7 +40,7 @@ class DriftFolderTest {
     assertThat(cpu.waste()).isCloseTo(0.75, within(0.02));
     assertThat(cpu.suggestedRequest()).isEqualTo(1100).isBetween(cpu.usedMax(), 1300L);
 
-    ResourceDrift mem = r.resources().get(MEM);
+    DriftFigures mem = r.resources().get(MEM);
     assertThat(mem.waste()).isCloseTo(0.75, within(0.02));
     assertThat(mem.suggestedRequest()).isBetween(GIB, GIB * 13 / 10);
   }
@@ -75,7 +75,7 @@ class DriftFolderTest {
     for (int i = 0; i < peaks.length; i++) {
       r = small.fold(r, run(i, peaks[i], GIB));
     }
-    ResourceDrift cpu = r.resources().get(CPU);
+    DriftFigures cpu = r.resources().get(CPU);
     assertThat(cpu.samples()).containsExactly(100L, 200L, 300L);
     assertThat(cpu.usedMax()).isEqualTo(300);
     assertThat(r.foldedJobs()).containsExactly("uid-1", "uid-2", "uid-3", "uid-4");
@@ -87,7 +87,7 @@ class DriftFolderTest {
     DriftRecord r = folder.fold(DriftRecord.empty(), run(1, 1000, GIB));
     // The next run declares nothing (BestEffort) and measures only processor time.
     r = folder.fold(r, new FinishedRun("uid-2", "mesh-export", null, null, Map.of(CPU, 1000L)));
-    ResourceDrift cpu = r.resources().get(CPU);
+    DriftFigures cpu = r.resources().get(CPU);
     assertThat(cpu.requested()).isNull();
     assertThat(cpu.waste()).isNull();
     assertThat(cpu.usedP95()).isEqualTo(1000);
@@ -106,7 +106,7 @@ class DriftFolderTest {
                 Map.of("example.com/su2-processes", 4L),
                 Map.of("example.com/su2-processes", 4L),
                 Map.of()));
-    ResourceDrift su2 = r.resources().get("example.com/su2-processes");
+    DriftFigures su2 = r.resources().get("example.com/su2-processes");
     assertThat(su2.requested()).isEqualTo(4);
     assertThat(su2.usedP95()).isNull();
     assertThat(su2.waste()).isNull();

@@ -1,0 +1,17 @@
+package io.octomy.batch.vocabulary;
+
+/**
+ * Label and annotation keys the controller puts on the objects it creates (never on user objects).
+ */
+public final class Labels {
+  /** On a job's Pod: the BatchJob's name. */
+  public static final String JOB = "batch.octomy.io/job";
+
+  /** On a job's Pod: the BatchJob's uid, so a re-created job of the same name gets its own Pod. */
+  public static final String JOB_UID = "batch.octomy.io/job-uid";
+
+  /** The component name used for Events and the Lease. */
+  public static final String COMPONENT = "octomy-batch-controller";
+
+  private Labels() {}
+}

@@ -1,0 +1,253 @@
+package io.octomy.batch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The architecture, checked on every build. Read top to bottom:
+ *
+ * <ol>
+ *   <li>{@code vocabulary} holds the words every other package shares (phases, service classes,
+ *       node modes and the mode table with its one offer function, the policy values, resource
+ *       names, labels, condition types, timestamps). It depends on the JDK only.
+ *   <li>{@code admission} is the decision: a pure function over an immutable snapshot. It depends
+ *       on the vocabulary and the JDK only, and reads no clock.
+ *   <li>{@code api} is the Kubernetes objects (fabric8 types, CRD generation, spec validation). It
+ *       knows nothing of who reads or writes them.
+ *   <li>{@code policy} reads the policy file into the vocabulary's {@code Policy}.
+ *   <li>{@code controller} (decide, write, follow runs, fold drift) and {@code agent} (report the
+ *       node, run and measure jobs) meet only through API objects: neither imports the other.
+ *   <li>{@code standalone} composes the embedded API server, the controller and an agent in one
+ *       process; {@code cli} and {@code Main} are the entry points. Nothing else composes them.
+ * </ol>
+ */
+class ArchitectureTest {
+
+  /** The classes of main, imported once for every rule. */
+  private static final JavaClasses MAIN =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.octomy.batch");
+
+  private static final String VOCABULARY = "io.octomy.batch.vocabulary..";
+  private static final String ADMISSION = "io.octomy.batch.admission..";
+  private static final String API = "io.octomy.batch.api..";
+  private static final String POLICY = "io.octomy.batch.policy..";
+  private static final String CONTROLLER = "io.octomy.batch.controller..";
+  private static final String DRIFT = "io.octomy.batch.controller.drift..";
+  private static final String AGENT = "io.octomy.batch.agent..";
+  private static final String STANDALONE = "io.octomy.batch.standalone..";
+  private static final String CLI = "io.octomy.batch.cli..";
+
+  private static final ArchRule VOCABULARY_DEPENDS_ON_THE_JDK_ONLY =
+      classes()
+          .that()
+          .resideInAPackage(VOCABULARY)
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(VOCABULARY, "java..")
+          .because("every package shares these words, so they can lean on nothing");
+
+  private static final ArchRule ADMISSION_DEPENDS_ON_THE_VOCABULARY_AND_THE_JDK_ONLY =
+      classes()
+          .that()
+          .resideInAPackage(ADMISSION)
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(ADMISSION, VOCABULARY, "java..")
+          .because("the decision is a pure function over an immutable snapshot");
+
+  private static final ArchRule DRIFT_MATH_DEPENDS_ON_THE_VOCABULARY_AND_THE_JDK_ONLY =
+      classes()
+          .that()
+          .resideInAPackage(DRIFT)
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(DRIFT, VOCABULARY, "java..", "com.fasterxml.jackson.annotation..")
+          .because("drift is folded by pure functions; only its JSON shape is annotated");
+
+  private static final ArchRule DECISIONS_READ_NO_CLOCK_OF_THEIR_OWN =
+      noClasses()
+          .that()
+          .resideInAnyPackage(ADMISSION, DRIFT)
+          .should()
+          .callMethod(Instant.class, "now")
+          .orShould()
+          .callMethod(System.class, "currentTimeMillis")
+          .orShould()
+          .callMethod(System.class, "nanoTime")
+          .orShould()
+          .callMethod(Clock.class, "systemUTC")
+          .orShould()
+          .callMethod(Clock.class, "systemDefaultZone")
+          .because("the snapshot carries the time, so a pass can be replayed");
+
+  private static final ArchRule API_KNOWS_NOTHING_OF_ITS_READERS_AND_WRITERS =
+      noClasses()
+          .that()
+          .resideInAPackage(API)
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(ADMISSION, POLICY, CONTROLLER, AGENT, STANDALONE, CLI);
+
+  private static final ArchRule CONTROLLER_AND_AGENT_MEET_ONLY_THROUGH_API_OBJECTS =
+      noClasses()
+          .that()
+          .resideInAPackage(CONTROLLER)
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage(AGENT)
+          .orShould()
+          .dependOnClassesThat()
+          .resideInAPackage(STANDALONE);
+
+  private static final ArchRule AGENT_AND_CONTROLLER_MEET_ONLY_THROUGH_API_OBJECTS =
+      noClasses()
+          .that()
+          .resideInAPackage(AGENT)
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(CONTROLLER, ADMISSION, STANDALONE);
+
+  private static final ArchRule LAYERS =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("Entry")
+          .definedBy("io.octomy.batch", CLI)
+          .layer("Standalone")
+          .definedBy(STANDALONE)
+          .layer("Controller")
+          .definedBy(CONTROLLER)
+          .layer("Agent")
+          .definedBy(AGENT)
+          .layer("Policy")
+          .definedBy(POLICY)
+          .layer("Admission")
+          .definedBy(ADMISSION)
+          .layer("Api")
+          .definedBy(API)
+          .layer("Vocabulary")
+          .definedBy(VOCABULARY)
+          .whereLayer("Entry")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("Standalone")
+          .mayOnlyBeAccessedByLayers("Entry")
+          .whereLayer("Controller")
+          .mayOnlyBeAccessedByLayers("Entry", "Standalone")
+          .whereLayer("Agent")
+          .mayOnlyBeAccessedByLayers("Entry", "Standalone")
+          .whereLayer("Policy")
+          .mayOnlyBeAccessedByLayers("Entry", "Standalone")
+          .whereLayer("Admission")
+          .mayOnlyBeAccessedByLayers("Controller")
+          .whereLayer("Api")
+          .mayOnlyBeAccessedByLayers("Entry", "Standalone", "Controller", "Agent")
+          .because("standalone and the entry points are the only places that compose the parts");
+
+  private static final ArchRule NO_CYCLES_BETWEEN_PACKAGES =
+      slices().matching("io.octomy.batch.(**)").should().beFreeOfCycles();
+
+  private static final ArchRule EVERY_TYPE_NAME_IS_UNIQUE =
+      classes()
+          .that()
+          .areNotAnonymousClasses()
+          .and()
+          .areNotLocalClasses()
+          .should(haveASimpleNameNoOtherTypeHas())
+          .because("a reader (and an import) should never have to tell two types apart by package");
+
+  @Test
+  void vocabularyDependsOnTheJdkOnly() {
+    VOCABULARY_DEPENDS_ON_THE_JDK_ONLY.check(MAIN);
+  }
+
+  @Test
+  void admissionDependsOnTheVocabularyAndTheJdkOnly() {
+    ADMISSION_DEPENDS_ON_THE_VOCABULARY_AND_THE_JDK_ONLY.check(MAIN);
+  }
+
+  @Test
+  void driftMathDependsOnTheVocabularyAndTheJdkOnly() {
+    DRIFT_MATH_DEPENDS_ON_THE_VOCABULARY_AND_THE_JDK_ONLY.check(MAIN);
+  }
+
+  @Test
+  void decisionsReadNoClockOfTheirOwn() {
+    DECISIONS_READ_NO_CLOCK_OF_THEIR_OWN.check(MAIN);
+  }
+
+  @Test
+  void apiKnowsNothingOfItsReadersAndWriters() {
+    API_KNOWS_NOTHING_OF_ITS_READERS_AND_WRITERS.check(MAIN);
+  }
+
+  @Test
+  void controllerAndAgentMeetOnlyThroughApiObjects() {
+    CONTROLLER_AND_AGENT_MEET_ONLY_THROUGH_API_OBJECTS.check(MAIN);
+  }
+
+  @Test
+  void agentAndControllerMeetOnlyThroughApiObjects() {
+    AGENT_AND_CONTROLLER_MEET_ONLY_THROUGH_API_OBJECTS.check(MAIN);
+  }
+
+  @Test
+  void layers() {
+    LAYERS.check(MAIN);
+  }
+
+  @Test
+  void noCyclesBetweenPackages() {
+    NO_CYCLES_BETWEEN_PACKAGES.check(MAIN);
+  }
+
+  @Test
+  void everyTypeNameIsUnique() {
+    EVERY_TYPE_NAME_IS_UNIQUE.check(MAIN);
+  }
+
+  private static ArchCondition<JavaClass> haveASimpleNameNoOtherTypeHas() {
+    Map<String, List<String>> byName = new HashMap<>();
+    return new ArchCondition<>("have a simple name no other type in main has") {
+      @Override
+      public void init(Collection<JavaClass> all) {
+        byName.clear();
+        for (JavaClass c : all) {
+          if (!c.isAnonymousClass()
+              && !c.isLocalClass()
+              && !c.getSimpleName().equals("package-info")) {
+            byName.computeIfAbsent(c.getSimpleName(), k -> new ArrayList<>()).add(c.getName());
+          }
+        }
+      }
+
+      @Override
+      public void check(JavaClass c, ConditionEvents events) {
+        List<String> same = byName.getOrDefault(c.getSimpleName(), List.of());
+        boolean unique = same.size() <= 1;
+        events.add(
+            new SimpleConditionEvent(
+                c, unique, c.getName() + " shares its simple name with " + same));
+      }
+    };
+  }
+}

@@ -1,0 +1,75 @@
+package io.octomy.batch.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * `kubectl kustomize manifests/` builds, and holds the chart's objects, the CRDs and the namespace.
+ */
+class KustomizeE2E {
+
+  @Test
+  void kustomizeBuildEqualsTheChartsDefaultRenderPlusCrdsAndNamespace() throws Exception {
+    Map<String, JsonNode> built = new LinkedHashMap<>();
+    Chart.parseAll(kustomize()).forEach(o -> built.put(Chart.key(o), o));
+
+    Map<String, JsonNode> expected = new LinkedHashMap<>(Chart.defaults().byKey());
+    for (String crd : Chart.yamlFiles(Chart.TOP_CRDS)) {
+      JsonNode o = Chart.parseAll(Chart.read(Chart.TOP_CRDS.resolve(crd))).get(0);
+      expected.put(Chart.key(o), o);
+    }
+    JsonNode ns = Chart.parseAll(Chart.read(Manifests.ROOT.resolve("namespace.yaml"))).get(0);
+    expected.put(Chart.key(ns), ns);
+
+    assertThat(built.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+    expected.forEach((key, object) -> assertThat(built.get(key)).as(key).isEqualTo(object));
+  }
+
+  @Test
+  void theNamespaceIsTheOneTheObjectsAreRenderedInto() {
+    JsonNode ns = Chart.parseAll(Chart.read(Manifests.ROOT.resolve("namespace.yaml"))).get(0);
+    assertThat(ns.at("/metadata/name").asText()).isEqualTo(Chart.NAMESPACE);
+    // The agent's hostPath volumes are refused below "privileged".
+    assertThat(ns.at("/metadata/labels/pod-security.kubernetes.io~1enforce").asText())
+        .isEqualTo("privileged");
+  }
+
+  private static String kustomize() throws IOException, InterruptedException {
+    String kubectl = onPath("kubectl");
+    assumeTrue(kubectl != null, "kubectl is not on the PATH: the kustomize build is not checked");
+    Path out = Files.createTempFile("kustomize", ".yaml");
+    Process p =
+        new ProcessBuilder(List.of(kubectl, "kustomize", Manifests.ROOT.toString()))
+            .redirectOutput(out.toFile())
+            .redirectErrorStream(false)
+            .start();
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("kubectl kustomize finishes").isTrue();
+    assertThat(p.exitValue()).as("kubectl kustomize manifests/: %s", err).isZero();
+    String yaml = Files.readString(out);
+    Files.delete(out);
+    return yaml;
+  }
+
+  private static String onPath(String name) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+      File f = new File(dir, name);
+      if (f.canExecute()) {
+        return f.getPath();
+      }
+    }
+    return null;
+  }
+}

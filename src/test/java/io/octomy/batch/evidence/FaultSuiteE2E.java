@@ -1,0 +1,55 @@
+package io.octomy.batch.evidence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The short fault suite, in {@code mvn verify}: every scenario, small. The full one is {@link
+ * FaultSuite}.
+ */
+class FaultSuiteE2E {
+
+  private static final long SEED = 7;
+
+  @Test
+  @Timeout(60)
+  void controllerKilledMidRunNeverDoubleBooks() throws Exception {
+    assertThat(FaultSuite.run("kill-controller", FaultSuite.Sizes.quick(), SEED)).isTrue();
+  }
+
+  @Test
+  @Timeout(60)
+  void standaloneKilledMidWriteLosesNothingAcknowledged() throws Exception {
+    assertThat(FaultSuite.run("kill-standalone", FaultSuite.Sizes.quick(), SEED)).isTrue();
+  }
+
+  @Test
+  @Timeout(45)
+  void conflictStormConvergesWithNothingLost() throws Exception {
+    assertThat(FaultSuite.run("storm", FaultSuite.Sizes.quick(), SEED)).isTrue();
+  }
+
+  @Test
+  @Timeout(60)
+  void malformedManifestsAreRefusedOrRejected() throws Exception {
+    assertThat(FaultSuite.run("malformed", FaultSuite.Sizes.quick(), SEED)).isTrue();
+  }
+
+  /**
+   * A server without schema validation stores wrong-typed fields (e.g. {@code group: [1, 2, 3]});
+   * the spec is read leniently, so each such job is Rejected with a message and the rest go on.
+   */
+  @Test
+  @Timeout(90)
+  void malformedManifestsBypassingValidationDoNotCrashTheController() throws Exception {
+    assertThat(FaultSuite.run("malformed-mock", FaultSuite.Sizes.quick(), SEED)).isTrue();
+  }
+
+  @Test
+  @Timeout(45)
+  void silentAgentsNodeTakesNoNewJobs() throws Exception {
+    assertThat(FaultSuite.run("silent-agent", FaultSuite.Sizes.quick(), SEED)).isTrue();
+  }
+}
