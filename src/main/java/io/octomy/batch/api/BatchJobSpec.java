@@ -60,7 +60,7 @@ public class BatchJobSpec {
           "self.all(n, size(n) <= 253 && n.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'))",
       message =
           "after lists BatchJob names: lower-case letters, digits, '-' and '.', like preprocess-41")
-  private List<String> after;
+  private List<@Size(max = 253) String> after;
 
   /**
    * Exclusive named locks, scoped to the namespace, like subject/ernie. While an admitted or
@@ -74,7 +74,7 @@ public class BatchJobSpec {
               + " && k.matches('^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)*$'))",
       message =
           "lock keys are segments of letters, digits, '-', '_' and '.' joined by '/', like subject/ernie")
-  private List<String> locks;
+  private List<@Size(max = MAX_LOCK_KEY_LENGTH) String> locks;
 
   /**
    * Requests (reserved) and limits (measured against, never enforced) per resource name. The

@@ -6,6 +6,7 @@ import io.octomy.batch.vocabulary.ResourceNames;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -64,18 +65,22 @@ final class ObjectRules {
                   "Required value: name or generateName is required",
                   "FieldValueRequired")));
     }
-    if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
-      throw ApiException.invalid(
-          type,
-          name,
-          List.of(
-              new ApiException.Cause(
-                  "metadata.name",
-                  "Invalid value: \""
-                      + name
-                      + "\": a lowercase RFC 1123 subdomain must consist of lower case "
-                      + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-                  "FieldValueInvalid")));
+    List<ApiException.Cause> nameCauses = new ArrayList<>();
+    // The real server's IsDNS1123Subdomain: one cause per broken rule, in this order.
+    if (name.length() > 253) {
+      nameCauses.add(nameCause(name, "must be no more than 253 characters"));
+    }
+    if (!DNS_SUBDOMAIN.matcher(name).matches()) {
+      nameCauses.add(
+          nameCause(
+              name,
+              "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters,"
+                  + " '-' or '.', and must start and end with an alphanumeric character (e.g."
+                  + " 'example.com', regex used for validation is"
+                  + " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"));
+    }
+    if (!nameCauses.isEmpty()) {
+      throw ApiException.invalid(type, name, nameCauses);
     }
     setNamespace(type, namespace, meta);
     for (String field : SERVER_METADATA) {
@@ -211,5 +216,10 @@ final class ObjectRules {
         .put("deletionTimestamp", now())
         .put("deletionGracePeriodSeconds", 0);
     return result;
+  }
+
+  private static ApiException.Cause nameCause(String name, String message) {
+    return new ApiException.Cause(
+        "metadata.name", "Invalid value: \"" + name + "\": " + message, "FieldValueInvalid");
   }
 }

@@ -41,10 +41,40 @@ final class SchemaValidator {
   List<ApiException.Cause> validate(JsonNode schema, ObjectNode object, JsonNode old) {
     List<ApiException.Cause> causes = new ArrayList<>();
     if (schema != null && schema.isObject() && schema.size() > 0) {
-      walk(schema, object, old, "", true, causes);
+      List<ApiException.Cause> ruleCauses = new ArrayList<>();
+      walk(schema, object, old, "", true, causes, ruleCauses);
+      // As the real server does: a wrong type, a missing field, an unsupported enum value or a
+      // size over its bound means the CEL rules are not run at all, and the answer says so.
+      if (causes.stream().anyMatch(c -> BLOCKING_RULES.contains(c.reason()))) {
+        if (hasRules(schema)) {
+          causes.add(RULES_NOT_CHECKED);
+        }
+      } else {
+        causes.addAll(ruleCauses);
+      }
     }
     return causes;
   }
+
+  private static boolean hasRules(JsonNode schema) {
+    return !schema.findValues("x-kubernetes-validations").isEmpty();
+  }
+
+  /** Cause reasons after which the real server skips x-kubernetes-validations. */
+  private static final Set<String> BLOCKING_RULES =
+      Set.of(
+          "FieldValueNotSupported",
+          "FieldValueRequired",
+          "FieldValueTooLong",
+          "FieldValueTooMany",
+          "FieldValueTypeInvalid");
+
+  private static final ApiException.Cause RULES_NOT_CHECKED =
+      new ApiException.Cause(
+          "<nil>",
+          "Invalid value: null: some validation rules were not checked because the object was"
+              + " invalid; correct the existing errors to complete validation",
+          "FieldValueInvalid");
 
   /**
    * @return whether the node itself has the right type (CEL rules run only then)
@@ -55,12 +85,13 @@ final class SchemaValidator {
       JsonNode old,
       String path,
       boolean root,
-      List<ApiException.Cause> causes) {
+      List<ApiException.Cause> causes,
+      List<ApiException.Cause> ruleCauses) {
     String type = schema.path("type").asText("");
     String where = path.isEmpty() ? "<root>" : path;
     if (!typeMatches(schema, type, node)) {
       causes.add(
-          cause(
+          new ApiException.Cause(
               path,
               "Invalid value: \""
                   + kindOf(node)
@@ -70,7 +101,8 @@ final class SchemaValidator {
                   + type
                   + ": \""
                   + kindOf(node)
-                  + "\""));
+                  + "\"",
+              "FieldValueTypeInvalid"));
       return false;
     }
     checkScalar(schema, node, path, where, causes);
@@ -104,7 +136,8 @@ final class SchemaValidator {
               old == null ? null : old.get(f.getKey()),
               join(path, f.getKey()),
               false,
-              causes);
+              causes,
+              ruleCauses);
         }
       }
     } else if (node.isArray()) {
@@ -114,11 +147,11 @@ final class SchemaValidator {
         for (int i = 0; i < node.size(); i++) {
           // list items are not correlated with the old list: transition rules below a list are
           // skipped
-          walk(items, node.get(i), null, path + "[" + i + "]", false, causes);
+          walk(items, node.get(i), null, path + "[" + i + "]", false, causes, ruleCauses);
         }
       }
     }
-    rules(schema, node, old, path, causes);
+    rules(schema, node, old, path, ruleCauses);
     return true;
   }
 

@@ -1,0 +1,152 @@
+package io.octomy.batch.realcluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+/**
+ * Named manifests, good and bad, that every API server of the product must answer alike: the
+ * examples, edge cases that are valid, and one case per rule of the CRD schemas (types, enums,
+ * patterns, sizes, CEL rules) plus object names.
+ */
+final class ConformanceCases {
+
+  /** One manifest; {@code good} says whether it must be accepted. */
+  record Case(String name, boolean good, String yaml) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private static final String TEMPLATE =
+      "  template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox, command: [sh, -c, 'true']}]}}\n";
+
+  private ConformanceCases() {}
+
+  static List<Case> all() {
+    List<Case> cases = new ArrayList<>(examples());
+    cases.addAll(
+        List.of(
+            good(
+                "job-requests-equal-limits",
+                job(
+                    "requests: {octomy.io/cpu-milli: 1000}",
+                    "limits: {octomy.io/cpu-milli: 1000}")),
+            good("job-limits-only", job(null, "limits: {example.com/su2-processes: 4}")),
+            good(
+                "job-nothing-declared",
+                "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchJob\nmetadata: {name: NAME}\nspec:\n"
+                    + TEMPLATE),
+            good("job-zero-request", job("requests: {octomy.io/gpu: 0}", null)),
+            good("job-dotted-after", jobSpec("after: [pre.process-41]")),
+            good("job-lock-with-underscore", jobSpec("locks: [subject/Ernie_2, studio.a/b]")),
+            good("node-off", node("mode: \"Off\"\n  executor: Pod")),
+            bad("job-no-domain-request", job("requests: {cfd-cores: 4}", null)),
+            bad("job-no-domain-limit", job(null, "limits: {cfd-cores: 4}")),
+            bad("job-fraction", job("requests: {octomy.io/cpu-milli: 0.5}", null)),
+            bad("job-milli-string", job("requests: {octomy.io/cpu-milli: 500m}", null)),
+            bad("job-negative", job("requests: {octomy.io/cpu-milli: -1}", null)),
+            bad(
+                "job-request-above-limit",
+                job(
+                    "requests: {octomy.io/cpu-milli: 4000}",
+                    "limits: {octomy.io/cpu-milli: 1000}")),
+            bad("job-too-many-requests", job("requests: {" + manyResources(33) + "}", null)),
+            bad("job-resources-wrong-type", jobSpec("resources: lots")),
+            bad("job-after-bad-name", jobSpec("after: [Preprocess_41]")),
+            bad("job-after-name-too-long", jobSpec("after: [" + "a".repeat(254) + "]")),
+            bad("job-after-too-many", jobSpec("after: [" + names("j", 65) + "]")),
+            bad("job-lock-bad-key", jobSpec("locks: [subject//ernie]")),
+            bad("job-lock-key-too-long", jobSpec("locks: [subject/" + "x".repeat(250) + "]")),
+            bad("job-locks-too-many", jobSpec("locks: [" + names("subject/s", 17) + "]")),
+            bad("job-locks-wrong-type", jobSpec("locks: 5")),
+            bad("job-group-upper-case", jobSpec("group: Simulator")),
+            bad("job-group-too-long", jobSpec("group: " + "g".repeat(64))),
+            bad("job-type-bad", jobSpec("type: mesh export")),
+            bad("job-origin-too-long", jobSpec("origin: " + "o".repeat(254))),
+            bad(
+                "job-no-template",
+                "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchJob\nmetadata: {name: NAME}\nspec: {type: x}\n"),
+            bad(
+                "job-bad-object-name",
+                job(null, null).replace("name: NAME", "name: Bad_Name-NAME")),
+            bad("node-bad-mode", node("mode: Turbo")),
+            bad("node-bad-own-mode", node("ownMode: fast")),
+            bad("node-bad-executor", node("executor: Docker")),
+            bad("node-no-domain-resource", node("resources: {su2-processes: 16}")),
+            bad("node-fraction-resource", node("resources: {example.com/su2-processes: 1.5}"))));
+    return cases;
+  }
+
+  /** Every example manifest that is an object (the policy file is not one). */
+  private static List<Case> examples() {
+    try (Stream<Path> files = Files.list(Path.of("examples"))) {
+      List<Case> out = new ArrayList<>();
+      for (Path f : files.sorted().toList()) {
+        String text = Files.readString(f);
+        if (!text.contains("apiVersion:")) {
+          continue;
+        }
+        int i = 0;
+        for (String doc : text.split("(?m)^---\\s*$")) {
+          if (doc.contains("kind:")) {
+            out.add(new Case("example-" + f.getFileName() + "#" + i++, true, doc));
+          }
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Case good(String name, String yaml) {
+    return new Case(name, true, yaml);
+  }
+
+  private static Case bad(String name, String yaml) {
+    return new Case(name, false, yaml);
+  }
+
+  private static String job(String requests, String limits) {
+    StringBuilder spec = new StringBuilder("  resources:\n");
+    if (requests != null) {
+      spec.append("    ").append(requests).append('\n');
+    }
+    if (limits != null) {
+      spec.append("    ").append(limits).append('\n');
+    }
+    return jobSpec(requests == null && limits == null ? null : spec.toString().stripTrailing());
+  }
+
+  private static String jobSpec(String specLines) {
+    String spec =
+        specLines == null ? "" : (specLines.startsWith("  ") ? specLines : "  " + specLines) + "\n";
+    return "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchJob\nmetadata: {name: NAME}\nspec:\n"
+        + spec
+        + TEMPLATE;
+  }
+
+  private static String node(String specLines) {
+    return "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchNode\nmetadata: {name: NAME}\nspec:\n  "
+        + specLines
+        + "\n";
+  }
+
+  private static String manyResources(int n) {
+    return IntStream.range(0, n)
+        .mapToObj(i -> "example.com/r" + i + ": 1")
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String names(String prefix, int n) {
+    return IntStream.range(0, n).mapToObj(i -> prefix + i).collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,140 @@
+package io.octomy.batch.realcluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.StatusCause;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.octomy.batch.standalone.EmbeddedApiServer;
+import io.octomy.batch.standalone.StandaloneRuntime;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CRDs in {@code crds/} on the real kube-apiserver (applied with kubectl, so its structural
+ * schema checks and CEL cost estimator judge them), and the same manifests answered alike by the
+ * real server and by standalone mode's embedded server: accepted by both, or refused by both with
+ * 422 and the same field and message for every cause.
+ */
+class CrdConformanceIT {
+
+  private static RealCluster real;
+  private static EmbeddedApiServer standalone;
+  private static KubernetesClient standaloneClient;
+  private static final String NS = "conformance";
+
+  @BeforeAll
+  static void servers() throws Exception {
+    real = RealCluster.get();
+    standalone =
+        EmbeddedApiServer.start(
+            Files.createTempDirectory("octomy-conformance"), 0, StandaloneRuntime.productCrds());
+    standaloneClient = new KubernetesClientBuilder().withConfig(standalone.clientConfig()).build();
+    for (KubernetesClient c : List.of(real.admin(), standaloneClient)) {
+      c.namespaces()
+          .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+          .serverSideApply();
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (standaloneClient != null) {
+      standaloneClient.close();
+      standalone.close();
+    }
+  }
+
+  @Test
+  void theRealServerAcceptsTheCrdsAppliedWithKubectl() {
+    KubectlRun.Result apply = real.crds();
+    assertThat(apply.exitCode()).as(apply.all()).isZero();
+    assertThat(apply.out())
+        .contains("batchjobs.batch.octomy.io", "batchnodes.batch.octomy.io")
+        .contains("batchjobprofiles.batch.octomy.io");
+    KubectlRun.Result explain = real.kubectl().run("explain", "bj.spec.resources.requests");
+    assertThat(explain.exitCode()).as(explain.all()).isZero();
+    assertThat(explain.out()).contains("Reserved for the whole life of the job");
+  }
+
+  @Test
+  void bothServersGiveTheSameAnswerToEveryManifest() {
+    real.requireCrds();
+    List<String> differences = new ArrayList<>();
+    List<String> wrongVerdicts = new ArrayList<>();
+    List<ConformanceCases.Case> cases = ConformanceCases.all();
+    for (int i = 0; i < cases.size(); i++) {
+      ConformanceCases.Case c = cases.get(i);
+      String name = "case-" + i;
+      Answer onReal = answer(real.admin(), c, name);
+      Answer onStandalone = answer(standaloneClient, c, name);
+      if (!onReal.equals(onStandalone)) {
+        differences.add(c + ":\n    real:       " + onReal + "\n    standalone: " + onStandalone);
+      }
+      if (onReal.accepted() != c.good()) {
+        wrongVerdicts.add(c + " (expected " + (c.good() ? "accepted" : "refused") + "): " + onReal);
+      }
+    }
+    assertThat(wrongVerdicts).as("the real server's verdicts").isEmpty();
+    assertThat(differences).as("answers that differ between the servers").isEmpty();
+    assertThat(cases).hasSizeGreaterThan(30);
+  }
+
+  /** An answer to a create: the HTTP code and every cause as "field: message", in order. */
+  record Answer(int code, String message, List<String> causes) {
+    boolean accepted() {
+      return code == 201;
+    }
+
+    @Override
+    public String toString() {
+      return code + " " + causes + (causes.isEmpty() && code != 201 ? " " + message : "");
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Answer a && a.code == code && a.causes.equals(causes);
+    }
+
+    @Override
+    public int hashCode() {
+      return code * 31 + causes.hashCode();
+    }
+  }
+
+  private static Answer answer(KubernetesClient client, ConformanceCases.Case c, String name) {
+    GenericKubernetesResource r =
+        Serialization.unmarshal(c.yaml().replace("NAME", name), GenericKubernetesResource.class);
+    boolean namespaced = !"BatchNode".equals(r.getKind());
+    if (namespaced) {
+      r.getMetadata().setNamespace(NS);
+    }
+    try {
+      client.resource(r).create();
+      client.resource(r).withTimeoutInMillis(10_000).delete();
+      return new Answer(201, "", List.of());
+    } catch (KubernetesClientException e) {
+      List<String> causes = new ArrayList<>();
+      if (e.getStatus() != null && e.getStatus().getDetails() != null) {
+        for (StatusCause cause : e.getStatus().getDetails().getCauses()) {
+          causes.add(cause.getField() + ": " + cause.getMessage());
+        }
+      }
+      return new Answer(
+          e.getCode(), e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage(), causes);
+    }
+  }
+
+  static Path repo() {
+    return Path.of("").toAbsolutePath();
+  }
+}
