@@ -1,21 +1,12 @@
 package io.octomy.batch.controller;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.JobKey;
-import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
-import io.octomy.batch.api.Executor;
-import io.octomy.batch.api.NodeJob;
-import io.octomy.batch.api.Resources;
-import io.octomy.batch.controller.drift.DriftFolder;
-import io.octomy.batch.controller.drift.FinishedRun;
-import io.octomy.batch.vocabulary.JobPhase;
-import io.octomy.batch.vocabulary.Labels;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,17 +15,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,28 +46,44 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
-  /** What one pass did, for tests and logs. */
+  /**
+   * What one pass did, for tests and logs.
+   *
+   * @param decided Queued jobs the pass decided about
+   * @param admitted admissions decided (and assumed) in this pass
+   * @param skippedUnchanged decisions whose status needed no write
+   * @param decideTime time in the pure pass, snapshot included
+   * @param writes how the pass's Pod and status writes ended
+   * @param nodes what marking silent nodes did
+   */
   public record PassReport(
       int decided,
       int admitted,
-      int written,
-      int conflicts,
       int skippedUnchanged,
-      Duration decideTime) {}
+      Duration decideTime,
+      WriteStep.Written writes,
+      SilentNodeMarker.Marked nodes) {
+
+    /** Statuses that landed. */
+    public int written() {
+      return writes.written();
+    }
+
+    /** Statuses refused with 409. */
+    public int conflicts() {
+      return writes.conflicts();
+    }
+  }
 
   private final ClusterView view;
-  private final ClusterWriter writer;
-  private final Policy policy;
-  private final Clock clock;
   private final ControllerMetrics metrics;
   private final Settings settings;
   private final AssumedAdmissions assumed = new AssumedAdmissions();
-  private final SnapshotBuilder snapshots = new SnapshotBuilder();
-  private final DriftFolder drift = new DriftFolder();
-  private final StatusWriteGate gate;
-
-  /** uids of jobs whose Pod was created (or is being created) but is not in the cache yet. */
-  private final Set<String> podsRequested = ConcurrentHashMap.newKeySet();
+  private final DecisionStep deciding;
+  private final RunFollower runs;
+  private final WriteStep writing;
+  private final SilentNodeMarker liveness;
+  private final Clock clock;
 
   private final ScheduledExecutorService loop;
   private final ExecutorService writers;
@@ -95,12 +99,9 @@ public final class AdmissionLoop implements AutoCloseable {
       ControllerMetrics metrics,
       Settings settings) {
     this.view = view;
-    this.writer = writer;
-    this.policy = policy;
     this.clock = clock;
     this.metrics = metrics;
     this.settings = settings;
-    this.gate = new StatusWriteGate(settings.messageRefresh(), metrics);
     this.loop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "admission-loop"));
     this.writers =
         Executors.newFixedThreadPool(settings.writeThreads(), r -> daemon(r, "status-writer"));
@@ -116,6 +117,12 @@ public final class AdmissionLoop implements AutoCloseable {
             new ArrayBlockingQueue<>(EVENT_QUEUE),
             r -> daemon(r, "event-recorder"),
             (task, pool) -> metrics.eventDropped());
+    SnapshotBuilder snapshots = new SnapshotBuilder();
+    StatusWriteGate gate = new StatusWriteGate(settings.messageRefresh(), metrics);
+    this.deciding = new DecisionStep(assumed, snapshots, gate, policy);
+    this.runs = new RunFollower(snapshots, gate);
+    this.writing = new WriteStep(writer, metrics, gate, assumed, writers, events);
+    this.liveness = new SilentNodeMarker(writer, policy.nodeHeartbeatTimeout());
   }
 
   /**
@@ -158,15 +165,17 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private void safePass() {
-    if (!active) {
-      return;
-    }
     try {
-      runPass();
+      passIfActive();
     } catch (RuntimeException e) {
       // A bad object or a bug must not stop the loop: log it and try again on the next pass.
       LOG.error("admission pass failed; retrying on the next pass", e);
     }
+  }
+
+  /** What the timer and the debounced requests run: a pass, only while this replica leads. */
+  Optional<PassReport> passIfActive() {
+    return active ? Optional.of(runPass()) : Optional.empty();
   }
 
   /** What the loop reads (the informer caches); for tests in this package. */
@@ -177,218 +186,33 @@ public final class AdmissionLoop implements AutoCloseable {
   /** One pass; synchronous, for the loop thread and for tests. */
   public synchronized PassReport runPass() {
     Instant now = clock.instant();
-    // 1. Read the caches.
     List<BatchJob> jobs = new ArrayList<>(view.jobs());
     List<BatchNode> nodes = new ArrayList<>(view.nodes());
     Map<JobKey, BatchJob> byKey = new HashMap<>();
     jobs.forEach(j -> byKey.put(key(j), j));
 
-    // 2. Forget assumptions the cache has caught up with (or whose job is gone).
-    assumed.retainOnly(
-        k -> {
-          BatchJob j = byKey.get(k);
-          return j != null && snapshots.effectivePhase(j) == JobPhase.Queued;
-        });
-    gate.retain(jobs);
+    DecisionStep.Decided decided = deciding.decide(jobs, nodes, byKey, now);
+    metrics.recordPass(decided.decideTime());
+    RunFollower.Followed followed = runs.follow(jobs, nodes, view.jobPods(), now);
 
-    // 3. Decide, over an immutable snapshot.
-    long t0 = System.nanoTime();
-    Snapshot snapshot = snapshots.build(jobs, nodes, assumed, policy, now);
-    AdmissionResult result = AdmissionPass.decide(snapshot);
-    Duration decideTime = Duration.ofNanos(System.nanoTime() - t0);
-    metrics.recordPass(decideTime);
-
-    // 4. Compose the statuses of decided jobs; reserve admissions before any write goes out.
-    List<Write> writes = new ArrayList<>();
-    int skipped = 0;
-    int admitted = 0;
-    for (Map.Entry<JobKey, Decision> e : result.decisions().entrySet()) {
-      BatchJob job = byKey.get(e.getKey());
-      if (job == null
-          || assumed.get(e.getKey(), job.getMetadata().getUid()) != null
-          || gate.cacheBehindOurWrite(job)) {
-        continue;
-      }
-      StatusComposer.Composed c = StatusComposer.decided(job, e.getValue(), now);
-      if (!gate.needsWrite(job, c.status(), now)) {
-        skipped++;
-        continue;
-      }
-      if (e.getValue() instanceof Decision.Admit a) {
-        assumed.assume(e.getKey(), a.node(), job.getMetadata().getUid());
-        admitted++;
-      }
-      writes.add(new Write(job, c, e.getValue() instanceof Decision.Admit));
-    }
-
-    // 5. Follow admitted and running jobs: Pods to create, runs that started or finished, usage.
-    Map<String, BatchNode> nodeByName = new HashMap<>();
-    nodes.forEach(n -> nodeByName.put(n.getMetadata().getName(), n));
-    List<Pod> podsToCreate = new ArrayList<>();
-    Map<String, Pod> podByJobUid = new HashMap<>();
-    view.jobPods()
-        .forEach(
-            p -> {
-              if (p.getMetadata().getLabels() != null
-                  && p.getMetadata().getLabels().get(Labels.JOB_UID) != null) {
-                podByJobUid.put(p.getMetadata().getLabels().get(Labels.JOB_UID), p);
-              }
-            });
-    for (BatchJob job : jobs) {
-      JobPhase phase = snapshots.effectivePhase(job);
-      if (!phase.holdsReservation()
-          || job.getStatus() == null
-          || job.getStatus().getNode() == null
-          || gate.cacheBehindOurWrite(job)) {
-        continue;
-      }
-      BatchNode node = nodeByName.get(job.getStatus().getNode());
-      boolean podNode =
-          node != null && node.getSpec() != null && node.getSpec().getExecutor() == Executor.Pod;
-      Pod pod = podNode ? podByJobUid.get(job.getMetadata().getUid()) : null;
-      if (podNode
-          && pod == null
-          && phase == JobPhase.Admitted
-          && podsRequested.add(job.getMetadata().getUid())) {
-        podsToCreate.add(PodFactory.podFor(job, job.getStatus().getNode()));
-      }
-      RunObservation run = RunObserver.observe(pod, reported(node, job), podNode, phase);
-      StatusComposer.Composed c = StatusComposer.running(job, run, now);
-      if (!c.status().equals(job.getStatus())) {
-        writes.add(new Write(job, c, false));
-      }
-    }
-
-    // A Pod asked for is not asked for again until the cache shows it (or its job is gone).
-    podsRequested.retainAll(
-        jobs.stream()
-            .filter(j -> !podByJobUid.containsKey(j.getMetadata().getUid()))
-            .map(j -> j.getMetadata().getUid())
-            .collect(Collectors.toSet()));
-
-    // 6. Write, in parallel: Pods of admitted jobs, then statuses, each conditional on the version
-    // it was decided on.
-    createAll(podsToCreate);
-    int[] outcome = writeAll(writes, now);
-
-    // 7. Say so on nodes whose agent went silent (admission already passed them over).
-    markSilentNodes(nodes, now);
-    metrics.admitted(outcome[2]);
-    updateGauges(jobs, result);
-    return new PassReport(
-        result.decisions().size(), admitted, outcome[0], outcome[1], skipped, decideTime);
-  }
-
-  private record Write(BatchJob job, StatusComposer.Composed composed, boolean admission) {}
-
-  private void markSilentNodes(List<BatchNode> nodes, Instant now) {
-    for (BatchNode node : nodes) {
-      NodeLiveness.markedNotReporting(node, now, policy.nodeHeartbeatTimeout())
-          .ifPresent(
-              conditions -> {
-                ClusterWriter.Result r = writer.writeNodeConditions(node, conditions);
-                if (r == ClusterWriter.Result.WRITTEN) {
-                  LOG.info(
-                      "node {}: agent not reporting, marked Ready=Unknown",
-                      node.getMetadata().getName());
-                }
-                // A conflict means the agent just reported: its status stands and the next pass
-                // looks again.
-              });
-    }
-  }
-
-  private void createAll(List<Pod> pods) {
-    List<CompletableFuture<Void>> futures = new ArrayList<>();
-    for (Pod p : pods) {
-      futures.add(
-          CompletableFuture.runAsync(
-              () -> {
-                if (!writer.createPod(p)) {
-                  // Failed: ask again on the next pass.
-                  podsRequested.remove(p.getMetadata().getLabels().get(Labels.JOB_UID));
-                }
-              },
-              writers));
-    }
-    futures.forEach(CompletableFuture::join);
-  }
-
-  private int[] writeAll(List<Write> writes, Instant now) {
-    List<CompletableFuture<ClusterWriter.Result>> futures = new ArrayList<>();
-    for (Write w : writes) {
-      futures.add(CompletableFuture.supplyAsync(() -> write(w, now), writers));
-    }
-    int written = 0;
-    int conflicts = 0;
-    int admissions = 0;
-    for (int i = 0; i < futures.size(); i++) {
-      ClusterWriter.Result r = futures.get(i).join();
-      if (r == ClusterWriter.Result.WRITTEN) {
-        written++;
-        if (writes.get(i).admission()) {
-          admissions++;
-        }
-      } else if (r == ClusterWriter.Result.CONFLICT) {
-        conflicts++;
-      }
-    }
-    if (conflicts > 0) {
+    List<StatusWrite> writes = new ArrayList<>(decided.writes());
+    writes.addAll(followed.writes());
+    WriteStep.Written written =
+        writing.write(followed.podsToCreate(), writes, now, runs::podNotCreated);
+    if (written.conflicts() > 0) {
       requestPass(); // decide again on fresh data
     }
-    return new int[] {written, conflicts, admissions};
-  }
 
-  private ClusterWriter.Result write(Write w, Instant now) {
-    BatchJob job = w.job();
-    JobKey k = key(job);
-    BatchJobStatus next = w.composed().status();
-    // Fold a finished run into its type's drift record before the job is marked finished, so a
-    // crash in between folds it again next pass (the fold is idempotent by job uid).
-    if (next.getPhase() != null
-        && (next.getPhase() == JobPhase.Succeeded || next.getPhase() == JobPhase.Failed)
-        && job.getStatus() != null
-        && !job.getStatus().getPhase().isFinished()) {
-      foldDrift(job, next);
-    }
-    ClusterWriter.Result r = writer.writeStatus(job, next);
-    metrics.statusWrite(r);
-    if (r == ClusterWriter.Result.WRITTEN) {
-      gate.written(job, now);
-      w.composed().events().forEach(e -> events.execute(() -> writer.recordEvent(job, e)));
-    } else if (w.admission()) {
-      assumed.forget(k); // the admission did not land: nothing is held, decide again
-    }
-    return r;
-  }
-
-  private void foldDrift(BatchJob job, BatchJobStatus finished) {
-    String type = job.getSpec() == null ? null : job.getSpec().getType();
-    if (type == null || finished.getUsage() == null || finished.getUsage().isEmpty()) {
-      return;
-    }
-    Resources r = job.getSpec().getResources();
-    FinishedRun run =
-        new FinishedRun(
-            job.getMetadata().getUid(),
-            type,
-            r == null ? null : r.getRequests(),
-            r == null ? null : r.getLimits(),
-            finished.getUsage());
-    writer.foldDrift(job.getMetadata().getNamespace(), run, rec -> drift.fold(rec, run));
-  }
-
-  private static NodeJob reported(BatchNode node, BatchJob job) {
-    if (node == null || node.getStatus() == null || node.getStatus().getJobs() == null) {
-      return null;
-    }
-    String uid = job.getMetadata().getUid();
-    for (NodeJob nj : node.getStatus().getJobs()) {
-      if (uid != null && uid.equals(nj.getUid())) {
-        return nj;
-      }
-    }
-    return null;
+    SilentNodeMarker.Marked marked = liveness.mark(nodes, now);
+    metrics.admitted(written.admissionsWritten());
+    updateGauges(jobs, decided.result());
+    return new PassReport(
+        decided.result().decisions().size(),
+        decided.admitted(),
+        decided.skippedUnchanged(),
+        decided.decideTime(),
+        written,
+        marked);
   }
 
   private void updateGauges(List<BatchJob> jobs, AdmissionResult result) {

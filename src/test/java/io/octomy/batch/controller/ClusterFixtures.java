@@ -151,16 +151,26 @@ final class ClusterFixtures {
       return this;
     }
 
+    /** The node with the status its agent would report: capacity, heartbeat, Ready. */
+    BatchNode build() {
+      node.setStatus(reportedStatus());
+      return node;
+    }
+
     BatchNode create(KubernetesClient c) {
       BatchNode created = c.resources(BatchNode.class).resource(node).create();
+      created.setStatus(reportedStatus());
+      return c.resources(BatchNode.class).resource(created).updateStatus();
+    }
+
+    private BatchNodeStatus reportedStatus() {
       BatchNodeStatus s = new BatchNodeStatus();
       s.setCapacity(capacity);
       s.setHeartbeatTime(Times.format(heartbeat));
       s.setConditions(
           Conditions.set(
               null, ConditionTypes.READY, true, "AgentReporting", "reporting", null, heartbeat));
-      created.setStatus(s);
-      return c.resources(BatchNode.class).resource(created).updateStatus();
+      return s;
     }
   }
 }

@@ -715,28 +715,4 @@ class ControllerIT {
     controller.loop().runPass();
     assertThat(readyOf("n1").getStatus()).isEqualTo("True");
   }
-
-  @Test
-  void aRunningJobWhosePodIsDeletedFailsAndFreesItsPlace() throws Exception {
-    node("n1").capacity(CPU, 1000).heartbeat(clock.instant()).create(client);
-    startController(Policy.defaults());
-    job("victim").cpu(1000).create(client);
-    awaitReason("victim", "Admitted");
-    Eventually.until(WAIT, "the pod of victim", () -> podOf("victim") != null);
-    Pod pod = podOf("victim");
-    pod.setStatus(
-        new PodStatusBuilder()
-            .withPhase("Running")
-            .withStartTime(Times.format(clock.instant()))
-            .build());
-    client.pods().inNamespace("default").resource(pod).updateStatus();
-    Eventually.until(WAIT, "victim running", () -> status("victim").getPhase() == JobPhase.Running);
-    job("next").cpu(1000).create(client);
-    awaitReason("next", "WaitingForCapacity");
-
-    client.pods().inNamespace("default").withName(pod.getMetadata().getName()).delete();
-    awaitReason("victim", "Failed");
-    assertThat(status("victim").getMessage()).contains("Its Pod was deleted before it finished.");
-    awaitReason("next", "Admitted");
-  }
 }

@@ -1,0 +1,94 @@
+package io.octomy.batch.controller;
+
+import io.octomy.batch.admission.AdmissionPass;
+import io.octomy.batch.admission.AdmissionResult;
+import io.octomy.batch.admission.Decision;
+import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.admission.Snapshot;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Policy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Deciding, the first job of a pass: forget assumptions the cache has caught up with, decide over
+ * an immutable snapshot, and compose the statuses of the decisions that must be written. Each
+ * admission is assumed here, before any write goes out, so the next pass cannot book its place
+ * twice.
+ */
+final class DecisionStep {
+
+  /**
+   * What deciding produced.
+   *
+   * @param result the pass's decisions
+   * @param writes the statuses to write, admissions among them
+   * @param admitted admissions assumed in this pass (each has a write)
+   * @param skippedUnchanged decisions whose status did not need a write
+   * @param decideTime time spent in the pure pass, snapshot included
+   */
+  record Decided(
+      AdmissionResult result,
+      List<StatusWrite> writes,
+      int admitted,
+      int skippedUnchanged,
+      Duration decideTime) {}
+
+  private final AssumedAdmissions assumed;
+  private final SnapshotBuilder snapshots;
+  private final StatusWriteGate gate;
+  private final Policy policy;
+
+  DecisionStep(
+      AssumedAdmissions assumed, SnapshotBuilder snapshots, StatusWriteGate gate, Policy policy) {
+    this.assumed = assumed;
+    this.snapshots = snapshots;
+    this.gate = gate;
+    this.policy = policy;
+  }
+
+  Decided decide(
+      List<BatchJob> jobs, List<BatchNode> nodes, Map<JobKey, BatchJob> byKey, Instant now) {
+    // Forget assumptions the cache has caught up with (or whose job is gone).
+    assumed.retainOnly(
+        k -> {
+          BatchJob j = byKey.get(k);
+          return j != null && snapshots.effectivePhase(j) == JobPhase.Queued;
+        });
+    gate.retain(jobs);
+
+    long t0 = System.nanoTime();
+    Snapshot snapshot = snapshots.build(jobs, nodes, assumed, policy, now);
+    AdmissionResult result = AdmissionPass.decide(snapshot);
+    Duration decideTime = Duration.ofNanos(System.nanoTime() - t0);
+
+    List<StatusWrite> writes = new ArrayList<>();
+    int skipped = 0;
+    int admitted = 0;
+    for (Map.Entry<JobKey, Decision> e : result.decisions().entrySet()) {
+      BatchJob job = byKey.get(e.getKey());
+      if (job == null
+          || assumed.get(e.getKey(), job.getMetadata().getUid()) != null
+          || gate.cacheBehindOurWrite(job)) {
+        continue;
+      }
+      StatusComposer.Composed c = StatusComposer.decided(job, e.getValue(), now);
+      if (!gate.needsWrite(job, c.status(), now)) {
+        skipped++;
+        continue;
+      }
+      boolean admission = e.getValue() instanceof Decision.Admit;
+      if (e.getValue() instanceof Decision.Admit a) {
+        assumed.assume(e.getKey(), a.node(), job.getMetadata().getUid());
+        admitted++;
+      }
+      writes.add(new StatusWrite(job, c, admission));
+    }
+    return new Decided(result, writes, admitted, skipped, decideTime);
+  }
+}

@@ -1,0 +1,117 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.Executor;
+import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Labels;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * Following runs, the second job of a pass: for every admitted or running job, the Pod to create
+ * (on a {@code Pod} node), and the status its run calls for (started, finished, usage, over limit),
+ * read from its Pod or from what its node's agent reported ({@code Process} node).
+ */
+final class RunFollower {
+
+  /**
+   * What following the runs produced.
+   *
+   * @param podsToCreate Pods of admitted jobs on Pod nodes that have none yet
+   * @param writes statuses that changed because a run moved
+   */
+  record Followed(List<Pod> podsToCreate, List<StatusWrite> writes) {}
+
+  private final SnapshotBuilder snapshots;
+  private final StatusWriteGate gate;
+
+  /** uids of jobs whose Pod was created (or is being created) but is not in the cache yet. */
+  private final Set<String> podsRequested = ConcurrentHashMap.newKeySet();
+
+  RunFollower(SnapshotBuilder snapshots, StatusWriteGate gate) {
+    this.snapshots = snapshots;
+    this.gate = gate;
+  }
+
+  Followed follow(
+      List<BatchJob> jobs, List<BatchNode> nodes, Collection<Pod> jobPods, Instant now) {
+    Map<String, BatchNode> nodeByName = new HashMap<>();
+    nodes.forEach(n -> nodeByName.put(n.getMetadata().getName(), n));
+    Map<String, Pod> podByJobUid = new HashMap<>();
+    for (Pod p : jobPods) {
+      String uid = jobUid(p);
+      if (uid != null) {
+        podByJobUid.put(uid, p);
+      }
+    }
+    List<Pod> podsToCreate = new ArrayList<>();
+    List<StatusWrite> writes = new ArrayList<>();
+    for (BatchJob job : jobs) {
+      JobPhase phase = snapshots.effectivePhase(job);
+      if (!phase.holdsReservation()
+          || job.getStatus() == null
+          || job.getStatus().getNode() == null
+          || gate.cacheBehindOurWrite(job)) {
+        continue;
+      }
+      BatchNode node = nodeByName.get(job.getStatus().getNode());
+      boolean podNode =
+          node != null && node.getSpec() != null && node.getSpec().getExecutor() == Executor.Pod;
+      Pod pod = podNode ? podByJobUid.get(job.getMetadata().getUid()) : null;
+      if (podNode
+          && pod == null
+          && phase == JobPhase.Admitted
+          && podsRequested.add(job.getMetadata().getUid())) {
+        podsToCreate.add(PodFactory.podFor(job, job.getStatus().getNode()));
+      }
+      RunObservation run = RunObserver.observe(pod, reported(node, job), podNode, phase);
+      StatusComposer.Composed c = StatusComposer.running(job, run, now);
+      if (!c.status().equals(job.getStatus())) {
+        writes.add(new StatusWrite(job, c, false));
+      }
+    }
+    // A Pod asked for is not asked for again until the cache shows it (or its job is gone).
+    podsRequested.retainAll(
+        jobs.stream()
+            .map(j -> j.getMetadata().getUid())
+            .filter(uid -> !podByJobUid.containsKey(uid))
+            .collect(Collectors.toSet()));
+    return new Followed(podsToCreate, writes);
+  }
+
+  /** The Pod could not be created: ask for it again on the next pass. */
+  void podNotCreated(Pod pod) {
+    String uid = jobUid(pod);
+    if (uid != null) {
+      podsRequested.remove(uid);
+    }
+  }
+
+  private static String jobUid(Pod p) {
+    Map<String, String> labels = p.getMetadata().getLabels();
+    return labels == null ? null : labels.get(Labels.JOB_UID);
+  }
+
+  private static NodeJob reported(BatchNode node, BatchJob job) {
+    if (node == null || node.getStatus() == null || node.getStatus().getJobs() == null) {
+      return null;
+    }
+    String uid = job.getMetadata().getUid();
+    for (NodeJob nj : node.getStatus().getJobs()) {
+      if (uid != null && uid.equals(nj.getUid())) {
+        return nj;
+      }
+    }
+    return null;
+  }
+}

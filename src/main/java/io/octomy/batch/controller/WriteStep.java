@@ -1,0 +1,143 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.Resources;
+import io.octomy.batch.controller.drift.DriftFolder;
+import io.octomy.batch.controller.drift.FinishedRun;
+import io.octomy.batch.vocabulary.JobPhase;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+/**
+ * Writing, the third job of a pass: the Pods of admitted jobs first, then the statuses, in parallel
+ * on the status writers, each conditional on the version it was decided on. A finished run is
+ * folded into its type's drift record before its job is marked finished. Events go out after their
+ * status landed, on their own queue.
+ */
+final class WriteStep {
+
+  /**
+   * How the writes of one pass ended.
+   *
+   * @param written statuses that landed
+   * @param conflicts statuses refused because the job changed since it was read (409)
+   * @param gone statuses of jobs deleted meanwhile (404)
+   * @param failed statuses that failed otherwise (timeouts, server errors)
+   * @param admissionsWritten admissions among the statuses that landed
+   * @param podsCreated Pods created (or found to exist)
+   * @param podsFailed Pods that could not be created (asked for again on the next pass)
+   */
+  record Written(
+      int written,
+      int conflicts,
+      int gone,
+      int failed,
+      int admissionsWritten,
+      int podsCreated,
+      int podsFailed) {}
+
+  private final ClusterWriter writer;
+  private final ControllerMetrics metrics;
+  private final StatusWriteGate gate;
+  private final AssumedAdmissions assumed;
+  private final DriftFolder drift = new DriftFolder();
+  private final Executor writers;
+  private final Executor events;
+
+  WriteStep(
+      ClusterWriter writer,
+      ControllerMetrics metrics,
+      StatusWriteGate gate,
+      AssumedAdmissions assumed,
+      Executor writers,
+      Executor events) {
+    this.writer = writer;
+    this.metrics = metrics;
+    this.gate = gate;
+    this.assumed = assumed;
+    this.writers = writers;
+    this.events = events;
+  }
+
+  Written write(List<Pod> pods, List<StatusWrite> writes, Instant now, Consumer<Pod> podFailed) {
+    List<CompletableFuture<Boolean>> podFutures = new ArrayList<>();
+    for (Pod p : pods) {
+      podFutures.add(CompletableFuture.supplyAsync(() -> writer.createPod(p), writers));
+    }
+    int podsCreated = 0;
+    for (int i = 0; i < podFutures.size(); i++) {
+      if (podFutures.get(i).join()) {
+        podsCreated++;
+      } else {
+        podFailed.accept(pods.get(i));
+      }
+    }
+
+    List<CompletableFuture<ClusterWriter.Result>> futures = new ArrayList<>();
+    for (StatusWrite w : writes) {
+      futures.add(CompletableFuture.supplyAsync(() -> write(w, now), writers));
+    }
+    int[] byResult = new int[ClusterWriter.Result.values().length];
+    int admissions = 0;
+    for (int i = 0; i < futures.size(); i++) {
+      ClusterWriter.Result r = futures.get(i).join();
+      byResult[r.ordinal()]++;
+      if (r == ClusterWriter.Result.WRITTEN && writes.get(i).admission()) {
+        admissions++;
+      }
+    }
+    return new Written(
+        byResult[ClusterWriter.Result.WRITTEN.ordinal()],
+        byResult[ClusterWriter.Result.CONFLICT.ordinal()],
+        byResult[ClusterWriter.Result.GONE.ordinal()],
+        byResult[ClusterWriter.Result.FAILED.ordinal()],
+        admissions,
+        podsCreated,
+        pods.size() - podsCreated);
+  }
+
+  private ClusterWriter.Result write(StatusWrite w, Instant now) {
+    BatchJob job = w.job();
+    BatchJobStatus next = w.composed().status();
+    // Fold a finished run into its type's drift record before the job is marked finished, so a
+    // crash in between folds it again next pass (the fold is idempotent by job uid).
+    if ((next.getPhase() == JobPhase.Succeeded || next.getPhase() == JobPhase.Failed)
+        && job.getStatus() != null
+        && !job.getStatus().getPhase().isFinished()) {
+      foldDrift(job, next);
+    }
+    ClusterWriter.Result r = writer.writeStatus(job, next);
+    metrics.statusWrite(r);
+    if (r == ClusterWriter.Result.WRITTEN) {
+      gate.written(job, now);
+      w.composed().events().forEach(e -> events.execute(() -> writer.recordEvent(job, e)));
+    } else if (w.admission()) {
+      // The admission did not land: nothing is held, decide again.
+      assumed.forget(new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName()));
+    }
+    return r;
+  }
+
+  private void foldDrift(BatchJob job, BatchJobStatus finished) {
+    String type = job.getSpec() == null ? null : job.getSpec().getType();
+    if (type == null || finished.getUsage() == null || finished.getUsage().isEmpty()) {
+      return;
+    }
+    Resources r = job.getSpec().getResources();
+    FinishedRun run =
+        new FinishedRun(
+            job.getMetadata().getUid(),
+            type,
+            r == null ? null : r.getRequests(),
+            r == null ? null : r.getLimits(),
+            finished.getUsage());
+    writer.foldDrift(job.getMetadata().getNamespace(), run, rec -> drift.fold(rec, run));
+  }
+}

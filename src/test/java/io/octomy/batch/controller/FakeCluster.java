@@ -1,0 +1,256 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.controller.drift.DriftRecord;
+import io.octomy.batch.controller.drift.FinishedRun;
+import io.octomy.batch.vocabulary.JobPhase;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * An API server and its informer cache in memory, for the admission loop's table tests. Writes are
+ * conditional on resourceVersion like the real status subresource (a stale write gets 409, a write
+ * to a deleted object 404). The cache shows the server's state as of the last {@link #sync()}; with
+ * {@link #autoSync} on (the default) every write is in the cache at once. Faults are queued per
+ * object and taken by its next write.
+ */
+final class FakeCluster implements ClusterView, ClusterWriter {
+
+  /** A fault the next write of one object meets. */
+  enum Fault {
+    /** Someone else updated the object just before: the write is refused with 409. */
+    CONFLICT,
+    /** The object was deleted just before: the write gets 404. */
+    GONE,
+    /** The write timed out before reaching the server: nothing changed. */
+    TIMEOUT_LOST,
+    /** The write timed out after the server applied it: changed, but the writer saw a failure. */
+    TIMEOUT_LANDED
+  }
+
+  private final Map<String, BatchJob> jobs = new TreeMap<>();
+  private final Map<String, BatchNode> nodes = new TreeMap<>();
+  private final Map<String, Pod> pods = new TreeMap<>();
+  private final Map<String, Deque<Fault>> faults = new HashMap<>();
+  private final List<String> events = new ArrayList<>();
+  private final Map<String, DriftRecord> profiles = new TreeMap<>();
+  private final List<String> admissionsApplied = new ArrayList<>();
+  private long version = 1;
+
+  private List<BatchJob> cachedJobs = List.of();
+  private List<BatchNode> cachedNodes = List.of();
+  private List<Pod> cachedPods = List.of();
+
+  /** When true, every change is in the cache at once; when false, only after {@link #sync()}. */
+  boolean autoSync = true;
+
+  synchronized void add(BatchJob job) {
+    job.getMetadata().setUid("uid-" + job.getMetadata().getName());
+    stamp(job);
+    jobs.put(key(job), job);
+    changed();
+  }
+
+  synchronized void add(BatchNode node) {
+    stamp(node);
+    nodes.put(node.getMetadata().getName(), node);
+    changed();
+  }
+
+  synchronized void delete(String job) {
+    jobs.remove("default/" + job);
+    changed();
+  }
+
+  /** The kubelet moved the job's Pod to {@code phase}. */
+  synchronized void podPhase(String job, String phase) {
+    Pod pod = pods.get(job);
+    pod.setStatus(
+        new PodStatusBuilder().withPhase(phase).withStartTime("2026-01-01T00:00:00Z").build());
+    stamp(pod);
+    changed();
+  }
+
+  /** Someone deleted the job's Pod. */
+  synchronized void deletePod(String job) {
+    pods.remove(job);
+    changed();
+  }
+
+  /** The next write of the job (or node) named {@code name} meets {@code fault}. */
+  synchronized void fault(String name, Fault fault) {
+    faults.computeIfAbsent(name, k -> new ArrayDeque<>()).add(fault);
+  }
+
+  /** The cache catches up with the server. */
+  synchronized void sync() {
+    cachedJobs = jobs.values().stream().map(Serialization::clone).toList();
+    cachedNodes = nodes.values().stream().map(Serialization::clone).toList();
+    cachedPods = pods.values().stream().map(Serialization::clone).toList();
+  }
+
+  /** The job as the server holds it, or null. */
+  synchronized BatchJob job(String name) {
+    return jobs.get("default/" + name);
+  }
+
+  synchronized BatchNode node(String name) {
+    return nodes.get(name);
+  }
+
+  synchronized List<String> podNames() {
+    return List.copyOf(pods.keySet());
+  }
+
+  /** Every admission the server applied, as {@code job@node}, in order. */
+  synchronized List<String> admissionsApplied() {
+    return List.copyOf(admissionsApplied);
+  }
+
+  synchronized List<String> events() {
+    return List.copyOf(events);
+  }
+
+  synchronized Map<String, DriftRecord> profiles() {
+    return Map.copyOf(profiles);
+  }
+
+  @Override
+  public synchronized Collection<BatchJob> jobs() {
+    return cachedJobs;
+  }
+
+  @Override
+  public synchronized Collection<BatchNode> nodes() {
+    return cachedNodes;
+  }
+
+  @Override
+  public synchronized Collection<Pod> jobPods() {
+    return cachedPods;
+  }
+
+  @Override
+  public synchronized Result writeStatus(BatchJob job, BatchJobStatus status) {
+    String name = job.getMetadata().getName();
+    Fault fault = nextFault(name);
+    if (fault == Fault.CONFLICT && jobs.containsKey(key(job))) {
+      stamp(jobs.get(key(job)));
+    } else if (fault == Fault.GONE) {
+      jobs.remove(key(job));
+    } else if (fault == Fault.TIMEOUT_LOST) {
+      return Result.FAILED;
+    }
+    BatchJob current = jobs.get(key(job));
+    if (current == null) {
+      changed();
+      return Result.GONE;
+    }
+    if (!current
+        .getMetadata()
+        .getResourceVersion()
+        .equals(job.getMetadata().getResourceVersion())) {
+      changed();
+      return Result.CONFLICT;
+    }
+    BatchJob next = Serialization.clone(current);
+    next.setStatus(Serialization.clone(status));
+    stamp(next);
+    jobs.put(key(next), next);
+    if (status.getPhase() == JobPhase.Admitted
+        && (current.getStatus() == null || current.getStatus().getPhase() != JobPhase.Admitted)) {
+      admissionsApplied.add(name + "@" + status.getNode());
+    }
+    changed();
+    return fault == Fault.TIMEOUT_LANDED ? Result.FAILED : Result.WRITTEN;
+  }
+
+  @Override
+  public synchronized Result writeNodeConditions(BatchNode node, List<Condition> conditions) {
+    String name = node.getMetadata().getName();
+    Fault fault = nextFault(name);
+    BatchNode current = nodes.get(name);
+    if (fault == Fault.CONFLICT && current != null) {
+      stamp(current);
+    }
+    if (fault == Fault.TIMEOUT_LOST) {
+      return Result.FAILED;
+    }
+    if (current == null) {
+      return Result.GONE;
+    }
+    if (!current
+        .getMetadata()
+        .getResourceVersion()
+        .equals(node.getMetadata().getResourceVersion())) {
+      changed();
+      return Result.CONFLICT;
+    }
+    BatchNode next = Serialization.clone(current);
+    next.getStatus().setConditions(conditions);
+    stamp(next);
+    nodes.put(name, next);
+    changed();
+    return Result.WRITTEN;
+  }
+
+  @Override
+  public synchronized boolean createPod(Pod pod) {
+    String job = pod.getMetadata().getLabels().get("batch.octomy.io/job");
+    Fault fault = nextFault("pod/" + job);
+    if (fault == Fault.TIMEOUT_LOST) {
+      return false;
+    }
+    stamp(pod);
+    pods.putIfAbsent(job, Serialization.clone(pod));
+    changed();
+    return fault != Fault.TIMEOUT_LANDED;
+  }
+
+  @Override
+  public synchronized void recordEvent(BatchJob job, JobEvent event) {
+    events.add(job.getMetadata().getName() + ": " + event.reason());
+  }
+
+  @Override
+  public synchronized boolean foldDrift(
+      String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold) {
+    profiles.compute(
+        namespace + "/" + run.type(),
+        (k, old) -> fold.apply(old == null ? DriftRecord.empty() : old));
+    return true;
+  }
+
+  private Fault nextFault(String name) {
+    Deque<Fault> q = faults.get(name);
+    return q == null ? null : q.poll();
+  }
+
+  private void stamp(HasMetadata o) {
+    o.getMetadata().setResourceVersion(Long.toString(++version));
+  }
+
+  private void changed() {
+    if (autoSync) {
+      sync();
+    }
+  }
+
+  private static String key(BatchJob j) {
+    return j.getMetadata().getNamespace() + "/" + j.getMetadata().getName();
+  }
+}
