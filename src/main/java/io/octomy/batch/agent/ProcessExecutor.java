@@ -87,11 +87,36 @@ public final class ProcessExecutor implements AutoCloseable {
    * $1 is the exit code file, the rest is the command. Not exec'd: sh must outlive the command. The
    * command goes through {@code env} so it is exec'd from PATH as Kubernetes would run it, never
    * taken as a shell builtin or function (a command named "exit" must not end the wrapper before it
-   * records anything).
+   * records anything). It uses only absolute paths and shell builtins, so nothing in a job's {@code
+   * env} (a {@code PATH} without {@code /bin}, say) can stop it recording the exit code.
    */
   static final String WRAPPER =
       "f=$1; shift; /usr/bin/env -- \"$@\"; c=$?; "
-          + "printf '%s\\n' \"$c\" > \"$f.tmp\" && mv -f \"$f.tmp\" \"$f\"; exit $c";
+          + "printf '%s\\n' \"$c\" > \"$f.tmp\" && /bin/mv -f \"$f.tmp\" \"$f\"; exit $c";
+
+  /**
+   * The search path a job gets unless its template sets {@code PATH}: the one container runtimes
+   * give a container whose image sets none.
+   */
+  static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+  /**
+   * A job's environment: only what its template declares, over a documented minimum ({@code PATH},
+   * and the agent user's {@code HOME}, {@code USER} and {@code LOGNAME}, which the job runs as).
+   * Nothing else of the agent's own environment (its {@code KUBECONFIG}, cloud credentials of the
+   * shell that started it) reaches a job, as a kubelet gives a container and HTCondor a job.
+   */
+  static Map<String, String> jobEnvironment(Map<String, String> agent, Map<String, String> job) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("PATH", DEFAULT_PATH);
+    for (String name : List.of("HOME", "USER", "LOGNAME")) {
+      if (agent.get(name) != null) {
+        env.put(name, agent.get(name));
+      }
+    }
+    env.putAll(job);
+    return env;
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(ProcessExecutor.class);
   private static final OperatingSystem OS = new SystemInfo().getOperatingSystem();
@@ -160,7 +185,9 @@ public final class ProcessExecutor implements AutoCloseable {
               .redirectOutput(ProcessBuilder.Redirect.appendTo(store.logFile(key).toFile()))
               // Not a pipe: the job must not get EOF or SIGPIPE from us when the agent goes away.
               .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-      pb.environment().putAll(spec.env());
+      Map<String, String> env = jobEnvironment(System.getenv(), spec.env());
+      pb.environment().clear();
+      pb.environment().putAll(env);
       Process process = pb.start();
       JobState running =
           intent.running(process.pid(), process.toHandle().info().startInstant().orElse(null));

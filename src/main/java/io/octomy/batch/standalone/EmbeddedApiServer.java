@@ -1,6 +1,8 @@
 package io.octomy.batch.standalone;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -90,19 +92,42 @@ public final class EmbeddedApiServer implements AutoCloseable {
    * @throws IllegalArgumentException when a CRD cannot be installed
    */
   public static EmbeddedApiServer start(Path stateDir, int port, List<?> crds) {
-    ObjectMapper json = new ObjectMapper();
-    ObjectMapper yaml =
-        new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
+    return start(stateDir, port, crds, ServerLimits.defaults());
+  }
+
+  /** As {@link #start(Path, int, List)}, with other HTTP limits (tests use short timeouts). */
+  static EmbeddedApiServer start(Path stateDir, int port, List<?> crds, ServerLimits limits) {
+    // Request bodies are read with names as long as a body may be, so that a key too long for the
+    // product's readers gets the real server's 422 naming the field rather than a parse error;
+    // CommitGuard keeps every such object out of the store.
+    StreamReadConstraints bodies =
+        StreamReadConstraints.builder()
+            .maxNameLength(ServerLimits.defaults().maxBodyBytes())
+            .build();
+    JsonFactory jsonFactory = new JsonFactory();
+    jsonFactory.setStreamReadConstraints(bodies);
+    ObjectMapper json = new ObjectMapper(jsonFactory);
+    YAMLFactory yamlFactory =
+        new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER);
+    yamlFactory.setStreamReadConstraints(bodies);
+    ObjectMapper yaml = new ObjectMapper(yamlFactory);
     Clock clock = Clock.systemUTC();
     List<AutoCloseable> opened = new ArrayList<>();
     try {
-      Files.createDirectories(stateDir);
+      StateDirPermissions.restrictDirectory(stateDir);
       StateDirLock lock = StateDirLock.acquire(stateDir);
       opened.add(lock);
       SqliteStateStore db = SqliteStateStore.open(stateDir.resolve("state.db"));
-      ObjectStore store = new ObjectStore(json, db, ObjectStore.HISTORY);
-      opened.add(0, store);
+      opened.add(0, db);
+      StateDirPermissions.restrictDatabaseFiles(stateDir);
       ResourceRegistry registry = new ResourceRegistry();
+      ObjectStore store =
+          new ObjectStore(
+              json,
+              db,
+              new CommitGuard(json, key -> registry.byKey(key).orElse(null)),
+              ObjectStore.HISTORY);
+      opened.set(0, store);
       store.list(CRD_KEY, null).items().forEach(registry::register);
       store.listen(new RegistryFollower(registry));
       CelRules cel = new CelRules();
@@ -131,7 +156,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       }
       BearerAuth auth = BearerAuth.random();
       TlsIdentity tls = TlsIdentity.generate();
-      HttpFront front = new HttpFront(vertx, auth, tls, router, 8);
+      HttpFront front = new HttpFront(vertx, auth, tls, router, 8, limits);
       opened.add(0, front);
       boundPort[0] = front.start(port);
       Path kubeconfig = stateDir.resolve("kubeconfig");

@@ -20,6 +20,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTPS side, on Vert.x (the same engine the fabric8 mock web server runs on, taken from its
@@ -34,19 +37,42 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class HttpFront implements AutoCloseable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
+
   private static final String UNAUTHORIZED =
       ApiException.status(401, "Unauthorized", "Unauthorized", null, null, List.of()).toString();
+  private static final String TOO_MANY =
+      ApiException.status(
+              429,
+              "TooManyRequests",
+              "Too many requests, please try again later.",
+              null,
+              null,
+              List.of())
+          .toString();
 
   private final Vertx vertx;
   private final BearerAuth auth;
   private final ApiRouter router;
   private final ExecutorService workers;
+  private final ServerLimits limits;
+  private final ConnectionTimeouts timeouts;
+  private final AtomicInteger readOnlyInFlight = new AtomicInteger();
+  private final AtomicInteger mutatingInFlight = new AtomicInteger();
   private HttpServer server;
 
   private final TlsIdentity tls;
 
-  HttpFront(Vertx vertx, BearerAuth auth, TlsIdentity tls, ApiRouter router, int workerThreads) {
+  HttpFront(
+      Vertx vertx,
+      BearerAuth auth,
+      TlsIdentity tls,
+      ApiRouter router,
+      int workerThreads,
+      ServerLimits limits) {
     this.tls = tls;
+    this.limits = limits;
+    this.timeouts = new ConnectionTimeouts(vertx, limits);
     this.vertx = vertx;
     this.auth = auth;
     this.router = router;
@@ -69,6 +95,8 @@ final class HttpFront implements AutoCloseable {
             .setPort(port)
             .setMaxWebSocketFrameSize(16 * 1024 * 1024)
             .setCompressionSupported(false)
+            .setMaxHeaderSize(limits.maxHeaderBytes())
+            .setMaxInitialLineLength(64 * 1024)
             // HTTP/1.1 only (no ALPN): watches stay plain chunked responses
             .setSsl(true)
             .setUseAlpn(false)
@@ -76,7 +104,11 @@ final class HttpFront implements AutoCloseable {
                 new PemKeyCertOptions()
                     .setCertValue(Buffer.buffer(tls.certificatePem()))
                     .setKeyValue(Buffer.buffer(tls.privateKeyPem())));
-    server = vertx.createHttpServer(options).requestHandler(this::onRequest);
+    server =
+        vertx
+            .createHttpServer(options)
+            .connectionHandler(timeouts::opened)
+            .requestHandler(this::onRequest);
     try {
       return server
           .listen()
@@ -91,6 +123,9 @@ final class HttpFront implements AutoCloseable {
   }
 
   private void onRequest(HttpServerRequest req) {
+    timeouts.started(req.connection());
+    req.response().endHandler(v -> timeouts.finished(req.connection()));
+    req.response().closeHandler(v -> timeouts.finished(req.connection()));
     if (!auth.allows(req.getHeader("Authorization"))) {
       req.response()
           .setStatusCode(401)
@@ -101,30 +136,143 @@ final class HttpFront implements AutoCloseable {
     ApiRequest head = request(req, new byte[0]);
     if (WatchHandler.isWatch(head)) {
       if ("websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
-        req.toWebSocket().onSuccess(ws -> startWatch(head, new SocketSink(ws), null));
+        req.toWebSocket()
+            .onSuccess(ws -> startWatch(head, new SocketSink(ws, limits.watchBufferBytes()), null));
       } else {
-        startWatch(head, new ChunkedSink(req.response()), req.response());
+        startWatch(
+            head, new ChunkedSink(req.response(), limits.watchBufferBytes()), req.response());
       }
       return;
     }
-    req.body()
-        .onSuccess(
-            body ->
-                workers.execute(
-                    () -> {
-                      ApiResponse answer = router.handle(request(req, body.getBytes()));
-                      req.response()
-                          .setStatusCode(answer.status())
-                          .putHeader("Content-Type", answer.contentType())
-                          .end(Buffer.buffer(answer.body()));
-                    }))
-        .onFailure(e -> req.response().setStatusCode(400).end());
+    boolean mutating = !req.method().name().equals("GET") && !req.method().name().equals("HEAD");
+    AtomicInteger inFlight = mutating ? mutatingInFlight : readOnlyInFlight;
+    int max = mutating ? limits.maxMutatingInFlight() : limits.maxReadOnlyInFlight();
+    if (inFlight.incrementAndGet() > max) {
+      inFlight.decrementAndGet();
+      req.response()
+          .setStatusCode(429)
+          .putHeader("Retry-After", "1")
+          .putHeader("Content-Type", "application/json")
+          .end(TOO_MANY);
+      return;
+    }
+    AtomicBoolean released = new AtomicBoolean();
+    Runnable release =
+        () -> {
+          if (released.compareAndSet(false, true)) {
+            inFlight.decrementAndGet();
+          }
+        };
+    req.response().closeHandler(v -> release.run());
+    readBody(
+        req,
+        body ->
+            workers.execute(
+                () -> {
+                  try {
+                    answer(req, router.handle(request(req, body)));
+                  } catch (Throwable e) {
+                    // out of memory or a bug: answer it, and keep the worker alive
+                    LOG.error("{} {} failed", req.method(), req.path(), e);
+                    answer(req, internalError(e));
+                  } finally {
+                    release.run();
+                  }
+                }),
+        release);
+  }
+
+  /**
+   * Reads a body of at most {@code maxBodyBytes}; a larger one (by its Content-Length or as it
+   * arrives) is answered 413 at once and the connection closed, so it is never held in memory.
+   */
+  private void readBody(HttpServerRequest req, Consumer<byte[]> then, Runnable release) {
+    String length = req.getHeader("Content-Length");
+    long declared = -1;
+    try {
+      declared = length == null ? -1 : Long.parseLong(length.trim());
+    } catch (NumberFormatException e) {
+      declared = Long.MAX_VALUE;
+    }
+    if (declared > limits.maxBodyBytes()) {
+      tooLarge(req, release);
+      return;
+    }
+    Buffer body = Buffer.buffer();
+    AtomicBoolean refused = new AtomicBoolean();
+    req.handler(
+        chunk -> {
+          if (refused.get()) {
+            return;
+          }
+          if (body.length() + chunk.length() > limits.maxBodyBytes()) {
+            refused.set(true);
+            tooLarge(req, release);
+          } else {
+            body.appendBuffer(chunk);
+          }
+        });
+    req.exceptionHandler(e -> release.run());
+    req.endHandler(
+        v -> {
+          if (!refused.get()) {
+            then.accept(body.getBytes());
+          }
+        });
+  }
+
+  private void tooLarge(HttpServerRequest req, Runnable release) {
+    release.run();
+    String status =
+        ApiException.status(
+                413,
+                "RequestEntityTooLarge",
+                "Request entity too large: limit is " + limits.maxBodyBytes(),
+                null,
+                null,
+                List.of())
+            .toString();
+    req.response()
+        .setStatusCode(413)
+        .putHeader("Content-Type", "application/json")
+        .putHeader("Connection", "close")
+        .end(status)
+        .onComplete(v -> req.connection().close());
+  }
+
+  private static void answer(HttpServerRequest req, ApiResponse answer) {
+    if (req.response().ended() || req.response().closed()) {
+      return;
+    }
+    req.response()
+        .setStatusCode(answer.status())
+        .putHeader("Content-Type", answer.contentType())
+        .end(Buffer.buffer(answer.body()));
+  }
+
+  private static ApiResponse internalError(Throwable e) {
+    return ApiResponse.json(
+        500,
+        ApiException.status(
+                500,
+                "InternalError",
+                "Internal error occurred: " + e.getClass().getSimpleName(),
+                null,
+                null,
+                List.of())
+            .toString());
   }
 
   private void startWatch(ApiRequest head, WatchSink sink, HttpServerResponse http) {
     workers.execute(
         () -> {
-          Optional<ApiResponse> refused = router.watch(head, sink);
+          Optional<ApiResponse> refused;
+          try {
+            refused = router.watch(head, sink);
+          } catch (Throwable e) {
+            LOG.error("watch {} failed", head.path(), e);
+            refused = Optional.of(internalError(e));
+          }
           if (refused.isPresent() && http != null && !http.headWritten()) {
             http.setChunked(false);
             http.setStatusCode(refused.get().status())
@@ -158,9 +306,19 @@ final class HttpFront implements AutoCloseable {
   private static final class ChunkedSink implements WatchSink {
     private final HttpServerResponse response;
     private final AtomicBoolean started = new AtomicBoolean();
+    private final long bufferBytes;
+    private long replayed;
+    private volatile boolean bounded;
 
-    ChunkedSink(HttpServerResponse response) {
+    ChunkedSink(HttpServerResponse response, long bufferBytes) {
       this.response = response;
+      this.bufferBytes = bufferBytes;
+    }
+
+    @Override
+    public void replayDone() {
+      response.setWriteQueueMaxSize((int) Math.min(Integer.MAX_VALUE, replayed + bufferBytes));
+      bounded = true;
     }
 
     private void head() {
@@ -172,9 +330,18 @@ final class HttpFront implements AutoCloseable {
     @Override
     public void send(String event) {
       head();
-      if (!response.closed() && !response.ended()) {
-        response.write(event);
+      if (response.closed() || response.ended()) {
+        return;
       }
+      if (bounded && response.writeQueueFull()) {
+        // a client that does not read: end its watch rather than buffer without limit
+        end();
+        return;
+      }
+      if (!bounded) {
+        replayed += event.length();
+      }
+      response.write(event);
     }
 
     @Override
@@ -208,16 +375,34 @@ final class HttpFront implements AutoCloseable {
   /** A watch over a WebSocket, one JSON event per text message. */
   private static final class SocketSink implements WatchSink {
     private final ServerWebSocket socket;
+    private final long bufferBytes;
+    private long replayed;
+    private volatile boolean bounded;
 
-    SocketSink(ServerWebSocket socket) {
+    SocketSink(ServerWebSocket socket, long bufferBytes) {
       this.socket = socket;
+      this.bufferBytes = bufferBytes;
+    }
+
+    @Override
+    public void replayDone() {
+      socket.setWriteQueueMaxSize((int) Math.min(Integer.MAX_VALUE, replayed + bufferBytes));
+      bounded = true;
     }
 
     @Override
     public void send(String event) {
-      if (!socket.isClosed()) {
-        socket.writeTextMessage(event);
+      if (socket.isClosed()) {
+        return;
       }
+      if (bounded && socket.writeQueueFull()) {
+        end();
+        return;
+      }
+      if (!bounded) {
+        replayed += event.length();
+      }
+      socket.writeTextMessage(event);
     }
 
     @Override
@@ -244,6 +429,7 @@ final class HttpFront implements AutoCloseable {
 
   @Override
   public void close() {
+    timeouts.close();
     if (server != null) {
       CompletableFuture<Void> done = server.close().toCompletionStage().toCompletableFuture();
       try {

@@ -2,14 +2,11 @@ package io.octomy.batch.standalone;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.octomy.batch.vocabulary.ResourceNames;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * The server-owned parts of an object write, as a real API server applies them: metadata set by the
@@ -18,8 +15,6 @@ import java.util.regex.Pattern;
  */
 final class ObjectRules {
 
-  // Labels of [a-z0-9-] joined by single dots, as the API server checks metadata.name.
-  private static final Pattern DNS_SUBDOMAIN = Pattern.compile(ResourceNames.DNS_SUBDOMAIN_REGEX);
   private static final String NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789";
   private static final List<String> SERVER_METADATA =
       List.of(
@@ -65,23 +60,7 @@ final class ObjectRules {
                   "Required value: name or generateName is required",
                   "FieldValueRequired")));
     }
-    List<ApiException.Cause> nameCauses = new ArrayList<>();
-    // The real server's IsDNS1123Subdomain: one cause per broken rule, in this order.
-    if (name.length() > 253) {
-      nameCauses.add(nameCause(name, "must be no more than 253 characters"));
-    }
-    if (!DNS_SUBDOMAIN.matcher(name).matches()) {
-      nameCauses.add(
-          nameCause(
-              name,
-              "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters,"
-                  + " '-' or '.', and must start and end with an alphanumeric character (e.g."
-                  + " 'example.com', regex used for validation is"
-                  + " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"));
-    }
-    if (!nameCauses.isEmpty()) {
-      throw ApiException.invalid(type, name, nameCauses);
-    }
+    // the name's format is checked with everything else a commit must satisfy (CommitGuard)
     setNamespace(type, namespace, meta);
     for (String field : SERVER_METADATA) {
       meta.remove(field);
@@ -216,10 +195,5 @@ final class ObjectRules {
         .put("deletionTimestamp", now())
         .put("deletionGracePeriodSeconds", 0);
     return result;
-  }
-
-  private static ApiException.Cause nameCause(String name, String message) {
-    return new ApiException.Cause(
-        "metadata.name", "Invalid value: \"" + name + "\": " + message, "FieldValueInvalid");
   }
 }

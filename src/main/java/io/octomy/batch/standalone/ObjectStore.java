@@ -1,6 +1,7 @@
 package io.octomy.batch.standalone;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayDeque;
@@ -10,6 +11,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * All objects, indexed by resource/namespace/name in a sorted map, written through to SQLite.
@@ -28,6 +31,9 @@ final class ObjectStore implements AutoCloseable {
   /** Default number of recent events kept so that a watch can resume from a resourceVersion. */
   static final int HISTORY = 10_000;
 
+  /** The kept events never hold more than this many bytes of objects, whatever their count. */
+  static final long HISTORY_BYTES = 64L * 1024 * 1024;
+
   enum EventType {
     ADDED,
     MODIFIED,
@@ -36,7 +42,12 @@ final class ObjectStore implements AutoCloseable {
 
   /** One committed change, as delivered to watchers. */
   record Event(
-      EventType type, String resource, String namespace, long resourceVersion, ObjectNode object) {}
+      EventType type,
+      String resource,
+      String namespace,
+      long resourceVersion,
+      ObjectNode object,
+      long bytes) {}
 
   /** A watch. {@link #send} runs under the write lock and must not block. */
   interface Watcher {
@@ -80,39 +91,66 @@ final class ObjectStore implements AutoCloseable {
     }
   }
 
+  private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
+
   private final ObjectMapper json;
   private final SqliteStateStore db;
+  private final CommitGuard guard;
   private final ConcurrentSkipListMap<String, ObjectNode> objects = new ConcurrentSkipListMap<>();
   private final ReentrantLock lock = new ReentrantLock();
   private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
   private final ArrayDeque<Event> history = new ArrayDeque<>();
   private final int historyLimit;
+  private final long historyBytesLimit;
+  private long historyBytes;
   private volatile long resourceVersion;
 
   /** Every event with a resourceVersion above this one is still in {@link #history}. */
   private long historyFloor;
 
-  ObjectStore(ObjectMapper json, SqliteStateStore db, int historyLimit) {
+  ObjectStore(ObjectMapper json, SqliteStateStore db, CommitGuard guard, int historyLimit) {
+    this(json, db, guard, historyLimit, HISTORY_BYTES);
+  }
+
+  /**
+   * Loads every stored object. A row that the product could not read back (written by an older
+   * version, or damaged) is moved aside into the database's {@code quarantine} table and named in
+   * the log; everything else is served.
+   */
+  ObjectStore(
+      ObjectMapper json,
+      SqliteStateStore db,
+      CommitGuard guard,
+      int historyLimit,
+      long historyBytesLimit) {
     this.json = json;
     this.db = db;
+    this.guard = guard;
     this.historyLimit = historyLimit;
+    this.historyBytesLimit = historyBytesLimit;
     for (SqliteStateStore.Row row : db.loadAll()) {
+      String problem;
       try {
-        objects.put(
-            key(row.resource(), row.namespace(), row.name()),
-            (ObjectNode) json.readTree(row.body()));
+        JsonNode node = json.readTree(row.body());
+        if (node instanceof ObjectNode object) {
+          guard.check(row.resource(), row.namespace(), row.name(), object.deepCopy());
+          objects.put(key(row.resource(), row.namespace(), row.name()), object);
+          continue;
+        }
+        problem = "not a JSON object";
       } catch (JsonProcessingException e) {
-        throw new StateStoreException(
-            "state database holds an unreadable object "
-                + row.resource()
-                + " "
-                + row.namespace()
-                + "/"
-                + row.name()
-                + ": "
-                + e.getOriginalMessage(),
-            e);
+        problem = e.getOriginalMessage();
+      } catch (ApiException e) {
+        problem = e.getMessage();
       }
+      db.quarantine(row, problem);
+      LOG.warn(
+          "state database: object {} {}/{} cannot be served ({}); it was moved to the quarantine"
+              + " table of the state database and everything else is served",
+          row.resource(),
+          row.namespace(),
+          row.name(),
+          problem);
     }
     this.resourceVersion = db.lastResourceVersion();
     // events from before this start are gone: a watch from an older version must relist
@@ -176,21 +214,25 @@ final class ObjectStore implements AutoCloseable {
       long rv = resourceVersion + 1;
       ObjectNode object = change instanceof Put put ? put.object() : ((Remove) change).last();
       object.withObjectProperty("metadata").put("resourceVersion", Long.toString(rv));
+      String text = change instanceof Put ? guard.check(resource, namespace, name, object) : null;
       if (dryRun) {
         return object;
       }
       EventType type;
+      long bytes;
       if (change instanceof Put) {
-        db.put(resource, namespace, name, rv, serialize(object));
+        db.put(resource, namespace, name, rv, text);
+        bytes = text.length();
         objects.put(key, object);
         type = current == null ? EventType.ADDED : EventType.MODIFIED;
       } else {
         db.delete(resource, namespace, name, rv);
         objects.remove(key);
         type = EventType.DELETED;
+        bytes = current == null ? 0 : serialize(current).length();
       }
       resourceVersion = rv;
-      publish(new Event(type, resource, namespace, rv, object));
+      publish(new Event(type, resource, namespace, rv, object, bytes));
       return object;
     } finally {
       lock.unlock();
@@ -207,8 +249,11 @@ final class ObjectStore implements AutoCloseable {
 
   private void publish(Event event) {
     history.addLast(event);
-    while (history.size() > historyLimit) {
-      historyFloor = history.removeFirst().resourceVersion();
+    historyBytes += event.bytes();
+    while (history.size() > historyLimit || historyBytes > historyBytesLimit) {
+      Event dropped = history.removeFirst();
+      historyBytes -= dropped.bytes();
+      historyFloor = dropped.resourceVersion();
     }
     for (Watcher w : watchers) {
       if (w.matches(event)) {
@@ -253,7 +298,8 @@ final class ObjectStore implements AutoCloseable {
                   resource,
                   o.path("metadata").path("namespace").asText(""),
                   version(o),
-                  o);
+                  o,
+                  0);
           if (scoped.matches(e)) {
             scoped.send(e);
           }

@@ -1,7 +1,9 @@
 package io.octomy.batch.standalone;
 
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.io.IOException;
@@ -24,6 +26,12 @@ final class Patches {
   static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
   static final String APPLY_PATCH = "application/apply-patch+yaml";
 
+  /** A real server's limit on the operations of one JSON patch. */
+  static final int MAX_JSON_PATCH_OPERATIONS = 10_000;
+
+  /** A real server's limit on the bytes all {@code copy} operations of one JSON patch may add. */
+  static final long MAX_JSON_PATCH_COPY_BYTES = 3L * 1024 * 1024;
+
   private Patches() {}
 
   /** Whether the content type is server-side apply (which may create the object). */
@@ -34,34 +42,35 @@ final class Patches {
   /**
    * Applies a patch body to a copy of {@code target}.
    *
-   * @throws ApiException 415 for an unknown content type, 400 for a malformed body
+   * @param custom whether the target is a custom resource (no strategic merge patch, as on a real
+   *     server)
+   * @throws ApiException 415 for an unknown content type, 400 for a malformed body, 422 for a JSON
+   *     patch that cannot be applied, 413 for one with too many operations
    */
   static ObjectNode apply(
-      ObjectNode target, String contentType, byte[] body, ObjectMapper json, ObjectMapper yaml) {
+      ObjectNode target,
+      String contentType,
+      byte[] body,
+      boolean custom,
+      ObjectMapper json,
+      ObjectMapper yaml) {
     String type = contentType == null ? "" : contentType.split(";")[0].trim();
+    if (custom && type.equals(STRATEGIC_MERGE_PATCH)) {
+      throw unsupported(true);
+    }
     try {
       switch (type) {
         case JSON_PATCH -> {
-          JsonNode result = JsonPatch.apply(json.readTree(body), target);
-          if (!result.isObject()) {
-            throw ApiException.badRequest("the JSON patch does not leave an object");
-          }
-          return (ObjectNode) result;
+          return jsonPatch(target, json.readTree(body), json);
         }
-        case MERGE_PATCH, STRATEGIC_MERGE_PATCH, "application/json" -> {
+        case MERGE_PATCH, STRATEGIC_MERGE_PATCH -> {
           return merge(target.deepCopy(), json.readTree(body));
         }
         case APPLY_PATCH, "application/apply-patch+json" -> {
           // apply bodies are YAML (JSON is valid YAML)
           return merge(target.deepCopy(), yaml.readTree(body));
         }
-        default ->
-            throw new ApiException(
-                415,
-                "UnsupportedMediaType",
-                "the body of the request was in an unknown format - accepted media types include: "
-                    + String.join(
-                        ", ", JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH));
+        default -> throw unsupported(custom);
       }
     } catch (IOException | RuntimeException e) {
       if (e instanceof ApiException api) {
@@ -69,6 +78,76 @@ final class Patches {
       }
       throw ApiException.badRequest("cannot apply the patch: " + e.getMessage());
     }
+  }
+
+  private static ApiException unsupported(boolean custom) {
+    return new ApiException(
+        415,
+        "UnsupportedMediaType",
+        "the body of the request was in an unknown format - accepted media types include: "
+            + (custom
+                ? String.join(", ", JSON_PATCH, MERGE_PATCH, APPLY_PATCH)
+                : String.join(", ", JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH)));
+  }
+
+  /**
+   * RFC 6902 with a real server's bounds: at most 10,000 operations, and {@code copy} operations
+   * that together add at most 3 MiB (so 30 doubling copies cannot grow an object to gigabytes). The
+   * operations are applied in runs that end before each copy, whose source is measured first.
+   */
+  private static ObjectNode jsonPatch(ObjectNode target, JsonNode patch, ObjectMapper json)
+      throws IOException {
+    if (!patch.isArray()) {
+      throw ApiException.badRequest(
+          "json: cannot unmarshal "
+              + patch.getNodeType()
+              + " into a JSON patch (a list of operations)");
+    }
+    if (patch.size() > MAX_JSON_PATCH_OPERATIONS) {
+      throw new ApiException(
+          413,
+          "RequestEntityTooLarge",
+          "The allowed maximum operations in a JSON patch is "
+              + MAX_JSON_PATCH_OPERATIONS
+              + ", got "
+              + patch.size());
+    }
+    JsonNode doc = target;
+    ArrayNode run = json.createArrayNode();
+    long copied = 0;
+    try {
+      for (JsonNode op : patch) {
+        if ("copy".equals(op.path("op").asText())) {
+          if (!run.isEmpty()) {
+            doc = JsonPatch.apply(run, doc);
+            run = json.createArrayNode();
+          }
+          JsonNode from = doc.at(JsonPointer.compile(op.path("from").asText()));
+          copied += from.isMissingNode() ? 0 : json.writeValueAsBytes(from).length;
+          if (copied > MAX_JSON_PATCH_COPY_BYTES) {
+            throw new ApiException(
+                422,
+                "Invalid",
+                "Unable to complete the copy, the accumulated size increase of copy is "
+                    + copied
+                    + ", exceeding the limit "
+                    + MAX_JSON_PATCH_COPY_BYTES);
+          }
+        }
+        run.add(op);
+      }
+      if (!run.isEmpty()) {
+        doc = JsonPatch.apply(run, doc);
+      }
+    } catch (ApiException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ApiException(422, "Invalid", "the JSON patch cannot be applied: " + e.getMessage());
+    }
+    if (!doc.isObject()) {
+      throw new ApiException(422, "Invalid", "the JSON patch does not leave an object");
+    }
+    return (ObjectNode) doc;
   }
 
   /** RFC 7386: objects merge recursively, {@code null} deletes, anything else replaces. */

@@ -43,6 +43,9 @@ record RequestPath(
     if (rest.length >= 3
         && rest[0].equals("namespaces")
         && registry.find(group, version, rest[2]).map(ResourceType::namespaced).orElse(false)) {
+      if (rest.length > 5) {
+        return Optional.empty();
+      }
       return Optional.of(
           new RequestPath(group, version, rest[2], rest[1], at(rest, 3), at(rest, 4)));
     }

@@ -65,13 +65,19 @@ final class ResourceHandler {
       case "DELETE" ->
           p.name() == null
               ? deleteCollection(req, p, type)
-              : respond(200, view(type, p.version(), delete(type, ns, p.name(), req.dryRun())));
+              : respond(
+                  200,
+                  view(
+                      type,
+                      p.version(),
+                      delete(type, ns, p.name(), req.dryRun(), Preconditions.of(req, json))));
       default ->
           throw new ApiException(405, "MethodNotAllowed", req.method() + " is not supported");
     };
   }
 
   private ApiResponse get(ApiRequest req, RequestPath p, ResourceType type, String ns) {
+    ListPage.checkResourceVersion(req.param("resourceVersion"));
     ObjectNode object = store.get(type.key(), ns, p.name());
     if (object == null) {
       throw ApiException.notFound(type, p.name());
@@ -90,21 +96,24 @@ final class ResourceHandler {
   }
 
   private ApiResponse list(ApiRequest req, RequestPath p, ResourceType type) {
-    ObjectStore.Listing snapshot = store.list(type.key(), type.namespaced() ? p.namespace() : null);
+    ListPage.checkResourceVersion(req.param("resourceVersion"));
+    ObjectStore.Listing snapshot =
+        store.list(type.key(), type.namespaced() ? p.namespace() : null);
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
             .and(Selectors.fields(req.param("fieldSelector")));
-    List<ObjectNode> items =
-        snapshot.items().stream().filter(filter).map(o -> view(type, p.version(), o)).toList();
+    ListPage page = ListPage.of(req, snapshot, filter);
+    List<ObjectNode> items = page.items().stream().map(o -> view(type, p.version(), o)).toList();
     if (TableRenderer.wantsTable(req.accept())) {
-      return respond(
-          200,
+      ObjectNode table =
           tables.table(
-              type, p.version(), items, req.param("includeObject"), snapshot.resourceVersion()));
+              type, p.version(), items, req.param("includeObject"), page.resourceVersion());
+      page.describe(table.withObjectProperty("metadata"));
+      return respond(200, table);
     }
     ObjectNode list = json.createObjectNode();
     list.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
-    list.putObject("metadata").put("resourceVersion", Long.toString(snapshot.resourceVersion()));
+    page.describe(list.putObject("metadata"));
     ArrayNode array = list.putArray("items");
     items.forEach(array::add);
     return respond(200, list);
@@ -115,6 +124,7 @@ final class ResourceHandler {
     if (!kind.isEmpty() && !kind.equals(type.kind())) {
       throw ApiException.badRequest("the body holds a " + kind + ", not a " + type.kind());
     }
+    requireNamespace(type, ns);
     ObjectNode object = rules.prepareCreate(type, ns, body);
     String name = object.path("metadata").path("name").asText();
     admit(type, object, null);
@@ -134,15 +144,7 @@ final class ResourceHandler {
   private ObjectNode update(
       ApiRequest req, ResourceType type, String ns, String name, boolean status) {
     ObjectNode body = parse(req);
-    String bodyName = body.path("metadata").path("name").asText("");
-    if (!bodyName.isEmpty() && !bodyName.equals(name)) {
-      throw ApiException.badRequest(
-          "the name of the object ("
-              + bodyName
-              + ") does not match the name on the URL ("
-              + name
-              + ")");
-    }
+    sameNameAndNamespace(type, body, name, ns);
     return store.write(
         type.key(),
         ns,
@@ -159,6 +161,21 @@ final class ResourceHandler {
   private ApiResponse patch(
       ApiRequest req, RequestPath p, ResourceType type, String ns, boolean status) {
     boolean apply = Patches.isApply(req.contentType());
+    String manager = req.param("fieldManager");
+    if (apply && (manager == null || manager.isEmpty())) {
+      throw new ApiException(
+          422,
+          "Invalid",
+          "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for"
+              + " apply patch",
+          "PatchOptions",
+          "",
+          List.of(
+              new ApiException.Cause(
+                  "fieldManager",
+                  "Required value: is required for apply patch",
+                  "FieldValueRequired")));
+    }
     String[] created = {null};
     ObjectNode result =
         store.write(
@@ -172,18 +189,22 @@ final class ResourceHandler {
                   throw ApiException.notFound(type, p.name());
                 }
                 // server-side apply creates what does not exist yet
+                requireNamespace(type, ns);
                 ObjectNode seed = json.createObjectNode();
                 seed.putObject("metadata").put("name", p.name());
-                ObjectNode object =
-                    rules.prepareCreate(
-                        type, ns, Patches.apply(seed, req.contentType(), req.body(), json, yaml));
-                object.withObjectProperty("metadata").put("name", p.name());
+                ObjectNode applied =
+                    Patches.apply(seed, req.contentType(), req.body(), type.isCustom(), json, yaml);
+                sameNameAndNamespace(type, applied, p.name(), ns);
+                applied.withObjectProperty("metadata").put("name", p.name());
+                ObjectNode object = rules.prepareCreate(type, ns, applied);
                 admit(type, object, null);
                 created[0] = p.name();
                 return new ObjectStore.Put(object);
               }
               ObjectNode candidate =
-                  Patches.apply(current, req.contentType(), req.body(), json, yaml);
+                  Patches.apply(
+                      current, req.contentType(), req.body(), type.isCustom(), json, yaml);
+              sameNameAndNamespace(type, candidate, p.name(), ns);
               return change(type, current, candidate, status);
             });
     return respond(created[0] != null ? 201 : 200, view(type, p.version(), result));
@@ -198,6 +219,7 @@ final class ResourceHandler {
         && !expected.equals(current.path("metadata").path("resourceVersion").asText())) {
       throw ApiException.conflict(type, name);
     }
+    Preconditions.requireUid(type, current, candidate.path("metadata").path("uid").asText(""));
     ObjectNode result = rules.prepareUpdate(type, current, candidate, status);
     result
         .withObjectProperty("metadata")
@@ -270,7 +292,17 @@ final class ResourceHandler {
   }
 
   /** Deletes one object now, or marks it for deletion while finalizers remain. */
-  ObjectNode delete(ResourceType type, String ns, String name, boolean dryRun) {
+  ObjectNode delete(
+      ResourceType type, String ns, String name, boolean dryRun, Preconditions preconditions) {
+    if (isNamespaces(type) && Preconditions.PROTECTED_NAMESPACES.contains(name)) {
+      throw new ApiException(
+          403,
+          "Forbidden",
+          "namespaces \"" + name + "\" is forbidden: this namespace may not be deleted",
+          "namespaces",
+          name,
+          List.of());
+    }
     ObjectNode result =
         store.write(
             type.key(),
@@ -281,6 +313,7 @@ final class ResourceHandler {
               if (current == null) {
                 throw ApiException.notFound(type, name);
               }
+              preconditions.check(type, current);
               if (ObjectRules.hasFinalizers(current)) {
                 return current.path("metadata").has("deletionTimestamp")
                     ? new ObjectStore.Keep(current)
@@ -288,7 +321,7 @@ final class ResourceHandler {
               }
               return new ObjectStore.Remove(current.deepCopy());
             });
-    if (!dryRun && type.plural().equals("namespaces") && type.group().isEmpty()) {
+    if (!dryRun && isNamespaces(type)) {
       deleteContents(name);
     } else if (!dryRun && type.group().equals(ResourceRegistry.CRD_GROUP)) {
       ResourceType defined = ResourceRegistry.fromCrd(result);
@@ -322,6 +355,12 @@ final class ResourceHandler {
   }
 
   private ApiResponse deleteCollection(ApiRequest req, RequestPath p, ResourceType type) {
+    if (isNamespaces(type)) {
+      throw new ApiException(
+          405,
+          "MethodNotAllowed",
+          "the server does not allow this method on the requested resource");
+    }
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
             .and(Selectors.fields(req.param("fieldSelector")));
@@ -340,7 +379,8 @@ final class ResourceHandler {
                       type,
                       meta.path("namespace").asText(""),
                       meta.path("name").asText(),
-                      req.dryRun())));
+                      req.dryRun(),
+                      Preconditions.NONE)));
         } catch (ApiException e) {
           // deleted meanwhile: nothing left to do
         }
@@ -363,12 +403,56 @@ final class ResourceHandler {
     return copy;
   }
 
+  private static boolean isNamespaces(ResourceType type) {
+    return type.plural().equals("namespaces") && type.group().isEmpty();
+  }
+
+  /** A namespaced object is created only in a namespace that exists, as on a real server. */
+  private void requireNamespace(ResourceType type, String ns) {
+    if (type.namespaced() && store.get("/namespaces", "", ns) == null) {
+      throw new ApiException(
+          404, "NotFound", "namespaces \"" + ns + "\" not found", "namespaces", ns, List.of());
+    }
+  }
+
+  /** A write may not move an object: the body's name and namespace must be the URL's. */
+  private static void sameNameAndNamespace(
+      ResourceType type, ObjectNode body, String name, String ns) {
+    JsonNode meta = body.path("metadata");
+    String bodyName = meta.path("name").asText("");
+    if (!bodyName.isEmpty() && !bodyName.equals(name)) {
+      throw ApiException.badRequest(
+          "the name of the object ("
+              + bodyName
+              + ") does not match the name on the URL ("
+              + name
+              + ")");
+    }
+    String bodyNs = meta.path("namespace").asText("");
+    if (type.namespaced() && !bodyNs.isEmpty() && !bodyNs.equals(ns)) {
+      throw ApiException.badRequest(
+          "the namespace of the object ("
+              + bodyNs
+              + ") does not match the namespace on the request ("
+              + ns
+              + ")");
+    }
+  }
+
   private ObjectNode parse(ApiRequest req) {
     if (ProtobufBodies.isProtobuf(req.contentType())) {
       return ProtobufBodies.decode(req.body());
     }
+    String mediaType = req.contentType().split(";")[0].trim();
+    if (!mediaType.equals("application/json") && !mediaType.equals("application/yaml")) {
+      throw new ApiException(
+          415,
+          "UnsupportedMediaType",
+          "the body of the request was in an unknown format - accepted media types include:"
+              + " application/json, application/yaml, application/vnd.kubernetes.protobuf");
+    }
     try {
-      ObjectMapper mapper = req.contentType().contains("yaml") ? yaml : json;
+      ObjectMapper mapper = mediaType.equals("application/yaml") ? yaml : json;
       JsonNode node = mapper.readTree(req.body());
       if (node == null || !node.isObject()) {
         throw ApiException.badRequest("the request body must be an object");

@@ -82,6 +82,9 @@ final class SqliteStateStore implements AutoCloseable {
       connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), props);
       // Read before writing anything: a corrupt or foreign file fails here, untouched.
       check(connection, file);
+      if (exists) {
+        requireSchema(connection, file);
+      }
       try (Statement s = connection.createStatement()) {
         execute(s, "PRAGMA journal_mode=WAL");
         execute(s, "PRAGMA synchronous=FULL");
@@ -91,6 +94,10 @@ final class SqliteStateStore implements AutoCloseable {
                 + " PRIMARY KEY (resource, namespace, name)) WITHOUT ROWID");
         s.executeUpdate(
             "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+        s.executeUpdate(
+            "CREATE TABLE IF NOT EXISTS quarantine (resource TEXT NOT NULL, namespace TEXT NOT"
+                + " NULL, name TEXT NOT NULL, body TEXT NOT NULL, reason TEXT NOT NULL,"
+                + " quarantined_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)");
       }
       connection.setAutoCommit(false);
       return new SqliteStateStore(file, connection);
@@ -116,6 +123,24 @@ final class SqliteStateStore implements AutoCloseable {
     }
   }
 
+  /**
+   * An existing file without our tables (emptied, truncated, or its write-ahead log lost before the
+   * first checkpoint) would otherwise start as an empty server and silently drop every object.
+   */
+  private static void requireSchema(Connection connection, Path file) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                    + " AND name IN ('objects', 'counters')")) {
+      if (!rs.next() || rs.getInt(1) != 2) {
+        throw new SQLException(
+            "the file has lost its schema (it is empty or was truncated; was its -wal file"
+                + " removed?), so starting would serve nothing of what was stored");
+      }
+    }
+  }
+
   /** Runs a statement that may answer rows (PRAGMAs do) and closes that answer at once. */
   private static void execute(Statement s, String sql) throws SQLException {
     if (s.execute(sql)) {
@@ -128,7 +153,11 @@ final class SqliteStateStore implements AutoCloseable {
     try (Statement s = connection.createStatement();
         ResultSet rs =
             s.executeQuery("SELECT value FROM counters WHERE name = 'resourceVersion'")) {
-      return rs.next() ? rs.getLong(1) : 0L;
+      long value = rs.next() ? rs.getLong(1) : 0L;
+      // ends the read transaction: an open one would make the closing checkpoint fail with
+      // SQLITE_LOCKED
+      connection.commit();
+      return value;
     } catch (SQLException e) {
       throw failure("read the resourceVersion counter", e);
     }
@@ -146,6 +175,32 @@ final class SqliteStateStore implements AutoCloseable {
       return rows;
     } catch (SQLException e) {
       throw failure("load objects", e);
+    }
+  }
+
+  /**
+   * Moves a row that cannot be served into the {@code quarantine} table, in one transaction, so
+   * that nothing is lost and its name is free again.
+   */
+  void quarantine(Row row, String reason) {
+    try (PreparedStatement keep =
+        connection.prepareStatement(
+            "INSERT INTO quarantine(resource, namespace, name, body, reason)"
+                + " VALUES (?, ?, ?, ?, ?)")) {
+      keep.setString(1, row.resource());
+      keep.setString(2, row.namespace());
+      keep.setString(3, row.name());
+      keep.setString(4, row.body());
+      keep.setString(5, reason == null ? "" : reason);
+      keep.executeUpdate();
+      delete.setString(1, row.resource());
+      delete.setString(2, row.namespace());
+      delete.setString(3, row.name());
+      delete.executeUpdate();
+      connection.commit();
+    } catch (SQLException e) {
+      rollback();
+      throw failure("quarantine " + row.resource() + " " + row.namespace() + "/" + row.name(), e);
     }
   }
 
@@ -203,7 +258,8 @@ final class SqliteStateStore implements AutoCloseable {
         delete;
         counter) {
       // WAL content is folded into the main file so the directory holds one self-contained file
-      // after a clean stop
+      // after a clean stop; no read transaction may be open for that
+      connection.commit();
       try (Statement s = connection.createStatement()) {
         execute(s, "PRAGMA wal_checkpoint(TRUNCATE)");
       }

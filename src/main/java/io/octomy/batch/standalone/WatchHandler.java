@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 
 /**
@@ -47,6 +48,7 @@ final class WatchHandler {
     boolean table = TableRenderer.wantsTable(req.accept());
     String rv = req.param("resourceVersion");
     boolean initialEvents = req.flag("sendInitialEvents");
+    long timeoutMillis = timeoutMillis(req.param("timeoutSeconds"));
     Long from =
         rv == null || rv.isEmpty() || rv.equals("0") || initialEvents ? null : parseVersion(rv);
     Predicate<JsonNode> matches = filter;
@@ -83,6 +85,7 @@ final class WatchHandler {
                 if (initialEvents) {
                   sink.send(line("BOOKMARK", bookmark(type, p.version())));
                 }
+                sink.replayDone();
               });
       sink.onClosed(stop);
     } catch (ObjectStore.GoneException e) {
@@ -92,10 +95,32 @@ final class WatchHandler {
       sink.end();
       return;
     }
-    String timeout = req.param("timeoutSeconds");
-    if (timeout != null && !timeout.isEmpty()) {
-      scheduler.schedule(Long.parseLong(timeout) * 1000L, sink::end);
+    if (timeoutMillis <= 0) {
+      sink.end();
+    } else {
+      scheduler.schedule(timeoutMillis, sink::end);
     }
+  }
+
+  /**
+   * How long a watch stays open: {@code timeoutSeconds} when positive; when absent or 0 a random 30
+   * to 60 minutes (a real server's default of its minimum request timeout, 1800 s, times a random
+   * factor between 1 and 2), after which clients watch again; a negative value ends the watch once
+   * its initial events are sent, as on a real server.
+   */
+  static long timeoutMillis(String timeoutSeconds) {
+    long seconds;
+    try {
+      seconds =
+          timeoutSeconds == null || timeoutSeconds.isEmpty() ? 0 : Long.parseLong(timeoutSeconds);
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest(
+          "timeoutSeconds: Invalid value: \"" + timeoutSeconds + "\": must be a whole number");
+    }
+    if (seconds == 0) {
+      return (long) (1_800_000L * (1 + ThreadLocalRandom.current().nextDouble()));
+    }
+    return seconds < 0 ? 0 : Math.min(seconds, Long.MAX_VALUE / 1000) * 1000;
   }
 
   private ObjectNode bookmark(ResourceType type, String version) {

@@ -13,6 +13,12 @@ interface WatchSink {
   /** Ends the watch from the server side. */
   void end();
 
+  /**
+   * The initial or replayed events are sent: from now on, events a client does not read are held
+   * only up to a bound, past which the watch ends.
+   */
+  default void replayDone() {}
+
   /** Runs {@code action} once when the client goes away or the watch ends. */
   void onClosed(Runnable action);
 }

@@ -106,6 +106,44 @@ class ProcessExecutorE2E {
   }
 
   @Test
+  void aJobSeesOnlyItsDeclaredEnvironmentOverADocumentedMinimum() throws Exception {
+    Map<String, String> agent =
+        Map.of(
+            "KUBECONFIG", "/home/me/.octomy/kubeconfig",
+            "AWS_SECRET_ACCESS_KEY", "s3cr3t",
+            "HOME", "/home/me",
+            "USER", "me");
+    assertThat(ProcessExecutor.jobEnvironment(agent, Map.of("A", "1")))
+        .containsExactly(
+            Map.entry("PATH", ProcessExecutor.DEFAULT_PATH),
+            Map.entry("HOME", "/home/me"),
+            Map.entry("USER", "me"),
+            Map.entry("A", "1"));
+    ProcessExecutor e = executor();
+    JobKey key = key("clean-env");
+    e.start(new LaunchSpec(key, List.of("/usr/bin/env"), Map.of("GREETING", "hi"), null));
+    assertThat(await(e, key).phase()).isEqualTo(JobPhase.Succeeded);
+    List<String> names =
+        Files.readAllLines(e.logFile(key)).stream().map(l -> l.split("=", 2)[0]).toList();
+    assertThat(names)
+        .contains("PATH", "GREETING")
+        .isSubsetOf("PATH", "HOME", "USER", "LOGNAME", "GREETING", "PWD", "SHLVL", "_");
+  }
+
+  @Test
+  void aJobsPathCannotStopTheWrapperRecordingItsExitCode() throws Exception {
+    ProcessExecutor e = executor();
+    JobKey key = key("own-path");
+    e.start(
+        new LaunchSpec(key, List.of("/bin/sh", "-c", "exit 4"), Map.of("PATH", "/nowhere"), null));
+    JobRecord r = await(e, key);
+    assertThat(r.exitCode()).isEqualTo(4);
+    assertThat(r.phase()).isEqualTo(JobPhase.Failed);
+    // the file a restarted agent reads the exit code from (mv from the job's PATH failed here)
+    assertThat(e.logFile(key).resolveSibling("exitcode")).hasContent("4");
+  }
+
+  @Test
   void aMissingProgramFailsWithTheShellsCode() throws Exception {
     ProcessExecutor e = executor();
     RunKey key = key("typo");

@@ -147,9 +147,23 @@ class KubectlE2E {
                     "{\"spec\":{\"size\":5}}")
                 .out())
         .contains("patched");
+    // a strategic merge patch (kubectl's default type) is refused for a custom resource, with the
+    // real server's 415 that names the types to use instead
+    Kubectl.Result strategic =
+        kubectl.run("patch", "smp", "first", "-n", ns, "-p", "{\"spec\":{\"owner\":\"abc\"}}");
+    assertThat(strategic.exitCode()).isNotZero();
+    assertThat(strategic.err()).contains("application/merge-patch+json");
     assertThat(
             kubectl
-                .run("patch", "smp", "first", "-n", ns, "-p", "{\"spec\":{\"owner\":\"abc\"}}")
+                .run(
+                    "patch",
+                    "smp",
+                    "first",
+                    "-n",
+                    ns,
+                    "--type=json",
+                    "-p",
+                    "[{\"op\":\"add\",\"path\":\"/spec/owner\",\"value\":\"abc\"}]")
                 .out())
         .contains("patched");
     GenericKubernetesResource patched =

@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -50,7 +52,12 @@ class PersistenceE2E {
     for (int i = 0; i < count; i++) {
       GenericKubernetesResource s = samples.resource(sample("s" + i, i % 10)).create();
       if (i % 3 == 0) {
-        s = samples.withName("s" + i).patch("{\"spec\":{\"size\":" + (i % 10 + 1) + "}}");
+        s =
+            samples
+                .withName("s" + i)
+                .patch(
+                    PatchContext.of(PatchType.JSON_MERGE),
+                    "{\"spec\":{\"size\":" + (i % 10 + 1) + "}}");
       }
       s.setAdditionalProperty("status", Map.of("phase", "P" + i));
       stored.add(samples.resource(s).patchStatus());
