@@ -157,7 +157,7 @@ final class CommitGuard {
   }
 
   private static String shorten(String value) {
-    return value.length() > 80
+    return value.length() > 1024
         ? "\"" + value.substring(0, 60) + "...\" (" + value.length() + " characters)"
         : "\"" + value + "\"";
   }

@@ -97,8 +97,7 @@ final class ResourceHandler {
 
   private ApiResponse list(ApiRequest req, RequestPath p, ResourceType type) {
     ListPage.checkResourceVersion(req.param("resourceVersion"));
-    ObjectStore.Listing snapshot =
-        store.list(type.key(), type.namespaced() ? p.namespace() : null);
+    ObjectStore.Listing snapshot = store.list(type.key(), type.namespaced() ? p.namespace() : null);
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
             .and(Selectors.fields(req.param("fieldSelector")));

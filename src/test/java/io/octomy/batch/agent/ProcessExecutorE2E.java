@@ -120,9 +120,9 @@ class ProcessExecutorE2E {
             Map.entry("USER", "me"),
             Map.entry("A", "1"));
     ProcessExecutor e = executor();
-    JobKey key = key("clean-env");
+    RunKey key = key("clean-env");
     e.start(new LaunchSpec(key, List.of("/usr/bin/env"), Map.of("GREETING", "hi"), null));
-    assertThat(await(e, key).phase()).isEqualTo(JobPhase.Succeeded);
+    assertThat(await(e, key).phase()).isEqualTo(RunPhase.Succeeded);
     List<String> names =
         Files.readAllLines(e.logFile(key)).stream().map(l -> l.split("=", 2)[0]).toList();
     assertThat(names)
@@ -133,12 +133,12 @@ class ProcessExecutorE2E {
   @Test
   void aJobsPathCannotStopTheWrapperRecordingItsExitCode() throws Exception {
     ProcessExecutor e = executor();
-    JobKey key = key("own-path");
+    RunKey key = key("own-path");
     e.start(
         new LaunchSpec(key, List.of("/bin/sh", "-c", "exit 4"), Map.of("PATH", "/nowhere"), null));
     JobRecord r = await(e, key);
     assertThat(r.exitCode()).isEqualTo(4);
-    assertThat(r.phase()).isEqualTo(JobPhase.Failed);
+    assertThat(r.phase()).isEqualTo(RunPhase.Failed);
     // the file a restarted agent reads the exit code from (mv from the job's PATH failed here)
     assertThat(e.logFile(key).resolveSibling("exitcode")).hasContent("4");
   }

@@ -41,7 +41,7 @@ final class RawApi {
       this.http =
           HttpClient.newBuilder()
               .version(HttpClient.Version.HTTP_1_1)
-              .sslContext(KubectlEndToEndTest.trusting(server.certificatePem()))
+              .sslContext(KubectlE2E.trusting(server.certificatePem()))
               .connectTimeout(Duration.ofSeconds(10))
               .build();
     } catch (Exception e) {

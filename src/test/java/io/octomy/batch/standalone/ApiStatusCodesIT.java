@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Bad requests get the status code and {@code Status} reason a real kube-apiserver answers, and the
  * real server's request limits hold (body size, JSON patch operations and copies, paging).
  */
-class ApiStatusCodesTest {
+class ApiStatusCodesIT {
 
   @TempDir static Path dir;
   static EmbeddedApiServer server;

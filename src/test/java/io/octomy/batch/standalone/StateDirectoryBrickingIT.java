@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * meets a bad row names it and still serves. Also the data and exposure rules of the state
  * directory.
  */
-class StateDirectoryBrickingTest {
+class StateDirectoryBrickingIT {
 
   @TempDir Path dir;
 
