@@ -2,6 +2,7 @@ package io.octomy.batch.admission;
 
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -75,6 +76,7 @@ public final class AdmissionPass {
             Priorities.effective(
                 policy.priority(), view.serviceClass(), job.queuedAt, snapshot.now());
         job.starving = Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
+        job.deferrable = view.serviceClass() == ServiceClass.BestEffort && !job.starving;
         job.origin = pool.indexOf(view.origin());
         invalid[job.index] = !job.problems.isEmpty();
         queued.add(job);
@@ -180,6 +182,14 @@ public final class AdmissionPass {
           job,
           Reason.NoNodeFits,
           CapacityMessages.noNodeFits(pool, job, policy.nodeHeartbeatTimeout()),
+          List.of());
+    }
+    if (job.deferrable && job.requestsNothing()) {
+      // It fits some node's offer and is held for nobody: every node it could go to is busy.
+      return waiting(
+          job,
+          Reason.BestEffortDeferred,
+          CapacityMessages.bestEffortDeferred(pool, job, policy.priority().starvationAfter()),
           List.of());
     }
     if (excluded >= 0 && pool.fitsNow(excluded, job)) {

@@ -77,6 +77,43 @@ final class CapacityMessages {
     return s.append('.').toString();
   }
 
+  /**
+   * E.g. "deferred: a BestEffort job waits while every ready node it could run on is busy: ws-1
+   * measures 15000 octomy.io/cpu-milli in use, at or above its offer of 12000 (Background). ..."
+   */
+  static String bestEffortDeferred(NodePool pool, PreparedJob job, Duration starvationAfter) {
+    List<String> busy = new ArrayList<>();
+    int more = 0;
+    for (int node = 0; node < pool.size(); node++) {
+      int resource = pool.eligible(node, job) ? pool.busyResourceFor(node, job) : -1;
+      if (resource < 0) {
+        continue;
+      }
+      if (busy.size() == 3) {
+        more++;
+        continue;
+      }
+      busy.add(
+          pool.name(node)
+              + " measures "
+              + pool.usage(node, resource)
+              + " "
+              + pool.resourceName(resource)
+              + " in use, at or above its offer of "
+              + pool.offerFor(node, job, resource)
+              + " ("
+              + pool.modeFor(node, job)
+              + ")");
+    }
+    return "deferred: a BestEffort job waits while every ready node it could run on is busy: "
+        + String.join("; ", busy)
+        + (more > 0 ? "; and " + more + " more" : "")
+        + ". It starts once a node's use drops below its offer, or once it has waited longer"
+        + " than "
+        + duration(starvationAfter)
+        + ".";
+  }
+
   static String heldForStarvingJob(StarvationHold hold) {
     return "held for starving job "
         + hold.starvingJob()

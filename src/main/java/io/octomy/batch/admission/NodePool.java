@@ -2,6 +2,7 @@ package io.octomy.batch.admission;
 
 import io.octomy.batch.vocabulary.ModeTable;
 import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Quantities;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -20,7 +21,9 @@ import java.util.TreeSet;
  *
  * <p>A node is <em>eligible</em> for a job when it is ready and the mode that applies to the job
  * ({@code ownMode} for its own work, {@code mode} otherwise) is not Off. Off accepts nothing, not
- * even a job that requests nothing.
+ * even a job that requests nothing. A node is <em>busy</em> for a kind of work when it measures at
+ * least as much of some resource in use (ours and everything else) as it offers of it; a BestEffort
+ * job that is not starving is not placed on a busy node.
  *
  * <p>For others' work (the common case) each resource has a {@link TreeSet} of the eligible nodes
  * ordered by free amount (offer minus allocation) then index, and a max segment tree of the same
@@ -45,6 +48,14 @@ final class NodePool {
   private final long[] allocated;
   private final int[] jobCount;
   private final int readyCount;
+
+  /**
+   * Per node: the first resource (lowest id) whose measured use is at or above its offer for
+   * others' work, or -1 when the node is not busy for it; the same for the node's own work.
+   */
+  private final int[] busyForOthers;
+
+  private final int[] busyForOwn;
 
   /** Per resource: eligible-for-others nodes by others' free amount, then index. */
   private final List<TreeSet<Integer>> freeOrder = new ArrayList<>();
@@ -104,6 +115,8 @@ final class NodePool {
     ownOffer = new long[n * r];
     allocated = new long[n * r];
     jobCount = new int[n];
+    busyForOthers = new int[n];
+    busyForOwn = new int[n];
     ModeTable table = snapshot.policy().modes();
     int readyNodes = 0;
     for (int i = 0; i < n; i++) {
@@ -123,6 +136,8 @@ final class NodePool {
         othersOffer[i * r + id] = table.offer(node.mode(), e.getKey(), e.getValue());
         ownOffer[i * r + id] = table.offer(node.ownMode(), e.getKey(), e.getValue());
       }
+      busyForOthers[i] = busyResource(i, othersOffer);
+      busyForOwn[i] = busyResource(i, ownOffer);
     }
     readyCount = readyNodes;
     byJobCount =
@@ -135,6 +150,35 @@ final class NodePool {
     totalOthersOffer = new long[r];
     leaves = Integer.highestOneBit(Math.max(1, n) * 2 - 1); // the power of two >= n
     maxFree = new long[r][2 * leaves];
+  }
+
+  /** The first resource the node offers (offer > 0) and measures at least that much in use of. */
+  private int busyResource(int node, long[] offers) {
+    int busy = -1;
+    for (Map.Entry<String, Long> e : nodes[node].usage().entrySet()) {
+      int id = resources.id(e.getKey());
+      if (id < 0 || e.getValue() == null) {
+        continue;
+      }
+      long offer = offers[node * r + id];
+      if (offer > 0 && e.getValue() >= offer && (busy < 0 || id < busy)) {
+        busy = id;
+      }
+    }
+    return busy;
+  }
+
+  /**
+   * The resource that makes {@code node} busy for this job's kind of work (measured use at or above
+   * the offer that applies to it), or -1 when it is not busy.
+   */
+  int busyResourceFor(int node, PreparedJob job) {
+    return node == job.origin ? busyForOwn[node] : busyForOthers[node];
+  }
+
+  /** What the node measures in use of a resource, or 0 when it does not say. */
+  long usage(int node, int resource) {
+    return nodes[node].usage().getOrDefault(resources.name(resource), 0L);
   }
 
   /**
@@ -355,12 +399,15 @@ final class NodePool {
    */
   int place(PreparedJob job, int excluded) {
     int origin = job.origin;
-    if (origin >= 0 && origin != excluded && fitsNow(origin, job)) {
+    if (origin >= 0
+        && origin != excluded
+        && fitsNow(origin, job)
+        && !(job.deferrable && busyForOwn[origin] >= 0)) {
       return origin;
     }
     if (job.requestsNothing()) {
       for (int node : byJobCount) {
-        if (node != origin && node != excluded) {
+        if (node != origin && node != excluded && !(job.deferrable && busyForOthers[node] >= 0)) {
           return node;
         }
       }
@@ -442,7 +489,9 @@ final class NodePool {
       for (int k = 0; k < job.resourceIds.length; k++) {
         int res = job.resourceIds[k];
         long offer = offerFor(node, job, res);
-        long shortfall = Math.max(0, job.quantities[k] - freeFor(node, job, res));
+        // Saturating: an allocation summed past 2^63 must still read as "far short".
+        long shortfall =
+            Math.max(0, Quantities.subtract(job.quantities[k], freeFor(node, job, res)));
         if (shortfall > 0
             && QuantityMath.compareFractions(shortfall, offer, worstShort, worstOffer) > 0) {
           worstShort = shortfall;

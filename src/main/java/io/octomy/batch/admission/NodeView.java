@@ -16,6 +16,9 @@ import java.util.Objects;
  * @param capacity resource name to capacity, as the agent reports it (negative values count as 0)
  * @param heartbeat the agent's last heartbeat; null means never, so the node is not ready
  * @param ready the Ready condition the agent reports
+ * @param usage resource name to what the agent measures in use on the whole machine, our jobs and
+ *     everything else together; a node is busy for BestEffort work when it uses at least as much of
+ *     a resource as it offers
  */
 public record NodeView(
     String name,
@@ -23,13 +26,26 @@ public record NodeView(
     NodeMode ownMode,
     Map<String, Long> capacity,
     Instant heartbeat,
-    boolean ready) {
+    boolean ready,
+    Map<String, Long> usage) {
 
   public NodeView {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(mode, "mode");
     ownMode = ownMode == null ? mode : ownMode;
     capacity = capacity == null ? Map.of() : Map.copyOf(capacity);
+    usage = usage == null ? Map.of() : Map.copyOf(usage);
+  }
+
+  /** A node whose measured use is not known (or not given). */
+  public NodeView(
+      String name,
+      NodeMode mode,
+      NodeMode ownMode,
+      Map<String, Long> capacity,
+      Instant heartbeat,
+      boolean ready) {
+    this(name, mode, ownMode, capacity, heartbeat, ready, Map.of());
   }
 
   /**

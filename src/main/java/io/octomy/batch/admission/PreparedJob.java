@@ -1,5 +1,6 @@
 package io.octomy.batch.admission;
 
+import io.octomy.batch.vocabulary.Quantities;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,6 +37,12 @@ final class PreparedJob {
   long effectivePriority;
   boolean starving;
 
+  /**
+   * A BestEffort job that is not starving: deferred first when the machine is busy. Set with the
+   * priority, for Queued jobs.
+   */
+  boolean deferrable;
+
   /** Index of the origin node in the node pool, or -1. */
   int origin = -1;
 
@@ -52,26 +59,19 @@ final class PreparedJob {
     this.queuedAt = view.queuedAt() == null ? now : view.queuedAt();
     List<String> found = new ArrayList<>(view.specProblems());
     int positive = 0;
+    // A Queued job with a quantity out of range is rejected; a holder's (admitted elsewhere, or by
+    // a server that enforces nothing) still counts in full, saturating.
     for (Map.Entry<String, Long> e : view.requests().entrySet()) {
+      if (!Quantities.inRange(e.getValue())) {
+        found.add(outOfRange("Request", e));
+      }
       if (e.getValue() > 0) {
         positive++;
-      } else if (e.getValue() < 0) {
-        found.add(
-            "Request "
-                + e.getKey()
-                + " is "
-                + e.getValue()
-                + "; quantities are whole numbers of 0 or more.");
       }
     }
     for (Map.Entry<String, Long> e : view.limits().entrySet()) {
-      if (e.getValue() < 0) {
-        found.add(
-            "Limit "
-                + e.getKey()
-                + " is "
-                + e.getValue()
-                + "; quantities are whole numbers of 0 or more.");
+      if (!Quantities.inRange(e.getValue())) {
+        found.add(outOfRange("Limit", e));
       }
     }
     this.problems = List.copyOf(found);
@@ -91,6 +91,17 @@ final class PreparedJob {
     this.shape = new RequestShape(resourceIds, quantities);
     this.lockKeys =
         view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
+  }
+
+  private static String outOfRange(String what, Map.Entry<String, Long> e) {
+    return what
+        + " "
+        + e.getKey()
+        + " is "
+        + e.getValue()
+        + "; quantities are whole numbers from 0 to "
+        + Quantities.MAX
+        + ".";
   }
 
   boolean requestsNothing() {

@@ -1,6 +1,7 @@
 package io.octomy.batch.admission;
 
 import io.octomy.batch.vocabulary.PriorityPolicy;
+import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,7 +38,8 @@ final class Priorities {
     } else {
       aging = Math.min(ceiling, minutes * perMinute);
     }
-    return Math.addExact(base(policy, serviceClass), aging);
+    // Both parts are bounded by the policy; saturating all the same, so no pass can throw.
+    return Quantities.add(base(policy, serviceClass), aging);
   }
 
   /** Starving: waited strictly longer than {@code starvationAfter}. */

@@ -1,5 +1,7 @@
 package io.octomy.batch.admission;
 
+import io.octomy.batch.vocabulary.Quantities;
+
 /**
  * Whole-number arithmetic for quantities. Sums saturate at {@link Long#MAX_VALUE} instead of
  * wrapping: a saturated allocation or budget use can only make a job not fit, never overcommit.
@@ -10,8 +12,7 @@ final class QuantityMath {
 
   /** {@code a + b} for non-negative quantities, saturating at {@link Long#MAX_VALUE}. */
   static long add(long a, long b) {
-    long sum = a + b;
-    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    return Quantities.add(a, b);
   }
 
   /**

@@ -22,6 +22,11 @@ public enum Reason {
    * A starving job of higher priority is being kept room for on the only node where this one fits.
    */
   HeldForStarvingJob,
+  /**
+   * A BestEffort job that would fit, but every ready node it could run on is busy: it measures at
+   * least as much of some resource in use as it offers. Deferred first, as the class promises.
+   */
+  BestEffortDeferred,
   /** Phase Rejected: the spec is invalid; the message says what to write instead. */
   InvalidSpec,
   Succeeded,
@@ -41,7 +46,8 @@ public enum Reason {
           WaitingForBudget,
           WaitingForCapacity,
           NoNodeFits,
-          HeldForStarvingJob ->
+          HeldForStarvingJob,
+          BestEffortDeferred ->
           true;
       default -> false;
     };

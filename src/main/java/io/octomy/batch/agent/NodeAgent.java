@@ -72,7 +72,6 @@ public final class NodeAgent implements AutoCloseable {
   private volatile SharedIndexInformer<BatchJob> jobs;
   private volatile JobTracker tracker;
   private BatchNodeStatus lastWritten;
-  private Executor warnedExecutor;
   private boolean started;
   private boolean closed;
 
@@ -102,7 +101,8 @@ public final class NodeAgent implements AutoCloseable {
     this.clock = clock;
     this.cgroupRoot = cgroupRoot;
     this.composer =
-        new NodeStatusComposer(settings.modeTable(), bounds, settings.capacityOverrides());
+        new NodeStatusComposer(
+            settings.modeTable(), bounds, settings.capacityOverrides(), settings.executor());
     this.writer = new NodeStatusWriter(client, settings.nodeName());
     this.loop =
         Executors.newSingleThreadScheduledExecutor(daemon("octomy-agent-" + settings.nodeName()));
@@ -203,7 +203,6 @@ public final class NodeAgent implements AutoCloseable {
       // Not in the cache: deleted, or the watch is behind. Creating is a no-op if it exists.
       node = writer.ensureExists(settings.initialMode(), settings.executor());
     }
-    warnOnExecutorMismatch(node);
     Collection<BatchJob> all = jobs.getStore().list();
     BatchNodeStatus previous = lastWritten != null ? lastWritten : node.getStatus();
     BatchNodeStatus status =
@@ -216,19 +215,6 @@ public final class NodeAgent implements AutoCloseable {
             clock.instant());
     writer.writeStatus(status);
     lastWritten = status;
-  }
-
-  private void warnOnExecutorMismatch(BatchNode node) {
-    Executor wanted = node.getSpec() == null ? null : node.getSpec().getExecutor();
-    if (wanted != null && wanted != settings.executor() && wanted != warnedExecutor) {
-      LOG.warn(
-          "BatchNode {} has spec.executor {} but this agent runs with --executor {}; it keeps doing what its "
-              + "flag says",
-          settings.nodeName(),
-          wanted,
-          settings.executor());
-    }
-    warnedExecutor = wanted;
   }
 
   /** Asks for a report soon; requests made while one is pending are folded into it. */

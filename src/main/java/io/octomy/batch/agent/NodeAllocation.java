@@ -2,6 +2,7 @@ package io.octomy.batch.agent;
 
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.vocabulary.Quantities;
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,8 +30,8 @@ public final class NodeAllocation {
   }
 
   /**
-   * @return resource name to summed request, sorted by name; empty when nothing is admitted
-   * @throws ArithmeticException if a sum overflows a long (only absurd requests can)
+   * @return resource name to summed request, sorted by name; empty when nothing is admitted. Sums
+   *     saturate at {@link Long#MAX_VALUE}: no input can stop the report.
    */
   public static Map<String, Long> of(String nodeName, Collection<BatchJob> jobs) {
     Map<String, Long> sum = new TreeMap<>();
@@ -48,7 +49,7 @@ public final class NodeAllocation {
           .forEach(
               (name, qty) -> {
                 if (qty != null) {
-                  sum.merge(name, qty, Math::addExact);
+                  sum.merge(name, qty, Quantities::add);
                 }
               });
     }

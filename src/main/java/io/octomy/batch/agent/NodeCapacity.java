@@ -1,5 +1,6 @@
 package io.octomy.batch.agent;
 
+import io.octomy.batch.vocabulary.Quantities;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -46,9 +47,15 @@ public final class NodeCapacity {
     }
     from.forEach(
         (name, qty) -> {
-          if (qty == null || qty < 0) {
+          if (qty == null || !Quantities.inRange(qty)) {
             throw new IllegalArgumentException(
-                where + " " + name + " must be a whole number >= 0, got " + qty);
+                where
+                    + " "
+                    + name
+                    + " must be a whole number from 0 to "
+                    + Quantities.MAX
+                    + ", got "
+                    + qty);
           }
           into.put(name, qty);
         });

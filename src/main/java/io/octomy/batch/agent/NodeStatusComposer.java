@@ -3,11 +3,12 @@ package io.octomy.batch.agent;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Conditions;
+import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.NodeOffers;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.ModeTable;
-import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.Times;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,20 +27,31 @@ public final class NodeStatusComposer {
   /** Reason of the Ready condition while the agent reports. */
   public static final String REASON_REPORTING = "AgentReporting";
 
+  /**
+   * Reason of a Ready=False condition: the node's spec.executor is not what this agent runs, so
+   * nothing may be admitted here (admission passes over a node that is not Ready).
+   */
+  public static final String REASON_EXECUTOR_NOT_SUPPORTED = "ExecutorNotSupported";
+
   private final ModeTable modes;
   private final CgroupBounds bounds;
   private final Map<String, Long> overrides;
+  private final Executor executor;
 
   /**
    * @param modes the mode table offers are scaled by
    * @param bounds cgroup bounds of the agent ({@link CgroupBounds#NONE} outside a container)
    * @param overrides {@code --capacity} values
-   * @throws IllegalArgumentException if an override is negative (a start-up error, not a report's)
+   * @param executor how this agent runs jobs ({@code --executor})
+   * @throws IllegalArgumentException if an override is negative or above {@link Quantities#MAX} (a
+   *     start-up error, not a report's)
    */
-  public NodeStatusComposer(ModeTable modes, CgroupBounds bounds, Map<String, Long> overrides) {
+  public NodeStatusComposer(
+      ModeTable modes, CgroupBounds bounds, Map<String, Long> overrides, Executor executor) {
     this.modes = modes;
     this.bounds = bounds;
     this.overrides = overrides == null ? Map.of() : Map.copyOf(overrides);
+    this.executor = executor;
     NodeCapacity.of(new HostReadings(0, 0, 0, 0, 0), CgroupBounds.NONE, null, this.overrides);
   }
 
@@ -63,36 +75,61 @@ public final class NodeStatusComposer {
     List<String> notes = new ArrayList<>();
     Map<String, Long> capacity =
         NodeCapacity.of(readings, bounds, usable(s.getResources(), notes), overrides);
-    NodeMode mode = s.getMode();
-    if (mode == null) {
-      // Offering nothing is the safe reading of a node nobody configured.
-      notes.add("spec.mode is not set, so the node offers nothing (as Off) until it is");
-      mode = NodeMode.Off;
-    }
-    NodeOffer offer = NodeOffer.of(modes, capacity, mode, s.getOwnMode());
+    // The same reading of the spec as the controller's, defaults included.
+    NodeOffer offer =
+        NodeOffer.of(modes, capacity, BatchNodeSpec.modeOf(s), BatchNodeSpec.ownModeOf(s));
 
     BatchNodeStatus status = new BatchNodeStatus();
     status.setCapacity(capacity);
     status.setOffer(
         new NodeOffers(new LinkedHashMap<>(offer.own()), new LinkedHashMap<>(offer.others())));
-    status.setAllocated(allocated == null ? Map.of() : new TreeMap<>(allocated));
-    status.setUsage(readings.usage());
+    status.setAllocated(allocated == null ? Map.of() : new TreeMap<>(bounded(allocated)));
+    status.setUsage(bounded(readings.usage()));
     List<NodeJob> sorted = new ArrayList<>(jobs == null ? List.of() : jobs);
     sorted.sort(NodeJobs.ORDER);
     status.setJobs(NodeJobs.carryOver(previous == null ? null : previous.getJobs(), sorted));
+    status.getJobs().forEach(j -> j.setUsage(bounded(j.getUsage())));
     status.setHeartbeatTime(Times.format(now));
     StringBuilder message = new StringBuilder("the agent reported at ").append(Times.format(now));
     notes.forEach(n -> message.append("; ").append(n));
+    Executor wanted = BatchNodeSpec.executorOf(s);
+    boolean runs = wanted == executor;
     status.setConditions(
         Conditions.set(
             previous == null ? null : previous.getConditions(),
             ConditionTypes.READY,
-            true,
-            REASON_REPORTING,
-            message.toString(),
+            runs,
+            runs ? REASON_REPORTING : REASON_EXECUTOR_NOT_SUPPORTED,
+            runs ? message.toString() : executorMismatch(wanted),
             null,
             now));
     return status;
+  }
+
+  private String executorMismatch(Executor wanted) {
+    return "spec.executor is "
+        + wanted
+        + " but this agent runs jobs "
+        + (executor == Executor.Process ? "as local processes" : "as Pods")
+        + " (--executor "
+        + executor
+        + "), so nothing is admitted here; set spec.executor to "
+        + executor
+        + " or run the agent with --executor "
+        + wanted;
+  }
+
+  /**
+   * Values above the largest quantity are reported as that quantity: the CRD refuses larger ones,
+   * and a refused report would stop the heartbeat.
+   */
+  private static Map<String, Long> bounded(Map<String, Long> usage) {
+    if (usage == null) {
+      return null;
+    }
+    Map<String, Long> out = new LinkedHashMap<>();
+    usage.forEach((k, v) -> out.put(k, v == null ? null : Math.min(Quantities.MAX, v)));
+    return out;
   }
 
   /**
@@ -107,13 +144,15 @@ public final class NodeStatusComposer {
     Map<String, Long> ok = new LinkedHashMap<>();
     resources.forEach(
         (name, qty) -> {
-          if (qty == null || qty < 0) {
+          if (qty == null || !Quantities.inRange(qty)) {
             notes.add(
                 "spec.resources "
                     + name
                     + " is "
                     + qty
-                    + ", not a whole number >= 0, and is ignored");
+                    + ", not a whole number from 0 to "
+                    + Quantities.MAX
+                    + ", and is ignored");
           } else {
             ok.put(name, qty);
           }

@@ -30,7 +30,7 @@ public class BatchJobStatus {
   /**
    * A CamelCase code for the phase or the wait: Admitted, WaitingForDependency, DependencyFailed,
    * DependencyCycle, WaitingForLock, WaitingForGroup, WaitingForBudget, WaitingForCapacity,
-   * NoNodeFits, HeldForStarvingJob, InvalidSpec, Succeeded, Failed.
+   * NoNodeFits, HeldForStarvingJob, BestEffortDeferred, InvalidSpec, Succeeded, Failed.
    */
   private String reason;
 

@@ -2,6 +2,7 @@ package io.octomy.batch.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.octomy.batch.vocabulary.NodeMode;
@@ -13,10 +14,17 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BatchNodeSpec {
 
+  /** The mode of a node whose spec does not say: what the agent's --mode defaults to. */
+  public static final NodeMode DEFAULT_MODE = NodeMode.Drone;
+
+  /** The executor of a node whose spec does not say: what the agent's --executor defaults to. */
+  public static final Executor DEFAULT_EXECUTOR = Executor.Process;
+
   /**
-   * What the node offers other nodes' work: Interactive, Background, Drone or Off. Changing it
-   * never disturbs running jobs; it changes what is admitted next.
+   * What the node offers other nodes' work: Interactive, Background, Drone or Off (default Drone).
+   * Changing it never disturbs running jobs; it changes what is admitted next.
    */
+  @Default("Drone")
   private NodeMode mode;
 
   /** The same, for jobs whose spec.origin is this node. Unset means the same as mode. */
@@ -24,25 +32,40 @@ public class BatchNodeSpec {
 
   /**
    * Pod (a Kubernetes node: jobs run as Pods bound to it) or Process (the agent runs jobs as local
-   * processes).
+   * processes; the default). This one field decides who runs a job admitted here; an agent that
+   * cannot run it says so in the node's Ready condition, and nothing is admitted here meanwhile.
    */
+  @Default("Process")
   private Executor executor;
 
   /** Capacity the agent cannot measure, like example.com/su2-processes: 16. Whole numbers >= 0. */
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(
-      value =
-          "self.all(k, size(k) <= "
-              + ResourceNames.MAX_LENGTH
-              + " && k.matches('"
-              + CelText.RESOURCE_NAME
-              + "'))",
+      value = ResourceNames.CEL_EVERY_KEY,
       message = "resource names carry a domain: write example.com/su2-processes, not su2-processes")
   @JsonDeserialize(using = QuantityMapDeserializer.class)
   private Map<String, Long> resources;
 
   public NodeMode getMode() {
     return mode;
+  }
+
+  /**
+   * The mode in force for other nodes' work: the one place the controller and the agent read it,
+   * with the CRD's default for a spec that has none (API servers that do not apply defaults).
+   */
+  public static NodeMode modeOf(BatchNodeSpec spec) {
+    return spec == null || spec.mode == null ? DEFAULT_MODE : spec.mode;
+  }
+
+  /** The mode in force for the node's own work: ownMode, or the mode when it is unset. */
+  public static NodeMode ownModeOf(BatchNodeSpec spec) {
+    return spec == null || spec.ownMode == null ? modeOf(spec) : spec.ownMode;
+  }
+
+  /** Who runs jobs admitted to the node, with the CRD's default. */
+  public static Executor executorOf(BatchNodeSpec spec) {
+    return spec == null || spec.executor == null ? DEFAULT_EXECUTOR : spec.executor;
   }
 
   public void setMode(NodeMode mode) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.octomy.batch.vocabulary.Quantities;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.Iterator;
@@ -12,7 +13,7 @@ import java.util.Map;
 /** Reads a quantity map without ever failing or rounding: see {@link QuantityMap}. */
 public class QuantityMapDeserializer extends JsonDeserializer<Map<String, Long>> {
 
-  private static final BigInteger MAX = BigInteger.valueOf(Long.MAX_VALUE);
+  private static final BigInteger MAX = BigInteger.valueOf(Quantities.MAX);
 
   @Override
   public Map<String, Long> deserialize(JsonParser p, DeserializationContext ctxt)

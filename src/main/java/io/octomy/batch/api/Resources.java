@@ -23,12 +23,7 @@ public class Resources {
    */
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(
-      value =
-          "self.all(k, size(k) <= "
-              + ResourceNames.MAX_LENGTH
-              + " && k.matches('"
-              + CelText.RESOURCE_NAME
-              + "'))",
+      value = ResourceNames.CEL_EVERY_KEY,
       message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
   @JsonDeserialize(using = QuantityMapDeserializer.class)
   private Map<String, Long> requests;
@@ -39,12 +34,7 @@ public class Resources {
    */
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(
-      value =
-          "self.all(k, size(k) <= "
-              + ResourceNames.MAX_LENGTH
-              + " && k.matches('"
-              + CelText.RESOURCE_NAME
-              + "'))",
+      value = ResourceNames.CEL_EVERY_KEY,
       message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
   @JsonDeserialize(using = QuantityMapDeserializer.class)
   private Map<String, Long> limits;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ public final class SpecValidator {
   private static final Pattern DNS_LABEL = Pattern.compile(ResourceNames.DNS_LABEL_REGEX);
   private static final Pattern DNS_SUBDOMAIN = Pattern.compile(ResourceNames.DNS_SUBDOMAIN_REGEX);
   private static final Pattern LOCK_KEY = Pattern.compile(ResourceNames.LOCK_KEY_REGEX);
-  private static final BigInteger MAX_QUANTITY = BigInteger.valueOf(Long.MAX_VALUE);
+  private static final BigInteger MAX_QUANTITY = BigInteger.valueOf(Quantities.MAX);
 
   private SpecValidator() {}
 
@@ -270,9 +271,9 @@ public final class SpecValidator {
               at
                   + " is "
                   + n
-                  + ", too large; quantities fit in 64 bits (at most "
-                  + Long.MAX_VALUE
-                  + ")");
+                  + ", too large; quantities are at most "
+                  + Quantities.MAX
+                  + " (2^53 - 1): use a larger unit in the name");
         } else if (nameOk) {
           good.put(name, n.longValue());
         }
@@ -299,22 +300,7 @@ public final class SpecValidator {
   }
 
   private static String nameProblem(String name) {
-    String shown = clip(name);
-    if (name.length() > ResourceNames.MAX_LENGTH) {
-      return "resource name '"
-          + shown
-          + "' is "
-          + name.length()
-          + " characters long; at most "
-          + ResourceNames.MAX_LENGTH
-          + " are allowed";
-    }
-    if (!name.contains("/")) {
-      return "resource name '" + shown + "' has no domain; write it as example.com/" + shown;
-    }
-    return "resource name '"
-        + shown
-        + "' is not a domain-qualified name; write a DNS domain with a dot, a slash and a name, like example.com/cfd-cores";
+    return ResourceNames.problem(name);
   }
 
   private static void template(JsonNode v, List<String> out) {

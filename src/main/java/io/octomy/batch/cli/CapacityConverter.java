@@ -1,5 +1,6 @@
 package io.octomy.batch.cli;
 
+import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.Map;
 import picocli.CommandLine;
@@ -17,18 +18,10 @@ public final class CapacityConverter
     }
     String name = value.substring(0, eq).trim();
     String qty = value.substring(eq + 1).trim();
-    if (!ResourceNames.isValid(name)) {
+    String problem = ResourceNames.problem(name);
+    if (problem != null) {
       throw new CommandLine.TypeConversionException(
-          name.contains("/")
-              ? "resource name '"
-                  + name
-                  + "' is not domain-qualified; write it like example.com/cfd-cores=4"
-              : "resource name '"
-                  + name
-                  + "' has no domain; write it as example.com/"
-                  + name
-                  + "="
-                  + qty);
+          name.contains("/") ? problem : problem + "=" + qty);
     }
     long n;
     try {
@@ -43,9 +36,14 @@ public final class CapacityConverter
               + name
               + "=8000");
     }
-    if (n < 0) {
+    if (!Quantities.inRange(n)) {
       throw new CommandLine.TypeConversionException(
-          "quantity of " + name + " is " + n + "; write a whole number >= 0");
+          "quantity of "
+              + name
+              + " is "
+              + n
+              + "; write a whole number from 0 to "
+              + Quantities.MAX);
     }
     return Map.entry(name, n);
   }

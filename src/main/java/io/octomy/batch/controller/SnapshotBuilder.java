@@ -9,11 +9,11 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
-import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.Times;
 import java.time.Instant;
@@ -109,20 +109,17 @@ public final class SnapshotBuilder {
         problems);
   }
 
-  private static NodeView view(BatchNode node) {
-    NodeMode mode =
-        node.getSpec() == null || node.getSpec().getMode() == null
-            ? NodeMode.Drone
-            : node.getSpec().getMode();
-    NodeMode own = node.getSpec() == null ? null : node.getSpec().getOwnMode();
+  /** What admission reads of a BatchNode; the modes as the agent reads them, defaults included. */
+  public static NodeView view(BatchNode node) {
     var st = node.getStatus();
     return new NodeView(
         node.getMetadata().getName(),
-        mode,
-        own,
+        BatchNodeSpec.modeOf(node.getSpec()),
+        BatchNodeSpec.ownModeOf(node.getSpec()),
         st == null ? null : st.getCapacity(),
         st == null ? null : Times.parse(st.getHeartbeatTime()),
-        st != null && Conditions.isTrue(st.getConditions(), ConditionTypes.READY));
+        st != null && Conditions.isTrue(st.getConditions(), ConditionTypes.READY),
+        st == null ? null : st.getUsage());
   }
 
   /** metadata.generation, 1 when a server leaves it unset. */

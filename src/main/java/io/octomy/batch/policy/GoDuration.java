@@ -41,7 +41,11 @@ public final class GoDuration {
           };
       nanos = nanos.add(n.multiply(BigDecimal.valueOf(unit)));
     }
-    return Duration.ofNanos(nanos.longValueExact());
+    if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is longer than the longest duration, 2562047h; write a shorter one");
+    }
+    return Duration.ofNanos(nanos.longValue());
   }
 
   /** The shortest Go-style text for a duration, e.g. {@code 1h30m}. */

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import io.octomy.batch.vocabulary.ModeTable;
 import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.PriorityPolicy;
+import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -21,14 +23,14 @@ final class PolicyFile {
   public PriorityFile priority;
   public Map<Label, GroupFile> groups;
   public Map<Label, Map<ResourceName, Quantity>> budgets;
-  public GoText nodeHeartbeatTimeout;
+  public Timeout nodeHeartbeatTimeout;
 
   static final class PriorityFile {
-    public Quantity guaranteed;
-    public Quantity burstable;
-    public Quantity bestEffort;
-    public Quantity agingPerMinute;
-    public Quantity agingCeiling;
+    public PriorityNumber guaranteed;
+    public PriorityNumber burstable;
+    public PriorityNumber bestEffort;
+    public PriorityNumber agingPerMinute;
+    public PriorityNumber agingCeiling;
     public GoText starvationAfter;
   }
 
@@ -52,15 +54,45 @@ final class PolicyFile {
   record Quantity(long value) {
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static Quantity of(Number number) {
-      if (!(number instanceof Integer || number instanceof Long || number instanceof BigInteger)) {
+      return new Quantity(wholeNumber(number, Quantities.MAX, "quantity"));
+    }
+  }
+
+  /** A class base or aging number: bounded so that a base plus the ceiling cannot overflow. */
+  record PriorityNumber(long value) {
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    static PriorityNumber of(Number number) {
+      return new PriorityNumber(wholeNumber(number, PriorityPolicy.MAX, "priority number"));
+    }
+  }
+
+  /** A whole number from 0 to {@code max}, or a sentence saying what to write. */
+  static long wholeNumber(Number number, long max, String what) {
+    if (!(number instanceof Integer || number instanceof Long || number instanceof BigInteger)) {
+      throw new IllegalArgumentException(
+          number + " is a fraction; write a whole number (use a smaller unit, like cpu-milli)");
+    }
+    BigInteger value = number instanceof BigInteger b ? b : BigInteger.valueOf(number.longValue());
+    if (value.signum() < 0) {
+      throw new IllegalArgumentException(value + " is negative; write a whole number >= 0");
+    }
+    if (value.compareTo(BigInteger.valueOf(max)) > 0) {
+      throw new IllegalArgumentException(
+          value + " is too large; a " + what + " is a whole number from 0 to " + max);
+    }
+    return value.longValue();
+  }
+
+  /** A positive Go-style duration (a timeout of 0 would never let a node count as ready). */
+  record Timeout(Duration value) {
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    static Timeout of(String text) {
+      Duration d = GoDuration.parse(text);
+      if (d.isZero()) {
         throw new IllegalArgumentException(
-            number + " is a fraction; write a whole number (use a smaller unit, like cpu-milli)");
+            "'" + text + "' is not a positive duration; write one like 60s");
       }
-      long value = number instanceof BigInteger b ? b.longValueExact() : number.longValue();
-      if (value < 0) {
-        throw new IllegalArgumentException(value + " is negative; write a whole number >= 0");
-      }
-      return new Quantity(value);
+      return new Timeout(d);
     }
   }
 
@@ -122,10 +154,6 @@ final class PolicyFile {
   }
 
   static String nameProblem(String value) {
-    return value.contains("/")
-        ? "resource name '"
-            + value
-            + "' is not domain-qualified; write it like example.com/cfd-cores"
-        : "resource name '" + value + "' has no domain; write it as example.com/" + value;
+    return ResourceNames.problem(value);
   }
 }

@@ -2,6 +2,7 @@ package io.octomy.batch.vocabulary;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
@@ -19,11 +20,37 @@ public record Policy(
     Duration nodeHeartbeatTimeout) {
 
   public Policy {
+    Objects.requireNonNull(modes, "modes");
+    Objects.requireNonNull(priority, "priority");
+    if (nodeHeartbeatTimeout == null
+        || nodeHeartbeatTimeout.isNegative()
+        || nodeHeartbeatTimeout.isZero()) {
+      throw new IllegalArgumentException(
+          "nodeHeartbeatTimeout is "
+              + nodeHeartbeatTimeout
+              + "; write a positive duration like 60s (no node would ever count as ready)");
+    }
     groups = Map.copyOf(groups);
     budgets =
         budgets.entrySet().stream()
             .collect(
                 Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
+    budgets.forEach(
+        (namespace, budget) ->
+            budget.forEach(
+                (resource, limit) -> {
+                  if (!Quantities.inRange(limit)) {
+                    throw new IllegalArgumentException(
+                        "budgets."
+                            + namespace
+                            + "."
+                            + resource
+                            + " is "
+                            + limit
+                            + "; write a whole number from 0 to "
+                            + Quantities.MAX);
+                  }
+                }));
   }
 
   public static Policy defaults() {

@@ -1,5 +1,6 @@
 package io.octomy.batch.vocabulary;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -20,24 +21,35 @@ public enum ServiceClass {
   BestEffort;
 
   /**
-   * Derives the class. {@code null} and empty maps mean the same: nothing declared.
+   * Derives the class. {@code null} and empty maps mean the same: nothing declared. A quantity of 0
+   * (or a negative one, which is invalid anyway) counts as not declared, as in Kubernetes' pod QoS:
+   * {@code requests: {example.com/x: 0}} with an equal limit declares nothing and is BestEffort,
+   * not Guaranteed.
    *
    * @param requests resource name to requested quantity, may be null
    * @param limits resource name to limit, may be null
    */
   public static ServiceClass of(Map<String, Long> requests, Map<String, Long> limits) {
-    boolean noRequests = requests == null || requests.isEmpty();
-    boolean noLimits = limits == null || limits.isEmpty();
-    if (noRequests && noLimits) {
+    Map<String, Long> r = declared(requests);
+    Map<String, Long> l = declared(limits);
+    if (r.isEmpty() && l.isEmpty()) {
       return BestEffort;
     }
-    if (!noRequests
-        && !noLimits
-        && requests.keySet().equals(limits.keySet())
-        && requests.entrySet().stream()
-            .allMatch(e -> e.getValue() != null && e.getValue().equals(limits.get(e.getKey())))) {
-      return Guaranteed;
+    return !r.isEmpty() && r.equals(l) ? Guaranteed : Burstable;
+  }
+
+  /** The positive entries: what a job really declares. */
+  private static Map<String, Long> declared(Map<String, Long> quantities) {
+    if (quantities == null || quantities.isEmpty()) {
+      return Map.of();
     }
-    return Burstable;
+    Map<String, Long> out = new HashMap<>();
+    quantities.forEach(
+        (name, q) -> {
+          if (q != null && q > 0) {
+            out.put(name, q);
+          }
+        });
+    return out;
   }
 }

@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.octomy.batch.admission.Fixtures.World;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Quantities;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,6 +112,12 @@ class AdmissionPassTest {
                     assertThat(r.admissions())
                         .containsExactly(new Admission(key("a"), "ws-1", 150, false))),
         scenario(
+                "zero is nothing: a zero request equal to its limit is BestEffort, not Guaranteed",
+                world()
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(job("nothing").guaranteed("example.com/nothing", 0)))
+            .expect("nothing", admitted("ws-1").priority(0)),
+        scenario(
                 "Guaranteed before Burstable when only one fits",
                 world()
                     .with(node("ws-1").capacity(CPU, 2000))
@@ -178,6 +185,60 @@ class AdmissionPassTest {
                   assertThat(r.countsByReason()).isEqualTo(Map.of(Reason.Admitted, 1));
                 }),
 
+        // ---- BestEffort is deferred first when the machine is busy ---------------------------
+        scenario(
+                "BestEffort is deferred on a busy node, with the numbers",
+                world()
+                    .with(node("ws-1").mode(Background).capacity(CPU, 16000).usage(CPU, 15000))
+                    .with(job("thumbnail")))
+            .expect(
+                "thumbnail",
+                waits(Reason.BestEffortDeferred)
+                    .message(
+                        "deferred: a BestEffort job waits while every ready node it could run on"
+                            + " is busy: ws-1 measures 15000 octomy.io/cpu-milli in use, at or above"
+                            + " its offer of 12000 (Background). It starts once a node's use drops"
+                            + " below its offer, or once it has waited longer than 1h.")),
+        scenario(
+                "BestEffort goes to a node that is not busy",
+                world()
+                    .with(
+                        node("ws-1").capacity(CPU, 16000).usage(CPU, 16000),
+                        node("ws-2").mode(Interactive).capacity(CPU, 16000).usage(CPU, 7999))
+                    .with(job("thumbnail")))
+            .expect("thumbnail", admitted("ws-2")),
+        scenario(
+                "busy is measured use, including work that is not ours, against the offer",
+                world()
+                    .with(
+                        node("ws-1")
+                            .mode(Interactive)
+                            .capacity(CPU, 16000)
+                            .capacity(MEM, 1000)
+                            .usage(CPU, 100)
+                            .usage(MEM, 250))
+                    .with(job("thumbnail")))
+            .expect(
+                "thumbnail",
+                waits(Reason.BestEffortDeferred).mentions("250 octomy.io/memory-bytes")),
+        scenario(
+                "Guaranteed and Burstable are not deferred by a busy node",
+                world()
+                    .with(node("ws-1").capacity(CPU, 16000).usage(CPU, 16000))
+                    .with(
+                        job("solve").guaranteed(CPU, 2000),
+                        job("mesh").requests(CPU, 1000).limits(CPU, 4000),
+                        job("limits-only").limits(CPU, 4000)))
+            .expect("solve", admitted("ws-1"))
+            .expect("mesh", admitted("ws-1"))
+            .expect("limits-only", admitted("ws-1")),
+        scenario(
+                "a starving BestEffort job is deferred no longer",
+                world()
+                    .with(node("ws-1").capacity(CPU, 16000).usage(CPU, 16000))
+                    .with(job("thumbnail").queuedMinutesAgo(61)))
+            .expect("thumbnail", admitted("ws-1").starving(true)),
+
         // ---- invalid spec ---------------------------------------------------------------
         scenario(
                 "an invalid spec is rejected with its problems joined",
@@ -203,7 +264,19 @@ class AdmissionPassTest {
                 "neg",
                 rejected(Reason.InvalidSpec)
                     .message(
-                        "Request octomy.io/cpu-milli is -5; quantities are whole numbers of 0 or more.")),
+                        "Request octomy.io/cpu-milli is -5; quantities are whole numbers from 0 to"
+                            + " 9007199254740991.")),
+        scenario(
+                "a quantity above 2^53 - 1 is invalid even when validation missed it",
+                world()
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(job("huge").requests(CPU, 1000).limits(GPU, Long.MAX_VALUE)))
+            .expect(
+                "huge",
+                rejected(Reason.InvalidSpec)
+                    .message(
+                        "Limit octomy.io/gpu is 9223372036854775807; quantities are whole numbers"
+                            + " from 0 to 9007199254740991.")),
         scenario(
                 "the spec is checked before dependencies",
                 world()
@@ -759,13 +832,14 @@ class AdmissionPassTest {
                 "huge quantities neither overflow nor overcommit",
                 world()
                     .with(
-                        node("ws-1").mode(Interactive).capacity(CPU, Long.MAX_VALUE),
+                        node("ws-1").mode(Interactive).capacity(CPU, Quantities.MAX),
                         node("ws-2").capacity(CPU, Long.MAX_VALUE))
                     .with(
+                        // Holders beyond the bound (a server that enforces nothing) still hold.
                         job("r1").requests(CPU, Long.MAX_VALUE).running("ws-2"),
                         job("r2").requests(CPU, Long.MAX_VALUE).running("ws-2"),
-                        job("a").requests(CPU, Long.MAX_VALUE / 3).queuedMinutesAgo(1),
-                        job("b").requests(CPU, Long.MAX_VALUE / 3)))
+                        job("a").requests(CPU, Quantities.MAX / 3).queuedMinutesAgo(1),
+                        job("b").requests(CPU, Quantities.MAX / 3)))
             .expect("a", admitted("ws-1"))
             .expect("b", waits(Reason.WaitingForCapacity)),
         scenario(

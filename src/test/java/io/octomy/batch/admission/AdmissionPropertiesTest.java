@@ -40,7 +40,8 @@ class AdmissionPropertiesTest {
       NodeMode ownMode,
       Map<String, Long> capacity,
       int heartbeatAge,
-      boolean ready) {}
+      boolean ready,
+      boolean busy) {}
 
   record JobCore(
       String namespace,
@@ -70,7 +71,8 @@ class AdmissionPropertiesTest {
                     .ofMinSize(2)
                     .ofMaxSize(3),
                 Arbitraries.integers().between(0, 75),
-                Arbitraries.of(true, true, true, true, false))
+                Arbitraries.of(true, true, true, true, false),
+                Arbitraries.of(false, false, true))
             .as(NodeSpec::new);
     Arbitrary<JobCore> core =
         Combinators.combine(
@@ -131,7 +133,8 @@ class AdmissionPropertiesTest {
                         Arbitraries.of(RESOURCES.subList(0, 2)), Arbitraries.longs().between(4, 16))
                     .ofSize(2),
                 Arbitraries.integers().between(0, 70),
-                Arbitraries.of(true, true, true, true, false))
+                Arbitraries.of(true, true, true, true, false),
+                Arbitraries.just(false))
             .as(NodeSpec::new);
     Arbitrary<JobCore> core =
         Combinators.combine(
@@ -175,7 +178,8 @@ class AdmissionPropertiesTest {
               n.ownMode(),
               n.capacity(),
               NOW.minusSeconds(n.heartbeatAge()),
-              n.ready()));
+              n.ready(),
+              n.busy() ? n.capacity() : Map.of()));
     }
     List<JobView> jobs = new ArrayList<>();
     for (int i = 0; i < jobSpecs.size(); i++) {

@@ -148,6 +148,7 @@ final class Fixtures {
     private NodeMode mode = NodeMode.Drone;
     private NodeMode ownMode;
     private final Map<String, Long> capacity = new LinkedHashMap<>();
+    private final Map<String, Long> usage = new LinkedHashMap<>();
     private Instant heartbeat = NOW.minusSeconds(10);
     private boolean ready = true;
 
@@ -170,6 +171,12 @@ final class Fixtures {
       return this;
     }
 
+    /** What the agent measures in use on the whole machine. */
+    NodeBuilder usage(String resource, long quantity) {
+      usage.put(resource, quantity);
+      return this;
+    }
+
     NodeBuilder heartbeatSecondsAgo(long seconds) {
       heartbeat = NOW.minusSeconds(seconds);
       return this;
@@ -181,7 +188,7 @@ final class Fixtures {
     }
 
     NodeView build() {
-      return new NodeView(name, mode, ownMode, capacity, heartbeat, ready);
+      return new NodeView(name, mode, ownMode, capacity, heartbeat, ready, usage);
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -63,6 +64,24 @@ final class Oracle {
     }
     long capacity = Math.max(0, node.capacity().getOrDefault(resource, 0L));
     return capacity * snapshot.policy().modes().percent(mode, resource) / 100;
+  }
+
+  /**
+   * Busy for this job's kind of work: the node measures at least as much of some resource in use as
+   * it offers of it (an offer of 0 does not count).
+   */
+  boolean busy(NodeView node, JobView job) {
+    return node.usage().entrySet().stream()
+        .anyMatch(
+            e -> {
+              long offer = offer(node, job, e.getKey());
+              return offer > 0 && e.getValue() >= offer;
+            });
+  }
+
+  /** Deferred first when busy: BestEffort and not starving. */
+  boolean deferrable(JobView job, Decision d) {
+    return job.serviceClass() == ServiceClass.BestEffort && !d.starving();
   }
 
   /** Whether the job fits the node now, on top of everything replayed so far. */
@@ -125,6 +144,11 @@ final class Oracle {
       assertThat(fitsNow(node, job))
           .as("%s fits %s when admitted", job.name(), node.name())
           .isTrue();
+      if (deferrable(job, result.decisions().get(job.key()))) {
+        assertThat(busy(node, job))
+            .as("BestEffort %s is not placed on busy %s", job.name(), node.name())
+            .isFalse();
+      }
       for (String lock : job.locks()) {
         assertThat(locks)
             .as("lock %s of %s is free", lock, job.name())
@@ -174,6 +198,17 @@ final class Oracle {
                 assertThat(fitsSomeOffer)
                     .as("%s: %s", key, d.message())
                     .isEqualTo(d.reason() == Reason.WaitingForCapacity);
+              }
+              if (d.reason() == Reason.BestEffortDeferred) {
+                assertThat(deferrable(job, d)).as("%s is BestEffort, not starving", key).isTrue();
+                for (NodeView node : snapshot.nodes()) {
+                  assertThat(fitsNow(node, job) && !busy(node, job))
+                      .as("%s deferred, yet %s would take it", key, node.name())
+                      .isFalse();
+                }
+                assertThat(snapshot.nodes().stream().anyMatch(n -> fitsNow(n, job)))
+                    .as("%s is deferred only by busy nodes", key)
+                    .isTrue();
               }
               if (d instanceof Decision.Skip skip) {
                 JobView ancestor = jobs.get(new JobKey(key.namespace(), skip.failedAncestor()));

@@ -11,6 +11,7 @@ import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Conditions;
+import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.vocabulary.ConditionTypes;
@@ -38,7 +39,7 @@ class NodeStatusComposerTest {
   private static final HostReadings HOST = new HostReadings(16, 64 * GIB, 2, 3000, 10 * GIB);
 
   private final NodeStatusComposer composer =
-      new NodeStatusComposer(ModeTable.defaults(), CgroupBounds.NONE, Map.of());
+      new NodeStatusComposer(ModeTable.defaults(), CgroupBounds.NONE, Map.of(), Executor.Process);
 
   private static BatchNodeSpec spec(NodeMode mode, NodeMode ownMode, Map<String, Long> resources) {
     BatchNodeSpec s = new BatchNodeSpec();
@@ -89,7 +90,8 @@ class NodeStatusComposerTest {
     ModeTable custom =
         ModeTable.defaults().with(Map.of(NodeMode.Background, Map.of(SU2, 25, "*", 60)));
     BatchNodeStatus s =
-        new NodeStatusComposer(custom, CgroupBounds.NONE, Map.of("example.com/licenses", 5L))
+        new NodeStatusComposer(
+                custom, CgroupBounds.NONE, Map.of("example.com/licenses", 5L), Executor.Process)
             .compose(
                 HOST,
                 spec(NodeMode.Background, null, Map.of(SU2, 16L)),
@@ -127,7 +129,7 @@ class NodeStatusComposerTest {
   void overridesWinOverSpecResourcesAndMeasurementsAndTheCgroupBoundsOnlyMeasurements() {
     CgroupBounds bounds = new CgroupBounds(OptionalLong.of(4000), OptionalLong.of(8 * GIB));
     BatchNodeStatus s =
-        new NodeStatusComposer(ModeTable.defaults(), bounds, Map.of(MEM, 2 * GIB))
+        new NodeStatusComposer(ModeTable.defaults(), bounds, Map.of(MEM, 2 * GIB), Executor.Process)
             .compose(
                 HOST,
                 spec(NodeMode.Drone, null, Map.of(SU2, 16L, GPU, 1L)),
@@ -142,21 +144,89 @@ class NodeStatusComposerTest {
   @Test
   void aNegativeOverrideIsAStartUpError() {
     assertThatThrownBy(
-            () -> new NodeStatusComposer(ModeTable.defaults(), CgroupBounds.NONE, Map.of(SU2, -1L)))
+            () ->
+                new NodeStatusComposer(
+                    ModeTable.defaults(), CgroupBounds.NONE, Map.of(SU2, -1L), Executor.Process))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(SU2);
+    assertThatThrownBy(
+            () ->
+                new NodeStatusComposer(
+                    ModeTable.defaults(),
+                    CgroupBounds.NONE,
+                    Map.of(SU2, Long.MAX_VALUE - 1),
+                    Executor.Process))
+        .hasMessageContaining("must be a whole number from 0 to 9007199254740991");
   }
 
   @Test
-  void aBadSpecEntryIsIgnoredAndNamedAndAMissingModeOffersNothing() {
+  void noSumOrProductCanStopTheReport() {
+    // A capacity near 2^63 (an API server that does not enforce the CRD's maximum) is ignored
+    // with a note, and allocation sums saturate: the heartbeat goes on.
+    Map<String, Long> resources = new LinkedHashMap<>();
+    resources.put(SU2, Long.MAX_VALUE - 1);
+    resources.put("example.com/big", 9_007_199_254_740_991L);
+    List<BatchJob> jobs = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      jobs.add(job("j" + i, "ws-7", JobPhase.Running, Map.of(SU2, Long.MAX_VALUE / 2)));
+    }
+    Map<String, Long> allocated = NodeAllocation.of("ws-7", jobs);
+    assertThat(allocated).containsEntry(SU2, Long.MAX_VALUE);
+    BatchNodeStatus s =
+        composer.compose(
+            HOST, spec(NodeMode.Drone, null, resources), allocated, List.of(), null, T0);
+    assertThat(s.getCapacity()).doesNotContainKey(SU2);
+    assertThat(s.getAllocated()).containsEntry(SU2, 9_007_199_254_740_991L);
+    assertThat(s.getOffer().getOthers()).containsEntry("example.com/big", 9_007_199_254_740_991L);
+    assertThat(
+            composer
+                .compose(
+                    HOST,
+                    spec(NodeMode.Interactive, null, resources),
+                    allocated,
+                    List.of(),
+                    null,
+                    T0)
+                .getOffer()
+                .getOthers())
+        .containsEntry("example.com/big", 4_503_599_627_370_495L);
+    assertThat(Conditions.find(s.getConditions(), ConditionTypes.READY).getMessage())
+        .contains(SU2 + " is 9223372036854775806, not a whole number from 0 to 9007199254740991");
+  }
+
+  @Test
+  void aNodeWhoseExecutorThisAgentDoesNotRunIsNotReadyAndSaysWhy() {
+    BatchNodeSpec pod = spec(NodeMode.Drone, null, null);
+    pod.setExecutor(Executor.Pod);
+    Condition ready = Conditions.find(compose(pod).getConditions(), ConditionTypes.READY);
+    assertThat(ready.getStatus()).isEqualTo("False");
+    assertThat(ready.getReason()).isEqualTo(NodeStatusComposer.REASON_EXECUTOR_NOT_SUPPORTED);
+    assertThat(ready.getMessage())
+        .isEqualTo(
+            "spec.executor is Pod but this agent runs jobs as local processes (--executor"
+                + " Process), so nothing is admitted here; set spec.executor to Process or run"
+                + " the agent with --executor Pod");
+    NodeStatusComposer podAgent =
+        new NodeStatusComposer(ModeTable.defaults(), CgroupBounds.NONE, Map.of(), Executor.Pod);
+    assertThat(
+            Conditions.isTrue(
+                podAgent.compose(HOST, pod, Map.of(), List.of(), null, T0).getConditions(),
+                ConditionTypes.READY))
+        .isTrue();
+  }
+
+  @Test
+  void aBadSpecEntryIsIgnoredAndNamedAndAMissingModeIsTheCrdDefault() {
     Map<String, Long> resources = new LinkedHashMap<>();
     resources.put(SU2, -4L);
     BatchNodeStatus s = compose(spec(null, null, resources));
     assertThat(s.getCapacity()).doesNotContainKey(SU2);
-    assertThat(s.getOffer().getOthers().values()).containsOnly(0L);
+    // No mode is Drone, as the CRD's default and the controller have it.
+    assertThat(s.getOffer().getOthers()).isEqualTo(s.getCapacity());
+    assertThat(s.getOffer().getOwn()).isEqualTo(s.getCapacity());
     Condition ready = Conditions.find(s.getConditions(), ConditionTypes.READY);
     assertThat(ready.getStatus()).isEqualTo("True");
-    assertThat(ready.getMessage()).contains(SU2 + " is -4").contains("spec.mode is not set");
+    assertThat(ready.getMessage()).contains(SU2 + " is -4");
   }
 
   @Test

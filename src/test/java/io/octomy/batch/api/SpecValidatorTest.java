@@ -41,8 +41,8 @@ class SpecValidatorTest {
                 + "type: mesh-export\ngroup: simulator\norigin: ws-7\nafter: [preprocess-41, prep.v2]\nlocks: [subject/ernie, license]\n"
                 + "resources: {requests: {banter.io/hashes-per-second: 500000}}"),
         Arguments.of(
-            "largest quantity that fits",
-            TEMPLATE + "resources: {requests: {example.com/x: 9223372036854775807}}"));
+            "the largest quantity, 2^53 - 1",
+            TEMPLATE + "resources: {requests: {example.com/x: 9007199254740991}}"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -84,11 +84,15 @@ class SpecValidatorTest {
         bad(
             "quantity beyond 64 bits",
             TEMPLATE + "resources: {requests: {example.com/x: 99999999999999999999}}",
-            "too large; quantities fit in 64 bits"),
+            "too large; quantities are at most 9007199254740991"),
+        bad(
+            "quantity above 2^53 - 1",
+            TEMPLATE + "resources: {requests: {example.com/x: 9007199254740992}}",
+            "9007199254740992, too large; quantities are at most 9007199254740991"),
         bad(
             "domain without a dot",
             TEMPLATE + "resources: {requests: {example/cores: 1}}",
-            "resource name 'example/cores' is not a domain-qualified name"),
+            "the domain 'example' of resource name 'example/cores' has no dot; write a DNS domain like example.com"),
         bad(
             "too many resource names",
             TEMPLATE + "resources: {requests: " + bigMap + "}",
@@ -96,7 +100,7 @@ class SpecValidatorTest {
         bad(
             "a resource name too long",
             TEMPLATE + "resources: {requests: {" + longName + ": 1}}",
-            "characters long; at most 317 are allowed"),
+            "is 400 characters long; at most 63 are allowed after the '/'"),
         bad(
             "too many dependencies",
             TEMPLATE + "after: " + manyAfter,

@@ -125,7 +125,35 @@ class PolicyLoaderTest {
             "priority:\n  guaranteed: high\n",
             "line 2, field priority.guaranteed",
             ""),
-        Arguments.of("not YAML", "modes: [\n", "policy p.yaml", ""));
+        Arguments.of("not YAML", "modes: [\n", "policy p.yaml", ""),
+        // Numbers that would let a sum or product overflow are refused where they are written.
+        Arguments.of(
+            "a class base near 2^63",
+            "priority:\n  guaranteed: 9223372036854775807\n",
+            "line 2, field priority.guaranteed",
+            "9223372036854775807 is too large; a priority number is a whole number from 0 to"
+                + " 1000000000"),
+        Arguments.of(
+            "an aging ceiling beyond 64 bits",
+            "priority:\n  agingCeiling: 99999999999999999999\n",
+            "line 2, field priority.agingCeiling",
+            "is too large"),
+        Arguments.of(
+            "a budget above 2^53 - 1",
+            "budgets:\n  studio: {octomy.io/cpu-milli: 9007199254740992}\n",
+            "line 2, field budgets.studio",
+            "9007199254740992 is too large; a quantity is a whole number from 0 to"
+                + " 9007199254740991"),
+        Arguments.of(
+            "a heartbeat timeout of zero",
+            "nodeHeartbeatTimeout: 0s\n",
+            "line 1, field nodeHeartbeatTimeout",
+            "'0s' is not a positive duration"),
+        Arguments.of(
+            "a duration beyond 64 bits of nanoseconds",
+            "priority:\n  starvationAfter: 9999999h\n",
+            "line 2, field priority.starvationAfter",
+            "is longer than the longest duration"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -156,6 +184,15 @@ class PolicyLoaderTest {
     assertThat(GoDuration.parse("0")).isEqualTo(Duration.ZERO);
     assertThat(GoDuration.format(Duration.ofMinutes(90))).isEqualTo("1h30m");
     assertThatThrownBy(() -> GoDuration.parse("5")).hasMessageContaining("is not a duration");
+  }
+
+  @Test
+  void policiesBuiltInCodeAreBoundedToo() {
+    assertThatThrownBy(
+            () -> new PriorityPolicy(Long.MAX_VALUE, 100, 0, 10, 300, Duration.ofHours(1)))
+        .hasMessageContaining(
+            "priority.guaranteed is 9223372036854775807; write a whole number"
+                + " from 0 to 1000000000");
   }
 
   @Test

@@ -33,7 +33,20 @@ class ServiceClassTest {
             Map.of(SU2, 4L),
             Map.of(SU2, 4L),
             Guaranteed),
-        row("zero requests equal to zero limits", Map.of(CPU, 0L), Map.of(CPU, 0L), Guaranteed),
+        // Zero is nothing, as in Kubernetes' pod QoS: a zero quantity counts as not declared.
+        row("zero requests equal to zero limits", Map.of(CPU, 0L), Map.of(CPU, 0L), BestEffort),
+        row("a zero request and nothing else", Map.of(SU2, 0L), null, BestEffort),
+        row("a zero limit and nothing else", null, Map.of(SU2, 0L), BestEffort),
+        row(
+            "a zero pair beside an equal positive pair",
+            Map.of(CPU, 2000L, SU2, 0L),
+            Map.of(CPU, 2000L, SU2, 0L),
+            Guaranteed),
+        row(
+            "a zero limit without a request beside an equal pair",
+            Map.of(CPU, 2000L),
+            Map.of(CPU, 2000L, SU2, 0L),
+            Guaranteed),
         row(
             "only limits: no request is defaulted from a limit",
             null,

@@ -10,6 +10,7 @@ import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.vocabulary.Quantities;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +25,9 @@ import java.util.Map;
  * <ul>
  *   <li>printer columns in the order they are declared on the class (the generator sorts them by
  *       JSONPath, which would put AGE first);
- *   <li>every quantity map's values as {@code integer}, {@code format: int64}, {@code minimum: 0}
- *       (the generator has no way to annotate a map's value type);
+ *   <li>every quantity map's values as {@code integer}, {@code format: int64}, {@code minimum: 0},
+ *       {@code maximum:} {@link Quantities#MAX} (the generator has no way to annotate a map's value
+ *       type);
  *   <li>descriptions from the API types' Javadoc (see {@link JavadocDescriptions}), so {@code
  *       kubectl explain} says what the Javadoc says.
  * </ul>
@@ -98,8 +100,8 @@ public final class CrdFinisher {
   }
 
   /**
-   * Every map of integers in our API is a map of quantities: whole numbers, 64 bits, never
-   * negative.
+   * Every map of integers in our API is a map of quantities: whole numbers from 0 to {@link
+   * Quantities#MAX}.
    */
   private static void boundQuantityMaps(JsonNode node) {
     if (node instanceof ObjectNode obj) {
@@ -107,6 +109,7 @@ public final class CrdFinisher {
       if (values instanceof ObjectNode v && "integer".equals(v.path("type").asText())) {
         v.put("format", "int64");
         v.put("minimum", 0);
+        v.put("maximum", Quantities.MAX);
       }
       for (Iterator<JsonNode> it = obj.elements(); it.hasNext(); ) {
         boundQuantityMaps(it.next());
