@@ -35,6 +35,8 @@ class HelmChartTest {
             "RoleBinding/octomy-system/octomy-batch-controller-leader-election",
             "ClusterRole//octomy-batch-agent",
             "ClusterRoleBinding//octomy-batch-agent",
+            "ClusterRole//octomy-batch-user",
+            "ClusterRole//octomy-batch-viewer",
             "Deployment/octomy-system/octomy-batch-controller",
             "DaemonSet/octomy-system/octomy-batch-agent",
             "Service/octomy-system/octomy-batch-metrics");

@@ -75,6 +75,7 @@ class RbacTest {
   @MethodSource("variants")
   void noWildcardsSecretsOrPrivilegeVerbs(Map<String, Object> values) {
     List<Rule> rules = rules(Chart.template(values));
+    assertThat(rules).anyMatch(RbacTest::forPeople);
     assertThat(rules).isNotEmpty();
     for (Rule rule : rules) {
       assertThat(rule.apiGroups()).as("%s", rule).doesNotContain("*").isNotEmpty();
@@ -102,6 +103,9 @@ class RbacTest {
   @MethodSource("variants")
   void userObjectsAreNeverWrittenOnlyTheirStatus(Map<String, Object> values) {
     for (Rule rule : rules(Chart.template(values))) {
+      if (forPeople(rule)) {
+        continue; // people write their own BatchJobs: see the next test
+      }
       if (rule.resources().contains("batchjobs")) {
         assertThat(rule.verbs())
             .as("%s: BatchJob spec and metadata belong to people and GitOps", rule)
@@ -110,6 +114,34 @@ class RbacTest {
       if (rule.resources().contains("batchnodes")) {
         // The agent creates its BatchNode once; afterwards the spec is people's.
         assertThat(rule.verbs()).as("%s", rule).doesNotContain("update", "patch", "delete");
+      }
+    }
+  }
+
+  /** The -user and -viewer roles are bound to people, not to the product's service accounts. */
+  static boolean forPeople(Rule rule) {
+    return rule.role().endsWith("-user") || rule.role().endsWith("-viewer");
+  }
+
+  @Test
+  void peoplesRolesAggregateIntoEditAndViewAndNeverWriteStatusNodesOrPods() {
+    Chart.Rendered r = Chart.defaults();
+    JsonNode user = r.get("ClusterRole", "octomy-batch-user");
+    JsonNode viewer = r.get("ClusterRole", "octomy-batch-viewer");
+    assertThat(user.at("/metadata/labels/rbac.authorization.k8s.io~1aggregate-to-edit").asText())
+        .isEqualTo("true");
+    assertThat(viewer.at("/metadata/labels/rbac.authorization.k8s.io~1aggregate-to-view").asText())
+        .isEqualTo("true");
+    for (Rule rule : rules(r)) {
+      if (!forPeople(rule)) {
+        continue;
+      }
+      assertThat(rule.apiGroups()).as("%s", rule).containsExactly("batch.octomy.io");
+      if (!rule.resources().equals(List.of("batchjobs"))) {
+        assertThat(rule.verbs()).as("%s: read only", rule).containsOnly("get", "list", "watch");
+      }
+      if (rule.role().endsWith("-viewer")) {
+        assertThat(rule.verbs()).as("%s", rule).containsOnly("get", "list", "watch");
       }
     }
   }

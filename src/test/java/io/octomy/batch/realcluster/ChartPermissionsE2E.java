@@ -1,0 +1,175 @@
+package io.octomy.batch.realcluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchNodeSpec;
+import io.octomy.batch.api.BatchNodeStatus;
+import io.octomy.batch.api.Executor;
+import io.octomy.batch.vocabulary.NodeMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the chart's permissions let each identity do on the real server: the agent's
+ * ValidatingAdmissionPolicy (an agent writes only its own node's BatchNode), and the user-facing
+ * -user and -viewer ClusterRoles, bound directly and through the built-in edit and view roles they
+ * aggregate into. People are impersonated with kubectl --as, as an administrator checks a role.
+ */
+class ChartPermissionsE2E {
+
+  @Test
+  void anAgentMayWriteOnlyItsOwnNodesBatchNode() throws Exception {
+    ProductDeployment product = ProductDeployment.get();
+    KubernetesClient admin = product.cluster().admin();
+    Path kubeconfig = product.agentKubeconfig("octomy-batch-agent-vap-a", "vap-node-a");
+    try (KubernetesClient agentA =
+        new KubernetesClientBuilder()
+            .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+            .build()) {
+      BatchNode own = agentA.resources(BatchNode.class).resource(node("vap-node-a")).create();
+      own.setStatus(new BatchNodeStatus());
+      own.getStatus().setCapacity(Map.of("octomy.io/cpu-milli", 1000L));
+      agentA.resources(BatchNode.class).resource(own).updateStatus();
+
+      KubernetesClientException create =
+          catchApi(() -> agentA.resources(BatchNode.class).resource(node("vap-node-b")).create());
+      assertThat(create.getCode()).isEqualTo(403);
+      assertThat(create.getMessage())
+          .contains("an agent may write only the BatchNode of its own node, not vap-node-b");
+
+      BatchNode other = admin.resources(BatchNode.class).resource(node("vap-node-b")).create();
+      other.setStatus(new BatchNodeStatus());
+      other.getStatus().setCapacity(Map.of("octomy.io/cpu-milli", 1L));
+      KubernetesClientException status =
+          catchApi(() -> agentA.resources(BatchNode.class).resource(other).updateStatus());
+      assertThat(status.getCode()).isEqualTo(403);
+      assertThat(status.getMessage()).contains("not vap-node-b");
+      assertThat(admin.resources(BatchNode.class).withName("vap-node-b").get().getStatus())
+          .isNull();
+    }
+  }
+
+  @Test
+  void aUserBoundToTheUserRoleSubmitsJobsInTheirNamespaceAndNothingElse() throws Exception {
+    ProductDeployment.get();
+    RealCluster c = RealCluster.get();
+    KubectlRun kubectl = c.kubectl();
+    String ns = c.namespace("team-a");
+    String elsewhere = c.namespace("team-b");
+    ok(
+        kubectl.run(
+            "create",
+            "rolebinding",
+            "alice-user",
+            "-n",
+            ns,
+            "--clusterrole=octomy-batch-user",
+            "--user=alice"));
+
+    ok(kubectl.runWithInput(job("alice-1"), "--as=alice", "-n", ns, "create", "-f", "-"));
+    ok(kubectl.run("--as=alice", "-n", ns, "get", "bj", "alice-1"));
+    ok(kubectl.run("--as=alice", "-n", ns, "delete", "bj", "alice-1"));
+    forbidden(
+        kubectl.runWithInput(job("alice-2"), "--as=alice", "-n", elsewhere, "create", "-f", "-"));
+    ok(kubectl.runWithInput(job("alice-3"), "--as=alice", "-n", ns, "create", "-f", "-"));
+    forbidden(
+        kubectl.run(
+            "--as=alice",
+            "-n",
+            ns,
+            "patch",
+            "bj",
+            "alice-3",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            "{\"status\":{\"phase\":\"Succeeded\"}}"));
+    forbidden(kubectl.runWithInput(nodeYaml("alice-node"), "--as=alice", "create", "-f", "-"));
+    forbidden(kubectl.run("--as=alice", "get", "bn"));
+    forbidden(kubectl.run("--as=alice", "-n", ns, "get", "pods"));
+  }
+
+  @Test
+  void theUserAndViewerRolesAggregateIntoEditAndView() throws Exception {
+    ProductDeployment.get();
+    RealCluster c = RealCluster.get();
+    KubectlRun kubectl = c.kubectl();
+    String ns = c.namespace("team-c");
+    ok(
+        kubectl.run(
+            "create", "rolebinding", "erin-edit", "-n", ns, "--clusterrole=edit", "--user=erin"));
+    ok(
+        kubectl.run(
+            "create", "rolebinding", "vic-view", "-n", ns, "--clusterrole=view", "--user=vic"));
+    ok(
+        kubectl.run(
+            "create",
+            "rolebinding",
+            "val-viewer",
+            "-n",
+            ns,
+            "--clusterrole=octomy-batch-viewer",
+            "--user=val"));
+    // The aggregation controller fills edit and view from the chart's labelled roles.
+    Eventually.within(
+        30,
+        () -> ok(kubectl.runWithInput(job("erin-1"), "--as=erin", "-n", ns, "create", "-f", "-")));
+    Eventually.within(30, () -> ok(kubectl.run("--as=vic", "-n", ns, "get", "bj", "erin-1")));
+    forbidden(kubectl.runWithInput(job("vic-1"), "--as=vic", "-n", ns, "create", "-f", "-"));
+    ok(kubectl.run("--as=val", "-n", ns, "get", "bj", "erin-1", "-o", "wide"));
+    forbidden(kubectl.run("--as=val", "-n", ns, "delete", "bj", "erin-1"));
+  }
+
+  private static BatchNode node(String name) {
+    BatchNode n = new BatchNode();
+    n.getMetadata().setName(name);
+    BatchNodeSpec spec = new BatchNodeSpec();
+    spec.setMode(NodeMode.Drone);
+    spec.setExecutor(Executor.Process);
+    n.setSpec(spec);
+    return n;
+  }
+
+  static String job(String name) {
+    return """
+        apiVersion: batch.octomy.io/v1alpha1
+        kind: BatchJob
+        metadata: {name: %s}
+        spec:
+          resources: {requests: {octomy.io/cpu-milli: 100}}
+          template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox, command: [sh, -c, 'true']}]}}
+        """
+        .formatted(name);
+  }
+
+  private static String nodeYaml(String name) {
+    return "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchNode\nmetadata: {name: "
+        + name
+        + "}\nspec: {mode: Drone}\n";
+  }
+
+  private static void ok(KubectlRun.Result r) {
+    assertThat(r.exitCode()).as(r.all()).isZero();
+  }
+
+  private static void forbidden(KubectlRun.Result r) {
+    assertThat(r.exitCode()).as(r.all()).isNotZero();
+    assertThat(r.err()).as(r.all()).containsIgnoringCase("forbidden");
+  }
+
+  private static KubernetesClientException catchApi(Runnable call) {
+    try {
+      call.run();
+    } catch (KubernetesClientException e) {
+      return e;
+    }
+    throw new AssertionError("the server accepted it");
+  }
+}

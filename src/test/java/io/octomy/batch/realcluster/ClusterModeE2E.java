@@ -1,0 +1,410 @@
+package io.octomy.batch.realcluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.vocabulary.JobPhase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Cluster mode end to end on the real server: two controller replicas (one active through the
+ * Lease) and two Process agents, each its own process with a token the server minted for the
+ * chart's ServiceAccount, under the chart's RBAC and admission policy. A ledger watches every job
+ * for double admission and overcommitment throughout; at the end the audit log must hold no refused
+ * request from either ServiceAccount.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterModeE2E {
+
+  static final long CPU = 4000;
+  static final Map<String, Long> CAPACITY =
+      Map.of(
+          "octomy.io/cpu-milli",
+          CPU,
+          "octomy.io/memory-bytes",
+          8L << 30,
+          "example.com/su2-processes",
+          16L);
+
+  private static ProductDeployment product;
+  private static KubernetesClient admin;
+  private static final Map<String, ProductProcess> controllers = new HashMap<>();
+  private static final List<ProductProcess> agents = new ArrayList<>();
+  private static JobLedger ledger;
+  private static Path policy;
+
+  @BeforeAll
+  static void deploy() throws Exception {
+    product = ProductDeployment.get();
+    admin = product.cluster().admin();
+    policy = product.policyFile();
+    ledger = new JobLedger(admin, CAPACITY);
+    for (String node : List.of("node-a", "node-b")) {
+      agents.add(startAgent(node));
+    }
+    for (String pod : List.of("octomy-batch-controller-0", "octomy-batch-controller-1")) {
+      controllers.put(pod, startController(pod));
+    }
+    Eventually.within(60, () -> assertThat(controllers.keySet()).contains(leaseHolder()));
+    Eventually.within(
+        60,
+        () -> {
+          for (String n : List.of("node-a", "node-b")) {
+            BatchNode bn = admin.resources(BatchNode.class).withName(n).get();
+            assertThat(bn).isNotNull();
+            assertThat(bn.getStatus()).isNotNull();
+            assertThat(bn.getStatus().getCapacity()).containsAllEntriesOf(CAPACITY);
+          }
+        });
+  }
+
+  static ProductProcess startAgent(String node) throws Exception {
+    Path kubeconfig = product.agentKubeconfig("octomy-batch-agent-" + node, node);
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "agent",
+                "--node",
+                node,
+                "--executor",
+                "Process",
+                "--mode",
+                "Drone",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--state-dir",
+                Files.createDirectories(product.dir().resolve("agent-" + node)).toString(),
+                "--policy",
+                policy.toString()));
+    CAPACITY.forEach((k, v) -> args.addAll(List.of("--capacity", k + "=" + v)));
+    ProductProcess p =
+        ProductProcess.start(
+            product.dir().resolve("agent-" + node + ".log"), Map.of(), args.toArray(String[]::new));
+    p.awaitLine("agent for node " + node, Duration.ofSeconds(60));
+    return p;
+  }
+
+  static ProductProcess startController(String pod) throws Exception {
+    Path kubeconfig = product.controllerKubeconfig(pod);
+    ProductProcess p =
+        ProductProcess.start(
+            product.dir().resolve(pod + "-" + System.nanoTime() + ".log"),
+            Map.of(
+                "KUBECONFIG",
+                kubeconfig.toString(),
+                "POD_NAME",
+                pod,
+                "POD_NAMESPACE",
+                ProductDeployment.NS),
+            "controller",
+            "--policy",
+            policy.toString(),
+            "--leader-election",
+            "--lease-namespace",
+            ProductDeployment.NS,
+            "--metrics-port",
+            "-1");
+    p.awaitLine("octomy-batch controller watching", Duration.ofSeconds(90));
+    return p;
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    for (ProductProcess p : controllers.values()) {
+      p.close();
+    }
+    for (ProductProcess p : agents) {
+      p.close();
+    }
+    if (ledger != null) {
+      ledger.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void theExamplesRunToTheEnd() throws Exception {
+    String ns = product.cluster().namespace("examples");
+    List<String> files;
+    try (Stream<Path> s = Files.list(Path.of("examples"))) {
+      files =
+          s.map(Path::toString)
+              .filter(f -> f.contains("job-") || f.contains("pipeline"))
+              .sorted()
+              .toList();
+    }
+    for (String f : files) {
+      KubectlRun.Result r = product.cluster().kubectl().run("apply", "-n", ns, "-f", f);
+      assertThat(r.exitCode()).as(r.all()).isZero();
+    }
+    Map<String, BatchJob> done = awaitAll(ns, Duration.ofSeconds(120), j -> finished(j));
+    assertThat(phases(done))
+        .allSatisfy((name, phase) -> assertThat(phase).as(name).isEqualTo(JobPhase.Succeeded));
+    assertThat(done)
+        .containsKeys("preprocess-41", "solve-41-a", "solve-41-b", "analyze-41", "solve-ernie");
+  }
+
+  @Test
+  @Order(2)
+  void aFanOutNeverHoldsMoreThanTheNodesOffer() throws Exception {
+    String ns = product.cluster().namespace("fan-out");
+    StringBuilder yaml = new StringBuilder();
+    for (int i = 0; i < 12; i++) {
+      yaml.append(job("part-" + i, "requests: {octomy.io/cpu-milli: 1000}", "sleep 3"))
+          .append("---\n");
+    }
+    apply(ns, yaml.toString());
+    Map<String, BatchJob> done = awaitAll(ns, Duration.ofSeconds(120), ClusterModeE2E::finished);
+    assertThat(done).hasSize(12);
+    assertThat(phases(done).values()).containsOnly(JobPhase.Succeeded);
+    assertThat(ledger.peaks().get("node-a octomy.io/cpu-milli")).isEqualTo(CPU);
+    assertThat(ledger.peaks().get("node-b octomy.io/cpu-milli")).isEqualTo(CPU);
+    assertThat(ledger.violations()).isEmpty();
+  }
+
+  @Test
+  @Order(3)
+  void aFailingAncestorSkipsItsDependantsAndALockIsWaitedFor() throws Exception {
+    String ns = product.cluster().namespace("pipeline");
+    apply(
+        ns,
+        job("root", null, "exit 3")
+            + "---\n"
+            + job("child", null, "true").replace("spec:\n", "spec:\n  after: [root]\n")
+            + "---\n"
+            + job("grandchild", null, "true").replace("spec:\n", "spec:\n  after: [child]\n")
+            + "---\n"
+            + job("holder", "requests: {octomy.io/cpu-milli: 100}", "sleep 4")
+                .replace("spec:\n", "spec:\n  locks: [subject/x]\n"));
+    Eventually.within(60, () -> assertThat(phase(ns, "holder")).isEqualTo(JobPhase.Running));
+    apply(
+        ns,
+        job("waiter", "requests: {octomy.io/cpu-milli: 100}", "true")
+            .replace("spec:\n", "spec:\n  locks: [subject/x]\n"));
+    Eventually.within(
+        30,
+        () -> {
+          BatchJob w = admin.resources(BatchJob.class).inNamespace(ns).withName("waiter").get();
+          assertThat(w.getStatus().getReason()).isEqualTo("WaitingForLock");
+          assertThat(w.getStatus().getWaitingOn())
+              .singleElement()
+              .satisfies(
+                  o -> {
+                    assertThat(o.getKey()).isEqualTo("subject/x");
+                    assertThat(o.getJob()).isEqualTo("holder");
+                  });
+        });
+    Map<String, BatchJob> done = awaitAll(ns, Duration.ofSeconds(90), ClusterModeE2E::finished);
+    assertThat(done.get("root").getStatus().getPhase()).isEqualTo(JobPhase.Failed);
+    assertThat(done.get("root").getStatus().getExitCode()).isEqualTo(3);
+    for (String skipped : List.of("child", "grandchild")) {
+      assertThat(done.get(skipped).getStatus().getPhase()).isEqualTo(JobPhase.Skipped);
+      assertThat(done.get(skipped).getStatus().getReason()).isEqualTo("DependencyFailed");
+    }
+    assertThat(done.get("child").getStatus().getMessage()).contains("root");
+    assertThat(done.get("grandchild").getStatus().getMessage()).contains("root");
+    assertThat(done.get("holder").getStatus().getPhase()).isEqualTo(JobPhase.Succeeded);
+    assertThat(done.get("waiter").getStatus().getPhase()).isEqualTo(JobPhase.Succeeded);
+  }
+
+  @Test
+  @Order(4)
+  void aModeChangeLeavesRunningJobsAloneAndChangesWhatIsAdmittedNext() throws Exception {
+    String ns = product.cluster().namespace("modes");
+    apply(
+        ns,
+        job("long", "requests: {octomy.io/cpu-milli: 3000}", "sleep 8")
+            .replace("spec:\n", "spec:\n  origin: node-a\n"));
+    Eventually.within(60, () -> assertThat(phase(ns, "long")).isEqualTo(JobPhase.Running));
+    assertThat(
+            admin
+                .resources(BatchJob.class)
+                .inNamespace(ns)
+                .withName("long")
+                .get()
+                .getStatus()
+                .getNode())
+        .isEqualTo("node-a");
+    KubectlRun.Result patch =
+        product
+            .cluster()
+            .kubectl()
+            .run(
+                "patch",
+                "bn",
+                "node-a",
+                "--type=merge",
+                "-p",
+                "{\"spec\":{\"mode\":\"Off\",\"ownMode\":\"Off\"}}");
+    assertThat(patch.exitCode()).as(patch.all()).isZero();
+    try {
+      apply(
+          ns,
+          job("next", "requests: {octomy.io/cpu-milli: 500}", "true")
+              .replace("spec:\n", "spec:\n  origin: node-a\n"));
+      Map<String, BatchJob> done = awaitAll(ns, Duration.ofSeconds(60), ClusterModeE2E::finished);
+      assertThat(done.get("long").getStatus().getPhase()).isEqualTo(JobPhase.Succeeded);
+      assertThat(done.get("long").getStatus().getNode()).isEqualTo("node-a");
+      assertThat(done.get("next").getStatus().getNode())
+          .as("node-a offers nothing now")
+          .isEqualTo("node-b");
+    } finally {
+      product
+          .cluster()
+          .kubectl()
+          .run(
+              "patch",
+              "bn",
+              "node-a",
+              "--type=merge",
+              "-p",
+              "{\"spec\":{\"mode\":\"Drone\",\"ownMode\":\"Drone\"}}");
+    }
+  }
+
+  @Test
+  @Order(5)
+  void killingTheActiveControllerHandsOverThroughTheLease() throws Exception {
+    String ns = product.cluster().namespace("takeover");
+    StringBuilder yaml = new StringBuilder();
+    for (int i = 0; i < 16; i++) {
+      yaml.append(job("work-" + i, "requests: {octomy.io/cpu-milli: 1000}", "sleep " + (2 + i % 3)))
+          .append("---\n");
+    }
+    apply(ns, yaml.toString());
+    Eventually.within(60, () -> assertThat(count(ns, JobPhase.Running)).isGreaterThan(2));
+    String active = leaseHolder();
+    controllers.get(active).kill9();
+    Eventually.within(
+        60,
+        () -> {
+          String holder = leaseHolder();
+          assertThat(holder).isNotEqualTo(active);
+          assertThat(controllers.keySet()).contains(holder);
+        });
+    // As a Deployment would, a new Pod replaces the one that died.
+    controllers.put(active, startController(active));
+    Map<String, BatchJob> done = awaitAll(ns, Duration.ofSeconds(180), ClusterModeE2E::finished);
+    assertThat(done).hasSize(16);
+    assertThat(phases(done).values()).containsOnly(JobPhase.Succeeded);
+    assertThat(ledger.violations()).isEmpty();
+  }
+
+  @Test
+  @Order(6)
+  void noRequestOfTheControllerOrTheAgentsWasRefused() {
+    Path audit = product.cluster().auditLog();
+    for (String sa : List.of(ProductDeployment.CONTROLLER_SA, ProductDeployment.AGENT_SA)) {
+      List<AuditLog.Request> all = AuditLog.requestsOf(audit, ProductDeployment.user(sa));
+      List<AuditLog.Request> refused =
+          all.stream()
+              .filter(r -> r.code() == 403)
+              // ChartPermissionsE2E refuses its own probe agent on purpose.
+              .filter(r -> !r.podName().contains("-vap-"))
+              .toList();
+      assertThat(all).as("requests by %s", sa).hasSizeGreaterThan(50);
+      assertThat(refused).as("refused requests by %s", sa).isEmpty();
+    }
+    assertThat(ledger.violations()).isEmpty();
+    assertThat(ledger.changes()).isGreaterThan(100);
+  }
+
+  static String job(String name, String requests, String command) {
+    return """
+        apiVersion: batch.octomy.io/v1alpha1
+        kind: BatchJob
+        metadata: {name: %s}
+        spec:
+          %s
+          template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox, command: [sh, -c, '%s']}]}}
+        """
+        .formatted(name, requests == null ? "" : "resources: {" + requests + "}", command);
+  }
+
+  private static void apply(String ns, String yaml) {
+    KubectlRun.Result r =
+        product.cluster().kubectl().runWithInput(yaml, "apply", "-n", ns, "-f", "-");
+    assertThat(r.exitCode()).as(r.all()).isZero();
+  }
+
+  static boolean finished(BatchJob j) {
+    JobPhase p = j.getStatus() == null ? null : j.getStatus().getPhase();
+    return p == JobPhase.Succeeded
+        || p == JobPhase.Failed
+        || p == JobPhase.Skipped
+        || p == JobPhase.Rejected;
+  }
+
+  private static JobPhase phase(String ns, String name) {
+    BatchJob j = admin.resources(BatchJob.class).inNamespace(ns).withName(name).get();
+    return j == null || j.getStatus() == null ? null : j.getStatus().getPhase();
+  }
+
+  private static long count(String ns, JobPhase phase) {
+    return admin.resources(BatchJob.class).inNamespace(ns).list().getItems().stream()
+        .filter(j -> j.getStatus() != null && j.getStatus().getPhase() == phase)
+        .count();
+  }
+
+  static Map<String, BatchJob> awaitAll(String ns, Duration timeout, Predicate<BatchJob> done)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<BatchJob> jobs = List.of();
+    while (System.nanoTime() < deadline) {
+      jobs = admin.resources(BatchJob.class).inNamespace(ns).list().getItems();
+      if (!jobs.isEmpty() && jobs.stream().allMatch(done)) {
+        return jobs.stream().collect(Collectors.toMap(j -> j.getMetadata().getName(), j -> j));
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError(
+        "not all jobs of "
+            + ns
+            + " finished within "
+            + timeout
+            + ": "
+            + jobs.stream()
+                .map(
+                    j ->
+                        j.getMetadata().getName()
+                            + "="
+                            + (j.getStatus() == null
+                                ? "-"
+                                : j.getStatus().getPhase() + "/" + j.getStatus().getReason()))
+                .toList());
+  }
+
+  private static Map<String, JobPhase> phases(Map<String, BatchJob> jobs) {
+    Map<String, JobPhase> out = new HashMap<>();
+    jobs.forEach((n, j) -> out.put(n, j.getStatus().getPhase()));
+    return out;
+  }
+
+  static String leaseHolder() {
+    Lease l =
+        admin
+            .resources(Lease.class)
+            .inNamespace(ProductDeployment.NS)
+            .withName(ProductDeployment.LEASE)
+            .get();
+    return l == null ? null : l.getSpec().getHolderIdentity();
+  }
+}
