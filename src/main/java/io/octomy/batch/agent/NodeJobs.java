@@ -1,6 +1,7 @@
 package io.octomy.batch.agent;
 
 import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.api.StatusFields;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Times;
 import java.util.ArrayList;
@@ -76,7 +77,7 @@ public final class NodeJobs {
     List<NodeJob> out = new ArrayList<>();
     for (NodeJob c : current) {
       NodeJob p = before.get(c.getUid());
-      NodeJob j = copy(c);
+      NodeJob j = StatusFields.of(NodeJob.class).copy(c);
       if (p != null && p.getUsage() != null) {
         j.setUsage(maxOf(p.getUsage(), c.getUsage()));
         if (c.getMeanUsage() == null) {
@@ -94,22 +95,6 @@ public final class NodeJobs {
       b.forEach((k, v) -> m.merge(k, v, Math::max));
     }
     return m;
-  }
-
-  private static NodeJob copy(NodeJob c) {
-    NodeJob j = new NodeJob();
-    j.setNamespace(c.getNamespace());
-    j.setName(c.getName());
-    j.setUid(c.getUid());
-    j.setPhase(c.getPhase());
-    j.setReason(c.getReason());
-    j.setMessage(c.getMessage());
-    j.setExitCode(c.getExitCode());
-    j.setStartedAt(c.getStartedAt());
-    j.setFinishedAt(c.getFinishedAt());
-    j.setUsage(c.getUsage());
-    j.setMeanUsage(c.getMeanUsage());
-    return j;
   }
 
   private static NodeJob base(RunKey key) {

@@ -3,7 +3,6 @@ package io.octomy.batch.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /** The folded runs of one job type. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -69,16 +68,11 @@ public class BatchJobProfileStatus {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BatchJobProfileStatus s
-        && Objects.equals(runs, s.runs)
-        && Objects.equals(overLimitRuns, s.overLimitRuns)
-        && Objects.equals(waste, s.waste)
-        && Objects.equals(resources, s.resources)
-        && Objects.equals(foldedJobs, s.foldedJobs);
+    return StatusFields.of(BatchJobProfileStatus.class).equal(this, o);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(runs, overLimitRuns, waste, resources, foldedJobs);
+    return StatusFields.of(BatchJobProfileStatus.class).hash(this);
   }
 }

@@ -6,7 +6,6 @@ import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /** Written by the controller only: the decision about a job and what the job used. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -206,43 +205,11 @@ public class BatchJobStatus {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BatchJobStatus s
-        && phase == s.phase
-        && serviceClass == s.serviceClass
-        && Objects.equals(node, s.node)
-        && Objects.equals(reason, s.reason)
-        && Objects.equals(message, s.message)
-        && Objects.equals(waitingOn, s.waitingOn)
-        && Objects.equals(effectivePriority, s.effectivePriority)
-        && Objects.equals(queuedAt, s.queuedAt)
-        && Objects.equals(admittedAt, s.admittedAt)
-        && Objects.equals(startedAt, s.startedAt)
-        && Objects.equals(finishedAt, s.finishedAt)
-        && Objects.equals(exitCode, s.exitCode)
-        && Objects.equals(usage, s.usage)
-        && Objects.equals(overLimit, s.overLimit)
-        && Objects.equals(conditions, s.conditions)
-        && Objects.equals(observedGeneration, s.observedGeneration);
+    return StatusFields.of(BatchJobStatus.class).equal(this, o);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(
-        phase,
-        serviceClass,
-        node,
-        reason,
-        message,
-        waitingOn,
-        effectivePriority,
-        queuedAt,
-        admittedAt,
-        startedAt,
-        finishedAt,
-        exitCode,
-        usage,
-        overLimit,
-        conditions,
-        observedGeneration);
+    return StatusFields.of(BatchJobStatus.class).hash(this);
   }
 }

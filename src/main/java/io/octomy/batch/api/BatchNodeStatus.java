@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /** Written only by the node's own agent: what the machine has, offers, holds and uses. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -98,18 +97,11 @@ public class BatchNodeStatus {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BatchNodeStatus s
-        && Objects.equals(capacity, s.capacity)
-        && Objects.equals(offer, s.offer)
-        && Objects.equals(allocated, s.allocated)
-        && Objects.equals(usage, s.usage)
-        && Objects.equals(jobs, s.jobs)
-        && Objects.equals(heartbeatTime, s.heartbeatTime)
-        && Objects.equals(conditions, s.conditions);
+    return StatusFields.of(BatchNodeStatus.class).equal(this, o);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(capacity, offer, allocated, usage, jobs, heartbeatTime, conditions);
+    return StatusFields.of(BatchNodeStatus.class).hash(this);
   }
 }

@@ -3,7 +3,6 @@ package io.octomy.batch.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.util.Map;
-import java.util.Objects;
 
 /** What a node's agent knows of one job it runs or ran: phase, exit code and measured usage. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -135,33 +134,11 @@ public class NodeJob {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof NodeJob j
-        && Objects.equals(namespace, j.namespace)
-        && Objects.equals(name, j.name)
-        && Objects.equals(uid, j.uid)
-        && phase == j.phase
-        && Objects.equals(reason, j.reason)
-        && Objects.equals(message, j.message)
-        && Objects.equals(exitCode, j.exitCode)
-        && Objects.equals(startedAt, j.startedAt)
-        && Objects.equals(finishedAt, j.finishedAt)
-        && Objects.equals(usage, j.usage)
-        && Objects.equals(meanUsage, j.meanUsage);
+    return StatusFields.of(NodeJob.class).equal(this, o);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(
-        namespace,
-        name,
-        uid,
-        phase,
-        reason,
-        message,
-        exitCode,
-        startedAt,
-        finishedAt,
-        usage,
-        meanUsage);
+    return StatusFields.of(NodeJob.class).hash(this);
   }
 }

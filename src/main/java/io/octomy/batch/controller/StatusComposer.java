@@ -1,13 +1,13 @@
 package io.octomy.batch.controller;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.Reason;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Resources;
+import io.octomy.batch.api.StatusFields;
 import io.octomy.batch.api.WaitingOnRef;
 import io.octomy.batch.controller.drift.OverLimit;
 import io.octomy.batch.vocabulary.ConditionTypes;
@@ -38,7 +38,7 @@ public final class StatusComposer {
   /** Status for a job the pass decided about (it was Queued). */
   public static Composed decided(BatchJob job, Decision decision, Instant now) {
     BatchJobStatus old = job.getStatus() == null ? new BatchJobStatus() : job.getStatus();
-    BatchJobStatus s = copy(old);
+    BatchJobStatus s = FIELDS.copy(old);
     List<JobEvent> events = new ArrayList<>();
     long gen = SnapshotBuilder.generation(job);
     s.setServiceClass(serviceClass(job));
@@ -136,7 +136,7 @@ public final class StatusComposer {
   /** Status for an admitted job, from what is known of its run. */
   public static Composed running(BatchJob job, RunObservation run, Instant now) {
     BatchJobStatus old = job.getStatus();
-    BatchJobStatus s = copy(old);
+    BatchJobStatus s = FIELDS.copy(old);
     List<JobEvent> events = new ArrayList<>();
     long gen = SnapshotBuilder.generation(job);
     List<Condition> conditions = s.getConditions();
@@ -204,13 +204,17 @@ public final class StatusComposer {
     return new Composed(s, events);
   }
 
+  private static final StatusFields<BatchJobStatus> FIELDS = StatusFields.of(BatchJobStatus.class);
+
+  /** Aging alone changes this, so it is never a reason to write. */
+  private static final String PRIORITY = "effectivePriority";
+
+  /** Wording: how much is free now, which holder a lock has; refreshed at most so often. */
+  private static final String[] WORDING = {PRIORITY, "message", "conditions/message"};
+
   /** True when the two statuses differ in nothing but effectivePriority. */
   public static boolean samePriorityAside(BatchJobStatus a, BatchJobStatus b) {
-    BatchJobStatus x = copy(a);
-    BatchJobStatus y = copy(b);
-    x.setEffectivePriority(null);
-    y.setEffectivePriority(null);
-    return x.equals(y);
+    return FIELDS.equal(orEmpty(a), orEmpty(b), PRIORITY);
   }
 
   /**
@@ -218,23 +222,11 @@ public final class StatusComposer {
    * reason, node, waits.
    */
   public static boolean sameButMessages(BatchJobStatus a, BatchJobStatus b) {
-    return samePriorityAside(withoutMessages(a), withoutMessages(b));
+    return FIELDS.equal(orEmpty(a), orEmpty(b), WORDING);
   }
 
-  private static BatchJobStatus withoutMessages(BatchJobStatus s) {
-    BatchJobStatus c = copy(s);
-    c.setMessage(null);
-    if (c.getConditions() != null) {
-      c.setConditions(
-          c.getConditions().stream()
-              .map(
-                  k -> {
-                    Condition n = new ConditionBuilder(k).withMessage(null).build();
-                    return n;
-                  })
-              .toList());
-    }
-    return c;
+  private static BatchJobStatus orEmpty(BatchJobStatus s) {
+    return s == null ? new BatchJobStatus() : s;
   }
 
   public static ServiceClass serviceClass(BatchJob job) {
@@ -294,30 +286,5 @@ public final class StatusComposer {
       b.append(' ').append(run.detail());
     }
     return b.toString();
-  }
-
-  /** A deep enough copy: the lists and maps are replaced, never changed in place. */
-  static BatchJobStatus copy(BatchJobStatus s) {
-    BatchJobStatus c = new BatchJobStatus();
-    if (s == null) {
-      return c;
-    }
-    c.setPhase(s.getPhase());
-    c.setServiceClass(s.getServiceClass());
-    c.setNode(s.getNode());
-    c.setReason(s.getReason());
-    c.setMessage(s.getMessage());
-    c.setWaitingOn(s.getWaitingOn() == null ? null : List.copyOf(s.getWaitingOn()));
-    c.setEffectivePriority(s.getEffectivePriority());
-    c.setQueuedAt(s.getQueuedAt());
-    c.setAdmittedAt(s.getAdmittedAt());
-    c.setStartedAt(s.getStartedAt());
-    c.setFinishedAt(s.getFinishedAt());
-    c.setExitCode(s.getExitCode());
-    c.setUsage(s.getUsage() == null ? null : new TreeMap<>(s.getUsage()));
-    c.setOverLimit(s.getOverLimit() == null ? null : List.copyOf(s.getOverLimit()));
-    c.setConditions(s.getConditions() == null ? null : List.copyOf(s.getConditions()));
-    c.setObservedGeneration(s.getObservedGeneration());
-    return c;
   }
 }
