@@ -8,11 +8,9 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.octomy.batch.api.BatchJob;
-import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
@@ -20,8 +18,8 @@ import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
-import io.octomy.batch.api.Resources;
 import io.octomy.batch.controller.MockApi;
+import io.octomy.batch.fixtures.ApiFixtures;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
@@ -353,22 +351,9 @@ class NodeAgentIT {
   }
 
   private static BatchJob job(String name, Map<String, Long> requests, String... command) {
-    BatchJob j = new BatchJob();
-    j.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-    BatchJobSpec spec = new BatchJobSpec();
-    spec.setResources(new Resources(requests, null));
-    spec.setTemplate(
-        new PodTemplateSpecBuilder()
-            .withNewSpec()
-            .addNewContainer()
-            .withName("main")
-            .withImage("busybox")
-            .withCommand(command)
-            .endContainer()
-            .endSpec()
-            .build());
-    j.setSpec(spec);
-    return j;
+    ApiFixtures.JobBuilder j = ApiFixtures.aJob(name).namespace(NS).command(command);
+    requests.forEach(j::request);
+    return j.build();
   }
 
   private BatchJob create(BatchJob job) {

@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.octomy.batch.api.BatchJob;
-import io.octomy.batch.api.BatchJobSpec;
-import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
-import io.octomy.batch.api.Resources;
+import io.octomy.batch.fixtures.ApiFixtures;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.ModeTable;
@@ -298,20 +295,11 @@ class NodeStatusComposerTest {
 
   private static BatchJob job(
       String name, String node, JobPhase phase, Map<String, Long> requests) {
-    BatchJob j = new BatchJob();
-    j.setMetadata(
-        new ObjectMetaBuilder()
-            .withName(name)
-            .withNamespace("studio")
-            .withUid("uid-" + name)
-            .build());
-    BatchJobSpec spec = new BatchJobSpec();
-    spec.setResources(requests == null ? null : new Resources(requests, null));
-    j.setSpec(spec);
-    BatchJobStatus status = new BatchJobStatus();
-    status.setNode(node);
-    status.setPhase(phase);
-    j.setStatus(status);
-    return j;
+    ApiFixtures.JobBuilder j =
+        ApiFixtures.aJob(name).namespace("studio").uid("uid-" + name).placed(node, phase);
+    if (requests != null) {
+      requests.forEach(j::request);
+    }
+    return j.build();
   }
 }

@@ -3,12 +3,11 @@ package io.octomy.batch.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.octomy.batch.api.BatchJob;
-import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.fixtures.ApiFixtures;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
 import java.nio.file.Files;
@@ -96,14 +95,11 @@ class PodJobsTest {
   }
 
   private static BatchJob job(String name, String uid, String node) {
-    BatchJob j = new BatchJob();
-    j.setMetadata(
-        new ObjectMetaBuilder().withName(name).withNamespace("studio").withUid(uid).build());
-    BatchJobStatus s = new BatchJobStatus();
-    s.setNode(node);
-    s.setPhase(JobPhase.Running);
-    j.setStatus(s);
-    return j;
+    return ApiFixtures.aJob(name)
+        .namespace("studio")
+        .uid(uid)
+        .placed(node, JobPhase.Running)
+        .build();
   }
 
   private static Pod pod(String podUid, String jobUid, String phase) {

@@ -1,7 +1,7 @@
 package io.octomy.batch.controller;
 
-import static io.octomy.batch.controller.ClusterFixtures.job;
-import static io.octomy.batch.controller.ClusterFixtures.node;
+import static io.octomy.batch.fixtures.ApiFixtures.aJob;
+import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -11,10 +11,11 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.controller.FakeCluster.Fault;
+import io.octomy.batch.fixtures.ApiFixtures;
+import io.octomy.batch.fixtures.TestClock;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,13 +34,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class AdmissionLoopTest {
 
-  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private static final String CPU = ClusterFixtures.CPU;
+  private static final String CPU = ApiFixtures.CPU;
 
   /** The loop under test, its cluster and its clock; {@link #restart()} builds a fresh loop. */
   static final class Harness {
     final FakeCluster cluster = new FakeCluster();
-    final MutableClock clock = new MutableClock(T0);
+    final TestClock clock = TestClock.standing();
     final List<AdmissionLoop.PassReport> reports = new ArrayList<>();
     AdmissionLoop loop = newLoop();
 
@@ -70,7 +70,7 @@ class AdmissionLoopTest {
     }
 
     BatchNode readyNode(String name, long cpu, Executor executor) {
-      return node(name).capacity(CPU, cpu).executor(executor).heartbeat(clock.instant()).build();
+      return aNode(name).capacity(CPU, cpu).executor(executor).heartbeat(clock.instant()).build();
     }
 
     int admissionWritesLanded() {
@@ -118,7 +118,7 @@ class AdmissionLoopTest {
             "admits to the node that fits, then creates its Pod once the cache shows it",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
-              h.cluster.add(job("a").cpu(2000).build());
+              h.cluster.add(aJob("a").cpu(2000).build());
             },
             h -> {
               AdmissionLoop.PassReport first = h.pass();
@@ -136,7 +136,7 @@ class AdmissionLoopTest {
             "409 on an admission: nothing stays reserved and the next pass admits it",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
-              h.cluster.add(job("a").cpu(3000).build());
+              h.cluster.add(aJob("a").cpu(3000).build());
               h.cluster.fault("a", Fault.CONFLICT);
             },
             h -> {
@@ -151,8 +151,8 @@ class AdmissionLoopTest {
             "404: a job deleted under its admission frees the place for the next one",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
-              h.cluster.add(job("a").cpu(3000).build());
-              h.cluster.add(job("b").cpu(3000).build());
+              h.cluster.add(aJob("a").cpu(3000).build());
+              h.cluster.add(aJob("b").cpu(3000).build());
               h.cluster.fault("a", Fault.GONE);
             },
             h -> {
@@ -166,7 +166,7 @@ class AdmissionLoopTest {
             "a timeout before the write reached the server: decided again, admitted once",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
-              h.cluster.add(job("a").cpu(3000).build());
+              h.cluster.add(aJob("a").cpu(3000).build());
               h.cluster.fault("a", Fault.TIMEOUT_LOST);
             },
             h -> {
@@ -180,7 +180,7 @@ class AdmissionLoopTest {
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
               h.cluster.add(h.readyNode("n2", 4000, Executor.Pod));
-              h.cluster.add(job("a").cpu(3000).build());
+              h.cluster.add(aJob("a").cpu(3000).build());
               h.cluster.fault("a", Fault.TIMEOUT_LANDED);
               h.cluster.autoSync = false;
             },
@@ -198,8 +198,8 @@ class AdmissionLoopTest {
             "cache lag: an admission in flight is held, so its place is not booked twice",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
-              h.cluster.add(job("a").cpu(3000).build());
-              h.cluster.add(job("b").cpu(3000).build());
+              h.cluster.add(aJob("a").cpu(3000).build());
+              h.cluster.add(aJob("b").cpu(3000).build());
               h.cluster.autoSync = false;
               h.cluster.sync();
             },
@@ -219,12 +219,12 @@ class AdmissionLoopTest {
             "restart: a new loop rebuilds reservations from the statuses and books nothing twice",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
-              h.cluster.add(job("a").cpu(3000).build());
+              h.cluster.add(aJob("a").cpu(3000).build());
             },
             h -> {
               h.pass();
               h.restart();
-              h.cluster.add(job("b").cpu(3000).build());
+              h.cluster.add(aJob("b").cpu(3000).build());
               assertThat(h.pass().admitted()).isZero();
             },
             Map.of("a", "Admitted@n1", "b", "Queued:WaitingForCapacity"),
@@ -233,7 +233,7 @@ class AdmissionLoopTest {
             "leader loss: a replica that does not lead writes nothing until it leads again",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
-              h.cluster.add(job("a").cpu(3000).build());
+              h.cluster.add(aJob("a").cpu(3000).build());
             },
             h -> {
               h.loop.activate();
@@ -249,7 +249,7 @@ class AdmissionLoopTest {
             "a Pod whose create fails is asked for again on the next pass",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
-              h.cluster.add(job("a").cpu(3000).build());
+              h.cluster.add(aJob("a").cpu(3000).build());
               h.cluster.fault("pod/a", Fault.TIMEOUT_LOST);
             },
             h -> {
@@ -263,13 +263,13 @@ class AdmissionLoopTest {
             "a running job whose Pod is gone fails and frees its place",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
-              h.cluster.add(job("a").cpu(3000).build());
+              h.cluster.add(aJob("a").cpu(3000).build());
             },
             h -> {
               h.pass(); // a admitted
               h.pass(); // its Pod created
               h.cluster.podPhase("a", "Running");
-              h.cluster.add(job("b").cpu(3000).build());
+              h.cluster.add(aJob("b").cpu(3000).build());
               h.pass(); // a Running, b waits
               assertThat(state(h.cluster.job("a"))).isEqualTo("Running@n1");
               assertThat(state(h.cluster.job("b"))).isEqualTo("Queued:WaitingForCapacity");

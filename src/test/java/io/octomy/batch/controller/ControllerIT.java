@@ -1,8 +1,8 @@
 package io.octomy.batch.controller;
 
-import static io.octomy.batch.controller.ClusterFixtures.CPU;
-import static io.octomy.batch.controller.ClusterFixtures.job;
-import static io.octomy.batch.controller.ClusterFixtures.node;
+import static io.octomy.batch.fixtures.ApiFixtures.CPU;
+import static io.octomy.batch.fixtures.ApiFixtures.aJob;
+import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -22,6 +22,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.fixtures.TestClock;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.GroupPolicy;
 import io.octomy.batch.vocabulary.JobPhase;
@@ -52,7 +53,7 @@ class ControllerIT {
 
   private KubernetesMockServer server;
   private KubernetesClient client;
-  private MutableClock clock;
+  private TestClock clock;
   private BatchController controller;
 
   @BeforeEach
@@ -60,7 +61,7 @@ class ControllerIT {
     server = MockApi.crudServer();
     client = server.createClient();
     MockApi.installCrds(client);
-    clock = new MutableClock(Instant.now());
+    clock = TestClock.at(Instant.now());
   }
 
   @AfterEach
@@ -195,9 +196,9 @@ class ControllerIT {
 
   @Test
   void admitsToANodeAndCreatesItsPodWithoutLimits() throws Exception {
-    node("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
+    aNode("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
     startController(Policy.defaults());
-    job("a").cpu(1000).create(client);
+    aJob("a").cpu(1000).create(client);
 
     awaitReason("a", "Admitted");
     BatchJobStatus s = status("a");
@@ -250,7 +251,7 @@ class ControllerIT {
 
   @Test
   void everyWaitingReasonReachesTheStatus() throws Exception {
-    node("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
+    aNode("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
     startController(
         new Policy(
             Policy.defaults().modes(),
@@ -258,18 +259,18 @@ class ControllerIT {
             Map.of("sim", new GroupPolicy(1)),
             Map.of("budgeted", Map.of(CPU, 1500L)),
             Duration.ofSeconds(60)));
-    job("holder").cpu(1000).locks("subject/ernie").group("sim").create(client);
+    aJob("holder").cpu(1000).locks("subject/ernie").group("sim").create(client);
     awaitReason("holder", "Admitted");
 
-    job("locked").cpu(100).locks("subject/ernie").create(client);
-    job("grouped").cpu(100).group("sim").create(client);
-    job("big").cpu(3500).create(client);
-    job("huge").cpu(9000).create(client);
-    job("child").after("nobody-yet").create(client);
-    job("bad").request("cfd-cores", 4).create(client);
-    job("loop-a").after("loop-b").create(client);
-    job("loop-b").after("loop-a").create(client);
-    job("b1").namespace("budgeted").cpu(1000).create(client);
+    aJob("locked").cpu(100).locks("subject/ernie").create(client);
+    aJob("grouped").cpu(100).group("sim").create(client);
+    aJob("big").cpu(3500).create(client);
+    aJob("huge").cpu(9000).create(client);
+    aJob("child").after("nobody-yet").create(client);
+    aJob("bad").request("cfd-cores", 4).create(client);
+    aJob("loop-a").after("loop-b").create(client);
+    aJob("loop-b").after("loop-a").create(client);
+    aJob("b1").namespace("budgeted").cpu(1000).create(client);
     awaitReason("locked", "WaitingForLock");
     assertThat(status("locked").getWaitingOn())
         .singleElement()
@@ -299,7 +300,7 @@ class ControllerIT {
                         .get()
                         .getStatus()
                     != null);
-    job("b2").namespace("budgeted").cpu(1000).create(client);
+    aJob("b2").namespace("budgeted").cpu(1000).create(client);
     Eventually.until(
         WAIT,
         "b2 waiting for budget",
@@ -312,13 +313,13 @@ class ControllerIT {
 
   @Test
   void aFinishedPodReleasesCapacityAndTheNextJobIsAdmitted() throws Exception {
-    node("n1").capacity(CPU, 2000).heartbeat(clock.instant()).create(client);
+    aNode("n1").capacity(CPU, 2000).heartbeat(clock.instant()).create(client);
     startController(Policy.defaults());
-    job("first").cpu(2000).create(client);
+    aJob("first").cpu(2000).create(client);
     awaitReason("first", "Admitted");
-    job("second").cpu(2000).create(client);
+    aJob("second").cpu(2000).create(client);
     awaitReason("second", "WaitingForCapacity");
-    job("after-first").after("first").create(client);
+    aJob("after-first").after("first").create(client);
     Eventually.until(WAIT, "the pod of first", () -> podOf("first") != null);
 
     finishPod("first", "Succeeded", 0);
@@ -331,11 +332,11 @@ class ControllerIT {
 
   @Test
   void aFailedJobSkipsItsDependantsTransitively() throws Exception {
-    node("n1").capacity(CPU, 8000).heartbeat(clock.instant()).create(client);
+    aNode("n1").capacity(CPU, 8000).heartbeat(clock.instant()).create(client);
     startController(Policy.defaults());
-    job("root").cpu(1000).create(client);
-    job("mid").cpu(1000).after("root").create(client);
-    job("leaf").after("mid").create(client);
+    aJob("root").cpu(1000).create(client);
+    aJob("mid").cpu(1000).after("root").create(client);
+    aJob("leaf").after("mid").create(client);
     awaitReason("root", "Admitted");
     Eventually.until(WAIT, "the pod of root", () -> podOf("root") != null);
     finishPod("root", "Failed", 2);
@@ -348,14 +349,14 @@ class ControllerIT {
 
   @Test
   void waitingQueueIsNotRewrittenWhileItAges() throws Exception {
-    node("n1").capacity(CPU, 1000).heartbeat(clock.instant()).create(client);
+    aNode("n1").capacity(CPU, 1000).heartbeat(clock.instant()).create(client);
     // The clock jumps 50 s at a time; with the default 60 s timeout, one heartbeat the cache has
     // not caught up with yet would make the node look silent and change every decision.
     startController(patientPolicy());
-    job("blocker").cpu(1000).create(client);
+    aJob("blocker").cpu(1000).create(client);
     awaitReason("blocker", "Admitted");
     for (int i = 0; i < 1000; i++) {
-      job("w" + i).cpu(500).create(client);
+      aJob("w" + i).cpu(500).create(client);
     }
     Eventually.until(
         Duration.ofSeconds(60),
@@ -390,7 +391,7 @@ class ControllerIT {
   @Test
   void aRestartedControllerResumesWithoutDoubleBooking() throws Exception {
     Map<String, Long> cap = Map.of("n1", 4000L, "n2", 4000L, "n3", 3000L);
-    cap.forEach((n, c) -> node(n).capacity(CPU, c).heartbeat(clock.instant()).create(client));
+    cap.forEach((n, c) -> aNode(n).capacity(CPU, c).heartbeat(clock.instant()).create(client));
     Policy policy =
         new Policy(
             Policy.defaults().modes(),
@@ -400,7 +401,7 @@ class ControllerIT {
             Duration.ofHours(1));
     try (InvariantWatcher watcher = new InvariantWatcher(client, cap, Map.of("g1", 2))) {
       for (int i = 0; i < 40; i++) {
-        var b = job("j" + i).cpu(1000 + (i % 3) * 500L);
+        var b = aJob("j" + i).cpu(1000 + (i % 3) * 500L);
         if (i % 4 == 0) {
           b.locks("subject/s" + (i % 3));
         }
@@ -432,10 +433,10 @@ class ControllerIT {
 
   @Test
   void conflictingWritersConvergeWithNothingLost() throws Exception {
-    node("n1").capacity(CPU, 3000).heartbeat(clock.instant()).create(client);
+    aNode("n1").capacity(CPU, 3000).heartbeat(clock.instant()).create(client);
     startController(Policy.defaults());
     for (int i = 0; i < 30; i++) {
-      job("c" + i).cpu(1000).create(client);
+      aJob("c" + i).cpu(1000).create(client);
     }
     // Another writer keeps changing the jobs' labels (a new resourceVersion each time), so some of
     // the controller's conditional status writes are refused with 409.
@@ -487,11 +488,11 @@ class ControllerIT {
 
   @Test
   void invalidJobsAreRejectedAndValidOnesStillAdmitted() throws Exception {
-    node("n1").capacity(CPU, 8000).heartbeat(clock.instant()).create(client);
+    aNode("n1").capacity(CPU, 8000).heartbeat(clock.instant()).create(client);
     startController(Policy.defaults());
-    job("bad-name").request("cores", 1).create(client);
-    job("bad-limit").request(CPU, 2000).limit(CPU, 1000).create(client);
-    job("good").cpu(1000).create(client);
+    aJob("bad-name").request("cores", 1).create(client);
+    aJob("bad-limit").request(CPU, 2000).limit(CPU, 1000).create(client);
+    aJob("good").cpu(1000).create(client);
     awaitReason("bad-name", "InvalidSpec");
     awaitReason("bad-limit", "InvalidSpec");
     awaitReason("good", "Admitted");
@@ -547,7 +548,7 @@ class ControllerIT {
 
   @Test
   void overDeclaredRunsShowUpAsWasteInTheProfile() throws Exception {
-    node("ws-1")
+    aNode("ws-1")
         .executor(Executor.Process)
         .capacity(CPU, 16000)
         .heartbeat(clock.instant())
@@ -555,7 +556,7 @@ class ControllerIT {
     startController(Policy.defaults());
     for (int run = 0; run < 4; run++) {
       String name = "export-" + run;
-      job(name).type("mesh-export").cpu(4000).create(client);
+      aJob(name).type("mesh-export").cpu(4000).create(client);
       awaitReason(name, "Admitted");
       BatchJob j = client.resources(BatchJob.class).inNamespace("default").withName(name).get();
       reportRun("ws-1", j, JobPhase.Succeeded, 0, Map.of(CPU, 1000L + run * 10));
@@ -592,13 +593,13 @@ class ControllerIT {
 
   @Test
   void aPeakAboveItsLimitIsReportedNotKilled() throws Exception {
-    node("ws-1")
+    aNode("ws-1")
         .executor(Executor.Process)
         .capacity(CPU, 16000)
         .heartbeat(clock.instant())
         .create(client);
     startController(Policy.defaults());
-    job("greedy").request(CPU, 500).limit(CPU, 800).create(client);
+    aJob("greedy").request(CPU, 500).limit(CPU, 800).create(client);
     awaitReason("greedy", "Admitted");
     BatchJob j = client.resources(BatchJob.class).inNamespace("default").withName("greedy").get();
     reportRun("ws-1", j, JobPhase.Succeeded, 0, Map.of(CPU, 1900L));
@@ -618,18 +619,18 @@ class ControllerIT {
 
   @Test
   void aStarvingJobHoldsBackSmallerOnesWhereItWouldFit() throws Exception {
-    node("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
+    aNode("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
     startController(
         patientPolicy()); // the clock jumps 2 h: the node must not look silent meanwhile
-    job("blocker").cpu(2000).create(client);
+    aJob("blocker").cpu(2000).create(client);
     awaitReason("blocker", "Admitted");
-    job("big").cpu(4000).create(client);
+    aJob("big").cpu(4000).create(client);
     awaitReason("big", "WaitingForCapacity");
 
     // Two hours later big is starving; a small job that would fit in the free half is held back.
     clock.advance(Duration.ofHours(2));
     heartbeat("n1");
-    job("small").cpu(1000).create(client);
+    aJob("small").cpu(1000).create(client);
     awaitReason("small", "HeldForStarvingJob");
     assertThat(status("small").getMessage()).contains("big");
     Eventually.until(
@@ -659,10 +660,10 @@ class ControllerIT {
 
   @Test
   void aNodeWhoseAgentFallsSilentIsMarkedReadyUnknownOnceAndRecovers() throws Exception {
-    node("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
-    node("n2").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
+    aNode("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
+    aNode("n2").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
     startController(Policy.defaults());
-    job("a").cpu(1000).create(client);
+    aJob("a").cpu(1000).create(client);
     awaitReason("a", "Admitted");
 
     // n1's agent stops; n2's keeps reporting. n2's report is stamped with the time after the

@@ -1,8 +1,8 @@
 package io.octomy.batch.controller;
 
-import static io.octomy.batch.controller.ClusterFixtures.CPU;
-import static io.octomy.batch.controller.ClusterFixtures.job;
-import static io.octomy.batch.controller.ClusterFixtures.node;
+import static io.octomy.batch.fixtures.ApiFixtures.CPU;
+import static io.octomy.batch.fixtures.ApiFixtures.aJob;
+import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -29,8 +29,8 @@ class ControllerProcessE2E {
     KubernetesMockServer server = MockApi.crudServer();
     try (KubernetesClient client = server.createClient()) {
       MockApi.installCrds(client);
-      node("n1").capacity(CPU, 2000).heartbeat(Instant.now()).create(client);
-      job("first").cpu(1000).create(client);
+      aNode("n1").capacity(CPU, 2000).heartbeat(Instant.now()).create(client);
+      aJob("first").cpu(1000).create(client);
       Path kubeconfig = dir.resolve("kubeconfig");
       Files.writeString(
           kubeconfig,

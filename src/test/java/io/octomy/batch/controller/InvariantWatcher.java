@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.fixtures.ApiFixtures;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -75,7 +76,7 @@ final class InvariantWatcher implements AutoCloseable {
       long cpu =
           j.getSpec().getResources() == null || j.getSpec().getResources().getRequests() == null
               ? 0
-              : j.getSpec().getResources().getRequests().getOrDefault(ClusterFixtures.CPU, 0L);
+              : j.getSpec().getResources().getRequests().getOrDefault(ApiFixtures.CPU, 0L);
       long total = allocated.merge(s.getNode(), cpu, Long::sum);
       if (total > capacity.getOrDefault(s.getNode(), 0L)) {
         violations.add(

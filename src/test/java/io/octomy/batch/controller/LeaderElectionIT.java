@@ -1,8 +1,8 @@
 package io.octomy.batch.controller;
 
-import static io.octomy.batch.controller.ClusterFixtures.CPU;
-import static io.octomy.batch.controller.ClusterFixtures.job;
-import static io.octomy.batch.controller.ClusterFixtures.node;
+import static io.octomy.batch.fixtures.ApiFixtures.CPU;
+import static io.octomy.batch.fixtures.ApiFixtures.aJob;
+import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -66,14 +66,14 @@ class LeaderElectionIT {
   @Test
   void oneReplicaDecidesAndTheOtherTakesOver() throws Exception {
     MockApi.installCrds(admin);
-    node("n1").capacity(CPU, 3000).heartbeat(Instant.now()).create(admin);
+    aNode("n1").capacity(CPU, 3000).heartbeat(Instant.now()).create(admin);
     KubernetesClient clientA = server.createClient();
     KubernetesClient clientB = server.createClient();
     try (InvariantWatcher watcher = new InvariantWatcher(admin, Map.of("n1", 3000L), Map.of())) {
       a = replica(clientA);
       b = replica(clientB);
       for (int i = 0; i < 6; i++) {
-        job("j" + i).cpu(1000).create(admin);
+        aJob("j" + i).cpu(1000).create(admin);
       }
       Eventually.until(Duration.ofSeconds(30), "three admissions", () -> admitted() == 3);
       assertThat(a.loop().isActive() ^ b.loop().isActive())

@@ -9,6 +9,7 @@ import io.octomy.batch.api.Executor;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.ClusterWriter;
+import io.octomy.batch.fixtures.TestClock;
 import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import java.nio.file.Files;
@@ -138,7 +139,7 @@ public final class EndToEndBenchmark {
 
       // (c) The controller on the backlog.
       RequestCounter requests = new RequestCounter();
-      OffsetClock clock = new OffsetClock();
+      TestClock clock = TestClock.followingSystem();
       try (KubernetesClient ctlClient =
           new KubernetesClientBuilder()
               .withConfig(server.clientConfig())
