@@ -190,6 +190,7 @@ class ProcessExecutorE2E {
     RunKey key = key("long");
     first.start(sh(key, "echo started; sleep 30"));
     long pid = pidOf(first, key);
+    waitForLog(first.logFile(key), "started"); // the shell may not have written it yet
     first.close(); // the agent goes away; its job keeps running
 
     ProcessExecutor second = executor();
