@@ -8,6 +8,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 )
@@ -119,27 +120,28 @@ func readObjects(file string) ([]*unstructured.Unstructured, error) {
 	decoder := utilyaml.NewYAMLOrJSONDecoder(f, 4096)
 	var objects []*unstructured.Unstructured
 	for {
-		var m map[string]interface{}
-		if err := decoder.Decode(&m); err == io.EOF {
+		var raw runtime.RawExtension
+		if err := decoder.Decode(&raw); err == io.EOF {
 			return objects, nil
 		} else if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
-		if m == nil {
+		if len(raw.Raw) == 0 || string(raw.Raw) == "null" {
 			continue
 		}
-		u := &unstructured.Unstructured{Object: m}
-		if u.IsList() {
-			list, err := u.ToList()
-			if err != nil {
-				return nil, err
-			}
-			for i := range list.Items {
-				objects = append(objects, &list.Items[i])
-			}
-			continue
+		// The unstructured scheme keeps whole numbers as int64, as the API machinery does.
+		obj, err := runtime.Decode(unstructured.UnstructuredJSONScheme, raw.Raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
 		}
-		objects = append(objects, u)
+		switch o := obj.(type) {
+		case *unstructured.UnstructuredList:
+			for i := range o.Items {
+				objects = append(objects, &o.Items[i])
+			}
+		case *unstructured.Unstructured:
+			objects = append(objects, o)
+		}
 	}
 }
 

@@ -192,7 +192,9 @@ func apiserverFlags(keys pki, etcdAddr string, port int) []string {
 		"--requestheader-extra-headers-prefix=X-Remote-Extra-",
 		"--proxy-client-cert-file=" + keys.path("front-proxy-client.crt"),
 		"--proxy-client-key-file=" + keys.path("front-proxy-client.key"),
-		"--enable-aggregator-routing=true",
+		// No --enable-aggregator-routing: it dials EndpointSlice addresses, which may not be loopback,
+		// and everything here listens on loopback. An APIService's Service is an ExternalName
+		// "localhost" instead, which the aggregator resolves without routing.
 		"--profiling=false",
 	}
 }

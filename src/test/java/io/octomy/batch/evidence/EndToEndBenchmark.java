@@ -10,8 +10,6 @@ import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.ClusterWriter;
 import io.octomy.batch.fixtures.TestClock;
-import io.octomy.batch.standalone.EmbeddedApiServer;
-import io.octomy.batch.standalone.StandaloneRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,8 +56,21 @@ public final class EndToEndBenchmark {
                 "drain-timeout-s",
                 "480",
                 "seed",
-                "42"));
+                "42",
+                "servers",
+                "standalone,real"));
     System.out.println("end-to-end benchmark " + a);
+    // The same workload against each server, one after the other in this run, so the figures
+    // can be compared with each other (the machine is shared: compare within a run).
+    for (String server : a.string("servers").split(",")) {
+      run(a, server);
+    }
+    System.exit(0);
+  }
+
+  private static void run(Args a, String serverName) throws Exception {
+    System.out.println();
+    System.out.println("=== server: " + serverName + " ===");
     Workload w =
         new Workload(
             a.integer("nodes"),
@@ -69,10 +80,9 @@ public final class EndToEndBenchmark {
             Duration.ofHours(1));
     Path state = Files.createTempDirectory("octomy-e2e");
     HeapWatch heap = new HeapWatch();
-    try (EmbeddedApiServer server =
-            EmbeddedApiServer.start(state, 0, StandaloneRuntime.productCrds());
+    try (BenchmarkServer server = BenchmarkServer.open(serverName, state);
         KubernetesClient client =
-            new KubernetesClientBuilder().withConfig(server.clientConfig()).build()) {
+            new KubernetesClientBuilder().withConfig(server.config()).build()) {
       for (String ns : w.namespaces()) {
         client
             .namespaces()
@@ -142,7 +152,7 @@ public final class EndToEndBenchmark {
       TestClock clock = TestClock.followingSystem();
       try (KubernetesClient ctlClient =
           new KubernetesClientBuilder()
-              .withConfig(server.clientConfig())
+              .withConfig(server.config())
               .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", requests))
               .build()) {
         long start = System.nanoTime();
@@ -277,7 +287,6 @@ public final class EndToEndBenchmark {
       }
       decisions.close();
     }
-    System.exit(0);
   }
 
   private static Percentiles latencies(Map<String, Long> created, DecisionWatch decisions) {

@@ -103,27 +103,7 @@ class ClusterModeE2E {
   }
 
   static ProductProcess startController(String pod) throws Exception {
-    Path kubeconfig = product.controllerKubeconfig(pod);
-    ProductProcess p =
-        ProductProcess.start(
-            product.dir().resolve(pod + "-" + System.nanoTime() + ".log"),
-            Map.of(
-                "KUBECONFIG",
-                kubeconfig.toString(),
-                "POD_NAME",
-                pod,
-                "POD_NAMESPACE",
-                ProductDeployment.NS),
-            "controller",
-            "--policy",
-            policy.toString(),
-            "--leader-election",
-            "--lease-namespace",
-            ProductDeployment.NS,
-            "--metrics-port",
-            "-1");
-    p.awaitLine("octomy-batch controller watching", Duration.ofSeconds(90));
-    return p;
+    return ControllerReplica.controller(product, policy, pod);
   }
 
   @AfterAll
@@ -136,6 +116,12 @@ class ClusterModeE2E {
     }
     if (ledger != null) {
       ledger.close();
+    }
+    // Their offers would stay in the pool until the heartbeat timeout: no other class gets them.
+    if (admin != null) {
+      for (String n : List.of("node-a", "node-b")) {
+        admin.resources(BatchNode.class).withName(n).delete();
+      }
     }
   }
 
@@ -310,6 +296,66 @@ class ClusterModeE2E {
 
   @Test
   @Order(6)
+  void healthAsFluxKptAndArgoCdComputeIt() throws Exception {
+    String ns = product.cluster().namespace("health");
+    apply(
+        ns,
+        job("done", null, "true")
+            + "---\n"
+            + job("failed", null, "exit 1")
+            + "---\n"
+            + job("running", "requests: {octomy.io/cpu-milli: 100}", "sleep 60")
+            + "---\n"
+            + job("queued", "requests: {octomy.io/cpu-milli: 100000}", "true")
+            + "---\n"
+            + job("cycle-a", null, "true").replace("spec:\n", "spec:\n  after: [cycle-b]\n")
+            + "---\n"
+            + job("cycle-b", null, "true").replace("spec:\n", "spec:\n  after: [cycle-a]\n"));
+    Map<String, JobPhase> expected =
+        Map.of(
+            "done", JobPhase.Succeeded,
+            "failed", JobPhase.Failed,
+            "running", JobPhase.Running,
+            "queued", JobPhase.Queued,
+            "cycle-a", JobPhase.Rejected,
+            "cycle-b", JobPhase.Rejected);
+    Eventually.within(
+        60, () -> expected.forEach((name, p) -> assertThat(phase(ns, name)).as(name).isEqualTo(p)));
+    Path jobs = product.dir().resolve("health-jobs.yaml");
+    Path nodes = product.dir().resolve("health-nodes.yaml");
+    Files.writeString(
+        jobs, product.cluster().kubectl().run("get", "bj", "-n", ns, "-o", "yaml").out());
+    Files.writeString(
+        nodes,
+        product.cluster().kubectl().run("get", "bn", "node-a", "node-b", "-o", "yaml").out());
+
+    // kstatus: every observed BatchJob is Current, whatever its phase (see docs/real-cluster.md).
+    Map<String, HealthTools.Verdict> kstatus = HealthTools.kstatus(jobs);
+    assertThat(kstatus.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+    kstatus.forEach(
+        (name, v) -> assertThat(v.status()).as("kstatus of %s: %s", name, v).isEqualTo("Current"));
+    assertThat(HealthTools.kstatus(nodes).values())
+        .extracting(HealthTools.Verdict::status)
+        .containsOnly("Current");
+
+    Path chartHealth = Path.of("helm/octomy-batch/health");
+    Map<String, HealthTools.Verdict> argo =
+        HealthTools.argoLua(chartHealth.resolve("batchjob.lua"), jobs);
+    assertThat(argo.get("done").status()).isEqualTo("Healthy");
+    assertThat(argo.get("failed").status()).isEqualTo("Degraded");
+    assertThat(argo.get("failed").message()).contains("exit code 1");
+    assertThat(argo.get("cycle-a").status()).isEqualTo("Degraded");
+    assertThat(argo.get("cycle-a").message()).contains("cycle");
+    assertThat(argo.get("running").status()).isEqualTo("Progressing");
+    assertThat(argo.get("queued").status()).isEqualTo("Progressing");
+    assertThat(argo.get("queued").message()).contains("100000");
+    assertThat(HealthTools.argoLua(chartHealth.resolve("batchnode.lua"), nodes).values())
+        .extracting(HealthTools.Verdict::status)
+        .containsOnly("Healthy");
+  }
+
+  @Test
+  @Order(7)
   void noRequestOfTheControllerOrTheAgentsWasRefused() {
     Path audit = product.cluster().auditLog();
     for (String sa : List.of(ProductDeployment.CONTROLLER_SA, ProductDeployment.AGENT_SA)) {

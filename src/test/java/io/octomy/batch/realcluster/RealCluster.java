@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>There is no skipping: if the control plane cannot be built or started, {@link #get()} throws
  * and every test of the tier fails with the start-up output.
  */
-public final class RealCluster {
+public final class RealCluster implements AutoCloseable {
 
   private static final Duration START_TIMEOUT = Duration.ofMinutes(15);
   private static RealCluster instance;
@@ -65,6 +65,19 @@ public final class RealCluster {
   /** The tools binary built next to the control plane (kstatus, lua-health). */
   public static Path binary() {
     return home().resolve("bin").resolve("test-cluster");
+  }
+
+  /**
+   * A control plane of its own in {@code dir} (emptied first), for a benchmark; {@link #close()}
+   * stops it. Tests share {@link #get()} instead.
+   */
+  public static RealCluster startAt(Path dir) {
+    return start(dir);
+  }
+
+  @Override
+  public void close() {
+    stop();
   }
 
   private static RealCluster start(Path dir) {
