@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,20 +30,33 @@ import org.slf4j.LoggerFactory;
 /**
  * The one admission loop. Reconcilers only ask for a pass; passes run on this loop's single thread,
  * so no two decisions are ever taken at once. A pass reads the caches, decides with the pure {@link
- * AdmissionPass}, reserves its admissions in memory, and writes only the statuses that changed. It
- * runs shortly after any relevant change (changes within {@code debounce} share one pass) and on a
- * timer for aging, heartbeats and starvation.
+ * AdmissionPass}, reserves its admissions in memory, and writes only the statuses that changed.
+ *
+ * <p>When passes run: a change asks for one, and on an idle loop it starts at once (leading edge),
+ * so a job created on a quiet system is decided within milliseconds. Changes that arrive while a
+ * pass runs all share the one pass that follows it, which starts as soon as the running one has
+ * written its statuses; under a burst each pass therefore takes everything that arrived during the
+ * pass before, and the batches grow with the load instead of the passes multiplying. A timer adds a
+ * pass every {@code tick} for aging, heartbeats and starvation.
  */
 public final class AdmissionLoop implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
   private static final int EVENT_QUEUE = 1000;
 
-  /** Settings of the loop. */
+  /**
+   * Settings of the loop.
+   *
+   * @param passDelay how long a requested pass waits before it starts; zero (the default) starts it
+   *     at once. Requests made while a pass waits or runs share the next pass either way.
+   * @param tick the timer's period: aging, heartbeats and starvation
+   * @param messageRefresh how often a waiting job's wording alone may be rewritten
+   * @param writeThreads status writers working in parallel
+   */
   public record Settings(
-      Duration debounce, Duration tick, Duration messageRefresh, int writeThreads) {
+      Duration passDelay, Duration tick, Duration messageRefresh, int writeThreads) {
     public static Settings defaults() {
-      return new Settings(Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30), 8);
+      return new Settings(Duration.ZERO, Duration.ofSeconds(5), Duration.ofSeconds(30), 8);
     }
   }
 
@@ -151,7 +165,11 @@ public final class AdmissionLoop implements AutoCloseable {
     return active;
   }
 
-  /** Asks for a pass soon; many requests within the debounce window make one pass. */
+  /**
+   * Asks for a pass: at once on an idle loop, else right after the running one. Every request made
+   * before a pass starts is served by that pass; only a request made after it started (it may have
+   * read the caches before the change) asks for another.
+   */
   public void requestPass() {
     if (passPending.compareAndSet(false, true)) {
       loop.schedule(
@@ -159,8 +177,8 @@ public final class AdmissionLoop implements AutoCloseable {
             passPending.set(false);
             safePass();
           },
-          settings.debounce().toMillis(),
-          TimeUnit.MILLISECONDS);
+          settings.passDelay().toNanos(),
+          TimeUnit.NANOSECONDS);
     }
   }
 
@@ -173,9 +191,17 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
-  /** What the timer and the debounced requests run: a pass, only while this replica leads. */
+  /** What the timer and requested passes run: a pass, only while this replica leads. */
   Optional<PassReport> passIfActive() {
     return active ? Optional.of(runPass()) : Optional.empty();
+  }
+
+  /**
+   * Waits until everything the loop had been asked to do before this call has run (a pass asked for
+   * earlier runs before this returns); for tests in this package.
+   */
+  void awaitIdle() throws InterruptedException, ExecutionException {
+    loop.schedule(() -> {}, 0, TimeUnit.NANOSECONDS).get();
   }
 
   /** What the loop reads (the informer caches); for tests in this package. */

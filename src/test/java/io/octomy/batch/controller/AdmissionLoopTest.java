@@ -44,7 +44,7 @@ class AdmissionLoopTest {
     AdmissionLoop loop = newLoop();
 
     AdmissionLoop newLoop() {
-      // A debounce longer than any test: a pass asked for after a conflict never runs behind the
+      // A pass delay longer than any test: a pass asked for after a conflict never runs behind the
       // test's back; the script runs each pass itself.
       AdmissionLoop.Settings settings =
           new AdmissionLoop.Settings(

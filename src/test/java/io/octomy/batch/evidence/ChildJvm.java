@@ -20,16 +20,17 @@ final class ChildJvm implements AutoCloseable {
 
   static ChildJvm start(Path log, String heap, String mainClass, String... args)
       throws IOException {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap,
-                "-XX:TieredStopAtLevel=1",
-                "-Xshare:auto",
-                "-cp",
-                System.getProperty("java.class.path"),
-                mainClass));
+    return startWith(
+        log, List.of("-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-Xshare:auto"), mainClass, args);
+  }
+
+  /** A child JVM with exactly these JVM options (none: the JVM's defaults, as a user runs it). */
+  static ChildJvm startWith(Path log, List<String> jvmOptions, String mainClass, String... args)
+      throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
     cmd.addAll(List.of(args));
     Process p =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -57,6 +58,16 @@ final class ChildJvm implements AutoCloseable {
 
   boolean hasLine(String marker) throws IOException {
     return Files.exists(log) && Files.readString(log).contains(marker);
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /** SIGTERM, as Ctrl-C: shutdown hooks run; waits for the exit. */
+  int stop() throws InterruptedException {
+    process.destroy();
+    return process.waitFor();
   }
 
   boolean alive() {

@@ -62,9 +62,8 @@ final class SilentAgentFault {
           && aliveReady.startsWith("True/")
           // Condition times are whole seconds.
           && markedAfterSeconds >= timeout.toSeconds() - 1
-          // A probe created up to one probe interval (250 ms) plus the debounce before expiry may
-          // be
-          // decided after it, so "not ready" is measured up to 0.5 s early.
+          // A probe created up to one probe interval (250 ms) plus the pass delay before expiry
+          // may be decided after it, so "not ready" is measured up to 0.5 s early.
           && notReadyAfterSeconds >= timeout.toMillis() / 1000.0 - 0.5;
     }
 

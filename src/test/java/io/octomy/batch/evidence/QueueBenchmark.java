@@ -1,0 +1,301 @@
+package io.octomy.batch.evidence;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.fixtures.ApiFixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
+
+/**
+ * Standalone mode as a user runs it ({@code octomy-batch standalone} in a child JVM with default
+ * JVM flags, clients over HTTPS on 127.0.0.1), measured in the shapes of the Slurm peer script so
+ * the two can run back to back on the same machine:
+ *
+ * <ol>
+ *   <li>quiet system: one job at a time, create acknowledged → first decided status seen by a
+ *       watch, beside the server's own create round trip and watch delivery;
+ *   <li>keep pace: N distinct jobs no node can hold, created by C concurrent clients; the time
+ *       until every one has a decided status against the time it took to create them;
+ *   <li>quiet window: status writes to those waiting jobs while nothing changes;
+ *   <li>drain: M tiny {@code true} jobs (100 cpu-milli, 1 MiB) on a 64,000 cpu-milli node while the
+ *       N still wait, first create → all Succeeded; then the same on an empty queue;
+ *   <li>burst: B jobs created at once by the C clients, create acknowledged → decided.
+ * </ol>
+ *
+ * With {@code --peer FILE} (the {@code name value} lines the Slurm script printed, run just before
+ * or after) it prints the ratios to Slurm's figures. See docs/benchmarks.md.
+ */
+public final class QueueBenchmark {
+
+  static final String NS = "default";
+  static final String CPU = "octomy.io/cpu-milli";
+  static final String MEM = "octomy.io/memory-bytes";
+
+  /** The resource no node offers (Slurm's unobtainium license). */
+  static final String NOBODY = "example.com/unobtainium";
+
+  private final Args a;
+  private final KubernetesClient[] clients;
+  private final JobTimes times;
+  private final Map<String, String> figures = new LinkedHashMap<>();
+
+  private QueueBenchmark(Args a, KubernetesClient[] clients, JobTimes times) {
+    this.a = a;
+    this.clients = clients;
+    this.times = times;
+  }
+
+  public static void main(String[] argv) throws Exception {
+    Args a =
+        new Args(
+            argv,
+            Map.of(
+                "waiting", "2000",
+                "tiny", "300",
+                "clients", "16",
+                "quiet-samples", "200",
+                "burst", "1000",
+                "quiet-window-s", "10",
+                "warmup", "1",
+                "peer", "",
+                "jvm", ""));
+    System.out.println("queue benchmark " + a);
+    Path state = Files.createTempDirectory("octomy-queue");
+    try (ChildJvm standalone =
+        StandaloneChild.start(
+            StandaloneChild.jvmOptions(a.string("jvm")),
+            state,
+            "standalone",
+            CPU + "=64000",
+            MEM + "=" + (64L << 30))) {
+      Config config = StandaloneChild.config(standalone);
+      int c = a.integer("clients");
+      KubernetesClient[] clients = new KubernetesClient[c];
+      for (int i = 0; i < c; i++) {
+        clients[i] = new KubernetesClientBuilder().withConfig(config).build();
+      }
+      try (KubernetesClient watcher = new KubernetesClientBuilder().withConfig(config).build();
+          JobTimes times = new JobTimes(watcher, NS)) {
+        StandaloneChild.awaitNodeReady(watcher);
+        new QueueBenchmark(a, clients, times).run();
+      } finally {
+        for (KubernetesClient k : clients) {
+          k.close();
+        }
+      }
+    }
+    StandaloneChild.deleteTree(state);
+    System.exit(0);
+  }
+
+  private void run() throws Exception {
+    for (int round = 0; round < a.integer("warmup"); round++) {
+      // The JIT of both JVMs warms up on a smaller round of the same shapes; not counted.
+      String w = "warm-" + round + "-";
+      List<String> waiting = createAll(300, i -> waitingJob(w + "wait-" + i));
+      List<String> tiny = createAll(100, i -> tinyJob(w + "tiny-" + i));
+      awaitCount(() -> times.decidedCount(waiting), 300, "warm-up decisions");
+      awaitCount(() -> times.finishedCount(tiny), 100, "warm-up runs");
+      deleteAll(waiting);
+      deleteAll(tiny);
+      quietLatency(20, w + "quiet-");
+    }
+
+    // 1. A quiet system, one job at a time.
+    quietLatency(a.integer("quiet-samples"), "quiet-");
+
+    // 2. Keep pace: N distinct never-fitting jobs from C clients.
+    int n = a.integer("waiting");
+    long t0 = System.nanoTime();
+    Map<String, Long> acked = new ConcurrentHashMap<>();
+    List<String> waiting = createAll(n, i -> waitingJob(String.format("wait-job-%05d", i)), acked);
+    long created = System.nanoTime();
+    awaitCount(() -> times.decidedCount(waiting), n, "decisions on the waiting jobs");
+    long decided = latest(waiting, times::decided);
+    double createS = (created - t0) / 1e9;
+    double decideS = (decided - t0) / 1e9;
+    figure("loop_create_s", "%.2f", createS);
+    figure("loop_creates_per_s", "%.0f", n / createS);
+    figure("loop_decided_s", "%.2f", decideS);
+    figure("loop_decisions_per_s", "%.0f", n / decideS);
+    figure("loop_decided_over_created", "%.3f", decideS / createS);
+    figure("loop_create_to_decision_ms", "%s", latencies(waiting, acked, times::decided));
+
+    // 3. Nothing changes: status writes to the waiting jobs.
+    long before = times.waitingRewrites();
+    int window = a.integer("quiet-window-s");
+    Thread.sleep(window * 1000L);
+    figure("status_rewrites_in_" + window + "s", "%d", times.waitingRewrites() - before);
+
+    // 4. The drain behind the waiting jobs, then on an empty queue.
+    int m = a.integer("tiny");
+    figure("run_loop_drain_s", "%.2f", drain(m, "run-l-"));
+    deleteAll(waiting);
+    figure("run_loop_emptyq_drain_s", "%.2f", drain(m, "run-el-"));
+
+    // 5. A burst of creates while the controller runs.
+    int b = a.integer("burst");
+    Map<String, Long> burstAcked = new ConcurrentHashMap<>();
+    long tb = System.nanoTime();
+    List<String> burst = createAll(b, i -> waitingJob(String.format("burst-%05d", i)), burstAcked);
+    double burstCreate = (System.nanoTime() - tb) / 1e9;
+    awaitCount(() -> times.decidedCount(burst), b, "decisions on the burst");
+    figure("burst_create_s", "%.2f", burstCreate);
+    figure("burst_all_decided_s", "%.2f", (latest(burst, times::decided) - tb) / 1e9);
+    figure("burst_create_to_decision_ms", "%s", latencies(burst, burstAcked, times::decided));
+    deleteAll(burst);
+
+    figures.forEach((k, v) -> System.out.println(k + " " + v));
+    if (!a.string("peer").isBlank()) {
+      PeerFigures.compare(Path.of(a.string("peer")), figures).forEach(System.out::println);
+    }
+  }
+
+  /** One job at a time, a short pause after each decision so the system is quiet again. */
+  private void quietLatency(int samples, String prefix) throws Exception {
+    List<Double> decision = new ArrayList<>();
+    List<Double> roundTrip = new ArrayList<>();
+    List<Double> watchDelivery = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < samples; i++) {
+      String name = prefix + String.format("%05d", i);
+      BatchJob j = waitingJob(name);
+      long sent = System.nanoTime();
+      clients[0].resources(BatchJob.class).inNamespace(NS).resource(j).create();
+      long ack = System.nanoTime();
+      names.add(name);
+      long deadline = ack + Duration.ofSeconds(30).toNanos();
+      while (times.decided(name) == null && System.nanoTime() < deadline) {
+        Thread.sleep(1);
+      }
+      Long d = times.decided(name);
+      if (d == null) {
+        throw new IllegalStateException(name + " was not decided within 30 s");
+      }
+      decision.add((d - ack) / 1e6);
+      roundTrip.add((ack - sent) / 1e6);
+      watchDelivery.add((times.added(name) - sent) / 1e6);
+      Thread.sleep(50);
+    }
+    if (!prefix.startsWith("warm")) {
+      figure("quiet_create_to_decision_ms", "%s", summary(decision));
+      figure("quiet_create_round_trip_ms", "%s", summary(roundTrip));
+      figure("quiet_create_sent_to_added_seen_ms", "%s", summary(watchDelivery));
+    }
+    deleteAll(names);
+  }
+
+  /** M tiny jobs from the C clients: seconds from the first create to the last Succeeded seen. */
+  private double drain(int m, String prefix) throws Exception {
+    long t0 = System.nanoTime();
+    List<String> tiny = createAll(m, i -> tinyJob(prefix + String.format("%05d", i)));
+    awaitCount(() -> times.finishedCount(tiny), m, "tiny jobs finished");
+    double seconds = (latest(tiny, times::finished) - t0) / 1e9;
+    long succeeded = times.succeededCount(tiny);
+    if (succeeded != m) {
+      throw new IllegalStateException(
+          (m - succeeded) + " of the tiny jobs " + prefix + "* did not succeed");
+    }
+    deleteAll(tiny);
+    return seconds;
+  }
+
+  private List<String> createAll(int n, IntFunction<BatchJob> job) {
+    return createAll(n, job, new ConcurrentHashMap<>());
+  }
+
+  /** Creates n jobs from the C clients at once (client k creates jobs k, k+C, ...). */
+  private List<String> createAll(int n, IntFunction<BatchJob> job, Map<String, Long> acked) {
+    List<BatchJob> jobs = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      jobs.add(job.apply(i));
+    }
+    Parallel.forEach(
+        n,
+        clients.length,
+        i -> {
+          BatchJob j = jobs.get(i);
+          clients[i % clients.length]
+              .resources(BatchJob.class)
+              .inNamespace(NS)
+              .resource(j)
+              .create();
+          acked.put(j.getMetadata().getName(), System.nanoTime());
+        });
+    return jobs.stream().map(j -> j.getMetadata().getName()).toList();
+  }
+
+  private void deleteAll(List<String> names) throws InterruptedException {
+    Parallel.forEach(
+        names.size(),
+        clients.length,
+        i ->
+            clients[i % clients.length]
+                .resources(BatchJob.class)
+                .inNamespace(NS)
+                .withName(names.get(i))
+                .delete());
+    awaitCount(() -> times.deletedCount(names), names.size(), "deletions");
+  }
+
+  private static void awaitCount(LongSupplier count, long want, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+    while (count.getAsLong() < want) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(what + ": " + count.getAsLong() + " of " + want);
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  private static long latest(List<String> names, Function<String, Long> at) {
+    return names.stream().mapToLong(at::apply).max().orElseThrow();
+  }
+
+  private static String latencies(
+      List<String> names, Map<String, Long> acked, Function<String, Long> at) {
+    List<Double> ms = new ArrayList<>();
+    for (String n : names) {
+      ms.add(Math.max(0, at.apply(n) - acked.get(n)) / 1e6);
+    }
+    return summary(ms);
+  }
+
+  private static String summary(List<Double> ms) {
+    Percentiles p = new Percentiles(ms.stream().mapToDouble(Double::doubleValue).toArray());
+    return String.format("p50=%.1f,p99=%.1f,max=%.1f,n=%d", p.p(50), p.p(99), p.p(100), ms.size());
+  }
+
+  private void figure(String name, String format, Object value) {
+    figures.put(name, String.format(format, value));
+    System.out.println("# " + name + " " + figures.get(name));
+  }
+
+  /** A job no node can ever hold: it also asks for a resource nobody offers. */
+  static BatchJob waitingJob(String name) {
+    return job(name, Map.of(CPU, 100L, MEM, 1L << 20, NOBODY, 1L));
+  }
+
+  /** 100 cpu-milli, 1 MiB, command {@code true}. */
+  static BatchJob tinyJob(String name) {
+    return job(name, Map.of(CPU, 100L, MEM, 1L << 20));
+  }
+
+  private static BatchJob job(String name, Map<String, Long> requests) {
+    ApiFixtures.JobBuilder b = ApiFixtures.aJob(name).namespace(NS).command("true");
+    requests.forEach(b::request);
+    return b.build();
+  }
+}
