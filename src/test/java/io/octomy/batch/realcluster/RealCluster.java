@@ -48,7 +48,7 @@ public final class RealCluster implements AutoCloseable {
     }
     if (instance == null) {
       try {
-        instance = start(Path.of("target", "test-cluster-run").toAbsolutePath());
+        instance = start(Path.of("target", "test-cluster-run").toAbsolutePath(), true);
       } catch (IllegalStateException e) {
         startFailure = e;
         throw e;
@@ -72,7 +72,12 @@ public final class RealCluster implements AutoCloseable {
    * stops it. Tests share {@link #get()} instead.
    */
   public static RealCluster startAt(Path dir) {
-    return start(dir);
+    return start(dir, true);
+  }
+
+  /** The control plane on a directory a previous run left, its etcd data and keys kept. */
+  public static RealCluster restartAt(Path dir) {
+    return start(dir, false);
   }
 
   @Override
@@ -80,9 +85,11 @@ public final class RealCluster implements AutoCloseable {
     stop();
   }
 
-  private static RealCluster start(Path dir) {
+  private static RealCluster start(Path dir, boolean fresh) {
     try {
-      deleteTree(dir);
+      if (fresh) {
+        deleteTree(dir);
+      }
       Files.createDirectories(dir);
       Path out = dir.resolve("start.out");
       Process p =
@@ -124,6 +131,15 @@ public final class RealCluster implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * SIGTERM, as the contract says, and a wait for the clean stop; the exit code, or -1 when it had
+   * to be killed.
+   */
+  public int stopAndWait() {
+    stop();
+    return process.isAlive() ? -1 : process.exitValue();
   }
 
   /** SIGTERM, as the contract says, and a wait for the clean stop. */
