@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +51,9 @@ final class HttpFront implements AutoCloseable {
               null,
               List.of())
           .toString();
+
+  /** How many times the body limit a refused request may still send before it is cut off. */
+  private static final int DRAIN_LIMIT_FACTOR = 8;
 
   private final Vertx vertx;
   private final BearerAuth auth;
@@ -183,39 +187,46 @@ final class HttpFront implements AutoCloseable {
   }
 
   /**
-   * Reads a body of at most {@code maxBodyBytes}; a larger one (by its Content-Length or as it
-   * arrives) is answered 413 at once and the connection closed, so it is never held in memory.
+   * Reads a body of at most {@code maxBodyBytes}. A larger one (by its Content-Length or as it
+   * arrives) is never held in memory: the rest of it is read and dropped, and the 413 is sent once
+   * the client has finished sending, then the connection is closed. Answering and closing while the
+   * client is still writing would reset the connection, and a client that reads its answer only
+   * after sending (the JDK's, for one) would see a broken connection instead of the 413. A client
+   * that sends more than {@link #DRAIN_LIMIT_FACTOR} times the limit is cut off at once.
    */
   private void readBody(HttpServerRequest req, Consumer<byte[]> then, Runnable release) {
     String length = req.getHeader("Content-Length");
-    long declared = -1;
+    long declared;
     try {
       declared = length == null ? -1 : Long.parseLong(length.trim());
     } catch (NumberFormatException e) {
       declared = Long.MAX_VALUE;
     }
-    if (declared > limits.maxBodyBytes()) {
+    long drainLimit = (long) limits.maxBodyBytes() * DRAIN_LIMIT_FACTOR;
+    if (declared > drainLimit) {
       tooLarge(req, release);
       return;
     }
     Buffer body = Buffer.buffer();
-    AtomicBoolean refused = new AtomicBoolean();
+    AtomicBoolean refused = new AtomicBoolean(declared > limits.maxBodyBytes());
+    AtomicLong received = new AtomicLong();
     req.handler(
         chunk -> {
-          if (refused.get()) {
-            return;
-          }
-          if (body.length() + chunk.length() > limits.maxBodyBytes()) {
-            refused.set(true);
+          long total = received.addAndGet(chunk.length());
+          if (total > drainLimit) {
             tooLarge(req, release);
-          } else {
+          } else if (total > limits.maxBodyBytes()) {
+            refused.set(true);
+          } else if (!refused.get()) {
             body.appendBuffer(chunk);
           }
         });
     req.exceptionHandler(e -> release.run());
     req.endHandler(
         v -> {
-          if (!refused.get()) {
+          if (refused.get()) {
+            tooLarge(req, release);
+          } else {
             then.accept(body.getBytes());
           }
         });
@@ -223,6 +234,9 @@ final class HttpFront implements AutoCloseable {
 
   private void tooLarge(HttpServerRequest req, Runnable release) {
     release.run();
+    if (req.response().ended() || req.response().closed()) {
+      return;
+    }
     String status =
         ApiException.status(
                 413,
