@@ -1,6 +1,7 @@
 package io.octomy.batch.admission;
 
 import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
@@ -42,10 +43,7 @@ public final class AdmissionPass {
   private final Map<JobKey, Integer> indexByKey;
   private final NodePool pool;
   private final Reservations reservations;
-  private StarvationHold hold;
-  private PreparedJob holdJob;
-  private int holdNode = -1;
-  private int[] holdResources;
+  private final StarvationGuard guard;
 
   private AdmissionPass(Snapshot snapshot) {
     this.snapshot = snapshot;
@@ -53,6 +51,8 @@ public final class AdmissionPass {
     this.resources = new ResourceIndex(snapshot);
     this.pool = new NodePool(snapshot, resources);
     this.reservations = new Reservations(policy, resources);
+    this.guard =
+        new StarvationGuard(pool, reservations, resources, policy.priority().starvationAfter());
     this.indexByKey = new HashMap<>(snapshot.jobs().size() * 2);
   }
 
@@ -114,7 +114,7 @@ public final class AdmissionPass {
             new Admission(job.key, admit.node(), admit.effectivePriority(), admit.starving()));
       }
     }
-    return new AdmissionResult(decisions, admissions, hold);
+    return new AdmissionResult(decisions, admissions, guard.hold());
   }
 
   private Decision decideOne(PreparedJob job, DependencyVerdict dependency) {
@@ -154,28 +154,29 @@ public final class AdmissionPass {
           "waiting for budget: " + String.join("; ", budget) + ".",
           List.of());
     }
-    // 5.6 What the held-for starving job will need besides capacity: its locks, the last slot
-    //     of its group, what is left of its namespace's budget. Taken by a lower-priority job
-    //     now, they would turn its wait into another kind, and the hold would lapse next pass.
-    String contested = contestedWithStarvingJob(job);
+    // 5.6 What the protected starving job will need besides capacity: its locks, the last slot of
+    //     its group, what is left of its namespace's budget. Taken by a lower-priority job now,
+    //     they would turn its wait into another kind, and it would wait again.
+    String contested = guard.contested(job);
     if (contested != null) {
       return waiting(
           job,
           Reason.HeldForStarvingJob,
           "held for starving job "
-              + hold.starvingJob()
+              + guard.hold().starvingJob()
               + ": it needs "
               + contested
               + " too, and comes first.",
           List.of());
     }
     // 5.7 Capacity, keeping the node held for a starving job for it.
-    int excluded = holdNode >= 0 && job.requestsAnyOf(holdResources) ? holdNode : -1;
+    int excluded = guard.excludedNodeFor(job);
     int node = pool.place(job, excluded);
     if (node >= 0) {
+      NodeMode mode = pool.modeFor(node, job);
       pool.reserve(node, job);
       reservations.hold(job);
-      return new Decision.Admit(pool.name(node), job.effectivePriority, job.starving);
+      return new Decision.Admit(pool.name(node), mode, job.effectivePriority, job.starving);
     }
     if (!pool.fitsSomeFullOffer(job)) {
       return waiting(
@@ -194,48 +195,31 @@ public final class AdmissionPass {
     }
     if (excluded >= 0 && pool.fitsNow(excluded, job)) {
       return waiting(
-          job, Reason.HeldForStarvingJob, CapacityMessages.heldForStarvingJob(hold), List.of());
+          job,
+          Reason.HeldForStarvingJob,
+          CapacityMessages.heldForStarvingJob(guard.hold()),
+          List.of());
     }
-    String message = CapacityMessages.waitingForCapacity(pool, job);
-    // 5.8 Starvation: the first (highest-priority) starving job that does not fit holds back
-    //     lower-priority admissions on the node where it would fit soonest.
-    if (job.starving && hold == null) {
-      holdJob = job;
-      holdNode = pool.soonest(job);
-      holdResources = job.resourceIds;
-      List<String> names = new ArrayList<>();
-      for (int id : job.resourceIds) {
-        names.add(resources.name(id));
-      }
-      hold = new StarvationHold(job.key, pool.name(holdNode), names);
-      message +=
-          CapacityMessages.starvingHoldNote(hold.node(), policy.priority().starvationAfter());
-    }
-    return waiting(job, Reason.WaitingForCapacity, message, List.of());
+    return waiting(
+        job, Reason.WaitingForCapacity, CapacityMessages.waitingForCapacity(pool, job), List.of());
   }
 
-  /** The lock or group slot {@code job} would take from the held-for starving job, or null. */
-  private String contestedWithStarvingJob(PreparedJob job) {
-    if (holdJob == null || !holdJob.key.namespace().equals(job.key.namespace())) {
-      return null; // locks and groups are scoped to the namespace
-    }
-    for (String key : job.lockKeys) {
-      if (holdJob.lockKeys.contains(key)) {
-        return "lock " + key;
-      }
-    }
-    if (job.group() != null
-        && job.group().equals(holdJob.group())
-        && reservations.freeGroupSlots(job) <= 1) {
-      return "the last free slot of group " + job.group();
-    }
-    String budget = reservations.budgetTakenFrom(holdJob, job);
-    return budget == null ? null : "what is left of the namespace's " + budget + " budget";
-  }
-
-  private static Decision.Wait waiting(
+  /**
+   * A wait. A starving job's wait may make it the protected one (5.8: the first starving job in
+   * pass order whose wait can end, see {@link StarvationGuard}); its Starving note says what is
+   * held back for it, or why nothing can be.
+   */
+  private Decision.Wait waiting(
       PreparedJob job, Reason reason, String message, List<WaitingOn> on) {
-    return new Decision.Wait(reason, message, on, job.effectivePriority, job.starving);
+    String starvation = null;
+    if (job.starving) {
+      String capacityNote = guard.consider(job, reason);
+      if (capacityNote != null) {
+        message += capacityNote;
+      }
+      starvation = guard.note(job, reason);
+    }
+    return new Decision.Wait(reason, message, on, job.effectivePriority, starvation);
   }
 
   private static String lockMessage(List<WaitingOn> blocking) {

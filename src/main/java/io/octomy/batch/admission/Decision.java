@@ -1,6 +1,7 @@
 package io.octomy.batch.admission;
 
 import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.util.List;
 import java.util.Objects;
 
@@ -29,10 +30,18 @@ public sealed interface Decision {
     return false;
   }
 
-  /** Admit the job to {@code node}: it holds its reservation from now on. */
-  record Admit(String node, long effectivePriority, boolean starving) implements Decision {
+  /**
+   * Admit the job to {@code node}, where {@code mode} applies to it ({@code ownMode} for its own
+   * work): it holds its reservation from now on.
+   */
+  record Admit(String node, NodeMode mode, long effectivePriority, boolean starving)
+      implements Decision {
     public Admit {
       Objects.requireNonNull(node, "node");
+      Objects.requireNonNull(mode, "mode");
+      if (mode == NodeMode.Off) {
+        throw new IllegalArgumentException("no job is admitted where Off applies");
+      }
     }
 
     @Override
@@ -51,13 +60,18 @@ public sealed interface Decision {
     }
   }
 
-  /** Leave the job Queued, with a waiting reason. */
+  /**
+   * Leave the job Queued, with a waiting reason.
+   *
+   * @param starvation for a job that has waited longer than {@code starvationAfter}: what is held
+   *     back for it, or why nothing can be (a sentence); null for a job that is not starving
+   */
   record Wait(
       Reason reason,
       String message,
       List<WaitingOn> waitingOn,
       long effectivePriority,
-      boolean starving)
+      String starvation)
       implements Decision {
     public Wait {
       Objects.requireNonNull(reason, "reason");
@@ -66,6 +80,11 @@ public sealed interface Decision {
       }
       Objects.requireNonNull(message, "message");
       waitingOn = List.copyOf(waitingOn);
+    }
+
+    @Override
+    public boolean starving() {
+      return starvation != null;
     }
 
     @Override

@@ -229,9 +229,11 @@ final class DependencyGraph {
       message
           .append(String.join(", ", missing))
           .append(missing.size() == 1 ? " does" : " do")
-          .append(" not exist yet in namespace ")
+          .append(" not exist in namespace ")
           .append(namespace)
-          .append(" (it may not be applied yet)");
+          .append(
+              ": it may not be applied yet; a dependency that ran and was deleted counts as"
+                  + " missing too, so re-create it or remove it from after");
     }
     return new DependencyVerdict(
         DependencyVerdict.Kind.WAIT, message.append('.').toString(), waitingOn, null, null);

@@ -127,7 +127,8 @@ final class Reservations {
 
   /**
    * The first budgeted resource that {@code taker}, admitted now, would leave too little of for
-   * {@code first} (same namespace) to fit the budget afterwards; null when both fit.
+   * {@code first} (same namespace) to fit the budget afterwards, whether or not {@code first} fits
+   * it now (a job waiting for budget needs it to drain); null when nothing is taken from it.
    */
   String budgetTakenFrom(PreparedJob first, PreparedJob taker) {
     long[] limits = budgetLimits.get(taker.key.namespace());
@@ -142,12 +143,40 @@ final class Reservations {
         continue;
       }
       long after = QuantityMath.add(used[id], taker.quantities[k]);
-      if (QuantityMath.add(after, need) > limits[id]
-          && QuantityMath.add(used[id], need) <= limits[id]) {
+      if (QuantityMath.add(after, need) > limits[id]) {
         return resources.name(id);
       }
     }
     return null;
+  }
+
+  /** True when the namespace's budget limits some resource the job requests. */
+  boolean hasBudget(PreparedJob job) {
+    long[] limits = budgetLimits.get(job.key.namespace());
+    if (limits == null) {
+      return false;
+    }
+    for (int id : job.resourceIds) {
+      if (limits[id] >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** True unless some request is above the whole budget: the job could fit it once it drains. */
+  boolean fitsWholeBudget(PreparedJob job) {
+    long[] limits = budgetLimits.get(job.key.namespace());
+    if (limits == null) {
+      return true;
+    }
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      long limit = limits[job.resourceIds[k]];
+      if (limit >= 0 && job.quantities[k] > limit) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

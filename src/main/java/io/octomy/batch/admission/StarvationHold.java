@@ -1,13 +1,27 @@
 package io.octomy.batch.admission;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
- * The node kept for the highest-priority starving job that does not fit now: lower-priority jobs
- * that request any of {@code resources} are not admitted there in this pass.
+ * The starving job a pass protects (see {@link StarvationGuard}): lower-priority jobs of its
+ * namespace do not take its locks, the last slot of its group or budget it needs, and when it waits
+ * for capacity, lower-priority jobs that request any of {@code resources} are not admitted to
+ * {@code node}.
+ *
+ * @param starvingJob the protected job
+ * @param node the node kept for it, or null when it waits for something other than capacity
+ * @param resources what it requests, when a node is kept (empty otherwise)
+ * @param waitingFor what it waits for in this pass
  */
-public record StarvationHold(JobKey starvingJob, String node, List<String> resources) {
+public record StarvationHold(
+    JobKey starvingJob, String node, List<String> resources, Reason waitingFor) {
   public StarvationHold {
+    Objects.requireNonNull(starvingJob, "starvingJob");
     resources = List.copyOf(resources);
+    Objects.requireNonNull(waitingFor, "waitingFor");
+    if ((node == null) == (waitingFor == Reason.WaitingForCapacity)) {
+      throw new IllegalArgumentException("a node is kept exactly when it waits for capacity");
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.octomy.batch.agent;
 
+import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.vocabulary.Quantities;
@@ -8,9 +9,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What the jobs admitted to a node hold: the sum of the requests of every BatchJob whose {@code
- * status.node} is the node and whose phase holds a reservation (Admitted or Running), for {@code
- * BatchNode.status.allocated}. Finished jobs have released theirs.
+ * What the jobs admitted to a node hold: the sum of the requests recorded at admission ({@code
+ * status.admission}) of every BatchJob whose {@code status.node} is the node and whose phase holds
+ * a reservation (Admitted or Running), for {@code BatchNode.status.allocated}. Finished jobs have
+ * released theirs.
  */
 public final class NodeAllocation {
 
@@ -36,23 +38,34 @@ public final class NodeAllocation {
   public static Map<String, Long> of(String nodeName, Collection<BatchJob> jobs) {
     Map<String, Long> sum = new TreeMap<>();
     for (BatchJob job : jobs) {
-      if (!holdsPlaceOn(job, nodeName)
-          || job.getSpec() == null
-          || job.getSpec().getResources() == null
-          || job.getSpec().getResources().getRequests() == null) {
+      if (!holdsPlaceOn(job, nodeName)) {
         continue;
       }
-      // Malformed quantities are kept aside by the deserializer, so every value here is whole.
-      job.getSpec()
-          .getResources()
-          .getRequests()
-          .forEach(
-              (name, qty) -> {
-                if (qty != null) {
-                  sum.merge(name, qty, Quantities::add);
-                }
-              });
+      Map<String, Long> held = held(job);
+      if (held != null) {
+        held.forEach(
+            (name, qty) -> {
+              if (qty != null && qty > 0) {
+                sum.merge(name, qty, Quantities::add);
+              }
+            });
+      }
     }
     return sum;
+  }
+
+  /**
+   * What the job holds: the requests recorded when it was admitted, as the controller counts them;
+   * for a job admitted before records were kept, its spec's. Malformed quantities are kept aside by
+   * the deserializer, so every value here is whole.
+   */
+  private static Map<String, Long> held(BatchJob job) {
+    AdmissionRecord record = job.getStatus().getAdmission();
+    if (record != null) {
+      return record.getRequests();
+    }
+    return job.getSpec() == null || job.getSpec().getResources() == null
+        ? null
+        : job.getSpec().getResources().getRequests();
   }
 }

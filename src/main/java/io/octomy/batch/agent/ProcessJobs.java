@@ -1,6 +1,8 @@
 package io.octomy.batch.agent;
 
+import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.util.ArrayList;
@@ -11,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +27,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ProcessJobs implements JobTracker {
 
+  /** Reason of the entry of a job deleted before it started here. */
+  static final String REASON_DELETED = "Deleted";
+
   /** uids of BatchJobs whose finished status the controller has already written. */
   private volatile Set<String> outcomeRecorded = Set.of();
 
@@ -32,7 +37,7 @@ final class ProcessJobs implements JobTracker {
 
   private final String nodeName;
   private final ProcessExecutor executor;
-  private final Executor stopper;
+  private final ExecutorService stopper;
   private final Runnable onChange;
   private final Map<RunKey, ProcessTreeMeter> meters = new HashMap<>();
   private final Map<RunKey, UsageSummary> finalUsage = new HashMap<>();
@@ -47,7 +52,8 @@ final class ProcessJobs implements JobTracker {
    * @param onChange called (from any thread) when a job finishes or a stop completes, to report and
    *     reconcile soon
    */
-  ProcessJobs(String nodeName, ProcessExecutor executor, Executor stopper, Runnable onChange) {
+  ProcessJobs(
+      String nodeName, ProcessExecutor executor, ExecutorService stopper, Runnable onChange) {
     this.nodeName = nodeName;
     this.executor = executor;
     this.stopper = stopper;
@@ -61,20 +67,30 @@ final class ProcessJobs implements JobTracker {
     boolean changed = false;
     Set<String> existing = new HashSet<>();
     Set<String> recorded = new HashSet<>();
+    Set<String> deleting = new HashSet<>();
     for (BatchJob job : jobs) {
       existing.add(job.getMetadata().getUid());
+      if (job.getMetadata().getDeletionTimestamp() != null) {
+        deleting.add(job.getMetadata().getUid());
+      }
       if (job.getStatus() != null
           && job.getStatus().getPhase() != null
           && job.getStatus().getPhase().isFinished()) {
         recorded.add(job.getMetadata().getUid());
       }
       if (NodeAllocation.placedOn(job, nodeName)
-          && job.getStatus().getPhase() == JobPhase.Admitted) {
-        changed |= startIfNew(job);
+          && job.getStatus().getPhase() == JobPhase.Admitted
+          && runsHere(job)) {
+        changed |=
+            job.getMetadata().getDeletionTimestamp() == null ? startIfNew(job) : refuseDeleted(job);
       }
     }
     for (JobRecord r : executor.records()) {
       if (existing.contains(r.key().uid())) {
+        // Being deleted: its process stops at once; the job holds its place until it has.
+        if (!r.finished() && deleting.contains(r.key().uid())) {
+          stopDeleted(r.key());
+        }
         continue;
       }
       if (!r.finished()) {
@@ -93,6 +109,41 @@ final class ProcessJobs implements JobTracker {
     changed |= !recorded.equals(outcomeRecorded);
     outcomeRecorded = recorded;
     return changed;
+  }
+
+  /**
+   * Whether this agent runs the job: the executor recorded when it was admitted is Process (one
+   * field decides; on a node whose spec says Pod the controller creates a Pod instead). A job
+   * admitted before records were kept is run as before.
+   */
+  private static boolean runsHere(BatchJob job) {
+    AdmissionRecord held = job.getStatus().getAdmission();
+    return held == null || held.getExecutor() == null || held.getExecutor() == Executor.Process;
+  }
+
+  /**
+   * A job deleted while admitted and not started here: it is never started, and the report says so,
+   * so that the controller knows no work of it is left and lets it go.
+   */
+  private boolean refuseDeleted(BatchJob job) {
+    RunKey key;
+    try {
+      key =
+          new RunKey(
+              job.getMetadata().getNamespace(),
+              job.getMetadata().getName(),
+              job.getMetadata().getUid());
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    if (refused.containsKey(key) || executor.record(key).isPresent()) {
+      return false;
+    }
+    refused.put(
+        key,
+        NodeJobs.failed(
+            key, REASON_DELETED, "the job was deleted before it started; it is not started"));
+    return true;
   }
 
   private boolean startIfNew(BatchJob job) {

@@ -1,6 +1,7 @@
 package io.octomy.batch.api;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -47,7 +48,39 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.message",
     type = AdditionalPrinterColumn.Type.STRING,
     priority = 1)
+@ValidationRule(
+    value = BatchJob.SPEC_FIXED_ONCE_ADMITTED,
+    message =
+        "spec.resources, after, locks, group, origin and type cannot change once the job has been"
+            + " admitted: it holds what it was admitted with. Delete the job and create it again"
+            + " to change them",
+    fieldPath = ".spec",
+    reason = "FieldValueForbidden")
 public class BatchJob extends CustomResource<BatchJobSpec, BatchJobStatus> implements Namespaced {
+
+  /**
+   * A transition rule: once a job has been admitted (Admitted, Running, Succeeded or Failed), the
+   * spec fields admission read are fixed; only the pod template may still change (a change the job
+   * no longer takes up once admitted, as its SpecChangeIgnored condition says). Queued, Skipped and
+   * Rejected jobs stay editable: that is how they are fixed.
+   */
+  public static final String SPEC_FIXED_ONCE_ADMITTED =
+      "!has(oldSelf.status) || !has(oldSelf.status.phase)"
+          + " || !(oldSelf.status.phase in ['Admitted', 'Running', 'Succeeded', 'Failed'])"
+          + " || (has(self.spec) && has(oldSelf.spec)"
+          + " && (has(self.spec.resources) == has(oldSelf.spec.resources)"
+          + " && (!has(self.spec.resources) || self.spec.resources == oldSelf.spec.resources))"
+          + " && (has(self.spec.after) == has(oldSelf.spec.after)"
+          + " && (!has(self.spec.after) || self.spec.after == oldSelf.spec.after))"
+          + " && (has(self.spec.locks) == has(oldSelf.spec.locks)"
+          + " && (!has(self.spec.locks) || self.spec.locks == oldSelf.spec.locks))"
+          + " && (has(self.spec.group) == has(oldSelf.spec.group)"
+          + " && (!has(self.spec.group) || self.spec.group == oldSelf.spec.group))"
+          + " && (has(self.spec.origin) == has(oldSelf.spec.origin)"
+          + " && (!has(self.spec.origin) || self.spec.origin == oldSelf.spec.origin))"
+          + " && (has(self.spec.type) == has(oldSelf.spec.type)"
+          + " && (!has(self.spec.type) || self.spec.type == oldSelf.spec.type))"
+          + ")";
 
   @Override
   protected BatchJobSpec initSpec() {

@@ -27,6 +27,12 @@ public class BatchJobStatus {
   private String node;
 
   /**
+   * What the job holds since it was admitted: node, mode, executor, requests, locks and group,
+   * recorded at admission. Capacity, locks, group slots and budgets are counted from it.
+   */
+  private AdmissionRecord admission;
+
+  /**
    * A CamelCase code for the phase or the wait: Admitted, WaitingForDependency, DependencyFailed,
    * DependencyCycle, WaitingForLock, WaitingForGroup, WaitingForBudget, WaitingForCapacity,
    * NoNodeFits, HeldForStarvingJob, BestEffortDeferred, InvalidSpec, Succeeded, Failed.
@@ -97,6 +103,14 @@ public class BatchJobStatus {
 
   public void setNode(String node) {
     this.node = node;
+  }
+
+  public AdmissionRecord getAdmission() {
+    return admission;
+  }
+
+  public void setAdmission(AdmissionRecord admission) {
+    this.admission = admission;
   }
 
   public String getReason() {

@@ -1,6 +1,7 @@
 package io.octomy.batch.controller;
 
 import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.api.AdmissionRecord;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
@@ -14,15 +15,15 @@ import java.util.function.Predicate;
 public final class AssumedAdmissions {
 
   /**
-   * An assumed admission: the node, and the uid so a re-created job of the same name is not
-   * confused with it.
+   * An assumed admission: the node, the uid so a re-created job of the same name is not confused
+   * with it, and what it holds (the record its status write carries).
    */
-  public record Assumed(String node, String uid) {}
+  public record Assumed(String node, String uid, AdmissionRecord record) {}
 
   private final Map<JobKey, Assumed> assumed = new ConcurrentHashMap<>();
 
-  public void assume(JobKey job, String node, String uid) {
-    assumed.put(job, new Assumed(node, uid));
+  public void assume(JobKey job, String node, String uid, AdmissionRecord record) {
+    assumed.put(job, new Assumed(node, uid, record));
   }
 
   public void forget(JobKey job) {

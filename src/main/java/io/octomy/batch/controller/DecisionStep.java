@@ -7,11 +7,14 @@ import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchNodeSpec;
+import io.octomy.batch.api.Executor;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -67,6 +70,11 @@ final class DecisionStep {
     AdmissionResult result = AdmissionPass.decide(snapshot);
     Duration decideTime = Duration.ofNanos(System.nanoTime() - t0);
 
+    Map<JobKey, Instant> queuedAt = new HashMap<>();
+    snapshot.jobs().forEach(v -> queuedAt.put(v.key(), v.queuedAt()));
+    Map<String, Executor> executors = new HashMap<>();
+    nodes.forEach(
+        n -> executors.put(n.getMetadata().getName(), BatchNodeSpec.executorOf(n.getSpec())));
     List<StatusWrite> writes = new ArrayList<>();
     int skipped = 0;
     int admitted = 0;
@@ -77,14 +85,19 @@ final class DecisionStep {
           || gate.cacheBehindOurWrite(job)) {
         continue;
       }
-      StatusComposer.Composed c = StatusComposer.decided(job, e.getValue(), now);
+      Executor executor =
+          e.getValue() instanceof Decision.Admit a
+              ? executors.get(a.node())
+              : BatchNodeSpec.DEFAULT_EXECUTOR;
+      StatusComposer.Composed c =
+          StatusComposer.decided(job, e.getValue(), queuedAt.get(e.getKey()), executor, now);
       if (!gate.needsWrite(job, c.status(), now)) {
         skipped++;
         continue;
       }
       boolean admission = e.getValue() instanceof Decision.Admit;
       if (e.getValue() instanceof Decision.Admit a) {
-        assumed.assume(e.getKey(), a.node(), job.getMetadata().getUid());
+        assumed.assume(e.getKey(), a.node(), job.getMetadata().getUid(), c.status().getAdmission());
         admitted++;
       }
       writes.add(new StatusWrite(job, c, admission));

@@ -1,8 +1,10 @@
 package io.octomy.batch.controller;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.vocabulary.JobPhase;
@@ -65,8 +67,7 @@ final class RunFollower {
         continue;
       }
       BatchNode node = nodeByName.get(job.getStatus().getNode());
-      boolean podNode =
-          node != null && node.getSpec() != null && node.getSpec().getExecutor() == Executor.Pod;
+      boolean podNode = executor(job, node) == Executor.Pod;
       Pod pod = podNode ? podByJobUid.get(job.getMetadata().getUid()) : null;
       if (podNode
           && pod == null
@@ -87,6 +88,19 @@ final class RunFollower {
             .filter(uid -> !podByJobUid.containsKey(uid))
             .collect(Collectors.toSet()));
     return new Followed(podsToCreate, writes);
+  }
+
+  /**
+   * Who runs the job: the executor recorded when it was admitted (one field decides, so a node
+   * whose spec changes later cannot have both a Pod and a process run it); for a job admitted
+   * before records were kept, its node's current one.
+   */
+  static Executor executor(BatchJob job, BatchNode node) {
+    AdmissionRecord held = job.getStatus() == null ? null : job.getStatus().getAdmission();
+    if (held != null && held.getExecutor() != null) {
+      return held.getExecutor();
+    }
+    return node == null ? null : BatchNodeSpec.executorOf(node.getSpec());
   }
 
   /** The Pod could not be created: ask for it again on the next pass. */

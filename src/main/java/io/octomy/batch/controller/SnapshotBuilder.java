@@ -5,6 +5,7 @@ import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.NodeView;
 import io.octomy.batch.admission.Reason;
 import io.octomy.batch.admission.Snapshot;
+import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -40,12 +42,13 @@ public final class SnapshotBuilder {
       Instant now) {
     List<JobView> jobViews = new ArrayList<>(jobs.size());
     Set<String> uids = new HashSet<>();
+    Map<JobKey, Instant> queueTimes = QueueTimes.of(jobs, now);
     for (BatchJob job : jobs) {
       if (job.getMetadata().getDeletionTimestamp() != null) {
         continue; // being deleted: holds nothing, decided never
       }
       uids.add(job.getMetadata().getUid());
-      jobViews.add(view(job, assumed, now));
+      jobViews.add(view(job, assumed, queueTimes, now));
     }
     validation.retain(uids);
     List<NodeView> nodeViews = new ArrayList<>(nodes.size());
@@ -56,12 +59,27 @@ public final class SnapshotBuilder {
   }
 
   /**
-   * The phase the controller should treat a job as being in: its status phase, except that a job
-   * rejected for its spec whose spec is valid now (someone fixed the manifest) is queued again.
+   * The phase the controller should treat a job as being in. Only {@link JobPhase#isFinal() final}
+   * outcomes (Succeeded, Failed: the job ran) are taken as they stand; the others are decided again
+   * on every pass, so that what the status says stays true:
+   *
+   * <ul>
+   *   <li>Skipped is queued again: a dependant of an ancestor that is fixed, or deleted and
+   *       re-created, is skipped no longer (while the ancestor still failed it is skipped again,
+   *       and its status does not change);
+   *   <li>Rejected for a dependency cycle is queued again: once one of the after entries is
+   *       removed, the jobs run;
+   *   <li>Rejected for an invalid spec is queued again once the spec is valid.
+   * </ul>
    */
   public JobPhase effectivePhase(BatchJob job) {
     BatchJobStatus s = job.getStatus();
     if (s == null || s.getPhase() == null) {
+      return JobPhase.Queued;
+    }
+    if (s.getPhase() == JobPhase.Skipped
+        || (s.getPhase() == JobPhase.Rejected
+            && Reason.DependencyCycle.code().equals(s.getReason()))) {
       return JobPhase.Queued;
     }
     if (s.getPhase() == JobPhase.Rejected
@@ -72,11 +90,13 @@ public final class SnapshotBuilder {
     return s.getPhase();
   }
 
-  private JobView view(BatchJob job, AssumedAdmissions assumed, Instant now) {
+  private JobView view(
+      BatchJob job, AssumedAdmissions assumed, Map<JobKey, Instant> queueTimes, Instant now) {
     BatchJobSpec spec = job.getSpec() == null ? new BatchJobSpec() : job.getSpec();
     BatchJobStatus s = job.getStatus();
     JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
     JobPhase phase = effectivePhase(job);
+    AdmissionRecord held = s == null ? null : s.getAdmission();
     String node = s == null ? null : s.getNode();
     List<String> problems = List.of();
     if (phase == JobPhase.Queued) {
@@ -84,15 +104,30 @@ public final class SnapshotBuilder {
       if (a != null) {
         phase = JobPhase.Admitted;
         node = a.node();
+        held = a.record();
       } else {
         problems = validation.problems(job);
       }
     }
     Resources r = spec.getResources();
-    Instant queuedAt =
-        s != null && s.getQueuedAt() != null
-            ? Times.parse(s.getQueuedAt())
-            : Times.parse(job.getMetadata().getCreationTimestamp());
+    Instant queuedAt = queueTimes.get(key);
+    if (phase.holdsReservation() && held != null) {
+      // What it was admitted with, whatever the spec says now.
+      return new JobView(
+          key.namespace(),
+          key.name(),
+          generation(job),
+          held.getRequests(),
+          r == null ? null : r.getLimits(),
+          spec.getAfter(),
+          held.getLocks(),
+          held.getGroup(),
+          spec.getOrigin(),
+          phase,
+          held.getNode() != null ? held.getNode() : node,
+          queuedAt != null ? queuedAt : now,
+          problems);
+    }
     return new JobView(
         key.namespace(),
         key.name(),

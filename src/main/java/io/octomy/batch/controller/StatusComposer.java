@@ -3,9 +3,13 @@ package io.octomy.batch.controller;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.Reason;
+import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.Conditions;
+import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.api.StatusFields;
 import io.octomy.batch.api.WaitingOnRef;
@@ -21,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Pure: the status a job should have, given its current status and either the admission pass's
@@ -35,8 +40,23 @@ public final class StatusComposer {
   /** The new status and the events of the transition. */
   public record Composed(BatchJobStatus status, List<JobEvent> events) {}
 
-  /** Status for a job the pass decided about (it was Queued). */
+  /**
+   * Status for a job the pass decided about, queued since its creation (or now), on a node with the
+   * default executor.
+   */
   public static Composed decided(BatchJob job, Decision decision, Instant now) {
+    return decided(job, decision, null, BatchNodeSpec.DEFAULT_EXECUTOR, now);
+  }
+
+  /**
+   * Status for a job the pass decided about (it was Queued).
+   *
+   * @param queuedAt when it entered the queue, as the pass ordered it (to the microsecond, see
+   *     {@link QueueTimes}); written once. Null means its creation time, or now.
+   * @param executor for an admission: who runs jobs on the node it goes to, recorded with it
+   */
+  public static Composed decided(
+      BatchJob job, Decision decision, Instant queuedAt, Executor executor, Instant now) {
     BatchJobStatus old = job.getStatus() == null ? new BatchJobStatus() : job.getStatus();
     BatchJobStatus s = FIELDS.copy(old);
     List<JobEvent> events = new ArrayList<>();
@@ -45,9 +65,11 @@ public final class StatusComposer {
     s.setObservedGeneration(gen);
     if (s.getQueuedAt() == null) {
       s.setQueuedAt(
-          job.getMetadata().getCreationTimestamp() != null
-              ? job.getMetadata().getCreationTimestamp()
-              : Times.format(now));
+          queuedAt != null
+              ? Times.formatMicros(queuedAt)
+              : job.getMetadata().getCreationTimestamp() != null
+                  ? job.getMetadata().getCreationTimestamp()
+                  : Times.format(now));
     }
     s.setPhase(decision.phase());
     if (!decision.phase().isFinished()) {
@@ -57,8 +79,10 @@ public final class StatusComposer {
     s.setMessage(decision.message());
     List<Condition> conditions = s.getConditions();
     boolean wasStarving = Conditions.isTrue(old.getConditions(), ConditionTypes.STARVING);
+    s.setAdmission(null); // only an admission holds anything
     if (decision instanceof Decision.Admit a) {
       s.setNode(a.node());
+      s.setAdmission(record(job, a, executor));
       s.setWaitingOn(null);
       s.setEffectivePriority(a.effectivePriority());
       s.setAdmittedAt(Times.format(now));
@@ -88,7 +112,8 @@ public final class StatusComposer {
     } else if (decision instanceof Decision.Skip k) {
       s.setNode(null);
       s.setWaitingOn(null);
-      s.setFinishedAt(Times.format(now));
+      // Decided again on every pass: the same outcome keeps its time, and causes no write.
+      s.setFinishedAt(old.getPhase() == JobPhase.Skipped ? old.getFinishedAt() : Times.format(now));
       conditions =
           Conditions.set(
               conditions, ConditionTypes.ADMITTED, false, k.reason().code(), k.message(), gen, now);
@@ -96,19 +121,24 @@ public final class StatusComposer {
     } else if (decision instanceof Decision.Reject r) {
       s.setNode(null);
       s.setWaitingOn(null);
-      s.setFinishedAt(Times.format(now));
+      s.setFinishedAt(
+          old.getPhase() == JobPhase.Rejected && r.reason().code().equals(old.getReason())
+              ? old.getFinishedAt()
+              : Times.format(now));
       conditions =
           Conditions.set(
               conditions, ConditionTypes.ADMITTED, false, r.reason().code(), r.message(), gen, now);
       events.add(JobEvent.warning("Rejected", r.message()));
     }
-    boolean starving = decision.starving() && decision instanceof Decision.Wait;
+    String starvation = decision instanceof Decision.Wait w ? w.starvation() : null;
+    boolean starving = starvation != null;
     if (starving || wasStarving) {
       String msg =
           starving
               ? "waiting since "
                   + s.getQueuedAt()
-                  + ", longer than the starvation threshold; lower-priority jobs are held back where it fits soonest."
+                  + ", longer than the starvation threshold; "
+                  + starvation
               : "no longer waiting.";
       conditions =
           Conditions.set(
@@ -131,6 +161,32 @@ public final class StatusComposer {
       s.setEffectivePriority(effectivePriority(decision, s.getEffectivePriority()));
     }
     return new Composed(s, events);
+  }
+
+  /**
+   * What the job holds from now on, from the spec it was decided on: node, mode, executor, its
+   * positive requests, its distinct locks in order, its group.
+   */
+  static AdmissionRecord record(BatchJob job, Decision.Admit admit, Executor executor) {
+    BatchJobSpec spec = job.getSpec() == null ? new BatchJobSpec() : job.getSpec();
+    Map<String, Long> requests = new TreeMap<>();
+    if (spec.getResources() != null && spec.getResources().getRequests() != null) {
+      spec.getResources()
+          .getRequests()
+          .forEach(
+              (name, q) -> {
+                if (q != null && q > 0) {
+                  requests.put(name, q);
+                }
+              });
+    }
+    List<String> locks =
+        spec.getLocks() == null || spec.getLocks().isEmpty()
+            ? null
+            : List.copyOf(new TreeSet<>(spec.getLocks()));
+    String group = spec.getGroup() == null || spec.getGroup().isBlank() ? null : spec.getGroup();
+    return new AdmissionRecord(
+        admit.node(), admit.mode(), executor, requests.isEmpty() ? null : requests, locks, group);
   }
 
   /** Status for an admitted job, from what is known of its run. */

@@ -2,6 +2,7 @@ package io.octomy.batch.controller;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.Resources;
@@ -11,6 +12,7 @@ import io.octomy.batch.vocabulary.JobPhase;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -131,11 +133,15 @@ final class WriteStep {
       return;
     }
     Resources r = job.getSpec().getResources();
+    // What it held is what it was admitted with; the spec is the fallback for older records.
+    AdmissionRecord held = job.getStatus() == null ? null : job.getStatus().getAdmission();
+    Map<String, Long> requested =
+        held != null ? held.getRequests() : r == null ? null : r.getRequests();
     FinishedRun run =
         new FinishedRun(
             job.getMetadata().getUid(),
             type,
-            r == null ? null : r.getRequests(),
+            requested,
             r == null ? null : r.getLimits(),
             finished.getUsage());
     writer.foldDrift(job.getMetadata().getNamespace(), run, rec -> drift.fold(rec, run));

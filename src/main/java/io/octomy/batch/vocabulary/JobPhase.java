@@ -14,14 +14,27 @@ public enum JobPhase {
   Succeeded,
   /** Finished with failure; queued dependants are skipped. */
   Failed,
-  /** Never ran because an ancestor failed, was skipped or was rejected. */
+  /**
+   * Not run because an ancestor failed, was skipped or was rejected; queued again if that changes.
+   */
   Skipped,
-  /** Never runs: its spec is invalid or it is part of a dependency cycle. */
+  /**
+   * Not run: its spec is invalid or it is part of a dependency cycle; queued again once the spec is
+   * fixed or the cycle broken.
+   */
   Rejected;
 
-  /** True for phases after which nothing more happens to the job. */
+  /** True for phases that hold nothing and are not waiting: the job ran, or it will not run. */
   public boolean isFinished() {
     return this == Succeeded || this == Failed || this == Skipped || this == Rejected;
+  }
+
+  /**
+   * True for the outcomes that are final: the job ran, and Succeeded or Failed. Skipped and
+   * Rejected are not: they are decided again (a fixed ancestor, a broken cycle, an edited spec).
+   */
+  public boolean isFinal() {
+    return this == Succeeded || this == Failed;
   }
 
   /** True for the phases that hold capacity, locks, a group slot and budget. */

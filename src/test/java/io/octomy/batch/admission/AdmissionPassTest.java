@@ -326,8 +326,10 @@ class AdmissionPassTest {
                 "sim",
                 waits(Reason.WaitingForDependency)
                     .message(
-                        "waiting for dependency: prep, preprocess-41 do not exist yet in"
-                            + " namespace studio (it may not be applied yet).")
+                        "waiting for dependency: prep, preprocess-41 do not exist in namespace"
+                            + " studio: it may not be applied yet; a dependency that ran and was"
+                            + " deleted counts as missing too, so re-create it or remove it from"
+                            + " after.")
                     .on("after", "prep", "after", "preprocess-41")),
         scenario(
                 "a failed dependency skips the job, naming it",
@@ -900,7 +902,9 @@ class AdmissionPassTest {
             .then(
                 r ->
                     assertThat(r.hold())
-                        .isEqualTo(new StarvationHold(key("big"), "ws-1", List.of(CPU)))),
+                        .isEqualTo(
+                            new StarvationHold(
+                                key("big"), "ws-1", List.of(CPU), Reason.WaitingForCapacity))),
         scenario(
                 "a lower-priority job does not take a lock the starving job needs",
                 // Taken now, the starving job would wait for the lock instead and its hold would
@@ -953,6 +957,110 @@ class AdmissionPassTest {
                         "held for starving job studio/big: it needs what is left of the namespace's"
                             + " octomy.io/cpu-milli budget too, and comes first."))
             .expect("small", admitted("ws-2")),
+        // ---- nothing starves, whatever it waits on ----------------------------------------------
+        scenario(
+                "a starving job waiting for one lock keeps its other lock from lower-priority jobs",
+                world()
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("holder").locks("k1").running("ws-1"),
+                        job("big").locks("k1", "k2").queuedMinutesAgo(120),
+                        job("small").locks("k2")))
+            .expect(
+                "big",
+                waits(Reason.WaitingForLock)
+                    .starving(true)
+                    .starvation(
+                        "lower-priority jobs are held back for it: they may not take its locks k1,"
+                            + " k2."))
+            .expect(
+                "small",
+                waits(Reason.HeldForStarvingJob)
+                    .message(
+                        "held for starving job studio/big: it needs lock k2 too, and comes first."))
+            .then(
+                r ->
+                    assertThat(r.hold())
+                        .isEqualTo(
+                            new StarvationHold(
+                                key("big"), null, List.of(), Reason.WaitingForLock))),
+        scenario(
+                "a starving job waiting for budget lets it drain: lower-priority jobs take none",
+                world()
+                    .budget("studio", CPU, 8000)
+                    .with(node("ws-1").capacity(CPU, 16000).capacity(MEM, 4000))
+                    .with(
+                        job("r1").requests(CPU, 6000).running("ws-1"),
+                        job("big").requests(CPU, 4000).queuedMinutesAgo(120),
+                        job("small").requests(CPU, 1000),
+                        job("other-namespace").namespace("lab").requests(CPU, 1000),
+                        job("no-budgeted-resource").requests(MEM, 1000)))
+            .expect(
+                "big",
+                waits(Reason.WaitingForBudget)
+                    .starving(true)
+                    .starvation(
+                        "lower-priority jobs are held back for it: they may not take the namespace"
+                            + " budget it needs."))
+            .expect(
+                "small",
+                waits(Reason.HeldForStarvingJob)
+                    .message(
+                        "held for starving job studio/big: it needs what is left of the namespace's"
+                            + " octomy.io/cpu-milli budget too, and comes first."))
+            .expect("lab/other-namespace", admitted("ws-1"))
+            .expect("no-budgeted-resource", admitted("ws-1")),
+        scenario(
+                "a starving job waiting for a lock keeps the last free slot of its group",
+                world()
+                    .group("g", 2)
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("holder").locks("k").running("ws-1"),
+                        job("mate1").group("g").running("ws-1"),
+                        job("big").locks("k").group("g").queuedMinutesAgo(120),
+                        job("mate2").group("g")))
+            .expect(
+                "big",
+                waits(Reason.WaitingForLock)
+                    .starving(true)
+                    .starvation(
+                        "lower-priority jobs are held back for it: they may not take its lock k or"
+                            + " the last free slot of group g."))
+            .expect(
+                "mate2", waits(Reason.HeldForStarvingJob).mentions("last free slot of group g")),
+        scenario(
+                "a starving job that waits for a dependency says nothing can be held back for it",
+                world()
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("first").phase(JobPhase.Running),
+                        job("then").after("first").queuedMinutesAgo(120),
+                        job("small").requests(CPU, 1000)))
+            .expect(
+                "then",
+                waits(Reason.WaitingForDependency)
+                    .starving(true)
+                    .starvation(
+                        "nothing can be held back for it: it waits for a dependency to succeed."))
+            .expect("small", admitted("ws-1"))
+            .then(r -> assertThat(r.hold()).isNull()),
+        scenario(
+                "a starving job needing more than the whole budget holds nothing back",
+                world()
+                    .budget("studio", CPU, 1000)
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("huge").requests(CPU, 2000).queuedMinutesAgo(120),
+                        job("small").requests(CPU, 500)))
+            .expect(
+                "huge",
+                waits(Reason.WaitingForBudget)
+                    .starving(true)
+                    .starvation(
+                        "nothing can be held back for it: it needs more than the whole budget of its"
+                            + " namespace."))
+            .expect("small", admitted("ws-1")),
         scenario(
                 "only the highest-priority starving job holds a node",
                 world()
@@ -962,7 +1070,12 @@ class AdmissionPassTest {
                         job("first").requests(CPU, 4000).queuedMinutesAgo(300),
                         job("second").requests(CPU, 1000).queuedMinutesAgo(90)))
             .expect("first", waits(Reason.WaitingForCapacity).starving(true))
-            .expect("second", waits(Reason.HeldForStarvingJob).starving(true))
+            .expect(
+                "second",
+                waits(Reason.HeldForStarvingJob)
+                    .starvation(
+                        "lower-priority jobs are held back for starving job studio/first first,"
+                            + " which comes before it."))
             .then(r -> assertThat(r.hold().starvingJob()).isEqualTo(key("first"))),
         scenario(
                 "a starving job no node could ever hold keeps nothing back",

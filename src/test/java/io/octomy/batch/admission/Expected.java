@@ -17,6 +17,7 @@ final class Expected {
   private List<WaitingOn> waitingOn;
   private Long priority;
   private Boolean starving;
+  private String starvation;
 
   private Expected(Class<? extends Decision> kind, Reason reason) {
     this.kind = kind;
@@ -78,6 +79,13 @@ final class Expected {
     return this;
   }
 
+  /** The exact Starving note: what is held back for the job, or why nothing can be. */
+  Expected starvation(String note) {
+    starving = true;
+    starvation = note;
+    return this;
+  }
+
   void check(String job, Decision actual) {
     assertThat(actual).as("decision of %s", job).isNotNull().isInstanceOf(kind);
     assertThat(actual.reason()).as("reason of %s (%s)", job, actual).isEqualTo(reason);
@@ -109,6 +117,11 @@ final class Expected {
     }
     if (starving != null) {
       assertThat(actual.starving()).as("starving of %s", job).isEqualTo(starving);
+    }
+    if (starvation != null) {
+      assertThat(((Decision.Wait) actual).starvation())
+          .as("starving note of %s", job)
+          .isEqualTo(starvation);
     }
   }
 }

@@ -137,8 +137,22 @@ final class Oracle {
         .as("admissions list the Admit decisions in pass order")
         .isEqualTo(admitted);
 
+    StarvationHold hold = result.hold();
+    JobView protectedJob = hold == null ? null : jobs.get(hold.starvingJob());
+    if (protectedJob != null) {
+      Decision d = result.decisions().get(protectedJob.key());
+      assertThat(d).as("the protected job waits").isInstanceOf(Decision.Wait.class);
+      assertThat(d.starving()).as("the protected job is starving").isTrue();
+      assertThat(d.reason()).isEqualTo(hold.waitingFor());
+    }
+    List<JobKey> passOrder = List.copyOf(result.decisions().keySet());
+    int protectedAt =
+        protectedJob == null ? Integer.MAX_VALUE : passOrder.indexOf(protectedJob.key());
     for (Admission admission : result.admissions()) {
       JobView job = jobs.get(admission.job());
+      if (passOrder.indexOf(job.key()) > protectedAt) {
+        checkNothingTakenFrom(protectedJob, job, admission.node(), hold);
+      }
       NodeView node = nodes.get(admission.node());
       assertThat(node).as("node of %s", job.name()).isNotNull();
       assertThat(fitsNow(node, job))
@@ -219,6 +233,45 @@ final class Oracle {
                             || ancestorDecision instanceof Decision.Reject)
                     .as("ancestor %s of %s failed", ancestor.name(), key)
                     .isTrue();
+              }
+            });
+  }
+
+  /**
+   * A lower-priority admission takes none of what the protected starving job needs: its locks, the
+   * last free slot of its group, budget it would then lack, room on the node kept for it.
+   */
+  private void checkNothingTakenFrom(
+      JobView starving, JobView job, String node, StarvationHold hold) {
+    if (hold.node() != null && hold.node().equals(node)) {
+      assertThat(
+              job.requests().entrySet().stream()
+                  .noneMatch(e -> e.getValue() > 0 && hold.resources().contains(e.getKey())))
+          .as("%s admitted on %s, kept for %s", job.name(), node, starving.name())
+          .isTrue();
+    }
+    if (!job.namespace().equals(starving.namespace())) {
+      return;
+    }
+    for (String lock : job.locks()) {
+      assertThat(starving.locks())
+          .as("%s takes a lock of %s", job.name(), starving.name())
+          .doesNotContain(lock);
+    }
+    if (job.group() != null && job.group().equals(starving.group())) {
+      assertThat(groups.getOrDefault(List.of(job.namespace(), job.group()), 0) + 1)
+          .as("%s leaves a slot of group %s for %s", job.name(), job.group(), starving.name())
+          .isLessThan(snapshot.policy().maxRunning(job.group()));
+    }
+    Map<String, Long> budget = snapshot.policy().budgets().getOrDefault(job.namespace(), Map.of());
+    job.requests()
+        .forEach(
+            (r, q) -> {
+              long need = starving.requests().getOrDefault(r, 0L);
+              if (budget.containsKey(r) && q > 0 && need > 0) {
+                assertThat(budgetUse.getOrDefault(List.of(job.namespace(), r), 0L) + q + need)
+                    .as("%s leaves budget %s for %s", job.name(), r, starving.name())
+                    .isLessThanOrEqualTo(budget.get(r));
               }
             });
   }

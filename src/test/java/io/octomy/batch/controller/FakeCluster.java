@@ -6,8 +6,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
 import io.octomy.batch.vocabulary.JobPhase;
@@ -19,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -68,6 +71,29 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   synchronized void add(BatchNode node) {
     stamp(node);
     nodes.put(node.getMetadata().getName(), node);
+    changed();
+  }
+
+  /**
+   * A person edits the job's spec with a server that enforces none of the CRD's rules (the mock
+   * server, an old cluster): the edit lands, and generation goes up.
+   */
+  synchronized void editSpec(String job, Consumer<BatchJobSpec> edit) {
+    BatchJob current = Serialization.clone(jobs.get("default/" + job));
+    edit.accept(current.getSpec());
+    Long generation = current.getMetadata().getGeneration();
+    current.getMetadata().setGeneration(generation == null ? 2 : generation + 1);
+    stamp(current);
+    jobs.put(key(current), current);
+    changed();
+  }
+
+  /** A person edits a node's spec. */
+  synchronized void editNode(String node, Consumer<BatchNodeSpec> edit) {
+    BatchNode current = Serialization.clone(nodes.get(node));
+    edit.accept(current.getSpec());
+    stamp(current);
+    nodes.put(node, current);
     changed();
   }
 

@@ -13,6 +13,7 @@ import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /** Pure status composition: what changes, what does not, and which events a transition deserves. */
 class StatusComposerTest {
+
+  private static final String HELD =
+      "lower-priority jobs are held back for it: node n1 is kept for it where it fits soonest.";
 
   private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
   private static final String CPU = "octomy.io/cpu-milli";
@@ -42,7 +46,7 @@ class StatusComposerTest {
   }
 
   private static Decision.Wait waitFor(Reason r, String msg, long priority) {
-    return new Decision.Wait(r, msg, List.of(), priority, false);
+    return new Decision.Wait(r, msg, List.of(), priority, null);
   }
 
   @Test
@@ -94,7 +98,7 @@ class StatusComposerTest {
                 "waiting for lock subject/ernie held by b.",
                 List.of(new WaitingOn("subject/ernie", "b")),
                 150,
-                false),
+                null),
             T0.plus(Duration.ofMinutes(5)));
     assertThat(later.status().getReason()).isEqualTo("WaitingForLock");
     assertThat(later.status().getEffectivePriority()).isEqualTo(150);
@@ -114,7 +118,9 @@ class StatusComposerTest {
         StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "m.", 100), T0)
             .status();
     Instant t1 = T0.plus(Duration.ofMinutes(2));
-    var c = StatusComposer.decided(job(waiting, 1), new Decision.Admit("n1", 120, false), t1);
+    var c =
+        StatusComposer.decided(
+            job(waiting, 1), new Decision.Admit("n1", NodeMode.Drone, 120, false), t1);
     assertThat(c.status().getPhase()).isEqualTo(JobPhase.Admitted);
     assertThat(c.status().getNode()).isEqualTo("n1");
     assertThat(c.status().getAdmittedAt()).isEqualTo(Times.format(t1));
@@ -128,21 +134,27 @@ class StatusComposerTest {
 
   @Test
   void starvingSetsTheConditionOnceWithOneEvent() {
+    // The pass says what is held back for the job; the condition repeats it as it is.
     BatchJobStatus waiting =
         StatusComposer.decided(job(null, 1), waitFor(Reason.WaitingForCapacity, "m.", 100), T0)
             .status();
     var starving =
         StatusComposer.decided(
             job(waiting, 1),
-            new Decision.Wait(Reason.WaitingForCapacity, "m.", List.of(), 400, true),
+            new Decision.Wait(Reason.WaitingForCapacity, "m.", List.of(), 400, HELD),
             T0.plus(Duration.ofHours(2)));
     assertThat(Conditions.isTrue(starving.status().getConditions(), ConditionTypes.STARVING))
         .isTrue();
+    assertThat(
+            Conditions.find(starving.status().getConditions(), ConditionTypes.STARVING)
+                .getMessage())
+        .startsWith("waiting since 2026-11-30T09:59:00Z")
+        .endsWith(", longer than the starvation threshold; " + HELD);
     assertThat(starving.events()).extracting(JobEvent::reason).containsExactly("Starving");
     var again =
         StatusComposer.decided(
             job(starving.status(), 1),
-            new Decision.Wait(Reason.WaitingForCapacity, "m.", List.of(), 400, true),
+            new Decision.Wait(Reason.WaitingForCapacity, "m.", List.of(), 400, HELD),
             T0.plus(Duration.ofHours(3)));
     assertThat(again.events()).isEmpty();
     assertThat(again.status()).isEqualTo(starving.status());
@@ -151,7 +163,9 @@ class StatusComposerTest {
   @Test
   void runningFinishingAndOverLimit() {
     BatchJobStatus admitted =
-        StatusComposer.decided(job(null, 1), new Decision.Admit("n1", 100, false), T0).status();
+        StatusComposer.decided(
+                job(null, 1), new Decision.Admit("n1", NodeMode.Drone, 100, false), T0)
+            .status();
     var running =
         StatusComposer.running(
             job(admitted, 1),
@@ -191,7 +205,9 @@ class StatusComposerTest {
   @Test
   void aSpecChangeAfterAdmissionIsNotAppliedAndSaysSo() {
     BatchJobStatus admitted =
-        StatusComposer.decided(job(null, 1), new Decision.Admit("n1", 100, false), T0).status();
+        StatusComposer.decided(
+                job(null, 1), new Decision.Admit("n1", NodeMode.Drone, 100, false), T0)
+            .status();
     var c = StatusComposer.running(job(admitted, 2), null, T0.plusSeconds(10));
     assertThat(
             Conditions.find(c.status().getConditions(), ConditionTypes.SPEC_CHANGE_IGNORED)

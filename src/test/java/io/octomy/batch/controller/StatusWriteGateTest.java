@@ -41,7 +41,7 @@ class StatusWriteGateTest {
   private static BatchJobStatus waiting(
       BatchJob job, Reason reason, String message, long priority, Instant now) {
     return StatusComposer.decided(
-            job, new Decision.Wait(reason, message, List.of(), priority, false), now)
+            job, new Decision.Wait(reason, message, List.of(), priority, null), now)
         .status();
   }
 

@@ -58,6 +58,58 @@ class CelRulesTest {
                   "['']",
                   "['" + "a".repeat(254) + "']")));
 
+  /**
+   * Transition rules (they read {@code oldSelf}): each sample is a pair, the stored object and the
+   * update, as an API server evaluates them on an update.
+   */
+  private record Transition(String old, String updated) {}
+
+  private static final String ADMITTED =
+      "{spec: {template: {}, resources: {requests: {a.io/x: 2}}, locks: [k], group: g},"
+          + " status: {phase: Admitted}}";
+
+  private static final Map<String, List<Transition>> GOOD_TRANSITIONS =
+      Map.of(
+          "batchjobs/",
+          List.of(
+              new Transition("{spec: {template: {}}}", "{spec: {template: {}, type: t}}"),
+              new Transition(
+                  "{spec: {template: {}, resources: {requests: {a.io/x: 2}}}, status: {phase:"
+                      + " Queued}}",
+                  "{spec: {template: {}, resources: {requests: {a.io/x: 0}}}, status: {phase:"
+                      + " Queued}}"),
+              new Transition(
+                  "{spec: {template: {}, after: [a]}, status: {phase: Rejected}}",
+                  "{spec: {template: {}}, status: {phase: Rejected}}"),
+              new Transition(
+                  ADMITTED,
+                  "{spec: {template: {spec: {x: 1}}, resources: {requests: {a.io/x: 2}}, locks: [k],"
+                      + " group: g}, status: {phase: Admitted}}"),
+              new Transition(ADMITTED, ADMITTED.replace("Admitted", "Running"))));
+
+  private static final Map<String, List<Transition>> BAD_TRANSITIONS =
+      Map.of(
+          "batchjobs/",
+          List.of(
+              new Transition(ADMITTED, ADMITTED.replace("a.io/x: 2", "a.io/x: 0")),
+              new Transition(ADMITTED, ADMITTED.replace("locks: [k], ", "")),
+              new Transition(ADMITTED, ADMITTED.replace("group: g", "group: h")),
+              new Transition(
+                  ADMITTED.replace("Admitted", "Succeeded"),
+                  ADMITTED
+                      .replace("Admitted", "Succeeded")
+                      .replace("group: g", "group: g, type: t")),
+              new Transition(
+                  ADMITTED.replace("Admitted", "Failed"),
+                  ADMITTED
+                      .replace("Admitted", "Failed")
+                      .replace("group: g", "group: g, after: [x]")),
+              new Transition(
+                  ADMITTED.replace("Admitted", "Running"),
+                  ADMITTED
+                      .replace("Admitted", "Running")
+                      .replace("group: g", "group: g, origin: o"))));
+
   private static Samples names() {
     return new Samples(
         List.of(
@@ -88,6 +140,10 @@ class CelRulesTest {
   void everyRuleCompilesAndHoldsOnGoodSamplesAndFailsOnBadOnes(String crd) throws Exception {
     for (CelRules.Rule rule : rulesOf(crd)) {
       String where = crd + rule.path();
+      if (CelRules.usesOldSelf(rule.expression())) {
+        checkTransitions(where, rule);
+        continue;
+      }
       Samples samples = SAMPLES.get(where);
       assertThat(samples)
           .as("no samples for the rule at %s; add good and bad ones to this test", where)
@@ -107,11 +163,36 @@ class CelRulesTest {
     }
   }
 
+  private static void checkTransitions(String where, CelRules.Rule rule) throws Exception {
+    assertThat(GOOD_TRANSITIONS.get(where))
+        .as("no transitions for the rule at %s; add good and bad ones to this test", where)
+        .isNotNull();
+    CEL.program(rule.expression());
+    for (Transition t : GOOD_TRANSITIONS.get(where)) {
+      assertThat(
+              CEL.evaluate(
+                  rule.expression(),
+                  CrdFiles.YAML.readTree(t.updated()),
+                  CrdFiles.YAML.readTree(t.old())))
+          .as("%s should accept %s", where, t)
+          .isEqualTo(true);
+    }
+    for (Transition t : BAD_TRANSITIONS.get(where)) {
+      assertThat(
+              CEL.evaluate(
+                  rule.expression(),
+                  CrdFiles.YAML.readTree(t.updated()),
+                  CrdFiles.YAML.readTree(t.old())))
+          .as("%s should refuse %s", where, t)
+          .isEqualTo(false);
+    }
+  }
+
   @Test
   void theRulesWeRelyOnArePresent() {
     List<String> where = new ArrayList<>();
     crds().forEach(crd -> rulesOf(crd).forEach(r -> where.add(crd + r.path())));
-    assertThat(where).containsAll(SAMPLES.keySet());
+    assertThat(where).containsAll(SAMPLES.keySet()).containsAll(GOOD_TRANSITIONS.keySet());
   }
 
   /** The CEL rule and the Java validator must agree on what a resource name is. */

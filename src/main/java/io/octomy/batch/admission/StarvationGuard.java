@@ -1,0 +1,162 @@
+package io.octomy.batch.admission;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one starving job a pass protects, and what it keeps from lower-priority jobs meanwhile.
+ *
+ * <p>The first starving job in pass order whose wait can end (it waits for a lock, a group slot,
+ * budget or capacity) becomes the protected job, whatever it waits on: for the rest of the pass no
+ * lower-priority job of its namespace takes one of its locks, the last free slot of its group, or
+ * budget it would then lack; and when it waits for capacity, the node where it would fit soonest is
+ * kept for it. All of it at once, so that when one wait ends the next cannot begin: a job that
+ * waits for a lock would otherwise find its group full or its budget spent once the lock is free.
+ *
+ * <p>A starving job whose wait cannot be shortened by holding anything back (a dependency, no node
+ * that could ever hold it, more than the whole budget, a group that may run nothing) protects
+ * nothing, and its Starving condition says so.
+ */
+final class StarvationGuard {
+
+  private final NodePool pool;
+  private final Reservations reservations;
+  private final ResourceIndex resources;
+  private final Duration starvationAfter;
+
+  private PreparedJob protectedJob;
+  private int node = -1;
+  private int[] nodeResources = new int[0];
+  private StarvationHold hold;
+
+  StarvationGuard(
+      NodePool pool, Reservations reservations, ResourceIndex resources, Duration starvationAfter) {
+    this.pool = pool;
+    this.reservations = reservations;
+    this.resources = resources;
+    this.starvationAfter = starvationAfter;
+  }
+
+  /** The hold of this pass, or null. */
+  StarvationHold hold() {
+    return hold;
+  }
+
+  /** The node {@code job} may not take (kept for the protected job), or -1. */
+  int excludedNodeFor(PreparedJob job) {
+    return node >= 0 && job.requestsAnyOf(nodeResources) ? node : -1;
+  }
+
+  /**
+   * What {@code job} would take from the protected job (its lock, the last slot of its group, the
+   * budget it needs), as a phrase; null when nothing.
+   */
+  String contested(PreparedJob job) {
+    if (protectedJob == null || !protectedJob.key.namespace().equals(job.key.namespace())) {
+      return null; // locks, groups and budgets are scoped to the namespace
+    }
+    for (String key : job.lockKeys) {
+      if (protectedJob.lockKeys.contains(key)) {
+        return "lock " + key;
+      }
+    }
+    if (job.group() != null
+        && job.group().equals(protectedJob.group())
+        && reservations.freeGroupSlots(job) <= 1) {
+      return "the last free slot of group " + job.group();
+    }
+    String budget = reservations.budgetTakenFrom(protectedJob, job);
+    return budget == null ? null : "what is left of the namespace's " + budget + " budget";
+  }
+
+  /**
+   * A starving job waits for {@code reason}: it becomes the protected job when none is yet and its
+   * wait can end. For capacity the node where it would fit soonest is kept too; the returned text
+   * is then appended to its message (else null).
+   */
+  String consider(PreparedJob job, Reason reason) {
+    if (!job.starving || protectedJob != null || !canEnd(job, reason)) {
+      return null;
+    }
+    protectedJob = job;
+    List<String> names = new ArrayList<>();
+    String note = null;
+    if (reason == Reason.WaitingForCapacity) {
+      node = pool.soonest(job);
+      nodeResources = job.resourceIds;
+      for (int id : job.resourceIds) {
+        names.add(resources.name(id));
+      }
+      note = CapacityMessages.starvingHoldNote(pool.name(node), starvationAfter);
+    }
+    hold = new StarvationHold(job.key, node < 0 ? null : pool.name(node), names, reason);
+    return note;
+  }
+
+  /**
+   * The Starving condition's sentence for a starving job that waits: what is held back, or why not.
+   */
+  String note(PreparedJob job, Reason reason) {
+    if (job == protectedJob) {
+      List<String> parts = new ArrayList<>();
+      if (!job.lockKeys.isEmpty()) {
+        parts.add(
+            (job.lockKeys.size() == 1 ? "its lock " : "its locks ")
+                + String.join(", ", job.lockKeys));
+      }
+      if (job.group() != null) {
+        parts.add("the last free slot of group " + job.group());
+      }
+      if (reservations.hasBudget(job)) {
+        parts.add("the namespace budget it needs");
+      }
+      StringBuilder s = new StringBuilder("lower-priority jobs are held back for it");
+      if (!parts.isEmpty()) {
+        s.append(": they may not take ").append(joinAnd(parts));
+      }
+      if (hold.node() != null) {
+        s.append(parts.isEmpty() ? ": " : ", and ")
+            .append("node ")
+            .append(hold.node())
+            .append(" is kept for it where it fits soonest");
+      }
+      return s.append('.').toString();
+    }
+    if (protectedJob != null && (canEnd(job, reason) || reason == Reason.HeldForStarvingJob)) {
+      return "lower-priority jobs are held back for starving job "
+          + protectedJob.key
+          + " first, which comes before it.";
+    }
+    return "nothing can be held back for it: " + whyNot(job, reason) + ".";
+  }
+
+  private boolean canEnd(PreparedJob job, Reason reason) {
+    return switch (reason) {
+      case WaitingForLock, WaitingForCapacity -> true;
+      case WaitingForGroup -> reservations.groupCap(job) > 0;
+      case WaitingForBudget -> reservations.fitsWholeBudget(job);
+      default -> false;
+    };
+  }
+
+  private String whyNot(PreparedJob job, Reason reason) {
+    return switch (reason) {
+      case WaitingForDependency -> "it waits for a dependency to succeed";
+      case NoNodeFits -> "no ready node could hold it in its current mode";
+      case WaitingForGroup ->
+          "its group may run no job at all (maxRunning " + reservations.groupCap(job) + ")";
+      case WaitingForBudget -> "it needs more than the whole budget of its namespace";
+      default -> "it waits for " + reason.code();
+    };
+  }
+
+  private static String joinAnd(List<String> parts) {
+    if (parts.size() == 1) {
+      return parts.get(0);
+    }
+    return String.join(", ", parts.subList(0, parts.size() - 1))
+        + " or "
+        + parts.get(parts.size() - 1);
+  }
+}
