@@ -14,7 +14,6 @@ import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.List;
-import java.util.Objects;
 
 /** What a person asks for: what to run, what it needs, and what must happen first. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -157,20 +156,14 @@ public class BatchJobSpec {
     this.template = template;
   }
 
+  // compared property by property over what the JSON holds, so a new field needs no other change
   @Override
   public boolean equals(Object o) {
-    return o instanceof BatchJobSpec s
-        && Objects.equals(type, s.type)
-        && Objects.equals(group, s.group)
-        && Objects.equals(origin, s.origin)
-        && Objects.equals(after, s.after)
-        && Objects.equals(locks, s.locks)
-        && Objects.equals(resources, s.resources)
-        && Objects.equals(template, s.template);
+    return StatusFields.of(BatchJobSpec.class).equal(this, o);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(type, group, origin, after, locks, resources, template);
+    return StatusFields.of(BatchJobSpec.class).hash(this);
   }
 }

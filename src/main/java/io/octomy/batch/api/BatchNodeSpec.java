@@ -8,7 +8,6 @@ import io.fabric8.generator.annotation.ValidationRule;
 import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.Map;
-import java.util.Objects;
 
 /** How much of itself a machine offers, and how it runs jobs. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -96,17 +95,14 @@ public class BatchNodeSpec {
     this.resources = resources;
   }
 
+  // compared property by property over what the JSON holds, so a new field needs no other change
   @Override
   public boolean equals(Object o) {
-    return o instanceof BatchNodeSpec s
-        && mode == s.mode
-        && ownMode == s.ownMode
-        && executor == s.executor
-        && Objects.equals(resources, s.resources);
+    return StatusFields.of(BatchNodeSpec.class).equal(this, o);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(mode, ownMode, executor, resources);
+    return StatusFields.of(BatchNodeSpec.class).hash(this);
   }
 }

@@ -66,13 +66,22 @@ public final class PolicyLoader {
     } catch (JsonProcessingException e) {
       throw new PolicyException(describe(e, source), e);
     }
-    return f == null ? Policy.defaults() : toPolicy(f);
+    return f == null ? Policy.defaults() : toPolicy(f, source);
   }
 
-  private static Policy toPolicy(PolicyFile f) {
+  private static Policy toPolicy(PolicyFile f, String source) {
     Policy d = Policy.defaults();
     ModeTable modes = d.modes();
     if (f.modes != null) {
+      if (f.modes.containsKey(NodeMode.Off)) {
+        // Off is the owner taking the machine back: a row could only suggest otherwise
+        throw new PolicyException(
+            "policy "
+                + source
+                + ", field modes.Off: an Off node offers nothing, whatever its row says; remove"
+                + " the Off row, and give offers in the Interactive, Background or Drone rows",
+            null);
+      }
       Map<NodeMode, Map<String, Integer>> rows = new EnumMap<>(NodeMode.class);
       f.modes.forEach(
           (mode, row) -> {

@@ -96,6 +96,11 @@ class PolicyLoaderTest {
             "line 2",
             "'Idle' is not a mode; write one of Interactive, Background, Drone, Off"),
         Arguments.of(
+            "a row for Off, which offers nothing whatever it says",
+            "modes:\n  Off: {\"*\": 50}\n",
+            "policy p.yaml, field modes.Off",
+            "remove the Off row"),
+        Arguments.of(
             "resource without domain in a row",
             "modes:\n  Drone: {cfd-cores: 10}\n",
             "line 2",
