@@ -96,7 +96,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   /** As {@link #start(Path, int, List)}, with other HTTP limits (tests use short timeouts). */
-  static EmbeddedApiServer start(Path stateDir, int port, List<?> crds, ServerLimits limits) {
+  public static EmbeddedApiServer start(
+      Path stateDir, int port, List<?> crds, ServerLimits limits) {
     // Request bodies are read with names as long as a body may be, so that a key too long for the
     // product's readers gets the real server's 422 naming the field rather than a parse error;
     // CommitGuard keeps every such object out of the store.

@@ -100,6 +100,8 @@ final class HttpFront implements AutoCloseable {
             .setMaxWebSocketFrameSize(16 * 1024 * 1024)
             .setCompressionSupported(false)
             .setMaxHeaderSize(limits.maxHeaderBytes())
+            .setSslHandshakeTimeout(limits.headerTimeout().toMillis())
+            .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS)
             .setMaxInitialLineLength(64 * 1024)
             // HTTP/1.1 only (no ALPN): watches stay plain chunked responses
             .setSsl(true)
@@ -348,8 +350,9 @@ final class HttpFront implements AutoCloseable {
         return;
       }
       if (bounded && response.writeQueueFull()) {
-        // a client that does not read: end its watch rather than buffer without limit
-        end();
+        // a client that does not read: drop its connection rather than buffer without limit; it
+        // watches again from the last version it did read
+        response.reset();
         return;
       }
       if (!bounded) {

@@ -19,7 +19,7 @@ import java.time.Duration;
  * @param watchBufferBytes bytes a watch may have queued for a client that does not read, beyond its
  *     initial events; past it the watch is ended and the client watches again from its last version
  */
-record ServerLimits(
+public record ServerLimits(
     int maxBodyBytes,
     int maxHeaderBytes,
     int maxReadOnlyInFlight,
@@ -28,7 +28,7 @@ record ServerLimits(
     Duration idleTimeout,
     long watchBufferBytes) {
 
-  static ServerLimits defaults() {
+  public static ServerLimits defaults() {
     return new ServerLimits(
         3 * 1024 * 1024,
         1024 * 1024,
@@ -39,7 +39,7 @@ record ServerLimits(
         16L * 1024 * 1024);
   }
 
-  ServerLimits withTimeouts(Duration header, Duration idle) {
+  public ServerLimits withTimeouts(Duration header, Duration idle) {
     return new ServerLimits(
         maxBodyBytes,
         maxHeaderBytes,
@@ -50,7 +50,7 @@ record ServerLimits(
         watchBufferBytes);
   }
 
-  ServerLimits withInFlight(int readOnly, int mutating) {
+  public ServerLimits withInFlight(int readOnly, int mutating) {
     return new ServerLimits(
         maxBodyBytes,
         maxHeaderBytes,

@@ -48,6 +48,8 @@ public final class FaultSuite {
                 "storm",
                 "malformed",
                 "malformed-mock",
+                "hostile-writes",
+                "exhaustion",
                 "silent-agent");
     for (String scenario : scenarios) {
       if (!"all".equals(a.string("only")) && !a.string("only").equals(scenario)) {
@@ -136,6 +138,19 @@ public final class FaultSuite {
         System.out.println(m);
         m.examples().forEach(x -> System.out.println("  e.g. " + x));
         return m.passed();
+      }
+      case "hostile-writes" -> {
+        boolean quick = s.equals(Sizes.quick());
+        var r = HostileWriteFault.run(work, s.malformed(), quick ? 2 : 5, seed);
+        System.out.println(r);
+        r.examples().forEach(x -> System.out.println("  e.g. " + x));
+        return r.passed();
+      }
+      case "exhaustion" -> {
+        boolean quick = s.equals(Sizes.quick());
+        var r = ExhaustionFault.run(work, quick ? 500 : 5_000, quick ? 60 : 400);
+        System.out.println(r);
+        return r.passed();
       }
       case "silent-agent" -> {
         var r = SilentAgentFault.run(work, s.heartbeatTimeout());

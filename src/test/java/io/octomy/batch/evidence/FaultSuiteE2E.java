@@ -47,6 +47,26 @@ class FaultSuiteE2E {
     assertThat(FaultSuite.run("malformed-mock", FaultSuite.Sizes.quick(), SEED)).isTrue();
   }
 
+  /**
+   * Hostile objects on every write path (POST, PUT, each patch type, apply): no 5xx, no request
+   * without an answer, and a restart after each batch serves everything acknowledged.
+   */
+  @Test
+  @Timeout(120)
+  void hostileWritesOnEveryPathLeaveARestartableState() throws Exception {
+    assertThat(FaultSuite.run("hostile-writes", FaultSuite.Sizes.quick(), SEED)).isTrue();
+  }
+
+  /**
+   * Idle connections are closed, writes past the in-flight limit get 429, a watch whose client
+   * never reads is ended, and the server still answers.
+   */
+  @Test
+  @Timeout(120)
+  void exhaustionAttemptsAreBoundedAndTheServerStillAnswers() throws Exception {
+    assertThat(FaultSuite.run("exhaustion", FaultSuite.Sizes.quick(), SEED)).isTrue();
+  }
+
   @Test
   @Timeout(45)
   void silentAgentsNodeTakesNoNewJobs() throws Exception {
