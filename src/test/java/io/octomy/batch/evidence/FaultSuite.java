@@ -50,6 +50,7 @@ public final class FaultSuite {
                 "malformed-mock",
                 "hostile-writes",
                 "exhaustion",
+                "out-of-memory",
                 "silent-agent");
     for (String scenario : scenarios) {
       if (!"all".equals(a.string("only")) && !a.string("only").equals(scenario)) {
@@ -142,13 +143,19 @@ public final class FaultSuite {
       case "hostile-writes" -> {
         boolean quick = s.equals(Sizes.quick());
         var r = HostileWriteFault.run(work, s.malformed(), quick ? 2 : 5, seed);
+        HostileWriteFault.DEBUG.forEach((k, v) -> System.out.println("DEBUG " + k + " " + v));
         System.out.println(r);
         r.examples().forEach(x -> System.out.println("  e.g. " + x));
         return r.passed();
       }
       case "exhaustion" -> {
         boolean quick = s.equals(Sizes.quick());
-        var r = ExhaustionFault.run(work, quick ? 500 : 5_000, quick ? 60 : 400);
+        var r = ExhaustionFault.run(work, quick ? 500 : 5_000, quick ? 20 : 200, quick ? 60 : 400);
+        System.out.println(r);
+        return r.passed();
+      }
+      case "out-of-memory" -> {
+        var r = OutOfMemoryFault.run(work, s.equals(Sizes.quick()) ? 8 : 32);
         System.out.println(r);
         return r.passed();
       }

@@ -67,6 +67,16 @@ class FaultSuiteE2E {
     assertThat(FaultSuite.run("exhaustion", FaultSuite.Sizes.quick(), SEED)).isTrue();
   }
 
+  /**
+   * A server in a JVM with a small heap, asked for more at once than it can hold: every request is
+   * answered (500 for the ones that ran out of memory) and the same process serves on.
+   */
+  @Test
+  @Timeout(120)
+  void outOfMemoryInAWorkerIsAnsweredAndTheServerServesOn() throws Exception {
+    assertThat(FaultSuite.run("out-of-memory", FaultSuite.Sizes.quick(), SEED)).isTrue();
+  }
+
   @Test
   @Timeout(45)
   void silentAgentsNodeTakesNoNewJobs() throws Exception {

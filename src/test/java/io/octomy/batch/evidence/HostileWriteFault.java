@@ -6,24 +6,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
-import java.io.ByteArrayInputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * (e) Hostile objects sent through every write path of the embedded API server (POST, PUT, JSON
@@ -75,6 +65,7 @@ final class HostileWriteFault {
   private static final String BJ = "/apis/batch.octomy.io/v1alpha1/namespaces/default/batchjobs";
 
   private HostileWriteFault() {}
+  static final Map<String, Map<Integer, Integer>> DEBUG = new TreeMap<>();
 
   /** {@code perPath} hostile requests on each path, in {@code batches} batches with restarts. */
   static Result run(Path work, int perPath, int batches, long seed) throws Exception {
@@ -82,7 +73,7 @@ final class HostileWriteFault {
     Random r = new Random(seed);
     Map<String, Integer> tried = new TreeMap<>();
     Map<String, Map<Integer, Integer>> codes = new TreeMap<>();
-    Map<String, String> acknowledged = new HashMap<>(); // path -> resourceVersion
+    Map<String, JsonNode> acknowledged = new HashMap<>(); // path -> object as answered
     List<String> examples = new ArrayList<>();
     int serverErrors = 0;
     int noAnswer = 0;
@@ -100,20 +91,21 @@ final class HostileWriteFault {
         break;
       }
       try (server) {
-        Http http = new Http(server);
+        RawHttps http = new RawHttps(server);
         missing += checkAcknowledged(http, acknowledged, examples);
         for (int i = 0; i < perBatch; i++) {
           String kind = r.nextBoolean() ? CM : BJ;
           String name = "h-" + b + "-" + i;
-          Http.Answer seed1 = http.send("POST", kind, "application/json", base(kind, name));
+          RawHttps.Answer seed1 = http.send("POST", kind, "application/json", base(kind, name));
           if (seed1.code() == 201) {
-            acknowledged.put(kind + "/" + name, rv(seed1));
+            acknowledged.put(kind + "/" + name, seed1.json());
           }
           for (String path : PATHS) {
             Shape shape = Shape.pick(r, kind, name);
-            Http.Answer a = send(http, kind, name, path, shape);
+            RawHttps.Answer a = send(http, kind, name, path, shape);
             tried.merge(path, 1, Integer::sum);
             codes.computeIfAbsent(path, k -> new TreeMap<>()).merge(a.code(), 1, Integer::sum);
+            DEBUG.computeIfAbsent(shape.name() + " " + (kind.equals(CM) ? "cm" : "bj") + " " + path, k -> new TreeMap<>()).merge(a.code(), 1, Integer::sum);
             if (a.code() < 0) {
               noAnswer++;
             } else if (a.code() >= 500) {
@@ -122,8 +114,9 @@ final class HostileWriteFault {
                 examples.add(path + " " + shape.name() + ": " + a.code() + " " + a.body());
               }
             } else if (a.code() < 300) {
-              String target = kind + "/" + (path.equals("POST") ? shape.postName() : name);
-              acknowledged.put(target, rv(a));
+              // what was stored under which name, as the server says (a POST body names it)
+              String stored = a.json().path("metadata").path("name").asText();
+              acknowledged.put(kind + "/" + stored, a.json());
             }
           }
         }
@@ -133,7 +126,7 @@ final class HostileWriteFault {
       }
     }
     try (EmbeddedApiServer server = EmbeddedApiServer.start(state, 0, crds)) {
-      missing += checkAcknowledged(new Http(server), acknowledged, examples);
+      missing += checkAcknowledged(new RawHttps(server), acknowledged, examples);
     } catch (RuntimeException e) {
       restartsFailed++;
       examples.add("final restart failed: " + e.getMessage());
@@ -142,19 +135,21 @@ final class HostileWriteFault {
         tried, codes, serverErrors, noAnswer, batches + 1, restartsFailed, missing, examples);
   }
 
-  private static String rv(Http.Answer a) {
-    return a.json().path("metadata").path("resourceVersion").asText();
-  }
-
+  /** Every acknowledged object is served exactly as its last write was answered. */
   private static int checkAcknowledged(
-      Http http, Map<String, String> acknowledged, List<String> examples) {
+      RawHttps http, Map<String, JsonNode> acknowledged, List<String> examples) {
     int missing = 0;
-    for (Map.Entry<String, String> e : acknowledged.entrySet()) {
-      Http.Answer a = http.send("GET", e.getKey(), null, new byte[0]);
-      if (a.code() != 200 || !rv(a).equals(e.getValue())) {
+    for (Map.Entry<String, JsonNode> e : acknowledged.entrySet()) {
+      RawHttps.Answer a = http.send("GET", e.getKey(), null, new byte[0]);
+      if (a.code() != 200 || !a.json().equals(e.getValue())) {
         missing++;
         if (examples.size() < 20) {
-          examples.add("acknowledged " + e.getKey() + " came back as " + a.code());
+          examples.add(
+              "acknowledged "
+                  + e.getKey()
+                  + " came back as "
+                  + a.code()
+                  + (a.code() == 200 ? " with other content" : ""));
         }
       }
     }
@@ -182,15 +177,15 @@ final class HostileWriteFault {
     }
   }
 
-  private static Http.Answer send(Http http, String kind, String name, String path, Shape s) {
+  private static RawHttps.Answer send(
+      RawHttps http, String kind, String name, String path, Shape s) {
     String one = kind + "/" + name;
     return switch (path) {
       case "POST" -> http.send("POST", kind, s.contentType(), s.object(s.postName()));
       case "PUT" -> http.send("PUT", one, s.contentType(), s.object(name));
       case "json-patch" ->
           http.send("PATCH", one, "application/json-patch+json", s.jsonPatch(name));
-      case "merge-patch" ->
-          http.send("PATCH", one, "application/merge-patch+json", s.object(name));
+      case "merge-patch" -> http.send("PATCH", one, "application/merge-patch+json", s.object(name));
       case "strategic-merge-patch" ->
           http.send("PATCH", one, "application/strategic-merge-patch+json", s.object(name));
       default ->
@@ -234,7 +229,10 @@ final class HostileWriteFault {
         case "long-annotation-key" ->
             extra.putObject("metadata").putObject("annotations").put("k".repeat(60_000), "v");
         case "long-label-value" ->
-            extra.putObject("metadata").putObject("labels").put("app", "v".repeat(64 + r.nextInt(500)));
+            extra
+                .putObject("metadata")
+                .putObject("labels")
+                .put("app", "v".repeat(64 + r.nextInt(500)));
         case "deep-nesting" -> extra.set("extra", nested(513 + r.nextInt(400)));
         case "deep-nesting-997" -> extra.set("extra", nested(990 + r.nextInt(6)));
         case "huge-body" -> raw = new byte[3 * 1024 * 1024 + 1 + r.nextInt(1024)];
@@ -283,7 +281,10 @@ final class HostileWriteFault {
       }
       ArrayNode ops = JSON.createArrayNode();
       if (name.equals("patch-amplification")) {
-        ops.addObject().put("op", "add").put("path", "/amp").set("value", JSON.createArrayNode().add("x".repeat(1000)));
+        ops.addObject()
+            .put("op", "add")
+            .put("path", "/amp")
+            .set("value", JSON.createArrayNode().add("x".repeat(1000)));
         for (int i = 0; i < 30; i++) {
           ops.addObject().put("op", "copy").put("from", "/amp").put("path", "/amp/-");
         }
@@ -297,7 +298,8 @@ final class HostileWriteFault {
       }
       ops.addObject().put("op", "add").put("path", "/metadata/annotations").putObject("value");
       ops.addObject().put("op", "add").put("path", "/metadata/labels").putObject("value");
-      extra.fields()
+      extra
+          .fields()
           .forEachRemaining(
               f -> {
                 if (f.getKey().equals("metadata")) {
@@ -317,7 +319,9 @@ final class HostileWriteFault {
                                                   "/metadata/"
                                                       + m.getKey()
                                                       + "/"
-                                                      + kv.getKey().replace("~", "~0").replace("/", "~1"))
+                                                      + kv.getKey()
+                                                          .replace("~", "~0")
+                                                          .replace("/", "~1"))
                                               .set("value", kv.getValue()));
                             } else {
                               ops.addObject()
@@ -327,7 +331,10 @@ final class HostileWriteFault {
                             }
                           });
                 } else {
-                  ops.addObject().put("op", "add").put("path", "/" + f.getKey()).set("value", f.getValue());
+                  ops.addObject()
+                      .put("op", "add")
+                      .put("path", "/" + f.getKey())
+                      .set("value", f.getValue());
                 }
               });
       return bytes(ops);
@@ -352,75 +359,6 @@ final class HostileWriteFault {
         at = at.putObject("x");
       }
       return root;
-    }
-  }
-
-  /** Raw HTTPS to the server, trusting exactly its certificate. */
-  static final class Http {
-    record Answer(int code, String body) {
-      JsonNode json() {
-        try {
-          return JSON.readTree(body);
-        } catch (Exception e) {
-          return JSON.createObjectNode();
-        }
-      }
-    }
-
-    private final HttpClient client;
-    private final SSLContext ssl;
-    private final URI base;
-    private final String token;
-
-    SSLContext sslContext() {
-      return ssl;
-    }
-
-    Http(EmbeddedApiServer server) throws Exception {
-      KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-      trust.load(null, null);
-      trust.setCertificateEntry(
-          "server",
-          CertificateFactory.getInstance("X.509")
-              .generateCertificate(
-                  new ByteArrayInputStream(
-                      server.certificatePem().getBytes(StandardCharsets.US_ASCII))));
-      TrustManagerFactory tmf =
-          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      tmf.init(trust);
-      SSLContext ctx = SSLContext.getInstance("TLS");
-      ctx.init(null, tmf.getTrustManagers(), null);
-      this.ssl = ctx;
-      this.client =
-          HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ctx).build();
-      this.base = server.url();
-      this.token = server.token();
-    }
-
-    Answer send(String method, String path, String contentType, byte[] body) {
-      HttpRequest.Builder b =
-          HttpRequest.newBuilder(base.resolve(path))
-              .timeout(Duration.ofSeconds(60))
-              .header("Authorization", "Bearer " + token)
-              .method(
-                  method,
-                  body.length == 0
-                      ? HttpRequest.BodyPublishers.noBody()
-                      : HttpRequest.BodyPublishers.ofByteArray(body));
-      if (contentType != null) {
-        b.header("Content-Type", contentType);
-      }
-      try {
-        HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        return new Answer(r.statusCode(), r.body());
-      } catch (java.io.IOException e) {
-        // a 413 closes the connection while a huge body is still being sent
-        return new Answer(
-            body.length > 3 * 1024 * 1024 ? 413 : -1, String.valueOf(e.getMessage()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return new Answer(-1, "interrupted");
-      }
     }
   }
 }
