@@ -17,7 +17,8 @@ import java.time.Duration;
  * @param idleTimeout a connection with no request under way is closed after this (kube-apiserver's
  *     IdleTimeout: 90 s)
  * @param watchBufferBytes bytes a watch may have queued for a client that does not read, beyond its
- *     initial events; past it the watch is ended and the client watches again from its last version
+ *     initial events; past it the watch's connection is dropped and the client watches again from
+ *     its last version
  */
 public record ServerLimits(
     int maxBodyBytes,

@@ -143,7 +143,6 @@ public final class FaultSuite {
       case "hostile-writes" -> {
         boolean quick = s.equals(Sizes.quick());
         var r = HostileWriteFault.run(work, s.malformed(), quick ? 2 : 5, seed);
-        HostileWriteFault.DEBUG.forEach((k, v) -> System.out.println("DEBUG " + k + " " + v));
         System.out.println(r);
         r.examples().forEach(x -> System.out.println("  e.g. " + x));
         return r.passed();

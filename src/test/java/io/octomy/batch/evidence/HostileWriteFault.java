@@ -65,7 +65,6 @@ final class HostileWriteFault {
   private static final String BJ = "/apis/batch.octomy.io/v1alpha1/namespaces/default/batchjobs";
 
   private HostileWriteFault() {}
-  static final Map<String, Map<Integer, Integer>> DEBUG = new TreeMap<>();
 
   /** {@code perPath} hostile requests on each path, in {@code batches} batches with restarts. */
   static Result run(Path work, int perPath, int batches, long seed) throws Exception {
@@ -105,7 +104,6 @@ final class HostileWriteFault {
             RawHttps.Answer a = send(http, kind, name, path, shape);
             tried.merge(path, 1, Integer::sum);
             codes.computeIfAbsent(path, k -> new TreeMap<>()).merge(a.code(), 1, Integer::sum);
-            DEBUG.computeIfAbsent(shape.name() + " " + (kind.equals(CM) ? "cm" : "bj") + " " + path, k -> new TreeMap<>()).merge(a.code(), 1, Integer::sum);
             if (a.code() < 0) {
               noAnswer++;
             } else if (a.code() >= 500) {
