@@ -21,10 +21,11 @@ import org.slf4j.LoggerFactory;
  * stock mock scans every object), and a list of one resource, or of one resource in one namespace,
  * is a range of adjacent keys.
  *
- * <p>Writes run one at a time under a lock: the read-modify-write of a patch is atomic,
- * resourceVersions are handed out in commit order, the SQLite commit happens before the change
- * becomes visible, and watchers receive events in resourceVersion order. Reads do not lock. Stored
- * nodes are never mutated after they are stored; callers copy before changing.
+ * <p>Writes are decided one at a time under a lock: the read-modify-write of a patch is atomic and
+ * resourceVersions are handed out in order. They are then made durable together ({@link
+ * GroupCommit}: many writes share one SQLite commit), and only once a write is on disk does it
+ * become visible to reads and watches, in resourceVersion order, and is its writer answered. Reads
+ * do not lock. Stored nodes are never mutated after they are stored; callers copy before changing.
  */
 final class ObjectStore implements AutoCloseable {
 
@@ -95,6 +96,7 @@ final class ObjectStore implements AutoCloseable {
 
   private final ObjectMapper json;
   private final SqliteStateStore db;
+  private final GroupCommit commits;
   private final CommitGuard guard;
   private final ConcurrentSkipListMap<String, ObjectNode> objects = new ConcurrentSkipListMap<>();
   private final ReentrantLock lock = new ReentrantLock();
@@ -103,26 +105,34 @@ final class ObjectStore implements AutoCloseable {
   private final int historyLimit;
   private final long historyBytesLimit;
   private long historyBytes;
+
+  /** The last resourceVersion that is durable and visible. */
   private volatile long resourceVersion;
+
+  /** The last resourceVersion handed out, durable or staged; under the lock. */
+  private long stagedVersion;
 
   /** Every event with a resourceVersion above this one is still in {@link #history}. */
   private long historyFloor;
 
   ObjectStore(ObjectMapper json, SqliteStateStore db, CommitGuard guard, int historyLimit) {
-    this(json, db, guard, historyLimit, HISTORY_BYTES);
+    this(json, db, guard, historyLimit, HISTORY_BYTES, db::commit);
   }
 
   /**
    * Loads every stored object. A row that the product could not read back (written by an older
    * version, or damaged) is moved aside into the database's {@code quarantine} table and named in
    * the log; everything else is served.
+   *
+   * @param durability how a batch of writes is committed: {@code db::commit}, or around it in tests
    */
   ObjectStore(
       ObjectMapper json,
       SqliteStateStore db,
       CommitGuard guard,
       int historyLimit,
-      long historyBytesLimit) {
+      long historyBytesLimit,
+      GroupCommit.Durability durability) {
     this.json = json;
     this.db = db;
     this.guard = guard;
@@ -153,8 +163,24 @@ final class ObjectStore implements AutoCloseable {
           problem);
     }
     this.resourceVersion = db.lastResourceVersion();
+    this.stagedVersion = resourceVersion;
     // events from before this start are gone: a watch from an older version must relist
     this.historyFloor = resourceVersion;
+    this.commits =
+        new GroupCommit(
+            durability,
+            lock,
+            new GroupCommit.Outcome() {
+              @Override
+              public void durable(List<GroupCommit.Staged> batch) {
+                batch.forEach(ObjectStore.this::makeVisible);
+              }
+
+              @Override
+              public void dropped() {
+                stagedVersion = resourceVersion;
+              }
+            });
   }
 
   static String key(String resource, String namespace, String name) {
@@ -196,47 +222,75 @@ final class ObjectStore implements AutoCloseable {
   }
 
   /**
-   * Applies a change to one object atomically and durably.
+   * Applies a change to one object atomically and durably: returns once the change is on disk and
+   * visible.
    *
    * @param dryRun compute and answer the change, but neither store nor announce it
    * @return the object as stored (or as deleted), with its new resourceVersion
+   * @throws StateStoreException when the change could not be made durable (nothing of it is kept)
    */
   ObjectNode write(
       String resource, String namespace, String name, boolean dryRun, Mutation mutation) {
     String key = key(resource, namespace, name);
+    GroupCommit.Staged awaited;
+    ObjectNode answer;
     lock.lock();
     try {
-      ObjectNode current = objects.get(key);
+      GroupCommit.Staged staged = commits.latest(key);
+      ObjectNode current = staged == null ? objects.get(key) : staged.object;
+      if (staged != null && staged.removes()) {
+        current = null;
+      }
       Change change = mutation.apply(current);
       if (change instanceof Keep keep) {
-        return keep.current();
-      }
-      long rv = resourceVersion + 1;
-      ObjectNode object = change instanceof Put put ? put.object() : ((Remove) change).last();
-      object.withObjectProperty("metadata").put("resourceVersion", Long.toString(rv));
-      String text = change instanceof Put ? guard.check(resource, namespace, name, object) : null;
-      if (dryRun) {
-        return object;
-      }
-      EventType type;
-      long bytes;
-      if (change instanceof Put) {
-        db.put(resource, namespace, name, rv, text);
-        bytes = text.length();
-        objects.put(key, object);
-        type = current == null ? EventType.ADDED : EventType.MODIFIED;
+        // Answered with the latest state, which must be durable before anyone is told of it.
+        awaited = staged;
+        answer = keep.current();
       } else {
-        db.delete(resource, namespace, name, rv);
-        objects.remove(key);
-        type = EventType.DELETED;
-        bytes = current == null ? 0 : serialize(current).length();
+        long rv = stagedVersion + 1;
+        ObjectNode object = change instanceof Put put ? put.object() : ((Remove) change).last();
+        object.withObjectProperty("metadata").put("resourceVersion", Long.toString(rv));
+        String text = change instanceof Put ? guard.check(resource, namespace, name, object) : null;
+        if (dryRun) {
+          return object;
+        }
+        stagedVersion = rv;
+        EventType type =
+            change instanceof Remove
+                ? EventType.DELETED
+                : current == null ? EventType.ADDED : EventType.MODIFIED;
+        long bytes =
+            text != null ? text.length() : current == null ? 0 : serialize(current).length();
+        awaited =
+            new GroupCommit.Staged(
+                key,
+                new SqliteStateStore.RowWrite(resource, namespace, name, rv, text),
+                type,
+                object,
+                bytes);
+        commits.stage(awaited);
+        answer = object;
       }
-      resourceVersion = rv;
-      publish(new Event(type, resource, namespace, rv, object, bytes));
-      return object;
     } finally {
       lock.unlock();
     }
+    if (awaited != null) {
+      GroupCommit.await(awaited);
+    }
+    return answer;
+  }
+
+  /** A durable write becomes what reads and watches see; under the lock, in version order. */
+  private void makeVisible(GroupCommit.Staged s) {
+    if (s.removes()) {
+      objects.remove(s.key);
+    } else {
+      objects.put(s.key, s.object);
+    }
+    resourceVersion = s.resourceVersion();
+    publish(
+        new Event(
+            s.type, s.row.resource(), s.row.namespace(), s.resourceVersion(), s.object, s.bytes));
   }
 
   private String serialize(ObjectNode object) {
@@ -343,8 +397,10 @@ final class ObjectStore implements AutoCloseable {
     return out;
   }
 
+  /** Commits what is staged, then closes the database. */
   @Override
   public void close() {
+    commits.close();
     lock.lock();
     try {
       watchers.clear();

@@ -19,11 +19,11 @@ import org.sqlite.SQLiteOpenMode;
  *
  * <p>One row per object, keyed by resource ({@code group/plural}), namespace and name (the primary
  * key is the index), plus the resourceVersion counter, written in the same transaction as the
- * object so that versions keep increasing across restarts even after deletes. Every write is
- * committed before the caller acknowledges it to a client, so {@code kill -9} loses nothing that
- * was answered.
+ * object so that versions keep increasing across restarts even after deletes. Many writes share one
+ * transaction ({@link #commit}, group commit), and each is committed before the caller acknowledges
+ * it to a client, so {@code kill -9} loses nothing that was answered.
  *
- * <p>Not thread-safe on its own: {@link ObjectStore} calls it under its write lock.
+ * <p>Not thread-safe on its own: after start-up only {@link GroupCommit}'s thread writes.
  */
 final class SqliteStateStore implements AutoCloseable {
 
@@ -35,6 +35,7 @@ final class SqliteStateStore implements AutoCloseable {
   private final PreparedStatement upsert;
   private final PreparedStatement delete;
   private final PreparedStatement counter;
+  private volatile long transactions;
 
   private SqliteStateStore(Path file, Connection connection) throws SQLException {
     this.file = file;
@@ -204,38 +205,65 @@ final class SqliteStateStore implements AutoCloseable {
     }
   }
 
+  /**
+   * One row to write: an object's new body, or (body {@code null}) its removal.
+   *
+   * @param resourceVersion the version this write hands out; the counter takes the last one
+   */
+  record RowWrite(
+      String resource, String namespace, String name, long resourceVersion, String body) {}
+
   /** Stores an object and the counter in one committed transaction. */
   void put(String resource, String namespace, String name, long resourceVersion, String body) {
+    commit(List.of(new RowWrite(resource, namespace, name, resourceVersion, body)));
+  }
+
+  /**
+   * Writes every row and the resourceVersion counter (the last row's version) in one transaction
+   * and commits it: with {@code synchronous=FULL} the rows are on disk when this returns, all of
+   * them or (on failure, rolled back) none.
+   *
+   * @throws StateStoreException when the transaction cannot be committed; nothing of it is stored
+   */
+  void commit(List<RowWrite> rows) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    RowWrite at = rows.get(0);
     try {
-      upsert.setString(1, resource);
-      upsert.setString(2, namespace);
-      upsert.setString(3, name);
-      upsert.setLong(4, resourceVersion);
-      upsert.setString(5, body);
-      upsert.executeUpdate();
-      counter.setLong(1, resourceVersion);
+      for (RowWrite row : rows) {
+        at = row;
+        PreparedStatement s = row.body() == null ? delete : upsert;
+        s.setString(1, row.resource());
+        s.setString(2, row.namespace());
+        s.setString(3, row.name());
+        if (row.body() != null) {
+          s.setLong(4, row.resourceVersion());
+          s.setString(5, row.body());
+        }
+        s.executeUpdate();
+      }
+      counter.setLong(1, rows.get(rows.size() - 1).resourceVersion());
       counter.executeUpdate();
       connection.commit();
+      transactions++;
     } catch (SQLException e) {
       rollback();
-      throw failure("write " + resource + " " + namespace + "/" + name, e);
+      throw failure(
+          "write "
+              + (rows.size() == 1 ? "" : rows.size() + " changes, among them ")
+              + at.resource()
+              + " "
+              + at.namespace()
+              + "/"
+              + at.name(),
+          e);
     }
   }
 
-  /** Removes an object and records the counter in one committed transaction. */
-  void delete(String resource, String namespace, String name, long resourceVersion) {
-    try {
-      delete.setString(1, resource);
-      delete.setString(2, namespace);
-      delete.setString(3, name);
-      delete.executeUpdate();
-      counter.setLong(1, resourceVersion);
-      counter.executeUpdate();
-      connection.commit();
-    } catch (SQLException e) {
-      rollback();
-      throw failure("delete " + resource + " " + namespace + "/" + name, e);
-    }
+  /** Write transactions committed since this store was opened. */
+  long transactions() {
+    return transactions;
   }
 
   private void rollback() {
