@@ -1,0 +1,171 @@
+package io.octomy.batch.evidence;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.octomy.batch.api.BatchJob;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The embedded API server's write path in standalone mode ({@code octomy-batch standalone} in a
+ * child JVM with default JVM flags, its controller and agent running): creates/s from C clients,
+ * each on its own kept-alive HTTPS connection, as the store fills from 1,000 to 21,000 BatchJobs
+ * (in windows of 2,000), beside dry-run creates/s on the same connections (the same request
+ * handling without the commit); then the resident memory with the 20,000-odd jobs decided, and a
+ * restart on that state. See docs/benchmarks.md.
+ */
+public final class WritePathBenchmark {
+
+  private static final String NS = "default";
+
+  private WritePathBenchmark() {}
+
+  public static void main(String[] argv) throws Exception {
+    Args a =
+        new Args(
+            argv,
+            Map.of(
+                "clients", "16,4",
+                "from", "1000",
+                "to", "21000",
+                "window", "2000",
+                "dry-run-s", "4",
+                "warmup-s", "15",
+                "jvm", ""));
+    System.out.println("write path benchmark " + a);
+    List<String> jvm = StandaloneChild.jvmOptions(a.string("jvm"));
+    Map<String, String> figures = new LinkedHashMap<>();
+    boolean first = true;
+    for (String c : a.string("clients").split(",")) {
+      int clients = Integer.parseInt(c.trim());
+      Path state = Files.createTempDirectory("octomy-writes");
+      try {
+        run(a, jvm, clients, state, first, figures);
+      } finally {
+        StandaloneChild.deleteTree(state);
+      }
+      first = false;
+    }
+    figures.forEach((k, v) -> System.out.println(k + " " + v));
+    System.exit(0);
+  }
+
+  private static void run(
+      Args a, List<String> jvm, int clients, Path state, boolean restart, Map<String, String> out)
+      throws Exception {
+    String tag = "_c" + clients;
+    ChildJvm standalone = StandaloneChild.start(jvm, state, "first", QueueBenchmark.CPU + "=64000");
+    try {
+      Config config = StandaloneChild.config(standalone);
+      try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+          JobTimes times = new JobTimes(client, NS)) {
+        StandaloneChild.awaitNodeReady(client);
+        client
+            .namespaces()
+            .resource(
+                new NamespaceBuilder().withNewMetadata().withName("warm").endMetadata().build())
+            .create();
+        RawCreates warm = new RawCreates(config, "warm", clients);
+        RawCreates raw = new RawCreates(config, NS, clients);
+        String body = jobBody();
+
+        // The JIT warms up on creates in another namespace, deleted afterwards.
+        warm.run(body, "", RawCreates.StopRule.after(Duration.ofSeconds(a.integer("warmup-s"))));
+        warm.run(body, "dryRun=All", RawCreates.StopRule.after(Duration.ofSeconds(3)));
+        client.resources(BatchJob.class).inNamespace("warm").delete();
+
+        int from = a.integer("from");
+        raw.run(body, "", RawCreates.StopRule.after(from));
+        Duration dry = Duration.ofSeconds(a.integer("dry-run-s"));
+        RawCreates.Round dryLow = raw.run(body, "dryRun=All", RawCreates.StopRule.after(dry));
+        List<String> windows = new ArrayList<>();
+        double firstRate = 0;
+        double lastRate = 0;
+        int window = a.integer("window");
+        long fillStart = System.nanoTime();
+        for (int at = from; at < a.integer("to"); at += window) {
+          RawCreates.Round r = raw.run(body, "", RawCreates.StopRule.after(window));
+          windows.add(String.format("%d-%d:%.0f", at, at + r.created(), r.perSecond()));
+          System.out.printf(
+              "# %d clients, objects %d to %d: %.0f creates/s (%d failed)%n",
+              clients, at, at + r.created(), r.perSecond(), r.failed());
+          if (at == from) {
+            firstRate = r.perSecond();
+          }
+          lastRate = r.perSecond();
+        }
+        double fillSeconds = (System.nanoTime() - fillStart) / 1e9;
+        RawCreates.Round dryHigh = raw.run(body, "dryRun=All", RawCreates.StopRule.after(dry));
+        long total = client.resources(BatchJob.class).inNamespace(NS).list().getItems().size();
+        long caughtUp = System.nanoTime();
+        while (times.decidedTotal() < total) {
+          Thread.sleep(20);
+        }
+        out.put("creates_per_s_first_window" + tag, String.format("%.0f", firstRate));
+        out.put("creates_per_s_last_window" + tag, String.format("%.0f", lastRate));
+        out.put("first_over_last_window" + tag, String.format("%.2f", firstRate / lastRate));
+        out.put("windows" + tag, String.join(",", windows));
+        out.put("dry_run_creates_per_s_low" + tag, String.format("%.0f", dryLow.perSecond()));
+        out.put("dry_run_creates_per_s_high" + tag, String.format("%.0f", dryHigh.perSecond()));
+        out.put(
+            "fill_creates_per_s" + tag,
+            String.format("%.0f", (a.integer("to") - from) / fillSeconds));
+        out.put(
+            "all_decided_after_fill_s" + tag,
+            String.format("%.2f", (System.nanoTime() - caughtUp) / 1e9));
+        out.put("jobs" + tag, Long.toString(total));
+        Thread.sleep(5000); // a few quiet passes and reports
+        out.put("rss_mib" + tag, Long.toString(ProcStatus.kib(standalone.pid(), "VmRSS") / 1024));
+        out.put(
+            "peak_rss_mib" + tag, Long.toString(ProcStatus.kib(standalone.pid(), "VmHWM") / 1024));
+        if (!restart) {
+          return;
+        }
+        long t = System.nanoTime();
+        standalone.stop();
+        out.put("stop_s", String.format("%.2f", (System.nanoTime() - t) / 1e9));
+      }
+      long t0 = System.nanoTime();
+      standalone = StandaloneChild.start(jvm, state, "second", QueueBenchmark.CPU + "=64000");
+      Config again = StandaloneChild.config(standalone);
+      out.put("restart_serving_s", String.format("%.2f", (System.nanoTime() - t0) / 1e9));
+      try (KubernetesClient client = new KubernetesClientBuilder().withConfig(again).build();
+          JobTimes times = new JobTimes(client, NS)) {
+        int listed = client.resources(BatchJob.class).inNamespace(NS).list().getItems().size();
+        out.put("restart_listed", Integer.toString(listed));
+        out.put("restart_listed_s", String.format("%.2f", (System.nanoTime() - t0) / 1e9));
+        client
+            .resources(BatchJob.class)
+            .inNamespace(NS)
+            .resource(QueueBenchmark.waitingJob("probe"))
+            .create();
+        while (times.decided("probe") == null) {
+          Thread.sleep(5);
+        }
+        out.put("restart_deciding_s", String.format("%.2f", (System.nanoTime() - t0) / 1e9));
+        Thread.sleep(5000);
+        out.put("restart_rss_mib", Long.toString(ProcStatus.kib(standalone.pid(), "VmRSS") / 1024));
+      }
+    } finally {
+      standalone.close();
+    }
+  }
+
+  /** A job no node can hold, with generateName so each POST makes a new one. */
+  private static String jobBody() {
+    BatchJob j = QueueBenchmark.waitingJob("unused");
+    j.getMetadata().setName(null);
+    j.getMetadata().setGenerateName("w-");
+    j.setApiVersion("batch.octomy.io/v1alpha1");
+    j.setKind("BatchJob");
+    return Serialization.asJson(j);
+  }
+}
