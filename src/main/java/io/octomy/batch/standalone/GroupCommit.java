@@ -172,8 +172,9 @@ final class GroupCommit implements AutoCloseable {
         pending.remove(s.key, s); // a later write to the same object stays staged
       }
       outcome.durable(taken);
-    } catch (RuntimeException e) {
-      // The writes are on disk; a listener that failed must not leave their writers waiting.
+    } catch (RuntimeException | Error e) {
+      // The writes are on disk; a listener that failed (or ran out of memory) must neither leave
+      // their writers waiting nor stop the committer.
       LOG.error("announcing {} durable writes failed", taken.size(), e);
     } finally {
       lock.unlock();
