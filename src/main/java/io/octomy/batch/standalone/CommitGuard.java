@@ -70,22 +70,7 @@ final class CommitGuard {
    */
   String check(String resource, String namespace, String name, ObjectNode object) {
     ResourceType type = types.apply(resource);
-    List<ApiException.Cause> causes = new ArrayList<>();
-    JsonNode meta = object.path("metadata");
-    boolean isNamespace = resource.equals("/namespaces");
-    checkName(causes, "metadata.name", name, isNamespace);
-    if (!name.equals(meta.path("name").asText(null))) {
-      causes.add(invalid("metadata.name", meta.path("name").toString(), "must match the URL"));
-    }
-    if (!namespace.isEmpty()) {
-      checkName(causes, "metadata.namespace", namespace, true);
-      if (!namespace.equals(meta.path("namespace").asText(null))) {
-        causes.add(invalid("metadata.namespace", meta.path("namespace").toString(), "must match"));
-      }
-    }
-    checkLabels(causes, meta.get("labels"));
-    checkAnnotations(causes, meta.get("annotations"));
-    checkFinalizers(causes, meta.get("finalizers"));
+    List<ApiException.Cause> causes = metadataCauses(resource, namespace, name, object);
     int depth = depth(object, 0);
     if (depth > MAX_DEPTH) {
       causes.add(
@@ -133,6 +118,31 @@ final class CommitGuard {
       throw refusal(type, resource, name, List.of(unreadable(e)));
     }
     return text;
+  }
+
+  /**
+   * What is wrong with the object's metadata (name, namespace, labels, annotations, finalizers), as
+   * the real server finds it before it looks at the rest of the object.
+   */
+  static List<ApiException.Cause> metadataCauses(
+      String resource, String namespace, String name, ObjectNode object) {
+    List<ApiException.Cause> causes = new ArrayList<>();
+    JsonNode meta = object.path("metadata");
+    boolean isNamespace = resource.equals("/namespaces");
+    checkName(causes, "metadata.name", name, isNamespace);
+    if (!name.equals(meta.path("name").asText(null))) {
+      causes.add(invalid("metadata.name", meta.path("name").toString(), "must match the URL"));
+    }
+    if (!namespace.isEmpty()) {
+      checkName(causes, "metadata.namespace", namespace, true);
+      if (!namespace.equals(meta.path("namespace").asText(null))) {
+        causes.add(invalid("metadata.namespace", meta.path("namespace").toString(), "must match"));
+      }
+    }
+    checkLabels(causes, meta.get("labels"));
+    checkAnnotations(causes, meta.get("annotations"));
+    checkFinalizers(causes, meta.get("finalizers"));
+    return causes;
   }
 
   private static ApiException.Cause unreadable(Exception e) {
@@ -253,7 +263,7 @@ final class CommitGuard {
       causes.add(
           new ApiException.Cause(
               "metadata.annotations",
-              "Too long: must have at most " + MAX_ANNOTATION_BYTES + " bytes",
+              "Too long: may not be more than " + MAX_ANNOTATION_BYTES + " bytes",
               "FieldValueTooLong"));
     }
   }

@@ -21,6 +21,10 @@ final class Discovery {
   private static final List<String> ALL_VERBS =
       List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
 
+  /** A custom resource's verbs in the order the real server lists them. */
+  private static final List<String> CUSTOM_RESOURCE_VERBS =
+      List.of("delete", "deletecollection", "get", "list", "patch", "create", "update", "watch");
+
   private final ResourceRegistry registry;
 
   Discovery(ResourceRegistry registry) {
@@ -102,9 +106,10 @@ final class Discovery {
           .put("namespaced", t.namespaced())
           .put("kind", t.kind());
       ArrayNode verbs = r.putArray("verbs");
-      ALL_VERBS.stream()
-          .filter(v -> !(v.equals("deletecollection") && t.plural().equals("namespaces")))
-          .forEach(verbs::add);
+      (t.isCustom() ? CUSTOM_RESOURCE_VERBS : ALL_VERBS)
+          .stream()
+              .filter(v -> !(v.equals("deletecollection") && t.plural().equals("namespaces")))
+              .forEach(verbs::add);
       if (!t.shortNames().isEmpty()) {
         ArrayNode shorts = r.putArray("shortNames");
         t.shortNames().forEach(shorts::add);
@@ -126,14 +131,16 @@ final class Discovery {
   }
 
   /**
-   * {@code /version}: a 1.30 server, within the supported skew of kubectl 1.29–1.31 and usable by
-   * 1.27–1.33.
+   * {@code /version}: the Kubernetes release whose API server this one is held to (the reference of
+   * the conformance session, docs/conformance.md), with {@code +octomy} as build metadata. kubectl
+   * 1.33 is within the supported skew; the Cloud SDK's kubectl dispatcher picks the same kubectl
+   * for this server as for a cluster of that release.
    */
   static ObjectNode version() {
     ObjectNode doc = F.objectNode();
     doc.put("major", "1")
-        .put("minor", "30")
-        .put("gitVersion", "v1.30.0-octomy")
+        .put("minor", "34")
+        .put("gitVersion", "v1.34.4+octomy")
         .put("gitCommit", "octomy")
         .put("gitTreeState", "clean")
         .put("buildDate", "2025-01-01T00:00:00Z")

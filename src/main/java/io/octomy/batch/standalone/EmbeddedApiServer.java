@@ -50,6 +50,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
   private final StateDirLock lock;
   private final ObjectStore store;
+  private final GarbageCollector collector;
   private final Vertx vertx;
   private final HttpFront front;
   private final ApiRouter router;
@@ -62,6 +63,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private EmbeddedApiServer(
       StateDirLock lock,
       ObjectStore store,
+      GarbageCollector collector,
       Vertx vertx,
       HttpFront front,
       ApiRouter router,
@@ -72,6 +74,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     this.tls = tls;
     this.lock = lock;
     this.store = store;
+    this.collector = collector;
     this.vertx = vertx;
     this.front = front;
     this.router = router;
@@ -146,6 +149,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
       opened.add(
           0,
           () -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+      GarbageCollector collector =
+          new GarbageCollector(
+              store,
+              key -> registry.byKey(key).orElse(null),
+              (type, ns, name, options) -> resources.delete(type, ns, name, options));
+      opened.add(0, collector);
+      collector.start();
       WatchHandler watches =
           new WatchHandler(store, json, tables, (ms, task) -> vertx.setTimer(ms, id -> task.run()));
       int[] boundPort = {0};
@@ -164,7 +174,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       KubeconfigWriter.write(
           kubeconfig, "https://127.0.0.1:" + boundPort[0], tls.caData(), auth.token(), yaml);
       return new EmbeddedApiServer(
-          lock, store, vertx, front, router, auth, tls, boundPort[0], kubeconfig);
+          lock, store, collector, vertx, front, router, auth, tls, boundPort[0], kubeconfig);
     } catch (IOException e) {
       closeAll(opened);
       throw new UncheckedIOException("cannot use state directory " + stateDir, e);
@@ -346,6 +356,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         List.of(
             front,
             () -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS),
+            collector,
             store,
             lock));
   }

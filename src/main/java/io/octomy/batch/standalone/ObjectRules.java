@@ -69,15 +69,45 @@ final class ObjectRules {
     meta.remove("selfLink");
     meta.put("uid", UUID.randomUUID().toString());
     meta.put("creationTimestamp", now());
-    meta.put("generation", 1);
+    if (tracksGeneration(type)) {
+      meta.put("generation", 1);
+    }
     object.put("apiVersion", type.apiVersion(type.preferredVersion())).put("kind", type.kind());
     if (type.hasStatus() && type.isCustom()) {
       object.remove("status");
     }
-    if (type.plural().equals("namespaces")) {
+    if (isNamespace(type)) {
       object.withObjectProperty("status").put("phase", "Active");
+      if (!object.path("spec").has("finalizers")) {
+        object.withObjectProperty("spec").putArray("finalizers").add("kubernetes");
+      }
+      labelNamespace(meta);
     }
     return object;
+  }
+
+  /**
+   * Whether {@code metadata.generation} counts changes of the desired state, as on a real server:
+   * for custom resources, CustomResourceDefinitions and Pods, not for ConfigMaps, Namespaces,
+   * Events and the other built-in kinds served here.
+   */
+  private static boolean tracksGeneration(ResourceType type) {
+    return type.isCustom()
+        || type.group().equals(ResourceRegistry.CRD_GROUP)
+        || (type.group().isEmpty() && type.plural().equals("pods"));
+  }
+
+  private static boolean isNamespace(ResourceType type) {
+    return type.group().isEmpty() && type.plural().equals("namespaces");
+  }
+
+  /**
+   * A namespace carries its own name as a label, whatever a write says, so that a selector can pick
+   * namespaces by name (a real server has done this since 1.22).
+   */
+  private static void labelNamespace(ObjectNode meta) {
+    meta.withObjectProperty("labels")
+        .put("kubernetes.io/metadata.name", meta.path("name").asText());
   }
 
   private static void setNamespace(ResourceType type, String namespace, ObjectNode meta) {
@@ -139,6 +169,9 @@ final class ObjectRules {
       }
     }
     meta.remove("selfLink");
+    if (isNamespace(type)) {
+      labelNamespace(meta);
+    }
     result
         .put("apiVersion", current.path("apiVersion").asText())
         .put("kind", current.path("kind").asText());
@@ -150,7 +183,8 @@ final class ObjectRules {
    * subresource).
    */
   static void touchGeneration(ResourceType type, ObjectNode current, ObjectNode result) {
-    if (!withoutServerParts(type, current).equals(withoutServerParts(type, result))) {
+    if (tracksGeneration(type)
+        && !withoutServerParts(type, current).equals(withoutServerParts(type, result))) {
       result
           .withObjectProperty("metadata")
           .put("generation", current.path("metadata").path("generation").asLong(1) + 1);

@@ -252,6 +252,14 @@ final class ObjectStore implements AutoCloseable {
         object.withObjectProperty("metadata").put("resourceVersion", Long.toString(rv));
         String text = change instanceof Put ? guard.check(resource, namespace, name, object) : null;
         if (dryRun) {
+          // as a real server answers a dry run: nothing was stored, so no version was handed out;
+          // the object keeps the version it has (none when it would be new)
+          ObjectNode meta = object.withObjectProperty("metadata");
+          if (current == null) {
+            meta.remove("resourceVersion");
+          } else {
+            meta.put("resourceVersion", current.path("metadata").path("resourceVersion").asText());
+          }
           return object;
         }
         stagedVersion = rv;
@@ -383,6 +391,15 @@ final class ObjectStore implements AutoCloseable {
 
   static long version(ObjectNode object) {
     return Long.parseLong(object.path("metadata").path("resourceVersion").asText("0"));
+  }
+
+  /** Every object with its resource (for the garbage collector's start). */
+  List<Map.Entry<String, ObjectNode>> all() {
+    List<Map.Entry<String, ObjectNode>> out = new ArrayList<>();
+    for (Map.Entry<String, ObjectNode> e : objects.entrySet()) {
+      out.add(Map.entry(e.getKey().substring(0, e.getKey().indexOf('\u0000')), e.getValue()));
+    }
+    return out;
   }
 
   /** All objects of every resource in one namespace (for namespace deletion). */

@@ -146,31 +146,37 @@ final class OpenApiDocs {
     return String.join(".", labels) + "." + version + "." + kind;
   }
 
+  private static final String CONVENTIONS =
+      "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md";
+
   private static ObjectNode published(
       JsonNode crdSchema, String group, String version, String kind) {
     ObjectNode s = crdSchema.deepCopy();
     ObjectNode original = s.has("properties") ? (ObjectNode) s.get("properties") : F.objectNode();
     ObjectNode properties = F.objectNode();
+    // the descriptions of the real server, so that kubectl explain reads the same on both
     properties
         .putObject("apiVersion")
-        .put("type", "string")
         .put(
             "description",
-            "APIVersion defines the versioned schema of this representation of an object: "
-                + group
-                + "/"
-                + version
-                + ".");
+            "APIVersion defines the versioned schema of this representation of an object. Servers"
+                + " should convert recognized schemas to the latest internal value, and may reject"
+                + " unrecognized values. More info: "
+                + CONVENTIONS
+                + "#resources")
+        .put("type", "string");
     properties
         .putObject("kind")
-        .put("type", "string")
         .put(
             "description",
-            "Kind is a string value representing the REST resource this object represents: "
-                + kind
-                + ".");
+            "Kind is a string value representing the REST resource this object represents."
+                + " Servers may infer this from the endpoint the client submits requests to."
+                + " Cannot be updated. In CamelCase. More info: "
+                + CONVENTIONS
+                + "#types-kinds")
+        .put("type", "string");
     ObjectNode meta = properties.putObject("metadata");
-    meta.put("description", "Standard object's metadata.");
+    meta.put("description", "Standard object's metadata. More info: " + CONVENTIONS + "#metadata");
     meta.putArray("allOf").addObject().put("$ref", "#/components/schemas/" + OBJECT_META);
     properties.setAll(original);
     s.set("properties", properties);

@@ -1,9 +1,6 @@
 package io.octomy.batch.standalone;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 
@@ -23,24 +20,6 @@ record Preconditions(String uid, String resourceVersion) {
   /** Namespaces a real server refuses to delete (403). */
   static final Set<String> PROTECTED_NAMESPACES =
       Set.of("default", "kube-system", "kube-public", "kube-node-lease");
-
-  /** The preconditions of a DELETE's body ({@code DeleteOptions}), if any. */
-  static Preconditions of(ApiRequest req, ObjectMapper json) {
-    if (req.body().length == 0 || ProtobufBodies.isProtobuf(req.contentType())) {
-      return NONE;
-    }
-    JsonNode options;
-    try {
-      options = json.readTree(req.body());
-    } catch (IOException e) {
-      throw ApiException.badRequest("the DeleteOptions body is not valid JSON: " + e.getMessage());
-    }
-    if (options == null || !options.isObject()) {
-      return NONE;
-    }
-    JsonNode p = options.path("preconditions");
-    return new Preconditions(p.path("uid").asText(""), p.path("resourceVersion").asText(""));
-  }
 
   void check(ResourceType type, ObjectNode current) {
     requireUid(type, current, uid);

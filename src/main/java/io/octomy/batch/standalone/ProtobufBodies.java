@@ -98,9 +98,10 @@ final class ProtobufBodies {
     CodedInputStream in = CodedInputStream.newInstance(bytes);
     for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
       switch (WireFormat.getTagFieldNumber(tag)) {
-        case 1 -> meta.put("name", in.readString());
-        case 2 -> meta.put("generateName", in.readString());
-        case 3 -> meta.put("namespace", in.readString());
+        // a Go client writes every string field, empty ones too; JSON would leave them out
+        case 1 -> putNonEmpty(meta, "name", in.readString());
+        case 2 -> putNonEmpty(meta, "generateName", in.readString());
+        case 3 -> putNonEmpty(meta, "namespace", in.readString());
         case 11 -> mapEntry(in.readByteArray(), meta.withObjectProperty("labels"), false);
         case 12 -> mapEntry(in.readByteArray(), meta.withObjectProperty("annotations"), false);
         case 14 -> meta.withArrayProperty("finalizers").add(in.readString());
@@ -108,6 +109,12 @@ final class ProtobufBodies {
       }
     }
     return meta;
+  }
+
+  private static void putNonEmpty(ObjectNode into, String field, String value) {
+    if (!value.isEmpty()) {
+      into.put(field, value);
+    }
   }
 
   /**

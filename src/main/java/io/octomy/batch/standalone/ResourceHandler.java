@@ -67,10 +67,7 @@ final class ResourceHandler {
               ? deleteCollection(req, p, type)
               : respond(
                   200,
-                  view(
-                      type,
-                      p.version(),
-                      delete(type, ns, p.name(), req.dryRun(), Preconditions.of(req, json))));
+                  view(type, p.version(), delete(type, ns, p.name(), DeleteOptions.of(req, json))));
       default ->
           throw new ApiException(405, "MethodNotAllowed", req.method() + " is not supported");
     };
@@ -100,7 +97,7 @@ final class ResourceHandler {
     ObjectStore.Listing snapshot = store.list(type.key(), type.namespaced() ? p.namespace() : null);
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
-            .and(Selectors.fields(req.param("fieldSelector")));
+            .and(FieldSelectors.of(req.param("fieldSelector"), type));
     ListPage page = ListPage.of(req, snapshot, filter);
     List<ObjectNode> items = page.items().stream().map(o -> view(type, p.version(), o)).toList();
     if (TableRenderer.wantsTable(req.accept())) {
@@ -241,8 +238,13 @@ final class ResourceHandler {
     String name = object.path("metadata").path("name").asText();
     if (type.isCustom()) {
       String version = type.preferredVersion();
+      String ns = object.path("metadata").path("namespace").asText("");
       List<ApiException.Cause> causes =
-          validator.validate(type.schemas().get(version), object, old);
+          validator.validate(
+              type.schemas().get(version),
+              object,
+              old,
+              CommitGuard.metadataCauses(type.key(), ns, name, object));
       if (!causes.isEmpty()) {
         throw ApiException.invalid(type, name, causes);
       }
@@ -291,8 +293,8 @@ final class ResourceHandler {
   }
 
   /** Deletes one object now, or marks it for deletion while finalizers remain. */
-  ObjectNode delete(
-      ResourceType type, String ns, String name, boolean dryRun, Preconditions preconditions) {
+  ObjectNode delete(ResourceType type, String ns, String name, DeleteOptions options) {
+    boolean dryRun = options.dryRun();
     if (isNamespaces(type) && Preconditions.PROTECTED_NAMESPACES.contains(name)) {
       throw new ApiException(
           403,
@@ -312,7 +314,10 @@ final class ResourceHandler {
               if (current == null) {
                 throw ApiException.notFound(type, name);
               }
-              preconditions.check(type, current);
+              options.preconditions().check(type, current);
+              if (options.propagation() != DeleteOptions.Propagation.BACKGROUND) {
+                return leaveToCollector(current, options.propagation());
+              }
               if (ObjectRules.hasFinalizers(current)) {
                 return current.path("metadata").has("deletionTimestamp")
                     ? new ObjectStore.Keep(current)
@@ -329,6 +334,32 @@ final class ResourceHandler {
       }
     }
     return result;
+  }
+
+  /**
+   * A foreground or orphaning delete, as the real server starts one: the object is marked deleted
+   * and carries the finalizer that has the garbage collector finish the job (the other one of the
+   * two, if any, goes).
+   */
+  private ObjectStore.Change leaveToCollector(
+      ObjectNode current, DeleteOptions.Propagation propagation) {
+    boolean orphan = propagation == DeleteOptions.Propagation.ORPHAN;
+    String wanted = orphan ? GarbageCollector.ORPHAN : GarbageCollector.FOREGROUND;
+    String other = orphan ? GarbageCollector.FOREGROUND : GarbageCollector.ORPHAN;
+    ObjectNode marked =
+        current.path("metadata").has("deletionTimestamp")
+            ? current.deepCopy()
+            : rules.markDeleted(current);
+    ObjectNode meta = marked.withObjectProperty("metadata");
+    ArrayNode finalizers = meta.arrayNode();
+    for (JsonNode f : meta.path("finalizers")) {
+      if (!f.asText().equals(other) && !f.asText().equals(wanted)) {
+        finalizers.add(f);
+      }
+    }
+    finalizers.add(wanted);
+    meta.set("finalizers", finalizers);
+    return marked.equals(current) ? new ObjectStore.Keep(current) : new ObjectStore.Put(marked);
   }
 
   /**
@@ -362,10 +393,13 @@ final class ResourceHandler {
     }
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
-            .and(Selectors.fields(req.param("fieldSelector")));
+            .and(FieldSelectors.of(req.param("fieldSelector"), type));
     ObjectNode list = json.createObjectNode();
     list.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
     ArrayNode items = list.putArray("items");
+    DeleteOptions options = DeleteOptions.of(req, json);
+    DeleteOptions each =
+        new DeleteOptions(Preconditions.NONE, options.dryRun(), options.propagation());
     for (ObjectNode o : store.list(type.key(), type.namespaced() ? p.namespace() : null).items()) {
       if (filter.test(o)) {
         JsonNode meta = o.path("metadata");
@@ -375,11 +409,7 @@ final class ResourceHandler {
                   type,
                   p.version(),
                   delete(
-                      type,
-                      meta.path("namespace").asText(""),
-                      meta.path("name").asText(),
-                      req.dryRun(),
-                      Preconditions.NONE)));
+                      type, meta.path("namespace").asText(""), meta.path("name").asText(), each)));
         } catch (ApiException e) {
           // deleted meanwhile: nothing left to do
         }

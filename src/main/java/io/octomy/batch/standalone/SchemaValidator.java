@@ -39,7 +39,16 @@ final class SchemaValidator {
    * @param old the stored object on update (for transition rules), {@code null} on create
    */
   List<ApiException.Cause> validate(JsonNode schema, ObjectNode object, JsonNode old) {
-    List<ApiException.Cause> causes = new ArrayList<>();
+    return validate(schema, object, old, List.of());
+  }
+
+  /**
+   * As {@link #validate(JsonNode, ObjectNode, JsonNode)}, after causes found in the metadata: they
+   * come first, and they too keep the CEL rules from running when they are blocking ones.
+   */
+  List<ApiException.Cause> validate(
+      JsonNode schema, ObjectNode object, JsonNode old, List<ApiException.Cause> metadata) {
+    List<ApiException.Cause> causes = new ArrayList<>(metadata);
     if (schema != null && schema.isObject() && schema.size() > 0) {
       List<ApiException.Cause> ruleCauses = new ArrayList<>();
       walk(schema, object, old, "", true, causes, ruleCauses);

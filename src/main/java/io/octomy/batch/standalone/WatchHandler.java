@@ -41,7 +41,7 @@ final class WatchHandler {
   void watch(ApiRequest req, RequestPath p, ResourceType type, WatchSink sink) {
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
-            .and(Selectors.fields(req.param("fieldSelector")));
+            .and(FieldSelectors.of(req.param("fieldSelector"), type));
     if (p.name() != null) {
       filter = filter.and(o -> p.name().equals(o.path("metadata").path("name").asText()));
     }

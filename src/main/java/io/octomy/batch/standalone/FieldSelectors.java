@@ -1,0 +1,201 @@
+package io.octomy.batch.standalone;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Field selectors of list, watch and delete-collection requests ({@code
+ * fieldSelector=metadata.name=foo,type!=Normal}), read as the real server reads them: terms split
+ * on unescaped commas and taken in sorted order, {@code =}, {@code ==} and {@code !=}, the escapes
+ * {@code \\}, {@code \,} and {@code \=} in values, and only the field labels the resource supports.
+ * A field a client may not select on is refused with 400 and the real server's message, so that a
+ * selector that works here works on a cluster.
+ */
+final class FieldSelectors {
+
+  /** What a resource lets clients select on, and whether it answers with the generic message. */
+  private record SelectableFields(Set<String> fields, boolean generic) {}
+
+  private static final Set<String> NAMESPACED = Set.of("metadata.name", "metadata.namespace");
+  private static final Set<String> CLUSTER = Set.of("metadata.name");
+
+  /** Built-in kinds with their own field labels (the others: metadata.name and namespace). */
+  private static final Map<String, Set<String>> BUILT_IN =
+      Map.of(
+          "/pods",
+          Set.of(
+              "spec.nodeName",
+              "spec.restartPolicy",
+              "spec.schedulerName",
+              "spec.serviceAccountName",
+              "spec.hostNetwork",
+              "status.phase",
+              "status.podIP",
+              "status.podIPs",
+              "status.nominatedNodeName"),
+          "/events",
+          Set.of(
+              "involvedObject.kind",
+              "involvedObject.namespace",
+              "involvedObject.name",
+              "involvedObject.uid",
+              "involvedObject.apiVersion",
+              "involvedObject.resourceVersion",
+              "involvedObject.fieldPath",
+              "reason",
+              "reportingComponent",
+              "source",
+              "type"),
+          "events.k8s.io/events",
+          Set.of(
+              "regarding.kind",
+              "regarding.namespace",
+              "regarding.name",
+              "regarding.uid",
+              "regarding.apiVersion",
+              "regarding.resourceVersion",
+              "regarding.fieldPath",
+              "reason",
+              "reportingController",
+              "type"),
+          "/secrets",
+          Set.of("type"),
+          "/services",
+          Set.of("spec.clusterIP", "spec.type"),
+          "/namespaces",
+          Set.of("status.phase"),
+          "/nodes",
+          Set.of("spec.unschedulable"));
+
+  private FieldSelectors() {}
+
+  /**
+   * Matches every object when the expression is null or blank.
+   *
+   * @throws ApiException 400 for an expression the real server refuses
+   */
+  static Predicate<JsonNode> of(String expression, ResourceType type) {
+    Predicate<JsonNode> all = o -> true;
+    if (expression == null || expression.isBlank()) {
+      return all;
+    }
+    List<String> terms = splitTerms(expression);
+    terms.sort(null);
+    SelectableFields labels = labels(type);
+    for (String term : terms) {
+      if (term.isEmpty()) {
+        continue;
+      }
+      String[] parts = splitTerm(term);
+      if (parts == null) {
+        throw ApiException.badRequest(
+            "invalid selector: '" + expression + "'; can't understand '" + term + "'");
+      }
+      String label = parts[0];
+      boolean negate = parts[1].equals("!=");
+      String value = unescape(parts[2]);
+      if (!labels.fields().contains(label)) {
+        throw ApiException.badRequest(
+            labels.generic()
+                ? "\""
+                    + label
+                    + "\" is not a known field selector: only \"metadata.name\","
+                    + " \"metadata.namespace\""
+                : "field label not supported: " + label);
+      }
+      all = all.and(o -> negate != value.equals(value(o, label)));
+    }
+    return all;
+  }
+
+  private static SelectableFields labels(ResourceType type) {
+    if (type.isCustom()) {
+      return new SelectableFields(type.namespaced() ? NAMESPACED : CLUSTER, false);
+    }
+    Set<String> own = BUILT_IN.get(type.key());
+    if (own == null) {
+      return new SelectableFields(NAMESPACED, true);
+    }
+    Set<String> all = new HashSet<>(own);
+    all.addAll(type.namespaced() ? NAMESPACED : CLUSTER);
+    return new SelectableFields(Set.copyOf(all), false);
+  }
+
+  /** A field's value as the real server indexes it: absent reads as "" (a Node as schedulable). */
+  private static String value(JsonNode o, String label) {
+    JsonNode n = o;
+    for (String p : label.split("\\.")) {
+      n = n.path(p);
+    }
+    if (label.equals("spec.unschedulable") && !n.isValueNode()) {
+      return "false";
+    }
+    if (label.equals("source") && !n.isValueNode()) {
+      // a core Event's source is its source component, else its reporting controller
+      String component = o.path("source").path("component").asText("");
+      return component.isEmpty() ? o.path("reportingComponent").asText("") : component;
+    }
+    return n.isValueNode() ? n.asText() : "";
+  }
+
+  /** Splits on commas that no backslash escapes. */
+  private static List<String> splitTerms(String expression) {
+    List<String> terms = new ArrayList<>();
+    StringBuilder term = new StringBuilder();
+    boolean escaped = false;
+    for (char c : expression.toCharArray()) {
+      if (escaped) {
+        term.append(c);
+        escaped = false;
+      } else if (c == '\\') {
+        term.append(c);
+        escaped = true;
+      } else if (c == ',') {
+        terms.add(term.toString());
+        term.setLength(0);
+      } else {
+        term.append(c);
+      }
+    }
+    terms.add(term.toString());
+    return terms;
+  }
+
+  /** Label, operator and raw value at the first operator ({@code !=}, {@code ==}, {@code =}). */
+  private static String[] splitTerm(String term) {
+    for (int i = 0; i < term.length(); i++) {
+      for (String op : List.of("!=", "==", "=")) {
+        if (term.startsWith(op, i)) {
+          return new String[] {term.substring(0, i), op, term.substring(i + op.length())};
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String unescape(String value) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '\\') {
+        if (i + 1 >= value.length() || "\\,=".indexOf(value.charAt(i + 1)) < 0) {
+          String sequence = value.substring(i, Math.min(value.length(), i + 2));
+          throw ApiException.badRequest(
+              "invalid field selector: invalid escape sequence: " + sequence);
+        }
+        out.append(value.charAt(++i));
+      } else if (c == '=' || c == ',') {
+        throw ApiException.badRequest(
+            "invalid field selector: unescaped character in value: " + (int) c);
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}
