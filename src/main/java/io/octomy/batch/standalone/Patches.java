@@ -5,15 +5,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.zjsonpatch.CompatibilityFlags;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.io.IOException;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.Map;
 
 /**
  * The PATCH content types kubectl, fabric8 and JOSDK send.
  *
- * <p>JSON patch is applied exactly (zjsonpatch). Merge patch follows RFC 7386. Strategic merge
+ * <p>JSON patch is applied by zjsonpatch with a real server's answers to a missing target: {@code
+ * remove} of a key that is not there is refused (422), and {@code replace} of a missing key in an
+ * object that is there adds it. A {@code copy}, {@code move} or {@code test} from a missing path is
+ * refused (422) as RFC 6902 says; a real server refuses the {@code move} too but copies {@code
+ * null} and passes a {@code test} for {@code null}. Merge patch follows RFC 7386. Strategic merge
  * patch and server-side apply ({@code application/apply-patch+yaml}) are treated as merge patches:
  * for custom resources a real API server does the same for strategic merge, and for apply the
  * difference (list merging by key, field ownership) does not matter to our clients, which always
@@ -31,6 +37,12 @@ final class Patches {
 
   /** A real server's limit on the bytes all {@code copy} operations of one JSON patch may add. */
   static final long MAX_JSON_PATCH_COPY_BYTES = 3L * 1024 * 1024;
+
+  /** How a real server (evanphx/json-patch, as Kubernetes uses it) treats missing targets. */
+  private static final EnumSet<CompatibilityFlags> AS_A_REAL_SERVER =
+      EnumSet.of(
+          CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT,
+          CompatibilityFlags.ALLOW_MISSING_TARGET_OBJECT_ON_REPLACE);
 
   private Patches() {}
 
@@ -119,7 +131,7 @@ final class Patches {
       for (JsonNode op : patch) {
         if ("copy".equals(op.path("op").asText())) {
           if (!run.isEmpty()) {
-            doc = JsonPatch.apply(run, doc);
+            doc = JsonPatch.apply(run, doc, AS_A_REAL_SERVER);
             run = json.createArrayNode();
           }
           JsonNode from = doc.at(JsonPointer.compile(op.path("from").asText()));
@@ -137,7 +149,7 @@ final class Patches {
         run.add(op);
       }
       if (!run.isEmpty()) {
-        doc = JsonPatch.apply(run, doc);
+        doc = JsonPatch.apply(run, doc, AS_A_REAL_SERVER);
       }
     } catch (ApiException e) {
       throw e;

@@ -47,9 +47,10 @@ final class HostileWriteFault {
     @Override
     public String toString() {
       return String.format(
-          "hostile writes -> embedded API server: tried per path %s; answers per path %s;"
-              + " 5xx answers %d; requests without an answer %d; restarts %d, states that could"
-              + " not restart %d; acknowledged objects missing or changed after a restart %d",
+          "hostile writes -> embedded API server: requests tried per write path %s; answers per"
+              + " path %s; 5xx answers %d; crashes (a request, or /version after a batch, without"
+              + " an answer) %d; restarts %d, states that could not restart %d; acknowledged"
+              + " objects missing or changed after a restart %d",
           triedPerPath,
           codesPerPath,
           serverErrors,

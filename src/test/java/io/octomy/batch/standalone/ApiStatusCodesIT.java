@@ -3,6 +3,7 @@ package io.octomy.batch.standalone;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -96,6 +97,43 @@ class ApiStatusCodesIT {
   }
 
   @Test
+  void jsonPatchMissingTargetsAndConfigMapSizeAreAnsweredAsOnARealServer() {
+    expect(
+        api.send(
+            "PATCH",
+            CM + "/c",
+            Patches.JSON_PATCH,
+            "[{\"op\":\"remove\",\"path\":\"/metadata/labels/absent\"}]"),
+        422,
+        "Invalid");
+    RawApi.Answer replaced =
+        api.send(
+            "PATCH",
+            CM + "/c",
+            Patches.JSON_PATCH,
+            "[{\"op\":\"replace\",\"path\":\"/metadata/labels/added\",\"value\":\"v\"}]");
+    assertThat(replaced.code()).as(replaced.body()).isEqualTo(200);
+    assertThat(api.get(CM + "/c").json().path("metadata").path("labels").path("added").asText())
+        .isEqualTo("v");
+    RawApi.Answer removed =
+        api.send(
+            "PATCH",
+            CM + "/c",
+            Patches.JSON_PATCH,
+            "[{\"op\":\"remove\",\"path\":\"/metadata/labels/added\"}]");
+    assertThat(removed.code()).as(removed.body()).isEqualTo(200);
+    RawApi.Answer big =
+        api.post(
+            CM,
+            "{\"metadata\":{\"name\":\"big\"},\"data\":{\"b\":\""
+                + "x".repeat(CommitGuard.MAX_CONFIG_BYTES + 1)
+                + "\"}}");
+    expect(big, 422, "Invalid");
+    assertThat(big.body()).contains("may not be more than 1048576 bytes");
+    expect(api.get(CM + "/big"), 404, "NotFound");
+  }
+
+  @Test
   void unknownPathsAndBadQueryValuesAreNotIgnored() {
     expect(api.get(SAMPLES + "/s/status/x/y"), 404, "NotFound");
     expect(api.get(CM + "?resourceVersion=abc"), 400, "BadRequest");
@@ -134,7 +172,7 @@ class ApiStatusCodesIT {
   @Test
   void realServerLimitsOnBodiesAndJsonPatches() {
     byte[] big = new byte[4 * 1024 * 1024];
-    java.util.Arrays.fill(big, (byte) ' ');
+    Arrays.fill(big, (byte) ' ');
     expect(api.send("POST", CM, "application/json", big), 413, "RequestEntityTooLarge");
     // 30 doubling copies would grow the object past 6 GB
     StringBuilder copies =
