@@ -36,9 +36,6 @@ final class CommitGuard {
   /** Levels of nesting an object may have (envelopes add at most three; Jackson reads 1,000). */
   static final int MAX_DEPTH = 512;
 
-  /** A real server's limit on the values of one ConfigMap or Secret ({@code MaxSecretSize}). */
-  static final int MAX_CONFIG_BYTES = 1024 * 1024;
-
   /** A real server's limit on the sum of annotation keys and values. */
   static final int MAX_ANNOTATION_BYTES = 256 * 1024;
 
@@ -74,7 +71,7 @@ final class CommitGuard {
   String check(String resource, String namespace, String name, ObjectNode object) {
     ResourceType type = types.apply(resource);
     List<ApiException.Cause> causes = metadataCauses(resource, namespace, name, object);
-    checkConfigSize(causes, resource, object);
+    ConfigValueSize.check(resource, object).ifPresent(causes::add);
     int depth = depth(object, 0);
     if (depth > MAX_DEPTH) {
       causes.add(
@@ -147,44 +144,6 @@ final class CommitGuard {
     checkAnnotations(causes, meta.get("annotations"));
     checkFinalizers(causes, meta.get("finalizers"));
     return causes;
-  }
-
-  /**
-   * A ConfigMap's values ({@code data} and decoded {@code binaryData}) and a Secret's decoded
-   * {@code data} fit in 1 MiB, as on a real server, which says so with the field it counts.
-   */
-  private static void checkConfigSize(
-      List<ApiException.Cause> causes, String resource, ObjectNode object) {
-    boolean configMap = resource.equals("/configmaps");
-    if (!configMap && !resource.equals("/secrets")) {
-      return;
-    }
-    long total =
-        configMap
-            ? valueBytes(object.get("data"), false) + valueBytes(object.get("binaryData"), true)
-            : valueBytes(object.get("data"), true);
-    if (total > MAX_CONFIG_BYTES) {
-      causes.add(
-          new ApiException.Cause(
-              configMap ? "" : "data",
-              "Too long: may not be more than " + MAX_CONFIG_BYTES + " bytes",
-              "FieldValueTooLong"));
-    }
-  }
-
-  /** The bytes of a map's string values, as base64-decoded bytes when {@code base64}. */
-  private static long valueBytes(JsonNode values, boolean base64) {
-    long total = 0;
-    if (values != null) {
-      for (JsonNode v : values) {
-        String s = v.asText("");
-        total +=
-            base64
-                ? s.length() / 4 * 3 - (s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0)
-                : s.getBytes(StandardCharsets.UTF_8).length;
-      }
-    }
-    return total;
   }
 
   private static ApiException.Cause unreadable(Exception e) {

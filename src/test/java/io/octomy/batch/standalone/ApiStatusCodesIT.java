@@ -126,7 +126,7 @@ class ApiStatusCodesIT {
         api.post(
             CM,
             "{\"metadata\":{\"name\":\"big\"},\"data\":{\"b\":\""
-                + "x".repeat(CommitGuard.MAX_CONFIG_BYTES + 1)
+                + "x".repeat(ConfigValueSize.MAX_BYTES + 1)
                 + "\"}}");
     expect(big, 422, "Invalid");
     assertThat(big.body()).contains("may not be more than 1048576 bytes");

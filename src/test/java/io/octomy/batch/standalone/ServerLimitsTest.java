@@ -24,7 +24,7 @@ class ServerLimitsTest {
     assertThat(rows.get("stored object (after a patch or apply)"))
         .contains(grouped(CommitGuard.MAX_OBJECT_BYTES) + " bytes");
     assertThat(rows.get("values of a ConfigMap or Secret"))
-        .contains(grouped(CommitGuard.MAX_CONFIG_BYTES) + " bytes");
+        .contains(grouped(ConfigValueSize.MAX_BYTES) + " bytes");
     assertThat(rows.get("nesting depth of an object")).contains(CommitGuard.MAX_DEPTH + " levels");
     assertThat(rows.get("annotations, keys plus values"))
         .contains(CommitGuard.MAX_ANNOTATION_BYTES / 1024 + " KiB");
@@ -55,7 +55,7 @@ class ServerLimitsTest {
     assertThat(DEFAULTS.headerTimeout().toSeconds()).isEqualTo(32);
     assertThat(DEFAULTS.idleTimeout().toSeconds()).isEqualTo(90);
     assertThat(Patches.MAX_JSON_PATCH_OPERATIONS).isEqualTo(10_000);
-    assertThat(CommitGuard.MAX_CONFIG_BYTES).isEqualTo(1_048_576);
+    assertThat(ConfigValueSize.MAX_BYTES).isEqualTo(1_048_576);
   }
 
   /** The "Limits of the embedded API server" table: first cell to second cell. */
