@@ -93,6 +93,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final ControllerMetrics metrics;
   private final Settings settings;
   private final AssumedAdmissions assumed = new AssumedAdmissions();
+  private final AdmissionReadBack readBack;
   private final DecisionStep deciding;
   private final RunFollower runs;
   private final WriteStep writing;
@@ -133,6 +134,7 @@ public final class AdmissionLoop implements AutoCloseable {
             (task, pool) -> metrics.eventDropped());
     SnapshotBuilder snapshots = new SnapshotBuilder();
     StatusWriteGate gate = new StatusWriteGate(settings.messageRefresh(), metrics);
+    this.readBack = new AdmissionReadBack(assumed, writer);
     this.deciding = new DecisionStep(assumed, snapshots, gate, policy);
     this.runs = new RunFollower(snapshots, gate);
     this.writing = new WriteStep(writer, metrics, gate, assumed, writers, events);
@@ -217,6 +219,7 @@ public final class AdmissionLoop implements AutoCloseable {
     Map<JobKey, BatchJob> byKey = new HashMap<>();
     jobs.forEach(j -> byKey.put(key(j), j));
 
+    readBack.settle(byKey);
     DecisionStep.Decided decided = deciding.decide(jobs, nodes, byKey, now);
     metrics.recordPass(decided.decideTime());
     RunFollower.Followed followed = runs.follow(jobs, nodes, view.jobPods(), now);

@@ -2,6 +2,7 @@ package io.octomy.batch.controller;
 
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.AdmissionRecord;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
@@ -9,21 +10,43 @@ import java.util.function.Predicate;
 /**
  * Admissions decided but not yet seen in the informer cache (Kueue's assume/forget). The next pass
  * counts them as admitted, so it cannot book the same capacity, lock, group slot or budget twice
- * while a status write is in flight. Forgotten when the cache shows the write, when the write
- * fails, or when the job is gone.
+ * while a status write is in flight. Forgotten when the cache shows the write, when the write is
+ * known not to have landed (409, 404, or a read-back that shows the old version), or when the job
+ * is gone. A write that timed out or got a server error may have landed: it stays assumed, marked
+ * uncertain, until the server is read back or the cache moves past the version it was written on.
  */
 public final class AssumedAdmissions {
 
   /**
    * An assumed admission: the node, the uid so a re-created job of the same name is not confused
-   * with it, and what it holds (the record its status write carries).
+   * with it, what it holds (the record its status write carries), and, once its write ended without
+   * an answer, the resourceVersion that write was conditional on (null while the write is in flight
+   * or landed).
    */
-  public record Assumed(String node, String uid, AdmissionRecord record) {}
+  public record Assumed(String node, String uid, AdmissionRecord record, String uncertainOver) {
+    public boolean uncertain() {
+      return uncertainOver != null;
+    }
+  }
 
   private final Map<JobKey, Assumed> assumed = new ConcurrentHashMap<>();
 
   public void assume(JobKey job, String node, String uid, AdmissionRecord record) {
-    assumed.put(job, new Assumed(node, uid, record));
+    assumed.put(job, new Assumed(node, uid, record, null));
+  }
+
+  /**
+   * The admission's write ended without an answer (timeout, 5xx): it may have landed on top of
+   * {@code resourceVersion}. It stays held until {@link #settle} or the cache says which.
+   */
+  public void uncertain(JobKey job, String resourceVersion) {
+    assumed.computeIfPresent(
+        job, (k, a) -> new Assumed(a.node(), a.uid(), a.record(), resourceVersion));
+  }
+
+  /** A read-back showed the uncertain write landed: it is held as any write in flight. */
+  public void settle(JobKey job) {
+    assumed.computeIfPresent(job, (k, a) -> new Assumed(a.node(), a.uid(), a.record(), null));
   }
 
   public void forget(JobKey job) {
@@ -34,6 +57,18 @@ public final class AssumedAdmissions {
   public Assumed get(JobKey job, String uid) {
     Assumed a = assumed.get(job);
     return a != null && a.uid().equals(uid) ? a : null;
+  }
+
+  /** Every uncertain admission, for reading back. */
+  public Map<JobKey, Assumed> uncertainOnes() {
+    Map<JobKey, Assumed> out = new HashMap<>();
+    assumed.forEach(
+        (k, a) -> {
+          if (a.uncertain()) {
+            out.put(k, a);
+          }
+        });
+    return out;
   }
 
   public int size() {

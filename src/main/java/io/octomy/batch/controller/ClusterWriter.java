@@ -35,6 +35,24 @@ public interface ClusterWriter {
    */
   Result writeNodeConditions(BatchNode node, List<Condition> conditions);
 
+  /**
+   * What reading one job from the server (past the cache) found: the job, that it is gone, or no
+   * answer.
+   */
+  sealed interface ReadBack {
+    record Found(BatchJob job) implements ReadBack {}
+
+    record Gone() implements ReadBack {}
+
+    record NoAnswer(String why) implements ReadBack {}
+  }
+
+  /**
+   * Reads the job from the server, not the cache: how the loop learns whether a status write that
+   * ended without an answer landed.
+   */
+  ReadBack readJob(String namespace, String name);
+
   /** Creates the Pod; one that already exists counts as created. False on failure. */
   boolean createPod(Pod pod);
 

@@ -95,6 +95,16 @@ public final class KubernetesWriter implements ClusterWriter {
   }
 
   @Override
+  public ReadBack readJob(String namespace, String name) {
+    try {
+      BatchJob job = client.resources(BatchJob.class).inNamespace(namespace).withName(name).get();
+      return job == null ? new ReadBack.Gone() : new ReadBack.Found(job);
+    } catch (KubernetesClientException e) {
+      return new ReadBack.NoAnswer(e.getMessage());
+    }
+  }
+
+  @Override
   public boolean createPod(Pod pod) {
     try {
       client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();

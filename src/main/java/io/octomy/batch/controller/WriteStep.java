@@ -121,8 +121,14 @@ final class WriteStep {
       gate.written(job, now);
       w.composed().events().forEach(e -> events.execute(() -> writer.recordEvent(job, e)));
     } else if (w.admission()) {
-      // The admission did not land: nothing is held, decide again.
-      assumed.forget(new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName()));
+      JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
+      if (r == ClusterWriter.Result.FAILED) {
+        // No answer: it may have landed. Held until read back (AdmissionReadBack).
+        assumed.uncertain(key, job.getMetadata().getResourceVersion());
+      } else {
+        // 409 or 404: it did not land; nothing is held, decide again.
+        assumed.forget(key);
+      }
     }
     return r;
   }

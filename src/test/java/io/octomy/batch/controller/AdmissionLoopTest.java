@@ -163,7 +163,7 @@ class AdmissionLoopTest {
             Map.of("a", "absent", "b", "Admitted@n1"),
             h -> assertThat(h.cluster.admissionsApplied()).containsExactly("b@n1")),
         new Case(
-            "a timeout before the write reached the server: decided again, admitted once",
+            "a timeout before the write reached the server: read back unchanged, decided again",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
               h.cluster.add(aJob("a").cpu(3000).build());
@@ -176,23 +176,50 @@ class AdmissionLoopTest {
             Map.of("a", "Admitted@n1"),
             h -> assertThat(h.cluster.admissionsApplied()).containsExactly("a@n1")),
         new Case(
-            "a timeout after the write landed, on a lagging cache: the second admission gets 409",
+            "a timeout after the write landed, on a lagging cache: read back, held, nothing rewritten",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
               h.cluster.add(h.readyNode("n2", 4000, Executor.Pod));
               h.cluster.add(aJob("a").cpu(3000).build());
               h.cluster.fault("a", Fault.TIMEOUT_LANDED);
               h.cluster.autoSync = false;
+              h.cluster.sync();
             },
             h -> {
               assertThat(h.pass().writes().failed()).isEqualTo(1);
-              // The cache still shows a Queued and the failed write was forgotten: the loop decides
-              // again, but its write is conditional on the version it read, which is gone.
-              assertThat(h.pass().conflicts()).isEqualTo(1);
+              // The cache still shows a Queued; the read-back finds the admission landed, so a is
+              // held and not decided or written again.
+              AdmissionLoop.PassReport second = h.pass();
+              assertThat(second.admitted()).isZero();
+              assertThat(second.written() + second.conflicts()).isZero();
               h.cluster.sync();
               assertThat(h.pass().decided()).isZero();
             },
             Map.of("a", "Admitted@n1"),
+            h -> assertThat(h.cluster.admissionsApplied()).containsExactly("a@n1")),
+        new Case(
+            "a 5xx that landed, unanswered read-back, a higher-priority job seen first: no overcommit",
+            h -> {
+              h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
+              h.cluster.add(aJob("a").cpu(3000).build()); // Burstable: priority 100
+              h.cluster.fault("a", Fault.TIMEOUT_LANDED);
+              h.cluster.fault("read/a", Fault.TIMEOUT_LOST);
+              h.cluster.autoSync = false;
+              h.cluster.sync();
+            },
+            h -> {
+              assertThat(h.pass().writes().failed()).isEqualTo(1);
+              // g (Guaranteed: priority 200) is created; the cache sees it before a's admission.
+              h.cluster.add(aJob("g").cpu(3000).limit(CPU, 3000).build());
+              h.cluster.syncAllBut("a");
+              AdmissionLoop.PassReport second = h.pass();
+              assertThat(second.admitted()).as("a is still held: g must wait").isZero();
+              h.cluster.syncAllBut("a");
+              assertThat(h.pass().admitted()).as("read back: landed, still held").isZero();
+              h.cluster.sync();
+              h.pass();
+            },
+            Map.of("a", "Admitted@n1", "g", "Queued:WaitingForCapacity"),
             h -> assertThat(h.cluster.admissionsApplied()).containsExactly("a@n1")),
         new Case(
             "cache lag: an admission in flight is held, so its place is not booked twice",

@@ -129,6 +129,28 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     cachedPods = pods.values().stream().map(Serialization::clone).toList();
   }
 
+  /**
+   * The cache catches up with the server except for the job named {@code lagging}, whose watch
+   * event is still on its way: the cache keeps its older copy of it (or lacks it).
+   */
+  synchronized void syncAllBut(String lagging) {
+    BatchJob old =
+        cachedJobs.stream()
+            .filter(j -> j.getMetadata().getName().equals(lagging))
+            .findFirst()
+            .orElse(null);
+    sync();
+    List<BatchJob> jobsNow = new ArrayList<>();
+    for (BatchJob j : cachedJobs) {
+      if (!j.getMetadata().getName().equals(lagging)) {
+        jobsNow.add(j);
+      } else if (old != null) {
+        jobsNow.add(old);
+      }
+    }
+    cachedJobs = List.copyOf(jobsNow);
+  }
+
   /** The job as the server holds it, or null. */
   synchronized BatchJob job(String name) {
     return jobs.get("default/" + name);
@@ -232,6 +254,16 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     nodes.put(name, next);
     changed();
     return Result.WRITTEN;
+  }
+
+  /** Reads past the cache; a fault queued under {@code read/NAME} makes one read go unanswered. */
+  @Override
+  public synchronized ReadBack readJob(String namespace, String name) {
+    if (nextFault("read/" + name) != null) {
+      return new ReadBack.NoAnswer("timed out");
+    }
+    BatchJob j = jobs.get(namespace + "/" + name);
+    return j == null ? new ReadBack.Gone() : new ReadBack.Found(Serialization.clone(j));
   }
 
   @Override
