@@ -226,6 +226,7 @@ public final class AdmissionLoop implements AutoCloseable {
 
     List<StatusWrite> writes = new ArrayList<>(decided.writes());
     writes.addAll(followed.writes());
+    writing.deletePods(followed.podsToDelete());
     WriteStep.Written written =
         writing.write(followed.podsToCreate(), writes, now, runs::podNotCreated);
     if (written.conflicts() > 0) {

@@ -56,6 +56,12 @@ public interface ClusterWriter {
   /** Creates the Pod; one that already exists counts as created. False on failure. */
   boolean createPod(Pod pod);
 
+  /**
+   * Deletes the Pod of a job being deleted (one already gone counts as deleted). False on failure;
+   * the next pass asks again while the Pod is in the cache.
+   */
+  boolean deletePod(Pod pod);
+
   /** Records a Kubernetes Event on the job; failures are logged and otherwise ignored. */
   void recordEvent(BatchJob job, JobEvent event);
 

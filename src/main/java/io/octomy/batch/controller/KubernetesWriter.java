@@ -124,6 +124,25 @@ public final class KubernetesWriter implements ClusterWriter {
   }
 
   @Override
+  public boolean deletePod(Pod pod) {
+    try {
+      client
+          .pods()
+          .inNamespace(pod.getMetadata().getNamespace())
+          .withName(pod.getMetadata().getName())
+          .delete();
+      return true;
+    } catch (KubernetesClientException e) {
+      LOG.warn(
+          "deleting pod {}/{} failed: {}",
+          pod.getMetadata().getNamespace(),
+          pod.getMetadata().getName(),
+          e.getMessage());
+      return false;
+    }
+  }
+
+  @Override
   public void recordEvent(BatchJob job, JobEvent event) {
     String now = Times.format(clock.instant());
     String name = job.getMetadata().getName();

@@ -30,9 +30,21 @@ final class RunFollower {
    * What following the runs produced.
    *
    * @param podsToCreate Pods of admitted jobs on Pod nodes that have none yet
+   * @param podsToDelete Pods of jobs being deleted: the work stops at once
    * @param writes statuses that changed because a run moved
    */
-  record Followed(List<Pod> podsToCreate, List<StatusWrite> writes) {}
+  record Followed(List<Pod> podsToCreate, List<Pod> podsToDelete, List<StatusWrite> writes) {}
+
+  /** The end of a job on a Pod node deleted before its Pod was created: it never ran. */
+  private static final RunObservation DELETED_BEFORE_START =
+      new RunObservation(
+          JobPhase.Failed,
+          null,
+          "Deleted",
+          null,
+          null,
+          Map.of(),
+          "The job was deleted before it started; it was not started.");
 
   private final SnapshotBuilder snapshots;
   private final StatusWriteGate gate;
@@ -57,6 +69,7 @@ final class RunFollower {
       }
     }
     List<Pod> podsToCreate = new ArrayList<>();
+    List<Pod> podsToDelete = new ArrayList<>();
     List<StatusWrite> writes = new ArrayList<>();
     for (BatchJob job : jobs) {
       JobPhase phase = snapshots.effectivePhase(job);
@@ -69,13 +82,23 @@ final class RunFollower {
       BatchNode node = nodeByName.get(job.getStatus().getNode());
       boolean podNode = executor(job, node) == Executor.Pod;
       Pod pod = podNode ? podByJobUid.get(job.getMetadata().getUid()) : null;
+      boolean deleting = job.getMetadata().getDeletionTimestamp() != null;
       if (podNode
           && pod == null
           && phase == JobPhase.Admitted
+          && !deleting
           && podsRequested.add(job.getMetadata().getUid())) {
         podsToCreate.add(PodFactory.podFor(job, job.getStatus().getNode()));
       }
-      RunObservation run = RunObserver.observe(pod, reported(node, job), podNode, phase);
+      if (deleting && pod != null && pod.getMetadata().getDeletionTimestamp() == null) {
+        // Deleting a job stops its work at once (its owner reference alone would wait for the job
+        // object, which a finalizer can keep for as long as it likes).
+        podsToDelete.add(pod);
+      }
+      RunObservation run =
+          deleting && podNode && pod == null && phase == JobPhase.Admitted
+              ? DELETED_BEFORE_START
+              : RunObserver.observe(pod, reported(node, job), podNode, phase);
       StatusComposer.Composed c = StatusComposer.running(job, run, now);
       if (!c.status().equals(job.getStatus())) {
         writes.add(new StatusWrite(job, c, false));
@@ -87,7 +110,7 @@ final class RunFollower {
             .map(j -> j.getMetadata().getUid())
             .filter(uid -> !podByJobUid.containsKey(uid))
             .collect(Collectors.toSet()));
-    return new Followed(podsToCreate, writes);
+    return new Followed(podsToCreate, podsToDelete, writes);
   }
 
   /**

@@ -27,8 +27,9 @@ import java.util.Set;
 
 /**
  * Turns the informer caches into the admission pass's immutable snapshot. Admissions still in
- * flight count as admitted; an InvalidSpec rejection whose spec has since been edited is queued
- * again, so fixing a manifest is enough to be reconsidered.
+ * flight count as admitted, and so do jobs being deleted whose work has not stopped yet; an
+ * InvalidSpec rejection whose spec has since been edited is queued again, so fixing a manifest is
+ * enough to be reconsidered.
  */
 public final class SnapshotBuilder {
 
@@ -44,8 +45,13 @@ public final class SnapshotBuilder {
     Set<String> uids = new HashSet<>();
     Map<JobKey, Instant> queueTimes = QueueTimes.of(jobs, now);
     for (BatchJob job : jobs) {
-      if (job.getMetadata().getDeletionTimestamp() != null) {
-        continue; // being deleted: holds nothing, decided never
+      if (job.getMetadata().getDeletionTimestamp() != null
+          && !effectivePhase(job).holdsReservation()
+          && assumed.get(key(job), job.getMetadata().getUid()) == null) {
+        // Being deleted and holding nothing: decided never. One that holds a place keeps it
+        // until its run has ended (RunFollower stops it and records the end), so its process or
+        // Pod never runs beside a job admitted into its place.
+        continue;
       }
       uids.add(job.getMetadata().getUid());
       jobViews.add(view(job, assumed, queueTimes, now));
@@ -155,6 +161,10 @@ public final class SnapshotBuilder {
         st == null ? null : Times.parse(st.getHeartbeatTime()),
         st != null && Conditions.isTrue(st.getConditions(), ConditionTypes.READY),
         st == null ? null : st.getUsage());
+  }
+
+  private static JobKey key(BatchJob job) {
+    return new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
   }
 
   /** metadata.generation, 1 when a server leaves it unset. */

@@ -105,6 +105,15 @@ final class WriteStep {
         pods.size() - podsCreated);
   }
 
+  /** Deletes the Pods of jobs being deleted; returns how many deletes were sent without error. */
+  int deletePods(List<Pod> pods) {
+    List<CompletableFuture<Boolean>> futures = new ArrayList<>();
+    for (Pod p : pods) {
+      futures.add(CompletableFuture.supplyAsync(() -> writer.deletePod(p), writers));
+    }
+    return (int) futures.stream().filter(CompletableFuture::join).count();
+  }
+
   private ClusterWriter.Result write(StatusWrite w, Instant now) {
     BatchJob job = w.job();
     BatchJobStatus next = w.composed().status();

@@ -10,6 +10,7 @@ import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
+import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
 import io.octomy.batch.vocabulary.JobPhase;
@@ -52,6 +53,7 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   private final List<String> events = new ArrayList<>();
   private final Map<String, DriftRecord> profiles = new TreeMap<>();
   private final List<String> admissionsApplied = new ArrayList<>();
+  private final List<String> podsDeleted = new ArrayList<>();
   private long version = 1;
 
   private List<BatchJob> cachedJobs = List.of();
@@ -99,6 +101,29 @@ final class FakeCluster implements ClusterView, ClusterWriter {
 
   synchronized void delete(String job) {
     jobs.remove("default/" + job);
+    changed();
+  }
+
+  /**
+   * A person deletes a job that carries someone's finalizer: the server sets deletionTimestamp and
+   * keeps the object (status writes still land) until {@link #delete} stands for the finalizer's
+   * removal.
+   */
+  synchronized void deleteBehindFinalizer(String job) {
+    BatchJob current = Serialization.clone(jobs.get("default/" + job));
+    current.getMetadata().setFinalizers(List.of("example.com/keep"));
+    current.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+    stamp(current);
+    jobs.put(key(current), current);
+    changed();
+  }
+
+  /** The node's agent reports these runs in its status. */
+  synchronized void report(String node, NodeJob... runs) {
+    BatchNode current = Serialization.clone(nodes.get(node));
+    current.getStatus().setJobs(List.of(runs));
+    stamp(current);
+    nodes.put(node, current);
     changed();
   }
 
@@ -277,6 +302,20 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     pods.putIfAbsent(job, Serialization.clone(pod));
     changed();
     return fault != Fault.TIMEOUT_LANDED;
+  }
+
+  @Override
+  public synchronized boolean deletePod(Pod pod) {
+    String job = pod.getMetadata().getLabels().get("batch.octomy.io/job");
+    podsDeleted.add(job);
+    pods.remove(job);
+    changed();
+    return true;
+  }
+
+  /** Jobs whose Pod the loop deleted, in order. */
+  synchronized List<String> podsDeleted() {
+    return List.copyOf(podsDeleted);
   }
 
   @Override

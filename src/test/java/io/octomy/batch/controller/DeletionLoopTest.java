@@ -1,0 +1,118 @@
+package io.octomy.batch.controller;
+
+import static io.octomy.batch.fixtures.ApiFixtures.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.Executor;
+import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.vocabulary.JobPhase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Deleting a job behind someone's finalizer, against the loop and an in-memory server: the job
+ * keeps its place until its work is gone (its Pod deleted, or its agent reporting its process
+ * ended), so a job admitted into that place never runs beside it.
+ */
+class DeletionLoopTest {
+
+  private final AdmissionLoopTest.Harness h = new AdmissionLoopTest.Harness();
+
+  @AfterEach
+  void close() {
+    h.loop.close();
+  }
+
+  private String state(String job) {
+    BatchJob j = h.cluster.job(job);
+    if (j == null) {
+      return "absent";
+    }
+    if (j.getStatus() == null || j.getStatus().getPhase() == null) {
+      return "undecided";
+    }
+    return switch (j.getStatus().getPhase()) {
+      case Admitted, Running -> j.getStatus().getPhase() + "@" + j.getStatus().getNode();
+      default -> j.getStatus().getPhase() + ":" + j.getStatus().getReason();
+    };
+  }
+
+  @Test
+  void aRunningPodJobBeingDeletedHoldsItsPlaceUntilItsPodIsGoneAndItsPodIsDeletedAtOnce() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
+    h.cluster.add(aJob("a").cpu(3000).build());
+    h.pass(); // admitted
+    h.pass(); // its Pod
+    h.cluster.podPhase("a", "Running");
+    h.pass();
+    assertThat(state("a")).isEqualTo("Running@n1");
+
+    h.cluster.deleteBehindFinalizer("a");
+    h.cluster.add(aJob("b").cpu(3000).build());
+    h.pass();
+    assertThat(h.cluster.podsDeleted()).as("its work is stopped at once").containsExactly("a");
+    assertThat(state("b"))
+        .as("a's Pod was still there when this pass decided")
+        .isEqualTo("Queued:WaitingForCapacity");
+
+    h.pass(); // the Pod is gone: a ends
+    assertThat(state("a")).isEqualTo("Failed:Failed");
+    assertThat(h.cluster.job("a").getStatus().getMessage())
+        .contains("Its Pod was deleted before it finished.");
+    h.pass();
+    assertThat(state("b")).isEqualTo("Admitted@n1");
+  }
+
+  @Test
+  void aRunningProcessJobBeingDeletedHoldsItsPlaceUntilItsAgentReportsTheProcessEnded() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").cpu(3000).build());
+    h.pass();
+    h.cluster.report("n1", run("a", JobPhase.Running, null));
+    h.pass();
+    assertThat(state("a")).isEqualTo("Running@n1");
+
+    h.cluster.deleteBehindFinalizer("a");
+    h.cluster.add(aJob("b").cpu(3000).build());
+    h.pass();
+    h.pass();
+    assertThat(state("a")).as("the agent has not reported it stopped").isEqualTo("Running@n1");
+    assertThat(state("b")).isEqualTo("Queued:WaitingForCapacity");
+
+    h.cluster.report("n1", run("a", JobPhase.Failed, 143));
+    h.pass(); // a ended
+    h.pass(); // b takes its place
+    assertThat(state("a")).isEqualTo("Failed:Failed");
+    assertThat(state("b")).isEqualTo("Admitted@n1");
+  }
+
+  @Test
+  void anAdmittedPodJobDeletedBeforeItsPodWasCreatedEndsWithoutAPod() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
+    h.cluster.add(aJob("a").cpu(3000).build());
+    h.pass(); // admitted; its Pod comes on the next pass
+    h.cluster.deleteBehindFinalizer("a");
+    h.cluster.add(aJob("b").cpu(3000).build());
+    h.pass();
+    assertThat(h.cluster.podNames()).as("a job being deleted is not started").isEmpty();
+    assertThat(state("a")).isEqualTo("Failed:Failed");
+    assertThat(h.cluster.job("a").getStatus().getMessage()).contains("deleted before it started");
+    h.pass();
+    assertThat(state("b")).isEqualTo("Admitted@n1");
+  }
+
+  private NodeJob run(String job, JobPhase phase, Integer exitCode) {
+    NodeJob j = new NodeJob();
+    j.setNamespace("default");
+    j.setName(job);
+    j.setUid(h.cluster.job(job).getMetadata().getUid());
+    j.setPhase(phase);
+    j.setExitCode(exitCode);
+    j.setStartedAt("2026-01-01T00:00:00Z");
+    if (phase.isFinished()) {
+      j.setFinishedAt("2026-01-01T00:01:00Z");
+    }
+    return j;
+  }
+}
