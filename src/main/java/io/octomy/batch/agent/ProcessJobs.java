@@ -87,8 +87,11 @@ final class ProcessJobs implements JobTracker {
     }
     for (JobRecord r : executor.records()) {
       if (existing.contains(r.key().uid())) {
-        // Being deleted: its process stops at once; the job holds its place until it has.
-        if (!r.finished() && deleting.contains(r.key().uid())) {
+        // Being deleted: its process stops at once; the job holds its place until it has. Ended by
+        // the controller while it still runs (its node was deleted and came back too late): it
+        // holds no place any more, so it must not run beside the jobs admitted into it.
+        if (!r.finished()
+            && (deleting.contains(r.key().uid()) || recorded.contains(r.key().uid()))) {
           stopDeleted(r.key());
         }
         continue;
@@ -196,7 +199,7 @@ final class ProcessJobs implements JobTracker {
     if (!stopping.add(key)) {
       return;
     }
-    LOG.info("job {} was deleted while running; stopping it", key);
+    LOG.info("job {} was deleted or ended while running; stopping it", key);
     stopper.execute(
         () -> {
           try {

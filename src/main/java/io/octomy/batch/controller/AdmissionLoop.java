@@ -136,7 +136,7 @@ public final class AdmissionLoop implements AutoCloseable {
     StatusWriteGate gate = new StatusWriteGate(settings.messageRefresh(), metrics);
     this.readBack = new AdmissionReadBack(assumed, writer);
     this.deciding = new DecisionStep(assumed, snapshots, gate, policy);
-    this.runs = new RunFollower(snapshots, gate);
+    this.runs = new RunFollower(snapshots, gate, policy.nodeHeartbeatTimeout());
     this.writing = new WriteStep(writer, metrics, gate, assumed, writers, events);
     this.liveness = new SilentNodeMarker(writer, policy.nodeHeartbeatTimeout());
   }

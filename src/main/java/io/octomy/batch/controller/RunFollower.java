@@ -9,10 +9,12 @@ import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,13 +50,22 @@ final class RunFollower {
 
   private final SnapshotBuilder snapshots;
   private final StatusWriteGate gate;
+  private final Duration heartbeatTimeout;
+
+  /**
+   * Names of BatchNodes that jobs are placed on but the cache does not hold, with when this loop
+   * first saw them missing. Kept in memory only: a restarted controller waits the timeout again,
+   * which errs on the side of keeping a place.
+   */
+  private final Map<String, Instant> nodeMissingSince = new HashMap<>();
 
   /** uids of jobs whose Pod was created (or is being created) but is not in the cache yet. */
   private final Set<String> podsRequested = ConcurrentHashMap.newKeySet();
 
-  RunFollower(SnapshotBuilder snapshots, StatusWriteGate gate) {
+  RunFollower(SnapshotBuilder snapshots, StatusWriteGate gate, Duration heartbeatTimeout) {
     this.snapshots = snapshots;
     this.gate = gate;
+    this.heartbeatTimeout = heartbeatTimeout;
   }
 
   Followed follow(
@@ -71,6 +82,7 @@ final class RunFollower {
     List<Pod> podsToCreate = new ArrayList<>();
     List<Pod> podsToDelete = new ArrayList<>();
     List<StatusWrite> writes = new ArrayList<>();
+    missing.clear();
     for (BatchJob job : jobs) {
       JobPhase phase = snapshots.effectivePhase(job);
       if (!phase.holdsReservation()
@@ -99,11 +111,15 @@ final class RunFollower {
           deleting && podNode && pod == null && phase == JobPhase.Admitted
               ? DELETED_BEFORE_START
               : RunObserver.observe(pod, reported(node, job), podNode, phase);
+      if (node == null && !podNode && nodeGoneLongEnough(job.getStatus().getNode(), now)) {
+        run = nodeDeleted(job.getStatus().getNode());
+      }
       StatusComposer.Composed c = StatusComposer.running(job, run, now);
       if (!c.status().equals(job.getStatus())) {
         writes.add(new StatusWrite(job, c, false));
       }
     }
+    nodeMissingSince.keySet().retainAll(missing);
     // A Pod asked for is not asked for again until the cache shows it (or its job is gone).
     podsRequested.retainAll(
         jobs.stream()
@@ -124,6 +140,35 @@ final class RunFollower {
       return held.getExecutor();
     }
     return node == null ? null : BatchNodeSpec.executorOf(node.getSpec());
+  }
+
+  private final Set<String> missing = new HashSet<>();
+
+  /**
+   * Whether the node a job is placed on has been missing from the cache for the heartbeat timeout:
+   * with no BatchNode there is no agent to report the job, so it would hold its place forever.
+   */
+  private boolean nodeGoneLongEnough(String name, Instant now) {
+    missing.add(name);
+    Instant since = nodeMissingSince.computeIfAbsent(name, k -> now);
+    return Duration.between(since, now).compareTo(heartbeatTimeout) >= 0;
+  }
+
+  /** The end of a job whose node's BatchNode was deleted and has not come back. */
+  private RunObservation nodeDeleted(String node) {
+    return new RunObservation(
+        JobPhase.Failed,
+        null,
+        "NodeDeleted",
+        null,
+        null,
+        Map.of(),
+        "Its BatchNode "
+            + node
+            + " was deleted and no agent re-created it within "
+            + heartbeatTimeout.toSeconds()
+            + "s, so nothing reports this job any more; its place is released. An agent that"
+            + " comes back stops what is left of it.");
   }
 
   /** The Pod could not be created: ask for it again on the next pass. */

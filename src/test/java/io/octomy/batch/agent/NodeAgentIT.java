@@ -334,6 +334,25 @@ class NodeAgentIT {
         exists -> !exists);
   }
 
+  @Test
+  void aRunningJobTheControllerEndedIsStoppedSoItDoesNotRunBesideItsSuccessor() throws Exception {
+    start(settings());
+    BatchJob job =
+        place(create(job("orphan", Map.of(CPU, 500L), "sleep", "30")), NODE, JobPhase.Admitted);
+    String uid = job.getMetadata().getUid();
+    awaitJob(uid, j -> j.getPhase() == JobPhase.Running);
+    long pid = pidOf(uid);
+
+    // The controller ended it (its BatchNode was gone past the heartbeat timeout): it holds no
+    // place any more.
+    place(job, NODE, JobPhase.Failed);
+    await(
+        "process " + pid + " to end",
+        Duration.ofSeconds(20),
+        () -> ProcessHandle.of(pid).map(ProcessExecutor::hasExited).orElse(true),
+        ended -> ended);
+  }
+
   // --- helpers ----------------------------------------------------------------------------------
 
   private AgentSettings settings() {

@@ -7,6 +7,7 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.vocabulary.JobPhase;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +101,35 @@ class DeletionLoopTest {
     assertThat(h.cluster.job("a").getStatus().getMessage()).contains("deleted before it started");
     h.pass();
     assertThat(state("b")).isEqualTo("Admitted@n1");
+  }
+
+  @Test
+  void aRunningJobOnADeletedBatchNodeEndsAfterTheHeartbeatTimeoutAndReleasesItsLock() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").cpu(3000).locks("k").build());
+    h.pass();
+    h.cluster.report("n1", run("a", JobPhase.Running, null));
+    h.pass();
+    assertThat(state("a")).isEqualTo("Running@n1");
+
+    h.cluster.deleteNode("n1");
+    h.cluster.add(h.readyNode("n2", 4000, Executor.Process));
+    h.cluster.add(aJob("c").cpu(1000).locks("k").build());
+    h.pass();
+    h.clock.advance(Duration.ofSeconds(59));
+    h.cluster.heartbeat("n2", h.clock.instant());
+    h.pass();
+    assertThat(state("a")).as("within the heartbeat timeout").isEqualTo("Running@n1");
+    assertThat(state("c")).isEqualTo("Queued:WaitingForLock");
+
+    h.clock.advance(Duration.ofSeconds(1));
+    h.cluster.heartbeat("n2", h.clock.instant());
+    h.pass();
+    assertThat(state("a")).isEqualTo("Failed:Failed");
+    assertThat(h.cluster.job("a").getStatus().getMessage())
+        .contains("Its BatchNode n1 was deleted and no agent re-created it within 60s");
+    h.pass();
+    assertThat(state("c")).isEqualTo("Admitted@n2");
   }
 
   private NodeJob run(String job, JobPhase phase, Integer exitCode) {

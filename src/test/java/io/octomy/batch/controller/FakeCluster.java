@@ -10,10 +10,15 @@ import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
+import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Labels;
+import io.octomy.batch.vocabulary.Times;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -33,6 +39,8 @@ import java.util.function.UnaryOperator;
  * object and taken by its next write.
  */
 final class FakeCluster implements ClusterView, ClusterWriter {
+
+  private static final String JOB_UID = Labels.JOB_UID;
 
   /** A fault the next write of one object meets. */
   enum Fault {
@@ -54,6 +62,9 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   private final Map<String, DriftRecord> profiles = new TreeMap<>();
   private final List<String> admissionsApplied = new ArrayList<>();
   private final List<String> podsDeleted = new ArrayList<>();
+  private final Map<String, Integer> created = new HashMap<>();
+  private final Map<String, Integer> podsCreatedByUid = new HashMap<>();
+  private BiConsumer<BatchJob, List<BatchJob>> admissionListener = (job, all) -> {};
   private long version = 1;
 
   private List<BatchJob> cachedJobs = List.of();
@@ -64,7 +75,9 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   boolean autoSync = true;
 
   synchronized void add(BatchJob job) {
-    job.getMetadata().setUid("uid-" + job.getMetadata().getName());
+    // A job re-created under a name used before gets a new uid, as on a real server.
+    int n = created.merge(job.getMetadata().getName(), 1, Integer::sum);
+    job.getMetadata().setUid("uid-" + job.getMetadata().getName() + (n == 1 ? "" : "-" + n));
     stamp(job);
     jobs.put(key(job), job);
     changed();
@@ -100,8 +113,63 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   }
 
   synchronized void delete(String job) {
-    jobs.remove("default/" + job);
+    BatchJob gone = jobs.remove("default/" + job);
+    if (gone != null) {
+      // The garbage collector deletes the Pods it owns.
+      pods.values()
+          .removeIf(
+              p -> gone.getMetadata().getUid().equals(p.getMetadata().getLabels().get(JOB_UID)));
+    }
     changed();
+  }
+
+  /** Someone deletes a BatchNode. */
+  synchronized void deleteNode(String node) {
+    nodes.remove(node);
+    changed();
+  }
+
+  /** The node's agent reports in: heartbeat now, Ready. */
+  synchronized void heartbeat(String node, Instant now) {
+    BatchNode current = Serialization.clone(nodes.get(node));
+    current.getStatus().setHeartbeatTime(Times.format(now));
+    current
+        .getStatus()
+        .setConditions(
+            Conditions.set(
+                current.getStatus().getConditions(),
+                ConditionTypes.READY,
+                true,
+                "AgentReporting",
+                "reporting",
+                null,
+                now));
+    stamp(current);
+    nodes.put(node, current);
+    changed();
+  }
+
+  /** Every job the server holds. */
+  synchronized List<BatchJob> serverJobs() {
+    return jobs.values().stream().map(Serialization::clone).toList();
+  }
+
+  /** Every Pod the server holds. */
+  synchronized List<Pod> serverPods() {
+    return pods.values().stream().map(Serialization::clone).toList();
+  }
+
+  /** How many Pods were created for each job uid (a second one would run the job twice). */
+  synchronized Map<String, Integer> podsCreatedByUid() {
+    return Map.copyOf(podsCreatedByUid);
+  }
+
+  /**
+   * Called inside each status write that admits a job, with the admitted job and every job the
+   * server then holds, so a test can check what the server held at that moment.
+   */
+  void onAdmission(BiConsumer<BatchJob, List<BatchJob>> listener) {
+    this.admissionListener = listener;
   }
 
   /**
@@ -247,6 +315,7 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     if (status.getPhase() == JobPhase.Admitted
         && (current.getStatus() == null || current.getStatus().getPhase() != JobPhase.Admitted)) {
       admissionsApplied.add(name + "@" + status.getNode());
+      admissionListener.accept(next, List.copyOf(jobs.values()));
     }
     changed();
     return fault == Fault.TIMEOUT_LANDED ? Result.FAILED : Result.WRITTEN;
@@ -299,7 +368,9 @@ final class FakeCluster implements ClusterView, ClusterWriter {
       return false;
     }
     stamp(pod);
-    pods.putIfAbsent(job, Serialization.clone(pod));
+    if (pods.putIfAbsent(job, Serialization.clone(pod)) == null) {
+      podsCreatedByUid.merge(pod.getMetadata().getLabels().get(JOB_UID), 1, Integer::sum);
+    }
     changed();
     return fault != Fault.TIMEOUT_LANDED;
   }
