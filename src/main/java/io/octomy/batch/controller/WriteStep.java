@@ -121,8 +121,12 @@ final class WriteStep {
     // crash in between folds it again next pass (the fold is idempotent by job uid).
     if ((next.getPhase() == JobPhase.Succeeded || next.getPhase() == JobPhase.Failed)
         && job.getStatus() != null
-        && !job.getStatus().getPhase().isFinished()) {
-      foldDrift(job, next);
+        && !job.getStatus().getPhase().isFinished()
+        && !foldDrift(job, next)) {
+      // The run is not in its drift record yet: the job is marked finished only once it is, so a
+      // failed fold is tried again next pass instead of losing the run.
+      metrics.statusWrite(ClusterWriter.Result.FAILED);
+      return ClusterWriter.Result.FAILED;
     }
     ClusterWriter.Result r = writer.writeStatus(job, next);
     metrics.statusWrite(r);
@@ -142,10 +146,11 @@ final class WriteStep {
     return r;
   }
 
-  private void foldDrift(BatchJob job, BatchJobStatus finished) {
+  /** Folds the finished run into its type's record; true when done or nothing to fold. */
+  private boolean foldDrift(BatchJob job, BatchJobStatus finished) {
     String type = job.getSpec() == null ? null : job.getSpec().getType();
     if (type == null || finished.getUsage() == null || finished.getUsage().isEmpty()) {
-      return;
+      return true;
     }
     Resources r = job.getSpec().getResources();
     // What it held is what it was admitted with; the spec is the fallback for older records.
@@ -159,6 +164,6 @@ final class WriteStep {
             requested,
             r == null ? null : r.getLimits(),
             finished.getUsage());
-    writer.foldDrift(job.getMetadata().getNamespace(), run, rec -> drift.fold(rec, run));
+    return writer.foldDrift(job.getMetadata().getNamespace(), run, rec -> drift.fold(rec, run));
   }
 }

@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.controller.FakeCluster.Fault;
+import io.octomy.batch.fixtures.ApiFixtures;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -130,6 +133,25 @@ class DeletionLoopTest {
         .contains("Its BatchNode n1 was deleted and no agent re-created it within 60s");
     h.pass();
     assertThat(state("c")).isEqualTo("Admitted@n2");
+  }
+
+  @Test
+  void aFinishedRunWhoseDriftFoldFailsStaysUnfinishedUntilTheFoldLands() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").type("mesh-export").cpu(1000).build());
+    h.pass();
+    NodeJob done = run("a", JobPhase.Succeeded, 0);
+    done.setUsage(Map.of(ApiFixtures.CPU, 800L));
+    h.cluster.report("n1", done);
+    h.cluster.fault("profile/mesh-export", Fault.TIMEOUT_LOST);
+    h.pass();
+    assertThat(h.cluster.profiles()).as("the fold failed").isEmpty();
+    assertThat(state("a"))
+        .as("not marked finished while its run is not folded")
+        .startsWith("Admitted");
+    h.pass();
+    assertThat(state("a")).isEqualTo("Succeeded:Succeeded");
+    assertThat(h.cluster.profiles().get("default/mesh-export").runs()).isEqualTo(1);
   }
 
   private NodeJob run(String job, JobPhase phase, Integer exitCode) {

@@ -397,6 +397,9 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   @Override
   public synchronized boolean foldDrift(
       String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold) {
+    if (nextFault("profile/" + run.type()) != null) {
+      return false;
+    }
     profiles.compute(
         namespace + "/" + run.type(),
         (k, old) -> fold.apply(old == null ? DriftRecord.empty() : old));
