@@ -31,6 +31,9 @@ import org.junit.jupiter.api.Test;
  *       names, labels, condition types, timestamps). It depends on the JDK only.
  *   <li>{@code admission} is the decision: a pure function over an immutable snapshot. It depends
  *       on the vocabulary and the JDK only, and reads no clock.
+ *   <li>{@code visibility} answers "where am I, when do I start, why not now, what if" from the
+ *       same pure pass and a forecast of the passes to come. It depends on admission, the
+ *       vocabulary and the JDK only, and reads no clock: it is pure too.
  *   <li>{@code api} is the Kubernetes objects (fabric8 types, CRD generation, spec validation). It
  *       knows nothing of who reads or writes them.
  *   <li>{@code policy} reads the policy file into the vocabulary's {@code Policy}.
@@ -50,6 +53,7 @@ class ArchitectureTest {
 
   private static final String VOCABULARY = "io.octomy.batch.vocabulary..";
   private static final String ADMISSION = "io.octomy.batch.admission..";
+  private static final String VISIBILITY = "io.octomy.batch.visibility..";
   private static final String API = "io.octomy.batch.api..";
   private static final String POLICY = "io.octomy.batch.policy..";
   private static final String CONTROLLER = "io.octomy.batch.controller..";
@@ -57,6 +61,8 @@ class ArchitectureTest {
   private static final String AGENT = "io.octomy.batch.agent..";
   private static final String STANDALONE = "io.octomy.batch.standalone..";
   private static final String CLI = "io.octomy.batch.cli..";
+  private static final String PLUGIN = "io.octomy.batch.plugin..";
+  private static final String SERVED_VISIBILITY = "io.octomy.batch.controller.visibility..";
 
   private static final ArchRule VOCABULARY_DEPENDS_ON_THE_JDK_ONLY =
       classes()
@@ -76,6 +82,15 @@ class ArchitectureTest {
           .resideInAnyPackage(ADMISSION, VOCABULARY, "java..")
           .because("the decision is a pure function over an immutable snapshot");
 
+  private static final ArchRule VISIBILITY_DEPENDS_ON_ADMISSION_THE_VOCABULARY_AND_THE_JDK_ONLY =
+      classes()
+          .that()
+          .resideInAPackage(VISIBILITY)
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(VISIBILITY, ADMISSION, VOCABULARY, "java..")
+          .because("its answers come from the pure pass, so they are pure as well");
+
   private static final ArchRule DRIFT_MATH_DEPENDS_ON_THE_VOCABULARY_AND_THE_JDK_ONLY =
       classes()
           .that()
@@ -88,7 +103,7 @@ class ArchitectureTest {
   private static final ArchRule DECISIONS_READ_NO_CLOCK_OF_THEIR_OWN =
       noClasses()
           .that()
-          .resideInAnyPackage(ADMISSION, DRIFT)
+          .resideInAnyPackage(ADMISSION, DRIFT, VISIBILITY)
           .should()
           .callMethod(Instant.class, "now")
           .orShould()
@@ -141,6 +156,8 @@ class ArchitectureTest {
           .definedBy(AGENT)
           .layer("Policy")
           .definedBy(POLICY)
+          .layer("Visibility")
+          .definedBy(VISIBILITY)
           .layer("Admission")
           .definedBy(ADMISSION)
           .layer("Api")
@@ -157,11 +174,40 @@ class ArchitectureTest {
           .mayOnlyBeAccessedByLayers("Entry", "Standalone")
           .whereLayer("Policy")
           .mayOnlyBeAccessedByLayers("Entry", "Standalone")
-          .whereLayer("Admission")
+          .whereLayer("Visibility")
           .mayOnlyBeAccessedByLayers("Controller")
+          .whereLayer("Admission")
+          .mayOnlyBeAccessedByLayers("Controller", "Visibility")
           .whereLayer("Api")
           .mayOnlyBeAccessedByLayers("Entry", "Standalone", "Controller", "Agent")
           .because("standalone and the entry points are the only places that compose the parts");
+
+  private static final ArchRule THE_PLUGIN_IS_A_THIN_CLIENT =
+      classes()
+          .that()
+          .resideInAPackage(PLUGIN)
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              PLUGIN,
+              "java..",
+              "picocli..",
+              "com.fasterxml.jackson..",
+              "io.fabric8.kubernetes.client",
+              "io.fabric8.kubernetes.client.http")
+          .because(
+              "every answer of kubectl octomy is the server's: the plugin only asks and prints");
+
+  private static final ArchRule THE_VISIBILITY_API_WRITES_NOTHING =
+      noClasses()
+          .that()
+          .resideInAnyPackage(VISIBILITY, SERVED_VISIBILITY)
+          .should()
+          .dependOnClassesThat()
+          .haveNameMatching(
+              "io\\.octomy\\.batch\\.controller\\.(ClusterWriter|KubernetesWriter|StatusWrite.*|WriteStep"
+                  + "|DecisionStep|StatusComposer)")
+          .because("the queue, why and fit are computed when asked and never written to status");
 
   private static final ArchRule NO_CYCLES_BETWEEN_PACKAGES =
       slices().matching("io.octomy.batch.(**)").should().beFreeOfCycles();
@@ -183,6 +229,11 @@ class ArchitectureTest {
   @Test
   void admissionDependsOnTheVocabularyAndTheJdkOnly() {
     ADMISSION_DEPENDS_ON_THE_VOCABULARY_AND_THE_JDK_ONLY.check(MAIN);
+  }
+
+  @Test
+  void visibilityDependsOnAdmissionTheVocabularyAndTheJdkOnly() {
+    VISIBILITY_DEPENDS_ON_ADMISSION_THE_VOCABULARY_AND_THE_JDK_ONLY.check(MAIN);
   }
 
   @Test
@@ -218,6 +269,16 @@ class ArchitectureTest {
   @Test
   void noCyclesBetweenPackages() {
     NO_CYCLES_BETWEEN_PACKAGES.check(MAIN);
+  }
+
+  @Test
+  void thePluginIsAThinClient() {
+    THE_PLUGIN_IS_A_THIN_CLIENT.check(MAIN);
+  }
+
+  @Test
+  void theVisibilityApiWritesNothing() {
+    THE_VISIBILITY_API_WRITES_NOTHING.check(MAIN);
   }
 
   @Test

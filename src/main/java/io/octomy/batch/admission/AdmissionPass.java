@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The admission pass: one pure function from a {@link Snapshot} to an {@link AdmissionResult}.
@@ -27,7 +28,7 @@ import java.util.Map;
 public final class AdmissionPass {
 
   /** Effective priority (highest first), then queuedAt (oldest first), then namespace/name. */
-  private static final Comparator<PreparedJob> PASS_ORDER =
+  static final Comparator<PreparedJob> PASS_ORDER =
       (a, b) -> {
         int c = Long.compare(b.effectivePriority, a.effectivePriority);
         if (c == 0) {
@@ -40,30 +41,82 @@ public final class AdmissionPass {
   private final Policy policy;
   private final ResourceIndex resources;
   private final List<PreparedJob> jobs = new ArrayList<>();
+  private final List<PreparedJob> queued = new ArrayList<>();
   private final Map<JobKey, Integer> indexByKey;
   private final NodePool pool;
+  private final Placement placement;
   private final Reservations reservations;
-  private final StarvationGuard guard;
+  private StarvationGuard guard;
+  private DependencyGraph dependencies;
 
-  private AdmissionPass(Snapshot snapshot) {
+  AdmissionPass(Snapshot snapshot) {
     this.snapshot = snapshot;
     this.policy = snapshot.policy();
     this.resources = new ResourceIndex(snapshot);
     this.pool = new NodePool(snapshot, resources);
+    this.placement = new Placement(pool);
     this.reservations = new Reservations(policy, resources);
-    this.guard =
-        new StarvationGuard(pool, reservations, resources, policy.priority().starvationAfter());
+    this.guard = newGuard();
     this.indexByKey = new HashMap<>(snapshot.jobs().size() * 2);
   }
 
   /** Decides every Queued job of the snapshot. */
   public static AdmissionResult decide(Snapshot snapshot) {
-    return new AdmissionPass(snapshot).run();
+    AdmissionPass pass = new AdmissionPass(snapshot);
+    pass.prepare();
+    return pass.decideAll(null);
   }
 
-  private AdmissionResult run() {
+  /**
+   * Decides every Queued job of the snapshot, and evaluates every gate of the listed jobs at their
+   * turn in the pass (after the admissions of the jobs before them), without changing a decision.
+   */
+  public static Inspection inspect(Snapshot snapshot, Set<JobKey> jobs) {
+    AdmissionPass pass = new AdmissionPass(snapshot);
+    pass.prepare();
+    Map<JobKey, GateReport> reports = new LinkedHashMap<>();
+    AdmissionResult result = pass.decideAll(pass.inspector(jobs, reports));
+    return new Inspection(result, reports);
+  }
+
+  /**
+   * The next pass, the gates of the listed jobs at their turn in it (as {@link #inspect}), and the
+   * passes after it simulated as jobs end when {@code runTimes} expects: when each Queued job is
+   * expected to be admitted (see {@link FuturePasses} for what is assumed).
+   */
+  public static Forecast forecast(Snapshot snapshot, RunTimeModel runTimes, Set<JobKey> inspect) {
+    AdmissionPass pass = new AdmissionPass(snapshot);
+    pass.prepare();
+    Map<JobKey, GateReport> reports = new LinkedHashMap<>();
+    AdmissionResult next =
+        pass.decideAll(inspect.isEmpty() ? null : pass.inspector(inspect, reports));
+    return new FuturePasses(pass, runTimes).run(next, reports);
+  }
+
+  private TurnListener inspector(Set<JobKey> jobs, Map<JobKey, GateReport> reports) {
+    GateInspector inspector = new GateInspector(this);
+    int[] position = {0};
+    return (job, verdict) -> {
+      position[0]++;
+      if (jobs.contains(job.key)) {
+        reports.put(job.key, inspector.report(job, verdict, position[0]));
+      }
+    };
+  }
+
+  /** Called with each Queued job at its turn, before it is decided. */
+  interface TurnListener {
+    void turn(PreparedJob job, DependencyVerdict verdict);
+  }
+
+  private StarvationGuard newGuard() {
+    return new StarvationGuard(
+        pool, placement, reservations, resources, policy.priority().starvationAfter());
+  }
+
+  /** Steps 1 to 4: everything before the ordered decisions. */
+  void prepare() {
     // 1. Prepare every job: positive requests as arrays, lock keys, priority and starving.
-    List<PreparedJob> queued = new ArrayList<>();
     boolean[] invalid = new boolean[snapshot.jobs().size()];
     for (JobView view : snapshot.jobs()) {
       PreparedJob job = new PreparedJob(jobs.size(), view, resources, snapshot.now());
@@ -98,16 +151,22 @@ public final class AdmissionPass {
     pool.index();
 
     // 3. Resolve every dependency at once: waits, transitive skips and cycles.
-    DependencyGraph dependencies = new DependencyGraph(jobs, indexByKey, invalid);
+    dependencies = new DependencyGraph(jobs, indexByKey, invalid);
 
     // 4. Order by effective priority, then queuedAt, then namespace/name.
     queued.sort(PASS_ORDER);
+  }
 
-    // 5. Decide each job in order, reserving every admission before the next job.
+  /** Step 5: decides each job in order, reserving every admission before the next job. */
+  AdmissionResult decideAll(TurnListener listener) {
     Map<JobKey, Decision> decisions = new LinkedHashMap<>(queued.size() * 2);
     List<Admission> admissions = new ArrayList<>();
     for (PreparedJob job : queued) {
-      Decision decision = decideOne(job, dependencies.verdict(job.index));
+      DependencyVerdict verdict = dependencies.verdict(job.index);
+      if (listener != null) {
+        listener.turn(job, verdict);
+      }
+      Decision decision = decideOne(job, verdict);
       decisions.put(job.key, decision);
       if (decision instanceof Decision.Admit admit) {
         admissions.add(
@@ -117,7 +176,8 @@ public final class AdmissionPass {
     return new AdmissionResult(decisions, admissions, guard.hold());
   }
 
-  private Decision decideOne(PreparedJob job, DependencyVerdict dependency) {
+  /** Decides one job against the state left by the jobs before it; an admission is reserved. */
+  Decision decideOne(PreparedJob job, DependencyVerdict dependency) {
     // 5.1 Invalid spec: rejected with the validation sentences.
     if (!job.problems.isEmpty()) {
       return new Decision.Reject(Reason.InvalidSpec, String.join(" ", job.problems));
@@ -171,14 +231,14 @@ public final class AdmissionPass {
     }
     // 5.7 Capacity, keeping the node held for a starving job for it.
     int excluded = guard.excludedNodeFor(job);
-    int node = pool.place(job, excluded);
+    int node = placement.place(job, excluded);
     if (node >= 0) {
       NodeMode mode = pool.modeFor(node, job);
       pool.reserve(node, job);
       reservations.hold(job);
       return new Decision.Admit(pool.name(node), mode, job.effectivePriority, job.starving);
     }
-    if (!pool.fitsSomeFullOffer(job)) {
+    if (!placement.fitsSomeFullOffer(job)) {
       return waiting(
           job,
           Reason.NoNodeFits,
@@ -255,5 +315,50 @@ public final class AdmissionPass {
         + (holders.size() == 1 ? " is" : " are")
         + (holders.isEmpty() ? "" : " (" + String.join(", ", holders) + ")")
         + ".";
+  }
+
+  /** Forgets the starving job's protection: every pass starts without one. */
+  void startPass() {
+    guard = newGuard();
+    placement.startPass();
+  }
+
+  Snapshot snapshot() {
+    return snapshot;
+  }
+
+  NodePool pool() {
+    return pool;
+  }
+
+  Placement placement() {
+    return placement;
+  }
+
+  Reservations reservations() {
+    return reservations;
+  }
+
+  DependencyGraph dependencies() {
+    return dependencies;
+  }
+
+  StarvationGuard guard() {
+    return guard;
+  }
+
+  /** Every job of the snapshot, by snapshot index. */
+  List<PreparedJob> jobs() {
+    return jobs;
+  }
+
+  /** The Queued jobs, in pass order at the snapshot's now. */
+  List<PreparedJob> queued() {
+    return queued;
+  }
+
+  PreparedJob job(JobKey key) {
+    Integer i = indexByKey.get(key);
+    return i == null ? null : jobs.get(i);
   }
 }

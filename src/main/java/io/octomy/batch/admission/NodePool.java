@@ -2,16 +2,11 @@ package io.octomy.batch.admission;
 
 import io.octomy.batch.vocabulary.ModeTable;
 import io.octomy.batch.vocabulary.NodeMode;
-import io.octomy.batch.vocabulary.Quantities;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The nodes of one pass: offers, allocation and the indexes that make placement cheap.
@@ -25,18 +20,11 @@ import java.util.TreeSet;
  * least as much of some resource in use (ours and everything else) as it offers of it; a BestEffort
  * job that is not starving is not placed on a busy node.
  *
- * <p>For others' work (the common case) each resource has a {@link TreeSet} of the eligible nodes
- * ordered by free amount (offer minus allocation) then index, and a max segment tree of the same
- * free amounts. Placement first asks the trees whether any node fits at all (pruning every subtree
- * where some request exceeds the largest free amount), then walks the set of the job's dominant
- * resource upwards from the request: the first node where every other request fits too is the best
- * fit. Jobs asking for exactly the amounts of a job that fitted nowhere are answered from a memo.
- * Reserving moves a node within the sets and trees of the resources it took, O(R log N).
+ * <p>The nodes eligible for others' work are indexed by free amount ({@link FreeSpaceIndex});
+ * reserving and releasing keep that index in step. Where a job goes is decided by {@link
+ * Placement}.
  */
 final class NodePool {
-
-  /** Index used as a search key in the free-order sets: it compares as {@link #probeFree}. */
-  private static final int PROBE = -1;
 
   private final ResourceIndex resources;
   private final int r;
@@ -57,50 +45,12 @@ final class NodePool {
 
   private final int[] busyForOwn;
 
-  /** Per resource: eligible-for-others nodes by others' free amount, then index. */
-  private final List<TreeSet<Integer>> freeOrder = new ArrayList<>();
+  private final FreeSpaceIndex free;
 
-  /**
-   * Per resource: a max segment tree over node indexes of others' free amount (leaves at {@code
-   * leaves + node}; nodes not eligible for others' work hold {@link Long#MIN_VALUE}). A search for
-   * any node that fits prunes every subtree where some request exceeds the largest free amount, so
-   * "fits nowhere" is usually answered without visiting many nodes.
-   */
-  private final long[][] maxFree;
+  /** Per node: {@link #version} when its allocation last changed; for the memo of soonest. */
+  private final long[] nodeVersion;
 
-  private final int leaves;
-
-  /** Eligible-for-others nodes by number of admitted or running jobs, then index. */
-  private final TreeSet<Integer> byJobCount;
-
-  /** Per resource: eligible-for-others nodes by others' offer, largest first (static). */
-  private final int[][] byOfferDescending;
-
-  /**
-   * Per resource: the sum of others' offers of eligible nodes (saturating), for the dominant share.
-   */
-  private final long[] totalOthersOffer;
-
-  private long probeFree;
-
-  /**
-   * Request shapes that found no node in a walk that skipped no node. Allocation only grows during
-   * a pass and skipping nodes only removes candidates, so such a shape fits nowhere for the rest of
-   * the pass: later jobs asking for the same amounts are answered without a walk.
-   */
-  private final Set<RequestShape> unplaceable = new HashSet<>();
-
-  /**
-   * The same, for walks that skipped only {@link #memoExcluded} (the node held for a starving job).
-   */
-  private final Set<RequestShape> unplaceableWithout = new HashSet<>();
-
-  private int memoExcluded = -1;
-
-  /**
-   * Memo of {@link #fitsSomeFullOffer} for jobs without an origin; offers do not change in a pass.
-   */
-  private final Map<RequestShape, Boolean> fullOfferFits = new HashMap<>();
+  private long version;
 
   NodePool(Snapshot snapshot, ResourceIndex resources) {
     this.resources = resources;
@@ -115,6 +65,7 @@ final class NodePool {
     ownOffer = new long[n * r];
     allocated = new long[n * r];
     jobCount = new int[n];
+    nodeVersion = new long[n];
     busyForOthers = new int[n];
     busyForOwn = new int[n];
     ModeTable table = snapshot.policy().modes();
@@ -140,16 +91,7 @@ final class NodePool {
       busyForOwn[i] = busyResource(i, ownOffer);
     }
     readyCount = readyNodes;
-    byJobCount =
-        new TreeSet<>(
-            (a, b) -> {
-              int c = Integer.compare(jobCount[a], jobCount[b]);
-              return c != 0 ? c : Integer.compare(a, b);
-            });
-    byOfferDescending = new int[r][];
-    totalOthersOffer = new long[r];
-    leaves = Integer.highestOneBit(Math.max(1, n) * 2 - 1); // the power of two >= n
-    maxFree = new long[r][2 * leaves];
+    free = new FreeSpaceIndex(n, r, othersOffer, allocated, jobCount);
   }
 
   /** The first resource the node offers (offer > 0) and measures at least that much in use of. */
@@ -198,63 +140,27 @@ final class NodePool {
     for (int i = 0; i < nodes.length; i++) {
       if (eligibleForOthers(i)) {
         eligible.add(i);
-        byJobCount.add(i);
       }
     }
-    for (int res = 0; res < r; res++) {
-      final int id = res;
-      TreeSet<Integer> set =
-          new TreeSet<>(
-              (a, b) -> {
-                int c = Long.compare(free(a, id), free(b, id));
-                return c != 0 ? c : Integer.compare(a, b);
-              });
-      set.addAll(eligible);
-      freeOrder.add(set);
-      byOfferDescending[res] =
-          eligible.stream()
-              .sorted(
-                  Comparator.comparingLong((Integer i) -> -othersOffer[i * r + id])
-                      .thenComparingInt(i -> i))
-              .mapToInt(Integer::intValue)
-              .toArray();
-      long total = 0;
-      for (int i : eligible) {
-        total = QuantityMath.add(total, othersOffer[i * r + id]);
-      }
-      totalOthersOffer[res] = total;
-      long[] tree = maxFree[res];
-      Arrays.fill(tree, Long.MIN_VALUE);
-      for (int i : eligible) {
-        tree[leaves + i] = free(i, id);
-      }
-      for (int t = leaves - 1; t >= 1; t--) {
-        tree[t] = Math.max(tree[2 * t], tree[2 * t + 1]);
-      }
-    }
+    free.build(eligible);
   }
 
-  /** Whether some eligible node other than the two skipped ones has every request free now. */
-  private boolean anyFits(int t, PreparedJob job, int skipA, int skipB) {
-    for (int k = 0; k < job.resourceIds.length; k++) {
-      if (maxFree[job.resourceIds[k]][t] < job.quantities[k]) {
-        return false;
-      }
-    }
-    if (t >= leaves) {
-      int node = t - leaves;
-      return node != skipA && node != skipB;
-    }
-    return anyFits(2 * t, job, skipA, skipB) || anyFits(2 * t + 1, job, skipA, skipB);
+  FreeSpaceIndex freeSpace() {
+    return free;
   }
 
-  private void updateMaxFree(int node, int resource) {
-    long[] tree = maxFree[resource];
-    int t = leaves + node;
-    tree[t] = free(node, resource);
-    for (t >>= 1; t >= 1; t >>= 1) {
-      tree[t] = Math.max(tree[2 * t], tree[2 * t + 1]);
-    }
+  /** Per node: the pool's change count when its allocation last changed. */
+  long nodeVersion(int node) {
+    return nodeVersion[node];
+  }
+
+  /** The pool's change count: one more for each reservation or release. */
+  long version() {
+    return version;
+  }
+
+  long othersOffer(int node, int resource) {
+    return othersOffer[node * r + resource];
   }
 
   int indexOf(String name) {
@@ -302,16 +208,12 @@ final class NodePool {
   /** True when some ready node accepts this job's kind of work at all (mode not Off for it). */
   boolean anyEligible(PreparedJob job) {
     if (job.origin >= 0) {
-      return eligible(job.origin, job)
-          || byJobCount.size() > (byJobCount.contains(job.origin) ? 1 : 0);
+      return eligible(job.origin, job) || free.size() > (free.contains(job.origin) ? 1 : 0);
     }
-    return !byJobCount.isEmpty();
+    return free.size() > 0;
   }
 
   private long free(int node, int resource) {
-    if (node == PROBE) {
-      return probeFree;
-    }
     return othersOffer[node * r + resource] - allocated[node * r + resource];
   }
 
@@ -337,7 +239,7 @@ final class NodePool {
   }
 
   /** {@link #fitsNow} for a node known to be eligible for others' work, and not the origin. */
-  private boolean fitsOthersNow(int node, PreparedJob job) {
+  boolean fitsOthersNow(int node, PreparedJob job) {
     int base = node * r;
     for (int k = 0; k < job.resourceIds.length; k++) {
       int at = base + job.resourceIds[k];
@@ -363,174 +265,53 @@ final class NodePool {
     return true;
   }
 
-  /**
-   * The dominant resource of a job: the request that is the largest share of the eligible nodes'
-   * total offer (DRF's dominant share), ties to the first name. Placement best-fits on it.
-   */
-  private int dominant(PreparedJob job) {
-    if (job.dominant >= 0) {
-      return job.dominant;
-    }
-    int best = 0;
-    for (int k = 1; k < job.resourceIds.length; k++) {
-      long totalK = totalOthersOffer[job.resourceIds[k]];
-      long totalBest = totalOthersOffer[job.resourceIds[best]];
-      // A resource nobody offers is an infinite share: it decides (the job will not fit anyway).
-      if (totalBest == 0) {
-        break;
-      }
-      if (totalK == 0
-          || QuantityMath.compareFractions(
-                  job.quantities[k], totalK, job.quantities[best], totalBest)
-              > 0) {
-        best = k;
-      }
-    }
-    job.dominant = best;
-    return best;
-  }
-
-  /**
-   * Where the job goes now, or -1. Its origin node first when it fits there (with ownMode's offer);
-   * otherwise the best fit: the eligible node with the least free amount of the job's dominant
-   * resource that still holds every request, ties to the first name. A job that requests nothing
-   * goes to the eligible node with the fewest admitted or running jobs, ties to the first name.
-   * {@code excluded} (a node held for a starving job) is never chosen.
-   */
-  int place(PreparedJob job, int excluded) {
-    int origin = job.origin;
-    if (origin >= 0
-        && origin != excluded
-        && fitsNow(origin, job)
-        && !(job.deferrable && busyForOwn[origin] >= 0)) {
-      return origin;
-    }
-    if (job.requestsNothing()) {
-      for (int node : byJobCount) {
-        if (node != origin && node != excluded && !(job.deferrable && busyForOthers[node] >= 0)) {
-          return node;
-        }
-      }
-      return -1;
-    }
-    if (excluded != memoExcluded) {
-      unplaceableWithout.clear();
-      memoExcluded = excluded;
-    }
-    if (unplaceable.contains(job.shape)
-        || (excluded >= 0 && unplaceableWithout.contains(job.shape))) {
-      return -1;
-    }
-    if (!anyFits(1, job, origin, excluded)) {
-      if (origin < 0 || !eligibleForOthers(origin)) {
-        (excluded < 0 || !eligibleForOthers(excluded) ? unplaceable : unplaceableWithout)
-            .add(job.shape);
-      }
-      return -1;
-    }
-    // Some node fits: walk the dominant resource upwards from the request to the best fit.
-    int dominant = dominant(job);
-    probeFree = job.quantities[dominant];
-    for (int node : freeOrder.get(job.resourceIds[dominant]).tailSet(PROBE, true)) {
-      if (node != origin && node != excluded && fitsOthersNow(node, job)) {
-        return node;
-      }
-    }
-    throw new IllegalStateException("a node fits " + job.key + " but the walk found none");
-  }
-
-  /**
-   * True when some eligible node's full offer holds the job (WaitingForCapacity, not NoNodeFits).
-   */
-  boolean fitsSomeFullOffer(PreparedJob job) {
-    if (job.origin >= 0) {
-      return fitsFullOffer(job.origin, job) || fitsSomeOtherFullOffer(job);
-    }
-    return fullOfferFits.computeIfAbsent(job.shape, shape -> fitsSomeOtherFullOffer(job));
-  }
-
-  private boolean fitsSomeOtherFullOffer(PreparedJob job) {
-    if (job.requestsNothing()) {
-      for (int node : byJobCount) {
-        if (node != job.origin) {
-          return true;
-        }
-      }
-      return false;
-    }
-    int dominantResource = job.resourceIds[dominant(job)];
-    long need = job.quantities[dominant(job)];
-    for (int node : byOfferDescending[dominantResource]) {
-      if (othersOffer[node * r + dominantResource] < need) {
-        return false;
-      }
-      if (node != job.origin && fitsFullOffer(node, job)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The node where a job that fits some full offer but no free share would fit soonest: among
-   * eligible nodes whose full offer holds it, the one whose largest shortfall (allocation plus
-   * request minus offer, as a share of the offer) is smallest, ties to the first name. -1 if none.
-   */
-  int soonest(PreparedJob job) {
-    int best = -1;
-    long bestShort = 0;
-    long bestOffer = 1;
-    for (int node = 0; node < nodes.length; node++) {
-      if (!fitsFullOffer(node, job)) {
-        continue;
-      }
-      long worstShort = 0;
-      long worstOffer = 1;
-      for (int k = 0; k < job.resourceIds.length; k++) {
-        int res = job.resourceIds[k];
-        long offer = offerFor(node, job, res);
-        // Saturating: an allocation summed past 2^63 must still read as "far short".
-        long shortfall =
-            Math.max(0, Quantities.subtract(job.quantities[k], freeFor(node, job, res)));
-        if (shortfall > 0
-            && QuantityMath.compareFractions(shortfall, offer, worstShort, worstOffer) > 0) {
-          worstShort = shortfall;
-          worstOffer = offer;
-        }
-      }
-      if (best < 0
-          || QuantityMath.compareFractions(worstShort, worstOffer, bestShort, bestOffer) < 0) {
-        best = node;
-        bestShort = worstShort;
-        bestOffer = worstOffer;
-      }
-    }
-    return best;
-  }
-
   /** Reserves the job's requests on the node, keeping the indexes in order. */
   void reserve(int node, PreparedJob job) {
+    change(node, job, +1);
+  }
+
+  /**
+   * Returns a finished job's requests to the node, keeping the indexes in order. Only for passes
+   * simulated after this one ({@link FuturePasses}); {@link Placement#startPass()} must follow
+   * before the next placement, since its memos assume allocation only grows.
+   */
+  void release(int node, PreparedJob job) {
+    change(node, job, -1);
+  }
+
+  private void change(int node, PreparedJob job, int sign) {
+    nodeVersion[node] = ++version;
     boolean indexed = eligibleForOthers(node);
     if (indexed) {
-      byJobCount.remove(node);
+      free.remove(node, job);
     }
-    jobCount[node]++;
-    if (indexed) {
-      byJobCount.add(node);
-    }
+    jobCount[node] = Math.max(0, jobCount[node] + sign);
     for (int k = 0; k < job.resourceIds.length; k++) {
-      int res = job.resourceIds[k];
-      TreeSet<Integer> set = freeOrder.get(res);
-      if (indexed) {
-        set.remove(node);
-      }
-      int at = node * r + res;
-      allocated[at] = QuantityMath.add(allocated[at], job.quantities[k]);
-      if (indexed) {
-        set.add(node);
-        updateMaxFree(node, res);
+      int at = node * r + job.resourceIds[k];
+      if (sign > 0) {
+        allocated[at] = QuantityMath.add(allocated[at], job.quantities[k]);
+      } else if (allocated[at] != Long.MAX_VALUE) {
+        // A saturated sum stays saturated: it can only make a job not fit.
+        allocated[at] = Math.max(0, allocated[at] - job.quantities[k]);
       }
     }
+    if (indexed) {
+      free.add(node, job);
+    }
+  }
+
+  /** Whether the node takes others' work at all: ready and its mode not Off. */
+  boolean takesOthersWork(int node) {
+    return eligibleForOthers(node);
+  }
+
+  /** Others' offer minus allocation on the node, never below 0. */
+  long othersFree(int node, int resource) {
+    return Math.max(0, free(node, resource));
+  }
+
+  int resourceCount() {
+    return r;
   }
 
   /**
@@ -539,7 +320,7 @@ final class NodePool {
    */
   int mostFree(PreparedJob job, int resource) {
     int best = -1;
-    for (var it = freeOrder.get(resource).descendingIterator(); it.hasNext(); ) {
+    for (var it = free.mostFreeFirst(resource); it.hasNext(); ) {
       int node = it.next();
       if (node != job.origin) {
         best = node;
@@ -552,7 +333,7 @@ final class NodePool {
   /** The eligible node with the largest offer of a resource for this job, or -1. */
   int largestOffer(PreparedJob job, int resource) {
     int best = -1;
-    for (int node : byOfferDescending[resource]) {
+    for (int node : free.byOfferDescending(resource)) {
       if (node != job.origin) {
         best = node;
         break;

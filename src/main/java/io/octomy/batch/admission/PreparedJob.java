@@ -43,6 +43,12 @@ final class PreparedJob {
    */
   boolean deferrable;
 
+  /**
+   * Set by the forecast when it has shown that no node has room for the job now (none of the nodes
+   * freed since it last found none); its next placement answers "nowhere" without a search.
+   */
+  boolean knownUnplaceable;
+
   /** Index of the origin node in the node pool, or -1. */
   int origin = -1;
 

@@ -73,6 +73,57 @@ final class Reservations {
     }
   }
 
+  /**
+   * Returns a finished job's locks, group slot and budget (for simulated later passes). Holders
+   * lists keep their order, so messages name the remaining holders as the pass would.
+   */
+  void release(PreparedJob job) {
+    String namespace = job.key.namespace();
+    for (String key : job.lockKeys) {
+      List<String> holders = lockHolders.get(new Scoped(namespace, key));
+      if (holders != null) {
+        holders.remove(job.key.name());
+      }
+    }
+    String group = job.group();
+    if (group != null) {
+      List<String> holders = groupHolders.get(new Scoped(namespace, group));
+      if (holders != null) {
+        holders.remove(job.key.name());
+      }
+    }
+    long[] used = budgetUsed.get(namespace);
+    if (used != null) {
+      for (int k = 0; k < job.resourceIds.length; k++) {
+        int id = job.resourceIds[k];
+        if (used[id] != Long.MAX_VALUE) {
+          used[id] = Math.max(0, used[id] - job.quantities[k]);
+        }
+      }
+    }
+  }
+
+  /** True when someone in the namespace holds the lock. */
+  boolean lockHeld(String namespace, String key) {
+    List<String> holders = lockHolders.get(new Scoped(namespace, key));
+    return holders != null && !holders.isEmpty();
+  }
+
+  /** True when the namespace has a budget for the resource. */
+  boolean budgeted(String namespace, int resource) {
+    long[] limits = budgetLimits.get(namespace);
+    return limits != null && limits[resource] >= 0;
+  }
+
+  /** Budget left in the namespace for a resource (never below 0); MAX_VALUE when unbounded. */
+  long budgetLeft(String namespace, int resource) {
+    long[] limits = budgetLimits.get(namespace);
+    if (limits == null || limits[resource] < 0) {
+      return Long.MAX_VALUE;
+    }
+    return Math.max(0, limits[resource] - budgetUsed.get(namespace)[resource]);
+  }
+
   /** Sorts the holders read off the snapshot, so messages do not depend on the input order. */
   void sortExisting() {
     lockHolders.values().forEach(l -> l.sort(null));
@@ -180,49 +231,64 @@ final class Reservations {
   }
 
   /**
-   * The budget sentence parts for every request that would exceed the namespace budget; empty when
-   * the job fits the budget (or the namespace has none).
+   * Every budgeted request that would take the namespace over its budget now, with the numbers;
+   * empty when the job fits the budget (or the namespace has none).
    */
-  List<String> budgetShortfalls(PreparedJob job) {
+  List<Gate.Budget> budgetGates(PreparedJob job) {
     String namespace = job.key.namespace();
     long[] limits = budgetLimits.get(namespace);
     if (limits == null) {
       return List.of();
     }
     long[] used = budgetUsed.get(namespace);
-    List<String> parts = List.of();
+    List<Gate.Budget> gates = List.of();
     for (int k = 0; k < job.resourceIds.length; k++) {
       int id = job.resourceIds[k];
       long limit = limits[id];
       if (limit < 0 || QuantityMath.add(used[id], job.quantities[k]) <= limit) {
         continue;
       }
-      if (parts.isEmpty()) {
-        parts = new ArrayList<>();
+      if (gates.isEmpty()) {
+        gates = new ArrayList<>();
       }
-      String name = resources.name(id);
-      if (job.quantities[k] > limit) {
+      gates.add(new Gate.Budget(namespace, resources.name(id), job.quantities[k], used[id], limit));
+    }
+    return gates;
+  }
+
+  /**
+   * The budget sentence parts for every request that would exceed the namespace budget; empty when
+   * the job fits the budget (or the namespace has none).
+   */
+  List<String> budgetShortfalls(PreparedJob job) {
+    List<Gate.Budget> gates = budgetGates(job);
+    if (gates.isEmpty()) {
+      return List.of();
+    }
+    List<String> parts = new ArrayList<>(gates.size());
+    for (Gate.Budget b : gates) {
+      if (b.request() > b.limit()) {
         parts.add(
             "need "
-                + job.quantities[k]
+                + b.request()
                 + " "
-                + name
+                + b.resource()
                 + ", more than the whole budget of "
-                + limit
+                + b.limit()
                 + " in namespace "
-                + namespace);
+                + b.namespace());
       } else {
         parts.add(
             "need "
-                + job.quantities[k]
+                + b.request()
                 + " "
-                + name
+                + b.resource()
                 + ", "
-                + used[id]
+                + b.inUse()
                 + " already admitted or running in namespace "
-                + namespace
+                + b.namespace()
                 + ", budget is "
-                + limit);
+                + b.limit());
       }
     }
     return parts;

@@ -21,6 +21,7 @@ import java.util.List;
 final class StarvationGuard {
 
   private final NodePool pool;
+  private final Placement placement;
   private final Reservations reservations;
   private final ResourceIndex resources;
   private final Duration starvationAfter;
@@ -31,11 +32,21 @@ final class StarvationGuard {
   private StarvationHold hold;
 
   StarvationGuard(
-      NodePool pool, Reservations reservations, ResourceIndex resources, Duration starvationAfter) {
+      NodePool pool,
+      Placement placement,
+      Reservations reservations,
+      ResourceIndex resources,
+      Duration starvationAfter) {
     this.pool = pool;
+    this.placement = placement;
     this.reservations = reservations;
     this.resources = resources;
     this.starvationAfter = starvationAfter;
+  }
+
+  /** The protected starving job of this pass, or null. */
+  PreparedJob protectedJob() {
+    return protectedJob;
   }
 
   /** The hold of this pass, or null. */
@@ -83,7 +94,7 @@ final class StarvationGuard {
     List<String> names = new ArrayList<>();
     String note = null;
     if (reason == Reason.WaitingForCapacity) {
-      node = pool.soonest(job);
+      node = placement.soonest(job);
       nodeResources = job.resourceIds;
       for (int id : job.resourceIds) {
         names.add(resources.name(id));

@@ -40,7 +40,16 @@ final class JobStateStore {
   }
 
   Path logFile(RunKey key) {
-    return dir(key).resolve("output.log");
+    return logFile(jobsDir, key);
+  }
+
+  /** The output file of a job under a {@code jobs} directory. */
+  static Path logFile(Path jobsDir, RunKey key) {
+    return jobsDir
+        .resolve(key.namespace())
+        .resolve(key.name())
+        .resolve(key.uid())
+        .resolve("output.log");
   }
 
   Path exitCodeFile(RunKey key) {

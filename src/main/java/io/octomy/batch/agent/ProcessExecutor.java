@@ -242,6 +242,11 @@ public final class ProcessExecutor implements AutoCloseable {
     return store.logFile(key);
   }
 
+  /** Where an executor with this state directory keeps a job's output file. */
+  public static Path logFile(Path stateDir, RunKey key) {
+    return JobStateStore.logFile(stateDir.resolve("jobs"), key);
+  }
+
   /** {@link #stop(RunKey, Duration)} with {@link #DEFAULT_GRACE}. */
   public boolean stop(RunKey key) {
     return stop(key, DEFAULT_GRACE);

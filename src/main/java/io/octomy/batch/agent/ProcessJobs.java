@@ -240,7 +240,9 @@ final class ProcessJobs implements JobTracker {
         continue;
       }
       ProcessTreeMeter meter = meters.get(r.key());
-      out.add(NodeJobs.of(r, meter != null ? meter.summary() : finalUsage.get(r.key())));
+      NodeJob entry = NodeJobs.of(r, meter != null ? meter.summary() : finalUsage.get(r.key()));
+      entry.setOutput(executor.logFile(r.key()).toString());
+      out.add(entry);
     }
     out.sort(NodeJobs.ORDER);
     return out;

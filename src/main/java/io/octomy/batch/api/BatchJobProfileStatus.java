@@ -26,6 +26,17 @@ public class BatchJobProfileStatus {
    */
   private List<String> foldedJobs;
 
+  /** How long the recent runs took from start to finish, for forecasts of when jobs start. */
+  private MeasuredRunTime runTime;
+
+  public MeasuredRunTime getRunTime() {
+    return runTime;
+  }
+
+  public void setRunTime(MeasuredRunTime runTime) {
+    this.runTime = runTime;
+  }
+
   public Long getRuns() {
     return runs;
   }

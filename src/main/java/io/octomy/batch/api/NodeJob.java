@@ -44,6 +44,20 @@ public class NodeJob {
   /** Measured mean usage per resource name. */
   private Map<String, Long> meanUsage;
 
+  /**
+   * Where the job's output is kept on this node: the file a Process job's standard output and error
+   * go to.
+   */
+  private String output;
+
+  public String getOutput() {
+    return output;
+  }
+
+  public void setOutput(String output) {
+    this.output = output;
+  }
+
   public String getNamespace() {
     return namespace;
   }

@@ -4,6 +4,7 @@ import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
@@ -95,6 +96,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final AssumedAdmissions assumed = new AssumedAdmissions();
   private final AdmissionReadBack readBack;
   private final DecisionStep deciding;
+  private volatile LastPass lastPass;
   private final RunFollower runs;
   private final WriteStep writing;
   private final SilentNodeMarker liveness;
@@ -206,6 +208,17 @@ public final class AdmissionLoop implements AutoCloseable {
     loop.schedule(() -> {}, 0, TimeUnit.NANOSECONDS).get();
   }
 
+  /**
+   * The snapshot the last pass decided over and what it decided: with the decisions applied, the
+   * state this controller holds now (its admissions are assumed until their writes are seen).
+   */
+  public record LastPass(Snapshot snapshot, AdmissionResult result) {}
+
+  /** The last pass of this replica; empty before its first pass (or while it does not lead). */
+  public Optional<LastPass> lastPass() {
+    return active ? Optional.ofNullable(lastPass) : Optional.empty();
+  }
+
   /** What the loop reads (the informer caches); for tests in this package. */
   ClusterView view() {
     return view;
@@ -221,6 +234,7 @@ public final class AdmissionLoop implements AutoCloseable {
 
     readBack.settle(byKey);
     DecisionStep.Decided decided = deciding.decide(jobs, nodes, byKey, now);
+    lastPass = new LastPass(decided.snapshot(), decided.result());
     metrics.recordPass(decided.decideTime());
     RunFollower.Followed followed = runs.follow(jobs, nodes, view.jobPods(), now);
 

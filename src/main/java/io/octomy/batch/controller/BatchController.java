@@ -63,6 +63,7 @@ public final class BatchController implements AutoCloseable {
   private final AdmissionLoop loop;
   private final HealthServer health;
   private final ControllerMetrics metrics;
+  private final ClusterView caches;
 
   private final AtomicBoolean closing;
 
@@ -71,7 +72,9 @@ public final class BatchController implements AutoCloseable {
       AdmissionLoop loop,
       HealthServer health,
       ControllerMetrics metrics,
+      ClusterView caches,
       AtomicBoolean closing) {
+    this.caches = caches;
     this.closing = closing;
     this.operator = operator;
     this.loop = loop;
@@ -162,11 +165,16 @@ public final class BatchController implements AutoCloseable {
     if (!options.leaderElection()) {
       loop.activate();
     }
-    return new BatchController(operator, loop, health, metrics, closing);
+    return new BatchController(operator, loop, health, metrics, caches, closing);
   }
 
   public AdmissionLoop loop() {
     return loop;
+  }
+
+  /** What the controller reads: its informer caches of jobs, nodes and job Pods. */
+  public ClusterView caches() {
+    return caches;
   }
 
   public ControllerMetrics metrics() {

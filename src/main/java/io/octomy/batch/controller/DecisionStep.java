@@ -29,6 +29,7 @@ final class DecisionStep {
   /**
    * What deciding produced.
    *
+   * @param snapshot what the pass decided over
    * @param result the pass's decisions
    * @param writes the statuses to write, admissions among them
    * @param admitted admissions assumed in this pass (each has a write)
@@ -36,6 +37,7 @@ final class DecisionStep {
    * @param decideTime time spent in the pure pass, snapshot included
    */
   record Decided(
+      Snapshot snapshot,
       AdmissionResult result,
       List<StatusWrite> writes,
       int admitted,
@@ -102,6 +104,6 @@ final class DecisionStep {
       }
       writes.add(new StatusWrite(job, c, admission));
     }
-    return new Decided(result, writes, admitted, skipped, decideTime);
+    return new Decided(snapshot, result, writes, admitted, skipped, decideTime);
   }
 }

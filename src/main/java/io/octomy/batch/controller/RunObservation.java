@@ -12,6 +12,7 @@ import java.util.Map;
  * @param reason why it failed when the run itself did not say (e.g. AgentLost), or null
  * @param peakUsage measured peaks per resource name; empty when nothing was measured yet
  * @param detail a sentence from the agent saying why, when it refused or lost the job; or null
+ * @param output where the job's output is kept on its node (a Process job's file), or null
  */
 public record RunObservation(
     JobPhase phase,
@@ -20,7 +21,8 @@ public record RunObservation(
     Instant startedAt,
     Instant finishedAt,
     Map<String, Long> peakUsage,
-    String detail) {
+    String detail,
+    String output) {
 
   public RunObservation {
     peakUsage = peakUsage == null ? Map.of() : Map.copyOf(peakUsage);
@@ -33,6 +35,17 @@ public record RunObservation(
       Instant startedAt,
       Instant finishedAt,
       Map<String, Long> peakUsage) {
-    this(phase, exitCode, reason, startedAt, finishedAt, peakUsage, null);
+    this(phase, exitCode, reason, startedAt, finishedAt, peakUsage, null, null);
+  }
+
+  public RunObservation(
+      JobPhase phase,
+      Integer exitCode,
+      String reason,
+      Instant startedAt,
+      Instant finishedAt,
+      Map<String, Long> peakUsage,
+      String detail) {
+    this(phase, exitCode, reason, startedAt, finishedAt, peakUsage, detail, null);
   }
 }

@@ -74,7 +74,8 @@ public final class RunObserver {
         Times.parse(reported.getStartedAt()),
         Times.parse(reported.getFinishedAt()),
         usage,
-        reported.getMessage());
+        reported.getMessage(),
+        reported.getOutput());
   }
 
   private static ContainerStateTerminated terminated(Pod pod) {

@@ -13,6 +13,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Resources;
+import io.octomy.batch.api.SpecValidator;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Policy;
@@ -94,6 +95,29 @@ public final class SnapshotBuilder {
       return JobPhase.Queued;
     }
     return s.getPhase();
+  }
+
+  /**
+   * A job that does not exist yet, as the pass would see it if it were created now: Queued, queued
+   * now, with the problems its spec has (for "would it fit?").
+   */
+  public static JobView candidate(String namespace, String name, BatchJobSpec spec, Instant now) {
+    BatchJobSpec s = spec == null ? new BatchJobSpec() : spec;
+    Resources r = s.getResources();
+    return new JobView(
+        namespace,
+        name,
+        1,
+        r == null ? null : r.getRequests(),
+        r == null ? null : r.getLimits(),
+        s.getAfter(),
+        s.getLocks(),
+        s.getGroup(),
+        s.getOrigin(),
+        JobPhase.Queued,
+        null,
+        now,
+        SpecValidator.problems(s));
   }
 
   private JobView view(

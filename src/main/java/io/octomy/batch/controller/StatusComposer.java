@@ -201,6 +201,8 @@ public final class StatusComposer {
         s.setPhase(JobPhase.Running);
         s.setStartedAt(Times.format(run.startedAt() != null ? run.startedAt() : now));
         s.setMessage("running on node " + s.getNode() + ".");
+        events.add(
+            JobEvent.normal("Started", "started on node " + s.getNode() + "." + where(job, run)));
       }
       if (run.phase() == JobPhase.Succeeded || run.phase() == JobPhase.Failed) {
         Instant started = run.startedAt() != null ? run.startedAt() : Times.parse(s.getStartedAt());
@@ -214,10 +216,11 @@ public final class StatusComposer {
         }
         s.setFinishedAt(Times.format(finished));
         s.setMessage(finishMessage(s.getNode(), run, started, finished));
+        String said = s.getMessage() + where(job, run);
         events.add(
             run.phase() == JobPhase.Succeeded
-                ? JobEvent.normal("Succeeded", s.getMessage())
-                : JobEvent.warning("Failed", s.getMessage()));
+                ? JobEvent.normal("Succeeded", said)
+                : JobEvent.warning("Failed", said));
       }
       if (!run.peakUsage().isEmpty()) {
         Map<String, Long> peaks = mergePeaks(s.getUsage(), run.peakUsage());
@@ -267,6 +270,21 @@ public final class StatusComposer {
 
   /** Wording: how much is free now, which holder a lock has; refreshed at most so often. */
   private static final String[] WORDING = {PRIORITY, "message", "conditions/message"};
+
+  /**
+   * " Its output is in FILE on that node (kubectl octomy logs NAME)." for a job whose agent keeps
+   * its output in a file; empty otherwise (a Pod's output is read with kubectl logs).
+   */
+  private static String where(BatchJob job, RunObservation run) {
+    if (run.output() == null || run.output().isBlank()) {
+      return "";
+    }
+    return " Its output is in "
+        + run.output()
+        + " on that node (kubectl octomy logs "
+        + job.getMetadata().getName()
+        + ").";
+  }
 
   /** True when the two statuses differ in nothing but effectivePriority. */
   public static boolean samePriorityAside(BatchJobStatus a, BatchJobStatus b) {

@@ -9,6 +9,8 @@ import io.octomy.batch.api.Resources;
 import io.octomy.batch.controller.drift.DriftFolder;
 import io.octomy.batch.controller.drift.FinishedRun;
 import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Times;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,7 +151,9 @@ final class WriteStep {
   /** Folds the finished run into its type's record; true when done or nothing to fold. */
   private boolean foldDrift(BatchJob job, BatchJobStatus finished) {
     String type = job.getSpec() == null ? null : job.getSpec().getType();
-    if (type == null || finished.getUsage() == null || finished.getUsage().isEmpty()) {
+    Long runSeconds = runSeconds(finished);
+    boolean measured = finished.getUsage() != null && !finished.getUsage().isEmpty();
+    if (type == null || (!measured && runSeconds == null)) {
       return true;
     }
     Resources r = job.getSpec().getResources();
@@ -163,7 +167,22 @@ final class WriteStep {
             type,
             requested,
             r == null ? null : r.getLimits(),
-            finished.getUsage());
+            finished.getUsage(),
+            runSeconds);
     return writer.foldDrift(job.getMetadata().getNamespace(), run, rec -> drift.fold(rec, run));
+  }
+
+  /**
+   * Start to finish in whole seconds, or null when either end is unknown or the run did not end
+   * with an exit code: a job lost with its agent or whose Pod vanished was not seen to end, so the
+   * time until that was noticed is not a run time.
+   */
+  static Long runSeconds(BatchJobStatus finished) {
+    Instant started = Times.parse(finished.getStartedAt());
+    Instant ended = Times.parse(finished.getFinishedAt());
+    if (started == null || ended == null || ended.isBefore(started)) {
+      return null;
+    }
+    return finished.getExitCode() == null ? null : Duration.between(started, ended).toSeconds();
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +24,7 @@ final class ApiRouter {
   private final WatchHandler watches;
   private final ObjectMapper json;
   private final Supplier<String> serverAddress;
+  private final List<DelegatedGroup> delegated = new CopyOnWriteArrayList<>();
 
   ApiRouter(
       ResourceRegistry registry,
@@ -36,6 +38,14 @@ final class ApiRouter {
     this.watches = watches;
     this.json = json;
     this.serverAddress = serverAddress;
+  }
+
+  /**
+   * Serves a group version by handing its requests to {@code group} (see {@link DelegatedGroup}).
+   */
+  void delegate(DelegatedGroup group) {
+    delegated.add(group);
+    discovery.delegate(group);
   }
 
   ApiResponse handle(ApiRequest req) {
@@ -88,6 +98,10 @@ final class ApiRouter {
     if (path.startsWith("/openapi/v3/")) {
       throw notFound();
     }
+    Optional<ApiResponse> handed = delegated(req, path);
+    if (handed.isPresent()) {
+      return handed.get();
+    }
     String[] parts = path.substring(1).split("/");
     if (parts.length == 2 && parts[0].equals("api")) {
       return found(discovery.resources("", parts[1]));
@@ -102,6 +116,24 @@ final class ApiRouter {
     ResourceType type =
         registry.find(p.group(), p.version(), p.plural()).orElseThrow(ApiRouter::notFound);
     return resources.handle(req, p, type);
+  }
+
+  /** The answer of a delegated group for a path below its {@code /apis/GROUP/VERSION/}. */
+  private Optional<ApiResponse> delegated(ApiRequest req, String path) {
+    for (DelegatedGroup g : delegated) {
+      String prefix = "/apis/" + g.group() + "/" + g.version() + "/";
+      if (path.startsWith(prefix)) {
+        DelegatedGroup.Reply r =
+            g.serve(
+                req.method(),
+                path.substring(prefix.length() - 1),
+                req.query(),
+                req.accept(),
+                req.body());
+        return Optional.of(new ApiResponse(r.status(), r.contentType(), r.body()));
+      }
+    }
+    return Optional.empty();
   }
 
   /** Starts a watch, or answers why it cannot start (as a complete response). */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The legacy discovery documents ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/G},
@@ -26,9 +27,15 @@ final class Discovery {
       List.of("delete", "deletecollection", "get", "list", "patch", "create", "update", "watch");
 
   private final ResourceRegistry registry;
+  private final List<DelegatedGroup> delegated = new CopyOnWriteArrayList<>();
 
   Discovery(ResourceRegistry registry) {
     this.registry = registry;
+  }
+
+  /** Lists a delegated group version in {@code /apis} and answers its discovery documents. */
+  void delegate(DelegatedGroup group) {
+    delegated.add(group);
   }
 
   /** {@code /api}. */
@@ -51,11 +58,28 @@ final class Discovery {
     for (String g : registry.groups()) {
       group(g).ifPresent(groups::add);
     }
+    for (DelegatedGroup g : delegated) {
+      groups.add(delegatedGroup(g));
+    }
+    return doc;
+  }
+
+  private static ObjectNode delegatedGroup(DelegatedGroup g) {
+    ObjectNode doc = F.objectNode();
+    doc.put("kind", "APIGroup").put("apiVersion", "v1").put("name", g.group());
+    String gv = g.group() + "/" + g.version();
+    doc.putArray("versions").addObject().put("groupVersion", gv).put("version", g.version());
+    doc.putObject("preferredVersion").put("groupVersion", gv).put("version", g.version());
     return doc;
   }
 
   /** {@code /apis/GROUP}, empty when the group is not served. */
   Optional<ObjectNode> group(String group) {
+    for (DelegatedGroup g : delegated) {
+      if (g.group().equals(group)) {
+        return Optional.of(delegatedGroup(g));
+      }
+    }
     List<String> versions =
         registry.all().stream()
             .filter(t -> t.group().equals(group))
@@ -87,6 +111,26 @@ final class Discovery {
 
   /** {@code /api/v1} or {@code /apis/GROUP/VERSION}, empty when nothing is served there. */
   Optional<ObjectNode> resources(String group, String version) {
+    for (DelegatedGroup g : delegated) {
+      if (g.group().equals(group) && g.version().equals(version)) {
+        ObjectNode doc = F.objectNode();
+        doc.put("kind", "APIResourceList")
+            .put("apiVersion", "v1")
+            .put("groupVersion", group + "/" + version);
+        ArrayNode list = doc.putArray("resources");
+        for (DelegatedGroup.Resource r : g.resources()) {
+          ObjectNode entry = list.addObject();
+          entry
+              .put("name", r.name())
+              .put("singularName", r.name().substring(0, r.name().length() - 1))
+              .put("namespaced", r.namespaced())
+              .put("kind", r.kind());
+          ArrayNode verbs = entry.putArray("verbs");
+          r.verbs().forEach(verbs::add);
+        }
+        return Optional.of(doc);
+      }
+    }
     List<ResourceType> types =
         registry.all().stream()
             .filter(t -> t.group().equals(group) && t.versions().contains(version))

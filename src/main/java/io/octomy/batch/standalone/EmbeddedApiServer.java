@@ -343,6 +343,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   /**
+   * Serves a group version by handing its requests to {@code group}, as a real API server serves an
+   * aggregated API; until then its paths are not found.
+   */
+  public void delegate(DelegatedGroup group) {
+    router.delegate(group);
+  }
+
+  /**
    * Stops listening, ends open watches, folds the SQLite WAL into the database file and releases
    * the state directory. Safe to call twice.
    */

@@ -5,9 +5,12 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.agent.AgentSettings;
 import io.octomy.batch.agent.NodeAgent;
 import io.octomy.batch.agent.OshiHostProbe;
+import io.octomy.batch.agent.ProcessExecutor;
+import io.octomy.batch.agent.RunKey;
 import io.octomy.batch.api.crd.CrdFinisher;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
+import io.octomy.batch.controller.visibility.ControllerVisibility;
 import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
 import java.io.IOException;
@@ -19,6 +22,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Standalone mode in one process: the embedded API server (state in SQLite under the state
@@ -41,16 +45,19 @@ public final class StandaloneRuntime implements AutoCloseable {
   private final EmbeddedApiServer server;
   private final KubernetesClient client;
   private final BatchController controller;
+  private final ControllerVisibility visibility;
   private final NodeAgent agent;
 
   private StandaloneRuntime(
       EmbeddedApiServer server,
       KubernetesClient client,
       BatchController controller,
+      ControllerVisibility visibility,
       NodeAgent agent) {
     this.server = server;
     this.client = client;
     this.controller = controller;
+    this.visibility = visibility;
     this.agent = agent;
   }
 
@@ -59,6 +66,7 @@ public final class StandaloneRuntime implements AutoCloseable {
     EmbeddedApiServer server = EmbeddedApiServer.start(o.stateDir(), o.port(), productCrds());
     KubernetesClient client = null;
     BatchController controller = null;
+    ControllerVisibility visibility = null;
     try {
       client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
       controller =
@@ -78,10 +86,26 @@ public final class StandaloneRuntime implements AutoCloseable {
               .withCapacityOverrides(o.capacity())
               .withStateDir(o.stateDir().resolve("agent"))
               .withModeTable(o.policy().modes());
+      Path agentState = settings.stateDir();
+      String local = settings.nodeName();
+      visibility =
+          ControllerVisibility.start(
+              client,
+              controller,
+              clock,
+              (node, namespace, name, uid) ->
+                  local.equals(node)
+                      ? Optional.of(
+                          ProcessExecutor.logFile(agentState, new RunKey(namespace, name, uid)))
+                      : Optional.empty());
+      server.delegate(new VisibilityGroup(visibility.api()));
       NodeAgent agent = new NodeAgent(client, settings, new OshiHostProbe(), clock).start();
-      return new StandaloneRuntime(server, client, controller, agent);
+      return new StandaloneRuntime(server, client, controller, visibility, agent);
     } catch (RuntimeException | IOException | InterruptedException e) {
       // Nothing half-started stays behind: the state directory's lock is released for the next try.
+      if (visibility != null) {
+        visibility.close();
+      }
       if (controller != null) {
         controller.close();
       }
@@ -125,6 +149,7 @@ public final class StandaloneRuntime implements AutoCloseable {
   @Override
   public void close() {
     agent.close();
+    visibility.close();
     controller.close();
     client.close();
     server.close();

@@ -311,6 +311,29 @@ class AdmissionLoopTest {
               assertThat(h.cluster.admissionsApplied()).containsExactly("a@n1", "b@n1");
             }),
         new Case(
+            "a finished run's time is folded into its type's profile, once",
+            h -> {
+              h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
+              h.cluster.add(aJob("a").cpu(3000).type("solve").build());
+            },
+            h -> {
+              h.pass(); // a admitted
+              h.pass(); // its Pod created
+              h.cluster.podPhase("a", "Running"); // started at T0
+              h.pass();
+              h.clock.advance(Duration.ofMinutes(10));
+              h.cluster.podPhase("a", "Succeeded");
+              h.pass(); // finished: 600 s from start to end
+              h.restart();
+              h.pass(); // a new loop sees it finished and folds nothing again
+            },
+            Map.of("a", "Succeeded"),
+            h -> {
+              assertThat(h.cluster.profiles().get("default/solve").runTime().samples())
+                  .containsExactly(600L);
+              assertThat(h.cluster.profiles().get("default/solve").runs()).isEqualTo(1);
+            }),
+        new Case(
             "a silent node is marked Ready=Unknown once; its agent's report wins a conflict",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));

@@ -180,7 +180,9 @@ class StatusComposerTest {
             Conditions.find(running.status().getConditions(), ConditionTypes.OVER_LIMIT)
                 .getMessage())
         .contains("measured peak 2500 octomy.io/cpu-milli is above its limit 2000");
-    assertThat(running.events()).extracting(JobEvent::reason).containsExactly("OverLimit");
+    assertThat(running.events())
+        .extracting(JobEvent::reason)
+        .containsExactly("Started", "OverLimit");
 
     var finished =
         StatusComposer.running(
@@ -232,5 +234,46 @@ class StatusComposerTest {
             job(null, 1), new Decision.Skip("root", "skipped: dependency root failed."), T0);
     assertThat(s.status().getPhase()).isEqualTo(JobPhase.Skipped);
     assertThat(s.status().getReason()).isEqualTo("DependencyFailed");
+  }
+
+  @Test
+  void theEventsOfAProcessJobSayWhereItsOutputIs() {
+    BatchJobStatus admitted =
+        StatusComposer.decided(
+                job(null, 1), new Decision.Admit("ws-7", NodeMode.Drone, 100, false), T0)
+            .status();
+    String file = "/home/me/.octomy/agent/jobs/studio/a/uid-1/output.log";
+    var running =
+        StatusComposer.running(
+            job(admitted, 1),
+            new RunObservation(JobPhase.Running, null, null, T0, null, Map.of(), null, file),
+            T0.plusSeconds(1));
+    assertThat(running.events())
+        .containsExactly(
+            JobEvent.normal(
+                "Started",
+                "started on node ws-7. Its output is in "
+                    + file
+                    + " on that node (kubectl octomy logs "
+                    + job(null, 1).getMetadata().getName()
+                    + ")."));
+    var finished =
+        StatusComposer.running(
+            job(running.status(), 1),
+            new RunObservation(
+                JobPhase.Succeeded, 0, null, T0, T0.plusSeconds(30), Map.of(), null, file),
+            T0.plusSeconds(31));
+    assertThat(finished.events())
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.message())
+                    .startsWith("succeeded on node ws-7 with exit code 0 after 30 s.")
+                    .endsWith(
+                        "Its output is in "
+                            + file
+                            + " on that node (kubectl octomy logs "
+                            + job(null, 1).getMetadata().getName()
+                            + ")."));
   }
 }

@@ -1,5 +1,6 @@
 package io.octomy.batch.standalone;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,11 +25,22 @@ final class Kubectl {
   private final String binary;
   private final Path kubeconfig;
   private final Path home;
+  private final Path plugins;
 
   Kubectl(String binary, Path kubeconfig, Path home) {
+    this(binary, kubeconfig, home, null);
+  }
+
+  private Kubectl(String binary, Path kubeconfig, Path home, Path plugins) {
     this.binary = binary;
     this.kubeconfig = kubeconfig;
     this.home = home;
+    this.plugins = plugins;
+  }
+
+  /** The same kubectl with {@code dir} first on its PATH, where it finds plugins. */
+  Kubectl withPluginsFrom(Path dir) {
+    return new Kubectl(binary, kubeconfig, home, dir);
   }
 
   String binary() {
@@ -94,6 +106,9 @@ final class Kubectl {
     pb.environment().put("KUBECONFIG", kubeconfig.toString());
     pb.environment().put("HOME", home.toString());
     pb.environment().remove("KUBERNETES_MASTER");
+    if (plugins != null) {
+      pb.environment().put("PATH", plugins + File.pathSeparator + System.getenv("PATH"));
+    }
     return pb;
   }
 }

@@ -47,7 +47,8 @@ public final class DriftFolder {
    * <p>Per resource named by the record, the run's requests or its measured peaks: a measured peak
    * joins the window; {@code requested} becomes this run's request (absent if this run did not
    * request it); the statistics are recomputed. A resource with neither a request nor any
-   * measurement left is dropped.
+   * measurement left is dropped. A timed run's run time joins the run-time window, which is kept as
+   * long as the sample window.
    */
   public DriftRecord fold(DriftRecord record, FinishedRun run) {
     if (record.foldedJobs().contains(run.jobUid())) {
@@ -75,9 +76,19 @@ public final class DriftFolder {
     uids.add(run.jobUid());
     trimFront(uids, uidWindow);
 
+    List<Long> times = new ArrayList<>(record.runTime().samples());
+    if (run.runSeconds() != null) {
+      times.add(run.runSeconds());
+      trimFront(times, sampleWindow);
+    }
+
     boolean over = !OverLimit.exceeded(run.limits(), run.peakUsage()).isEmpty();
     return new DriftRecord(
-        record.runs() + 1, record.overLimitRuns() + (over ? 1 : 0), resources, uids);
+        record.runs() + 1,
+        record.overLimitRuns() + (over ? 1 : 0),
+        resources,
+        uids,
+        new RunTimeWindow(times));
   }
 
   private static <T> void trimFront(List<T> list, int max) {

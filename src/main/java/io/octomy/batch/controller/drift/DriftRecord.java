@@ -17,13 +17,25 @@ import java.util.TreeMap;
  * @param resources per resource name, sorted by name
  * @param foldedJobs UIDs of the most recent folded jobs, oldest first; a UID listed here is not
  *     folded again
+ * @param runTime the measured run times of the recent timed runs
  */
 public record DriftRecord(
-    long runs, long overLimitRuns, Map<String, DriftFigures> resources, List<String> foldedJobs) {
+    long runs,
+    long overLimitRuns,
+    Map<String, DriftFigures> resources,
+    List<String> foldedJobs,
+    RunTimeWindow runTime) {
 
   public DriftRecord {
     resources = Collections.unmodifiableMap(new TreeMap<>(resources));
     foldedJobs = List.copyOf(foldedJobs);
+    runTime = runTime == null ? RunTimeWindow.empty() : runTime;
+  }
+
+  /** A record without timed runs. */
+  public DriftRecord(
+      long runs, long overLimitRuns, Map<String, DriftFigures> resources, List<String> foldedJobs) {
+    this(runs, overLimitRuns, resources, foldedJobs, RunTimeWindow.empty());
   }
 
   /** A type never run. */
@@ -34,7 +46,8 @@ public record DriftRecord(
   /**
    * The record as plain maps, lists, numbers and strings (null fields left out), ready to be put
    * into a Kubernetes status: {@code runs}, {@code overLimitRuns}, {@code resources.NAME.
-   * {requested, usedP50, usedP95, usedMax, waste, suggestedRequest, samples}}, {@code foldedJobs}.
+   * {requested, usedP50, usedP95, usedMax, waste, suggestedRequest, samples}}, {@code foldedJobs},
+   * {@code runTime.{runs, p50Seconds, p90Seconds, maxSeconds, samples}}.
    */
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -44,6 +57,7 @@ public record DriftRecord(
     resources.forEach((name, drift) -> res.put(name, drift.toMap()));
     m.put("resources", res);
     m.put("foldedJobs", new ArrayList<>(foldedJobs));
+    m.put("runTime", runTime.toMap());
     return m;
   }
 
@@ -71,7 +85,12 @@ public record DriftRecord(
             : List.of();
     Long runs = asLong(m.get("runs"));
     Long over = asLong(m.get("overLimitRuns"));
-    return new DriftRecord(runs == null ? 0 : runs, over == null ? 0 : over, resources, uids);
+    return new DriftRecord(
+        runs == null ? 0 : runs,
+        over == null ? 0 : over,
+        resources,
+        uids,
+        RunTimeWindow.fromMap(m.get("runTime")));
   }
 
   static Long asLong(Object o) {

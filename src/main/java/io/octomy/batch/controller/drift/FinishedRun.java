@@ -13,13 +13,26 @@ import java.util.Map;
  * @param requests {@code spec.resources.requests}
  * @param limits {@code spec.resources.limits}
  * @param peakUsage measured peak per resource ({@code status.usage})
+ * @param runSeconds whole seconds from {@code startedAt} to {@code finishedAt}; null when either is
+ *     unknown (the run is then not timed)
  */
 public record FinishedRun(
     String jobUid,
     String type,
     Map<String, Long> requests,
     Map<String, Long> limits,
-    Map<String, Long> peakUsage) {
+    Map<String, Long> peakUsage,
+    Long runSeconds) {
+
+  /** A run whose time is not known. */
+  public FinishedRun(
+      String jobUid,
+      String type,
+      Map<String, Long> requests,
+      Map<String, Long> limits,
+      Map<String, Long> peakUsage) {
+    this(jobUid, type, requests, limits, peakUsage, null);
+  }
 
   public FinishedRun {
     if (jobUid == null || jobUid.isBlank()) {
@@ -31,6 +44,9 @@ public record FinishedRun(
     requests = copy(requests);
     limits = copy(limits);
     peakUsage = copy(peakUsage);
+    if (runSeconds != null && runSeconds < 0) {
+      throw new IllegalArgumentException("a run cannot end before it starts: " + runSeconds + " s");
+    }
   }
 
   private static Map<String, Long> copy(Map<String, Long> m) {

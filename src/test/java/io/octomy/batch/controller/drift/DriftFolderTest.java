@@ -116,4 +116,20 @@ class DriftFolderTest {
     assertThat(r.resources()).isEmpty();
     assertThat(r.runs()).isEqualTo(2);
   }
+
+  @Test
+  void timedRunsJoinTheRunTimeWindowAndUntimedOnesDoNot() {
+    DriftFolder small = new DriftFolder(3, 10);
+    DriftRecord r = DriftRecord.empty();
+    for (int i = 0; i < 5; i++) {
+      r = small.fold(r, new FinishedRun("t" + i, "solve", null, null, null, 100L * (i + 1)));
+    }
+    r = small.fold(r, new FinishedRun("untimed", "solve", null, null, Map.of(CPU, 5L)));
+    assertThat(r.runs()).isEqualTo(6);
+    assertThat(r.runTime().samples()).containsExactly(300L, 400L, 500L);
+    assertThat(r.runTime().p50()).isEqualTo(400);
+    assertThat(r.runTime().p90()).isEqualTo(500);
+    assertThat(r.runTime().max()).isEqualTo(500);
+    assertThat(small.fold(r, new FinishedRun("t4", "solve", null, null, null, 9L))).isEqualTo(r);
+  }
 }

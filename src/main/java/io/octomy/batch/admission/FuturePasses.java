@@ -1,0 +1,423 @@
+package io.octomy.batch.admission;
+
+import io.octomy.batch.vocabulary.PriorityPolicy;
+import io.octomy.batch.vocabulary.ServiceClass;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * The passes after the next one, simulated event by event, with the pass's own state and its own
+ * {@link AdmissionPass#decideOne}: nothing is decided here that the pass would decide otherwise.
+ *
+ * <p>Between two events nothing a waiting job waits for can change: locks, group slots, budget and
+ * node allocation only shrink within a pass, so a job that failed a gate keeps failing it until a
+ * reservation is released. The events are therefore the expected ends of jobs (each releasing its
+ * node allocation, locks, group slot and budget, and counting as a success for its dependants), and
+ * each is followed by one pass over the jobs it can have helped, taken in pass order at that time
+ * (aging included), plus any job held for a starving job and the starving jobs in pass order until
+ * one is protected ({@link StarvationGuard}; which gate a job fails first changes as others are
+ * admitted, see {@link WaitingRoom}). Every other waiting job would fail again. A pass also runs
+ * when a job starts starving while others are held for the starving one: the protection may move.
+ *
+ * <p>Assumed, and said where the forecast is shown: every job succeeds; nodes, modes, the policy
+ * and the set of jobs stay as they are; a pass follows each end at once.
+ */
+final class FuturePasses {
+
+  private record End(Instant at, PreparedJob job, int node, int depth) {}
+
+  /** A job to decide again at a given time, whatever else happens. */
+  private record Timed(Instant at, PreparedJob job) {}
+
+  private final AdmissionPass pass;
+  private final NodePool pool;
+  private final Reservations reservations;
+  private final PriorityPolicy priority;
+  private final RunTimeModel model;
+  private final WaitingRoom room;
+  private final HeldJobs held;
+  private final Map<String, Long> namespaceVersions = new HashMap<>();
+  private final PriorityQueue<End> ends =
+      new PriorityQueue<>(
+          (a, b) -> {
+            int c = a.at().compareTo(b.at());
+            return c != 0 ? c : Integer.compare(a.job().index, b.job().index);
+          });
+  private final PriorityQueue<Timed> timed =
+      new PriorityQueue<>(
+          (a, b) -> {
+            int c = a.at().compareTo(b.at());
+            return c != 0 ? c : Integer.compare(a.job().index, b.job().index);
+          });
+  private final Map<JobKey, ExpectedStart> starts = new LinkedHashMap<>();
+  private final Map<JobKey, Instant> endTimes = new HashMap<>();
+  private final int[] stamp;
+  private final int[] done;
+  private final PreparedJob[] cause;
+  private final int[] causeDepth;
+  private final Instant[] onsets;
+  private int nextOnset;
+  private int passId;
+  private int passes;
+
+  // One pass.
+  private Instant t;
+  private final PriorityQueue<PreparedJob> woken = new PriorityQueue<>(AdmissionPass.PASS_ORDER);
+  private final Map<Integer, End> nodeSources = new LinkedHashMap<>();
+  private final Map<String, End> budgetSources = new LinkedHashMap<>();
+  private End firstEnd;
+
+  /** Where the job a pass takes next comes from. */
+  private enum TakenFrom {
+    WOKEN,
+    NODE,
+    BUDGET,
+    HELD,
+    STARVING
+  }
+
+  private final PassCandidates candidates;
+
+  FuturePasses(AdmissionPass pass, RunTimeModel model) {
+    this.pass = pass;
+    this.pool = pass.pool();
+    this.reservations = pass.reservations();
+    this.priority = pass.snapshot().policy().priority();
+    this.model = model;
+    int n = pass.jobs().size();
+    this.room = new WaitingRoom(pass.jobs(), pass.queued(), pool.resourceCount());
+    this.held = new HeldJobs(n, room);
+    this.stamp = new int[n];
+    this.done = new int[n];
+    this.cause = new PreparedJob[n];
+    this.causeDepth = new int[n];
+    this.candidates =
+        new PassCandidates(pool, reservations, room, this::touch, job -> done[job.index] == passId);
+    List<Instant> starving = new ArrayList<>();
+    Duration after = priority.starvationAfter();
+    for (PreparedJob job : pass.queued()) {
+      starving.add(job.queuedAt.plus(after).plusNanos(1));
+    }
+    starving.sort(null);
+    this.onsets = starving.toArray(Instant[]::new);
+  }
+
+  Forecast run(AdmissionResult next, Map<JobKey, GateReport> reports) {
+    Instant now = pass.snapshot().now();
+    for (PreparedJob job : pass.jobs()) {
+      if (job.view.phase().holdsReservation()) {
+        Instant end = model.expectedEnd(job.view);
+        scheduleEnd(job, pool.indexOf(job.view.node()), end.isBefore(now) ? now : end, 1);
+      }
+    }
+    for (PreparedJob job : pass.queued()) {
+      Decision d = next.decisions().get(job.key);
+      if (d instanceof Decision.Admit admit) {
+        starts.put(job.key, new ExpectedStart(job.key, now, admit.node(), null, 0));
+        scheduleEnd(job, pool.indexOf(admit.node()), now.plus(runTime(job)), 1);
+      } else if (d.reason() == Reason.WaitingForDependency) {
+        awaitDependencies(job);
+      } else if (d instanceof Decision.Wait) {
+        park(job, d);
+      }
+    }
+    while (true) {
+      Instant at = ends.isEmpty() ? null : ends.peek().at();
+      if (!timed.isEmpty() && (at == null || timed.peek().at().isBefore(at))) {
+        at = timed.peek().at();
+      }
+      while (nextOnset < onsets.length && !onsets[nextOnset].isAfter(now)) {
+        nextOnset++;
+      }
+      if (!held.isEmpty()
+          && nextOnset < onsets.length
+          && (at == null || onsets[nextOnset].isBefore(at))) {
+        at = onsets[nextOnset];
+      }
+      if (at == null) {
+        break;
+      }
+      now = at;
+      simulate(at);
+    }
+    return new Forecast(next, reports, starts, endTimes, passes);
+  }
+
+  private void awaitDependencies(PreparedJob job) {
+    for (WaitingOn on : pass.dependencies().verdict(job.index).waitingOn()) {
+      PreparedJob dependency = pass.job(new JobKey(job.key.namespace(), on.job()));
+      if (dependency == null) {
+        return; // it does not exist: no predicted end helps
+      }
+    }
+    for (WaitingOn on : pass.dependencies().verdict(job.index).waitingOn()) {
+      room.awaitDependency(job, pass.job(new JobKey(job.key.namespace(), on.job())));
+    }
+  }
+
+  private Duration runTime(PreparedJob job) {
+    Duration d = model.expectedRunTime(job.view);
+    return d.isNegative() || d.isZero() ? Duration.ofSeconds(1) : d;
+  }
+
+  private void scheduleEnd(PreparedJob job, int node, Instant at, int depth) {
+    ends.add(new End(at, job, node, depth));
+    endTimes.put(job.key, at);
+  }
+
+  /** One simulated pass at {@code at}: the ends due then, and the jobs they can have helped. */
+  private void simulate(Instant at) {
+    t = at;
+    passId++;
+    passes++;
+    pass.startPass();
+    firstEnd = null;
+    while (!ends.isEmpty() && !ends.peek().at().isAfter(at)) {
+      release(ends.poll());
+    }
+    held.startPass();
+    while (!timed.isEmpty() && !timed.peek().at().isAfter(at)) {
+      wake(timed.poll().job(), firstEnd);
+    }
+    candidates.startPass();
+    List<Object[]> parkings = new ArrayList<>();
+    while (true) {
+      PreparedJob best = woken.peek();
+      TakenFrom from = TakenFrom.WOKEN;
+      End by = null;
+      for (Map.Entry<Integer, End> source : nodeSources.entrySet()) {
+        PreparedJob head = candidates.nodeHead(source.getKey());
+        if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
+          best = head;
+          from = TakenFrom.NODE;
+          by = source.getValue();
+        }
+      }
+      for (Map.Entry<String, End> source : budgetSources.entrySet()) {
+        PreparedJob head = candidates.budgetHead(source.getKey());
+        if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
+          best = head;
+          from = TakenFrom.BUDGET;
+          by = source.getValue();
+        }
+      }
+      for (int c = 0; c < room.classes(); c++) {
+        PreparedJob head = held.next(c);
+        if (head != null) {
+          touch(head);
+          if (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0) {
+            best = head;
+            from = TakenFrom.HELD;
+            by = firstEnd;
+          }
+        }
+      }
+      if (pass.guard().hold() == null) {
+        PreparedJob head = candidates.starvingHead();
+        if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
+          best = head;
+          from = TakenFrom.STARVING;
+          by = firstEnd;
+        }
+      }
+      if (best == null) {
+        break;
+      }
+      if (from == TakenFrom.HELD && !mayNoLongerBeHeld(best)) {
+        held.passOver(best);
+        continue;
+      }
+      take(best, from, by);
+      Decision d = pass.decideOne(best, DependencyVerdict.READY);
+      // Meant for this placement only; a gate checked before capacity may have stopped it first.
+      best.knownUnplaceable = false;
+      if (d instanceof Decision.Admit admit) {
+        admitted(best, admit, at);
+      } else {
+        parkings.add(new Object[] {best, d});
+      }
+    }
+    // Parked only now: nothing a job waits for can free up within the pass.
+    for (Object[] p : parkings) {
+      park((PreparedJob) p[0], (Decision) p[1]);
+    }
+    nodeSources.clear();
+    budgetSources.clear();
+  }
+
+  /** Takes the chosen job out of where it waited, and forgets heads it was. */
+  private void take(PreparedJob job, TakenFrom from, End by) {
+    switch (from) {
+      case WOKEN -> woken.poll();
+      case HELD -> held.release(job);
+      case NODE -> {
+        room.unparkCapacity(job);
+        candidates.forget(job);
+      }
+      case STARVING -> {
+        Reason gate = room.parkedOn(job);
+        room.unpark(job);
+        candidates.forget(job);
+        candidates.forgetBudget(job.key.namespace());
+        if (gate == Reason.WaitingForCapacity && !fitsAFreedNode(job)) {
+          // It fitted nowhere when parked, and only the nodes freed in this pass have grown since.
+          job.knownUnplaceable = true;
+        }
+      }
+      case BUDGET -> {
+        room.unparkBudget(job);
+        candidates.forget(job);
+        candidates.forgetBudget(job.key.namespace());
+      }
+    }
+    if (from != TakenFrom.WOKEN) {
+      setCause(job, by);
+    }
+    done[job.index] = passId;
+  }
+
+  private void admitted(PreparedJob job, Decision.Admit admit, Instant at) {
+    changed(job);
+    int node = pool.indexOf(admit.node());
+    candidates.forgetNode(node); // its room shrank
+    candidates.forgetBudget(job.key.namespace()); // and the namespace's budget
+    PreparedJob c = cause[job.index];
+    int depth = causeDepth[job.index];
+    starts.put(
+        job.key, new ExpectedStart(job.key, at, admit.node(), c == null ? null : c.key, depth));
+    scheduleEnd(job, node, at.plus(runTime(job)), depth + 1);
+  }
+
+  private boolean fitsAFreedNode(PreparedJob job) {
+    for (int node : nodeSources.keySet()) {
+      if (pool.fitsNow(node, job)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void release(End end) {
+    PreparedJob job = end.job();
+    if (firstEnd == null) {
+      firstEnd = end;
+    }
+    if (end.node() >= 0) {
+      pool.release(end.node(), job);
+      if (job.resourceIds.length > 0) {
+        nodeSources.putIfAbsent(end.node(), end);
+      }
+    }
+    reservations.release(job);
+    changed(job);
+    String namespace = job.key.namespace();
+    for (String key : job.lockKeys) {
+      if (!reservations.lockHeld(namespace, key)) {
+        room.wakeLock(namespace, key).forEach(w -> wake(w, end));
+      }
+    }
+    if (job.group() != null && reservations.freeGroupSlots(job) > 0) {
+      room.wakeGroup(namespace, job.group()).forEach(w -> wake(w, end));
+    }
+    for (int id : job.resourceIds) {
+      if (reservations.budgeted(namespace, id)) {
+        budgetSources.putIfAbsent(namespace, end);
+        break;
+      }
+    }
+    room.dependencyEnded(job).forEach(w -> wake(w, end));
+  }
+
+  private void wake(PreparedJob job, End by) {
+    touch(job);
+    setCause(job, by);
+    woken.add(job);
+  }
+
+  private void setCause(PreparedJob job, End by) {
+    cause[job.index] = by == null ? null : by.job();
+    causeDepth[job.index] = by == null ? 0 : by.depth();
+  }
+
+  /** Priority and starving as of this pass's time, computed once per pass. */
+  private void touch(PreparedJob job) {
+    if (stamp[job.index] != passId) {
+      stamp[job.index] = passId;
+      ServiceClass c = ServiceClass.values()[room.classOf(job)];
+      job.effectivePriority = Priorities.effective(priority, c, job.queuedAt, t);
+      job.starving = Priorities.starving(priority, job.queuedAt, t);
+      job.deferrable = c == ServiceClass.BestEffort && !job.starving;
+    }
+  }
+
+  /** Counts an admission or end in the job's namespace (see {@link HeldJobs}). */
+  private void changed(PreparedJob job) {
+    namespaceVersions.merge(job.key.namespace(), 1L, Long::sum);
+  }
+
+  private long version(PreparedJob job) {
+    return namespaceVersions.getOrDefault(job.key.namespace(), 0L);
+  }
+
+  /**
+   * Whether a held job, at its turn in this pass, may be decided otherwise than last time: there is
+   * no hold yet in this pass or another one, its namespace changed, or a node freed in this pass
+   * (other than the held one) has room for it.
+   */
+  private boolean mayNoLongerBeHeld(PreparedJob job) {
+    StarvationHold hold = pass.guard().hold();
+    HeldJobs.Hold under = held.heldUnder(job);
+    if (hold == null
+        || under.starvingJob() != pass.guard().protectedJob().index
+        || under.node() != pool.indexOf(hold.node())
+        || version(job) != held.namespaceVersion(job)) {
+      return true;
+    }
+    int excluded = pass.guard().excludedNodeFor(job);
+    for (int node : nodeSources.keySet()) {
+      if (node != excluded && pool.fitsNow(node, job)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Parks a job on the gate it failed; jobs that no expected end can help are left out. */
+  private void park(PreparedJob job, Decision d) {
+    switch (d.reason()) {
+      case WaitingForLock -> room.parkForLock(job, d.waitingOn().get(0).key());
+      case WaitingForGroup -> {
+        if (reservations.groupCap(job) > 0) {
+          room.parkForGroup(job);
+        } else if (!job.lockKeys.isEmpty()) {
+          room.parkUnhelped(job); // a lock taken later would be the first gate it fails
+        }
+      }
+      case WaitingForBudget -> room.parkForBudget(job);
+      case BestEffortDeferred ->
+          // Measured use does not change in a forecast: it waits until it starts starving.
+          timed.add(new Timed(job.queuedAt.plus(priority.starvationAfter()).plusNanos(1), job));
+      case HeldForStarvingJob ->
+          held.hold(
+              job,
+              new HeldJobs.Hold(
+                  pass.guard().protectedJob().index, pool.indexOf(pass.guard().hold().node())),
+              version(job));
+      case WaitingForCapacity -> room.parkForCapacity(job);
+      case NoNodeFits -> {
+        // Offers do not change, but a lock, a group slot or budget taken later may become the
+        // first gate it fails; without any of them it fails nothing else, ever.
+        if (!job.lockKeys.isEmpty() || job.group() != null || reservations.hasBudget(job)) {
+          room.parkUnhelped(job);
+        }
+      }
+      default -> {} // rejected or skipped: they never run
+    }
+  }
+}

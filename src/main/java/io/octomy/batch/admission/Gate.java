@@ -1,0 +1,219 @@
+package io.octomy.batch.admission;
+
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One check a Queued job fails at its turn in a pass, with the numbers behind it. A {@link
+ * GateReport} lists every gate a job fails, in the order the pass checks them; the first one is the
+ * one the pass decides on.
+ */
+public sealed interface Gate {
+
+  /** The reason the pass gives when this is the first gate a job fails. */
+  Reason reason();
+
+  /** The spec is invalid; each problem is a sentence that says what to write instead. */
+  record InvalidSpec(List<String> problems) implements Gate {
+    public InvalidSpec {
+      problems = List.copyOf(problems);
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.InvalidSpec;
+    }
+  }
+
+  /** The job is part of a dependency cycle; the message names it. */
+  record DependencyCycle(String message) implements Gate {
+    public DependencyCycle {
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.DependencyCycle;
+    }
+  }
+
+  /** An ancestor failed, was skipped or was rejected: the job can never run. */
+  record DependencyFailed(String ancestor, String message) implements Gate {
+    public DependencyFailed {
+      Objects.requireNonNull(ancestor, "ancestor");
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.DependencyFailed;
+    }
+  }
+
+  /** Dependencies that have not succeeded yet, each with its phase (null: it does not exist). */
+  record Dependencies(List<PendingDependency> pending) implements Gate {
+    public Dependencies {
+      pending = List.copyOf(pending);
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.WaitingForDependency;
+    }
+  }
+
+  /** A dependency not succeeded yet; {@code phase} is null when no such job exists (yet). */
+  record PendingDependency(String name, JobPhase phase) {
+    public PendingDependency {
+      Objects.requireNonNull(name, "name");
+    }
+  }
+
+  /** A lock of the job that others hold. */
+  record Lock(String key, List<String> holders) implements Gate {
+    public Lock {
+      Objects.requireNonNull(key, "key");
+      holders = List.copyOf(holders);
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.WaitingForLock;
+    }
+  }
+
+  /** The job's group is at its cap in the namespace ({@code holders} take its slots). */
+  record Group(String group, int maxRunning, List<String> holders) implements Gate {
+    public Group {
+      Objects.requireNonNull(group, "group");
+      holders = List.copyOf(holders);
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.WaitingForGroup;
+    }
+  }
+
+  /** One budgeted resource the namespace cannot grant now: inUse + request > limit. */
+  record Budget(String namespace, String resource, long request, long inUse, long limit)
+      implements Gate {
+    public Budget {
+      Objects.requireNonNull(namespace, "namespace");
+      Objects.requireNonNull(resource, "resource");
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.WaitingForBudget;
+    }
+  }
+
+  /**
+   * A starving job of higher priority needs something this job would take first: one of its locks,
+   * the last free slot of its group, or what is left of the namespace budget ({@code what} says
+   * which).
+   */
+  record Contested(JobKey starvingJob, String what) implements Gate {
+    public Contested {
+      Objects.requireNonNull(starvingJob, "starvingJob");
+      Objects.requireNonNull(what, "what");
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.HeldForStarvingJob;
+    }
+  }
+
+  /**
+   * No ready node has the job's requests free now. {@code everHolds} says whether some eligible
+   * node's full offer holds them (WaitingForCapacity) or none does (NoNodeFits). {@code nodes} are
+   * the closest candidates, closest first.
+   *
+   * @param readyNodes ready nodes in the snapshot
+   * @param eligibleNodes ready nodes whose mode for this job is not Off
+   */
+  record Capacity(boolean everHolds, int readyNodes, int eligibleNodes, List<NodeRoom> nodes)
+      implements Gate {
+    public Capacity {
+      nodes = List.copyOf(nodes);
+    }
+
+    @Override
+    public Reason reason() {
+      return everHolds ? Reason.WaitingForCapacity : Reason.NoNodeFits;
+    }
+  }
+
+  /** The job fits now only on the node kept for a starving job. */
+  record HeldNode(JobKey starvingJob, String node) implements Gate {
+    public HeldNode {
+      Objects.requireNonNull(starvingJob, "starvingJob");
+      Objects.requireNonNull(node, "node");
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.HeldForStarvingJob;
+    }
+  }
+
+  /**
+   * A BestEffort job that is not starving waits while every ready node it could run on is busy
+   * (measures at least as much of a resource in use as it offers); {@code busy} names up to three.
+   */
+  record Deferred(List<BusyNode> busy, int moreBusy, Duration starvationAfter) implements Gate {
+    public Deferred {
+      busy = List.copyOf(busy);
+      Objects.requireNonNull(starvationAfter, "starvationAfter");
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.BestEffortDeferred;
+    }
+  }
+
+  /** A node busy for a job: it measures {@code inUse} of a resource, at or above its offer. */
+  record BusyNode(String node, NodeMode mode, String resource, long inUse, long offer) {
+    public BusyNode {
+      Objects.requireNonNull(node, "node");
+      Objects.requireNonNull(resource, "resource");
+    }
+  }
+
+  /**
+   * What one candidate node has for the job now.
+   *
+   * @param mode the mode that applies to this job there ({@code ownMode} on its origin)
+   * @param resources one entry per requested resource, by name
+   */
+  record NodeRoom(String node, NodeMode mode, boolean origin, List<Room> resources) {
+    public NodeRoom {
+      Objects.requireNonNull(node, "node");
+      resources = List.copyOf(resources);
+    }
+
+    /** True when every request fits the node's full offer. */
+    public boolean offerHolds() {
+      return resources.stream().allMatch(r -> r.request() <= r.offer());
+    }
+  }
+
+  /** One requested resource on one node: what the job asks, the offer, what is allocated. */
+  record Room(String resource, long request, long offer, long allocated) {
+    /** Offer minus allocation, never below 0. */
+    public long free() {
+      return Math.max(0, offer - allocated);
+    }
+
+    /** How much more must be free before the request fits; 0 when it fits now. */
+    public long shortfall() {
+      return Math.max(0, request - free());
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package io.octomy.batch.admission;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Evaluates every gate of one job at its turn in a pass, reading the pass's own state (node pool,
+ * reservations, dependency verdicts, starvation hold) and the same checks {@link
+ * AdmissionPass#decideOne} makes, so the first gate it reports is the one the pass decides on. It
+ * changes nothing: the pass then decides the job as usual.
+ *
+ * <p>A job that can never run as it stands (an invalid spec, a dependency cycle, a failed ancestor)
+ * gets that one gate: nothing else can help it. Otherwise every failing gate is listed, with the
+ * capacity gate naming up to {@link #CANDIDATES} closest nodes (and the job's origin node).
+ */
+final class GateInspector {
+
+  /** Candidate nodes named by a capacity gate, besides the origin. */
+  static final int CANDIDATES = 3;
+
+  private final AdmissionPass pass;
+  private final NodePool pool;
+  private final Reservations reservations;
+
+  GateInspector(AdmissionPass pass) {
+    this.pass = pass;
+    this.pool = pass.pool();
+    this.reservations = pass.reservations();
+  }
+
+  GateReport report(PreparedJob job, DependencyVerdict verdict, int position) {
+    List<Gate> failing = new ArrayList<>();
+    if (!job.problems.isEmpty()) {
+      failing.add(new Gate.InvalidSpec(job.problems));
+    } else if (verdict.kind() == DependencyVerdict.Kind.CYCLE) {
+      failing.add(new Gate.DependencyCycle(verdict.message()));
+    } else if (verdict.kind() == DependencyVerdict.Kind.SKIP) {
+      failing.add(new Gate.DependencyFailed(verdict.ancestor(), verdict.message()));
+    } else {
+      if (verdict.kind() == DependencyVerdict.Kind.WAIT) {
+        failing.add(dependencies(job, verdict));
+      }
+      failing.addAll(locks(job));
+      Gate group = group(job);
+      if (group != null) {
+        failing.add(group);
+      }
+      failing.addAll(reservations.budgetGates(job));
+      String contested = pass.guard().contested(job);
+      if (contested != null) {
+        failing.add(new Gate.Contested(pass.guard().protectedJob().key, contested));
+      }
+      Gate capacity = capacity(job);
+      if (capacity != null) {
+        failing.add(capacity);
+      }
+    }
+    return new GateReport(job.key, position, job.effectivePriority, job.starving, failing);
+  }
+
+  private Gate dependencies(PreparedJob job, DependencyVerdict verdict) {
+    List<Gate.PendingDependency> pending = new ArrayList<>();
+    for (WaitingOn on : verdict.waitingOn()) {
+      PreparedJob dep = pass.job(new JobKey(job.key.namespace(), on.job()));
+      pending.add(new Gate.PendingDependency(on.job(), dep == null ? null : dep.view.phase()));
+    }
+    return new Gate.Dependencies(pending);
+  }
+
+  private List<Gate> locks(PreparedJob job) {
+    Map<String, List<String>> byKey = new LinkedHashMap<>();
+    for (WaitingOn w : reservations.blockingLocks(job)) {
+      byKey.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w.job());
+    }
+    List<Gate> gates = new ArrayList<>();
+    byKey.forEach((key, holders) -> gates.add(new Gate.Lock(key, holders)));
+    return gates;
+  }
+
+  private Gate group(PreparedJob job) {
+    List<String> holders = reservations.fullGroupHolders(job);
+    int cap = job.group() == null ? 0 : reservations.groupCap(job);
+    if (!holders.isEmpty() || (job.group() != null && cap <= 0)) {
+      return new Gate.Group(job.group(), cap, holders);
+    }
+    return null;
+  }
+
+  /** Null when the job can be placed now. */
+  private Gate capacity(PreparedJob job) {
+    int excluded = pass.guard().excludedNodeFor(job);
+    if (pass.placement().place(job, excluded) >= 0) {
+      return null;
+    }
+    boolean everHolds = pass.placement().fitsSomeFullOffer(job);
+    if (everHolds && job.deferrable && job.requestsNothing()) {
+      return deferred(job);
+    }
+    if (everHolds && excluded >= 0 && pool.fitsNow(excluded, job)) {
+      return new Gate.HeldNode(pass.guard().protectedJob().key, pool.name(excluded));
+    }
+    int eligible = 0;
+    for (int node = 0; node < pool.size(); node++) {
+      if (pool.eligible(node, job)) {
+        eligible++;
+      }
+    }
+    return new Gate.Capacity(everHolds, pool.readyCount(), eligible, candidates(job, everHolds));
+  }
+
+  private Gate deferred(PreparedJob job) {
+    List<Gate.BusyNode> busy = new ArrayList<>();
+    int more = 0;
+    for (int node = 0; node < pool.size(); node++) {
+      int resource = pool.eligible(node, job) ? pool.busyResourceFor(node, job) : -1;
+      if (resource < 0) {
+        continue;
+      }
+      if (busy.size() == CANDIDATES) {
+        more++;
+        continue;
+      }
+      busy.add(
+          new Gate.BusyNode(
+              pool.name(node),
+              pool.modeFor(node, job),
+              pool.resourceName(resource),
+              pool.usage(node, resource),
+              pool.offerFor(node, job, resource)));
+    }
+    return new Gate.Deferred(busy, more, pass.snapshot().policy().priority().starvationAfter());
+  }
+
+  /**
+   * The closest eligible nodes, closest first, and the origin node. For a job some full offer
+   * holds: among those nodes, the smallest largest shortfall as a share of the offer (where it fits
+   * soonest). Otherwise: the fewest resources the offer cannot hold, then the smallest largest
+   * excess as a share of the request.
+   */
+  private List<Gate.NodeRoom> candidates(PreparedJob job, boolean everHolds) {
+    List<int[]> ranked = new ArrayList<>(); // {node}
+    List<long[]> keys = new ArrayList<>(); // {count, numerator, denominator}
+    for (int node = 0; node < pool.size(); node++) {
+      if (!pool.eligible(node, job) || (everHolds && !pool.fitsFullOffer(node, job))) {
+        continue;
+      }
+      long[] key = everHolds ? shortfallKey(node, job) : excessKey(node, job);
+      int at = ranked.size();
+      while (at > 0 && compare(key, keys.get(at - 1)) < 0) {
+        at--;
+      }
+      if (at < CANDIDATES) {
+        ranked.add(at, new int[] {node});
+        keys.add(at, key);
+        if (ranked.size() > CANDIDATES) {
+          ranked.remove(CANDIDATES);
+          keys.remove(CANDIDATES);
+        }
+      }
+    }
+    List<Gate.NodeRoom> rooms = new ArrayList<>();
+    boolean originListed = false;
+    for (int[] n : ranked) {
+      rooms.add(room(n[0], job));
+      originListed |= n[0] == job.origin;
+    }
+    if (!originListed && job.origin >= 0 && pool.eligible(job.origin, job)) {
+      rooms.add(room(job.origin, job));
+    }
+    return rooms;
+  }
+
+  private long[] shortfallKey(int node, PreparedJob job) {
+    long worstShort = 0;
+    long worstOffer = 1;
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int res = job.resourceIds[k];
+      long offer = pool.offerFor(node, job, res);
+      long shortfall = Math.max(0, job.quantities[k] - pool.freeFor(node, job, res));
+      if (shortfall > 0
+          && QuantityMath.compareFractions(shortfall, offer, worstShort, worstOffer) > 0) {
+        worstShort = shortfall;
+        worstOffer = offer;
+      }
+    }
+    return new long[] {0, worstShort, worstOffer};
+  }
+
+  private long[] excessKey(int node, PreparedJob job) {
+    long over = 0;
+    long worstExcess = 0;
+    long worstRequest = 1;
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      long excess = job.quantities[k] - pool.offerFor(node, job, job.resourceIds[k]);
+      if (excess > 0) {
+        over++;
+        if (QuantityMath.compareFractions(excess, job.quantities[k], worstExcess, worstRequest)
+            > 0) {
+          worstExcess = excess;
+          worstRequest = job.quantities[k];
+        }
+      }
+    }
+    return new long[] {over, worstExcess, worstRequest};
+  }
+
+  private static int compare(long[] a, long[] b) {
+    int c = Long.compare(a[0], b[0]);
+    return c != 0 ? c : QuantityMath.compareFractions(a[1], a[2], b[1], b[2]);
+  }
+
+  private Gate.NodeRoom room(int node, PreparedJob job) {
+    List<Gate.Room> rooms = new ArrayList<>();
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int res = job.resourceIds[k];
+      rooms.add(
+          new Gate.Room(
+              pool.resourceName(res),
+              job.quantities[k],
+              pool.offerFor(node, job, res),
+              pool.allocated(node, res)));
+    }
+    return new Gate.NodeRoom(pool.name(node), pool.modeFor(node, job), node == job.origin, rooms);
+  }
+}

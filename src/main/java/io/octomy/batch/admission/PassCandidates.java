@@ -1,0 +1,141 @@
+package io.octomy.batch.admission;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * The parked jobs a simulated pass may have to decide again, besides the woken ones ({@link
+ * FuturePasses}): per node freed in the pass, the first job in pass order parked for capacity that
+ * fits it now; per namespace whose budget grew, the first parked for budget that fits what is left;
+ * and the first starving parked job, until one is protected. Each answer is cached for the pass and
+ * forgotten when what it depends on changes.
+ */
+final class PassCandidates {
+
+  private final NodePool pool;
+  private final Reservations reservations;
+  private final WaitingRoom room;
+  private final Consumer<PreparedJob> touch;
+  private final Predicate<PreparedJob> decided;
+
+  private final Map<Integer, Optional<PreparedJob>> nodeHeads = new HashMap<>();
+  private final Map<String, Optional<PreparedJob>> budgetHeads = new HashMap<>();
+  private Optional<PreparedJob> starvingHead;
+
+  /**
+   * @param touch brings a job's priority and starving up to the pass's time
+   * @param decided whether a job was decided in this pass already
+   */
+  PassCandidates(
+      NodePool pool,
+      Reservations reservations,
+      WaitingRoom room,
+      Consumer<PreparedJob> touch,
+      Predicate<PreparedJob> decided) {
+    this.pool = pool;
+    this.reservations = reservations;
+    this.room = room;
+    this.touch = touch;
+    this.decided = decided;
+  }
+
+  void startPass() {
+    nodeHeads.clear();
+    budgetHeads.clear();
+    starvingHead = null;
+  }
+
+  PreparedJob nodeHead(int node) {
+    return nodeHeads.computeIfAbsent(node, n -> Optional.ofNullable(fitsNode(n))).orElse(null);
+  }
+
+  PreparedJob budgetHead(String namespace) {
+    return budgetHeads
+        .computeIfAbsent(namespace, ns -> Optional.ofNullable(fitsBudget(ns)))
+        .orElse(null);
+  }
+
+  PreparedJob starvingHead() {
+    if (starvingHead == null) {
+      starvingHead = Optional.ofNullable(firstStarving());
+    }
+    return starvingHead.orElse(null);
+  }
+
+  /** The job left where it was parked: no answer names it any more. */
+  void forget(PreparedJob job) {
+    nodeHeads.values().removeIf(h -> h.orElse(null) == job);
+    starvingHead = null;
+  }
+
+  /** The node's allocation changed. */
+  void forgetNode(int node) {
+    nodeHeads.remove(node);
+  }
+
+  /** The namespace's budget, or who waits for it, changed. */
+  void forgetBudget(String namespace) {
+    budgetHeads.remove(namespace);
+  }
+
+  /** The first job in pass order parked for capacity that fits the node now, or null. */
+  private PreparedJob fitsNode(int node) {
+    PreparedJob best = null;
+    if (pool.takesOthersWork(node)) {
+      long[] free = new long[pool.resourceCount()];
+      for (int res = 0; res < free.length; res++) {
+        free[res] = pool.othersFree(node, res);
+      }
+      for (int c = 0; c < room.classes(); c++) {
+        best = better(best, room.firstForCapacity(c, free));
+      }
+    }
+    for (PreparedJob job : room.parkedWithOrigin(node)) {
+      if (!decided.test(job) && pool.fitsNow(node, job)) {
+        best = better(best, job);
+      }
+    }
+    return best;
+  }
+
+  private PreparedJob fitsBudget(String namespace) {
+    long[] left = new long[pool.resourceCount()];
+    for (int res = 0; res < left.length; res++) {
+      left[res] = reservations.budgetLeft(namespace, res);
+    }
+    PreparedJob best = null;
+    for (int c = 0; c < room.classes(); c++) {
+      best = better(best, room.firstForBudget(namespace, c, left));
+    }
+    return best;
+  }
+
+  /**
+   * The oldest parked job of each class, if it is starving now; the first of them in pass order
+   * (within a class the oldest starves first).
+   */
+  private PreparedJob firstStarving() {
+    PreparedJob best = null;
+    for (int c = 0; c < room.classes(); c++) {
+      PreparedJob oldest = room.firstProtectable(c);
+      if (oldest != null) {
+        touch.accept(oldest);
+        if (oldest.starving) {
+          best = better(best, oldest);
+        }
+      }
+    }
+    return best;
+  }
+
+  private PreparedJob better(PreparedJob best, PreparedJob candidate) {
+    if (candidate == null) {
+      return best;
+    }
+    touch.accept(candidate);
+    return best == null || AdmissionPass.PASS_ORDER.compare(candidate, best) < 0 ? candidate : best;
+  }
+}

@@ -1,0 +1,237 @@
+package io.octomy.batch.admission;
+
+import io.octomy.batch.vocabulary.Quantities;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where a job goes in one pass, over the {@link NodePool}: the best fit now, whether any node could
+ * ever hold it, and the node where it would fit soonest (kept for a starving job). The memos here
+ * rest on allocation only growing within a pass; {@link #startPass} forgets them.
+ */
+final class Placement {
+
+  private final NodePool pool;
+  private final FreeSpaceIndex free;
+
+  /**
+   * Request shapes that found no node in a walk that skipped no node. Allocation only grows during
+   * a pass and skipping nodes only removes candidates, so such a shape fits nowhere for the rest of
+   * the pass: later jobs asking for the same amounts are answered without a walk.
+   */
+  private Set<RequestShape> unplaceable = new HashSet<>();
+
+  /**
+   * The same, for walks that skipped only {@link #memoExcluded} (the node held for a starving job).
+   */
+  private Set<RequestShape> unplaceableWithout = new HashSet<>();
+
+  private int memoExcluded = -1;
+
+  /**
+   * Memo of {@link #fitsSomeFullOffer} for jobs without an origin; offers do not change in a pass.
+   */
+  private final Map<RequestShape, Boolean> fullOfferFits = new HashMap<>();
+
+  /** The memo of {@link #soonest}: for which job, its answer, and as of which pool version. */
+  private int soonestFor = -1;
+
+  private int soonestNode = -1;
+  private long soonestAt = -1;
+
+  Placement(NodePool pool) {
+    this.pool = pool;
+    this.free = pool.freeSpace();
+  }
+
+  /**
+   * Where the job goes now, or -1. Its origin node first when it fits there (with ownMode's offer);
+   * otherwise the best fit: the eligible node with the least free amount of the job's dominant
+   * resource that still holds every request, ties to the first name. A job that requests nothing
+   * goes to the eligible node with the fewest admitted or running jobs, ties to the first name.
+   * {@code excluded} (a node held for a starving job) is never chosen; neither is a busy node for a
+   * deferrable BestEffort job.
+   */
+  int place(PreparedJob job, int excluded) {
+    if (job.knownUnplaceable) {
+      job.knownUnplaceable = false; // shown by the forecast for this one placement
+      return -1;
+    }
+    int origin = job.origin;
+    if (origin >= 0
+        && origin != excluded
+        && pool.fitsNow(origin, job)
+        && !(job.deferrable && pool.busyResourceFor(origin, job) >= 0)) {
+      return origin;
+    }
+    if (job.requestsNothing()) {
+      for (int node : free.leastLoadedFirst()) {
+        if (node != origin
+            && node != excluded
+            && !(job.deferrable && pool.busyResourceFor(node, job) >= 0)) {
+          return node;
+        }
+      }
+      return -1;
+    }
+    if (excluded != memoExcluded) {
+      unplaceableWithout.clear();
+      memoExcluded = excluded;
+    }
+    if (unplaceable.contains(job.shape)
+        || (excluded >= 0 && unplaceableWithout.contains(job.shape))) {
+      return -1;
+    }
+    if (!free.anyFits(job, origin, excluded)) {
+      if (origin < 0 || !pool.takesOthersWork(origin)) {
+        (excluded < 0 || !pool.takesOthersWork(excluded) ? unplaceable : unplaceableWithout)
+            .add(job.shape);
+      }
+      return -1;
+    }
+    // Some node fits: walk the dominant resource upwards from the request to the best fit.
+    int dominant = dominant(job);
+    for (int node : free.withFreeAtLeast(job.resourceIds[dominant], job.quantities[dominant])) {
+      if (node != origin && node != excluded && pool.fitsOthersNow(node, job)) {
+        return node;
+      }
+    }
+    throw new IllegalStateException("a node fits " + job.key + " but the walk found none");
+  }
+
+  /**
+   * The dominant resource of a job: the request that is the largest share of the eligible nodes'
+   * total offer (DRF's dominant share), ties to the first name. Placement best-fits on it.
+   */
+  private int dominant(PreparedJob job) {
+    if (job.dominant >= 0) {
+      return job.dominant;
+    }
+    int best = 0;
+    for (int k = 1; k < job.resourceIds.length; k++) {
+      long totalK = free.totalOffer(job.resourceIds[k]);
+      long totalBest = free.totalOffer(job.resourceIds[best]);
+      // A resource nobody offers is an infinite share: it decides (the job will not fit anyway).
+      if (totalBest == 0) {
+        break;
+      }
+      if (totalK == 0
+          || QuantityMath.compareFractions(
+                  job.quantities[k], totalK, job.quantities[best], totalBest)
+              > 0) {
+        best = k;
+      }
+    }
+    job.dominant = best;
+    return best;
+  }
+
+  /**
+   * True when some eligible node's full offer holds the job (WaitingForCapacity, not NoNodeFits).
+   */
+  boolean fitsSomeFullOffer(PreparedJob job) {
+    if (job.origin >= 0) {
+      return pool.fitsFullOffer(job.origin, job) || fitsSomeOtherFullOffer(job);
+    }
+    return fullOfferFits.computeIfAbsent(job.shape, shape -> fitsSomeOtherFullOffer(job));
+  }
+
+  private boolean fitsSomeOtherFullOffer(PreparedJob job) {
+    if (job.requestsNothing()) {
+      for (int node : free.leastLoadedFirst()) {
+        if (node != job.origin) {
+          return true;
+        }
+      }
+      return false;
+    }
+    int dominantResource = job.resourceIds[dominant(job)];
+    long need = job.quantities[dominant(job)];
+    for (int node : free.byOfferDescending(dominantResource)) {
+      if (pool.othersOffer(node, dominantResource) < need) {
+        return false;
+      }
+      if (node != job.origin && pool.fitsFullOffer(node, job)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The node where a job that fits some full offer but no free share would fit soonest: among
+   * eligible nodes whose full offer holds it, the one whose largest shortfall (allocation plus
+   * request minus offer, as a share of the offer) is smallest, ties to the first name. -1 if none.
+   */
+  int soonest(PreparedJob job) {
+    // Asked again for the same job (later passes of a forecast): only nodes whose allocation
+    // changed since can have become the best, unless the best itself changed.
+    if (job.index == soonestFor && soonestNode >= 0 && pool.nodeVersion(soonestNode) <= soonestAt) {
+      int best = soonestNode;
+      long[] bestKey = shortfallShare(best, job);
+      for (int node = 0; node < pool.size(); node++) {
+        if (pool.nodeVersion(node) > soonestAt && node != best && pool.fitsFullOffer(node, job)) {
+          long[] key = shortfallShare(node, job);
+          int c = QuantityMath.compareFractions(key[0], key[1], bestKey[0], bestKey[1]);
+          if (c < 0 || (c == 0 && node < best)) {
+            best = node;
+            bestKey = key;
+          }
+        }
+      }
+      return remember(job, best);
+    }
+    int best = -1;
+    long[] bestKey = null;
+    for (int node = 0; node < pool.size(); node++) {
+      if (!pool.fitsFullOffer(node, job)) {
+        continue;
+      }
+      long[] key = shortfallShare(node, job);
+      if (best < 0 || QuantityMath.compareFractions(key[0], key[1], bestKey[0], bestKey[1]) < 0) {
+        best = node;
+        bestKey = key;
+      }
+    }
+    return remember(job, best);
+  }
+
+  private int remember(PreparedJob job, int best) {
+    soonestFor = job.index;
+    soonestNode = best;
+    soonestAt = pool.version();
+    return best;
+  }
+
+  /** The job's largest shortfall on the node as {shortfall, offer}: {0, 1} when it fits now. */
+  private long[] shortfallShare(int node, PreparedJob job) {
+    long worstShort = 0;
+    long worstOffer = 1;
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int res = job.resourceIds[k];
+      long offer = pool.offerFor(node, job, res);
+      // Saturating: an allocation summed past 2^63 must still read as "far short".
+      long shortfall =
+          Math.max(0, Quantities.subtract(job.quantities[k], pool.freeFor(node, job, res)));
+      if (shortfall > 0
+          && QuantityMath.compareFractions(shortfall, offer, worstShort, worstOffer) > 0) {
+        worstShort = shortfall;
+        worstOffer = offer;
+      }
+    }
+    return new long[] {worstShort, worstOffer};
+  }
+
+  /** Forgets what this pass learnt about unplaceable shapes: allocation may have shrunk since. */
+  void startPass() {
+    if (!unplaceable.isEmpty()) {
+      unplaceable = new HashSet<>();
+    }
+    if (!unplaceableWithout.isEmpty()) {
+      unplaceableWithout = new HashSet<>();
+    }
+    memoExcluded = -1;
+  }
+}

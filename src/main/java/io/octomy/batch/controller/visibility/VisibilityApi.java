@@ -1,0 +1,236 @@
+package io.octomy.batch.controller.visibility;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.visibility.QueuedJob;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The read-only API {@code visibility.batch.octomy.io/v1alpha1}, apart from the HTTP server that
+ * carries it (the controller's aggregated API server on a cluster, the embedded server in
+ * standalone mode). Paths, relative to {@code /apis/visibility.batch.octomy.io/v1alpha1}:
+ *
+ * <ul>
+ *   <li>{@code GET /pendingjobs}, {@code GET /namespaces/NS/pendingjobs}: the queue in the order
+ *       the next pass takes it ({@code PendingJobList});
+ *   <li>{@code GET /namespaces/NS/pendingjobs/NAME}: one Queued job with every blocker and its
+ *       remedy ({@code PendingJob});
+ *   <li>{@code POST /namespaces/NS/fitreviews}: what a BatchJob manifest would get now, nothing
+ *       created ({@code FitReview}, its {@code spec.job} the manifest);
+ *   <li>{@code GET /namespaces/NS/joblogs/NAME[?tailLines=N&limitBytes=N]}: a job's output as text,
+ *       where it is kept on this machine.
+ * </ul>
+ *
+ * Every answer is computed when asked and nothing is written. Access is checked per namespace by
+ * the caller's {@link Access}: who may list BatchJobs in a namespace may see its queue.
+ */
+public final class VisibilityApi {
+
+  public static final String GROUP = "visibility.batch.octomy.io";
+  public static final String VERSION = "v1alpha1";
+  public static final String GROUP_VERSION = GROUP + "/" + VERSION;
+
+  /** What the caller may see. */
+  public interface Access {
+    /** Whether the caller may list BatchJobs in the namespace (null: in every namespace). */
+    boolean mayList(String namespace);
+
+    /** Anyone may see everything (standalone mode: one user, one token). */
+    Access EVERYTHING = namespace -> true;
+  }
+
+  /**
+   * One request.
+   *
+   * @param path relative to {@code /apis/visibility.batch.octomy.io/v1alpha1} ({@code ""} for the
+   *     group version itself)
+   * @param accept the Accept header ({@code as=Table} gets a Table for kubectl get)
+   */
+  public record Call(
+      String method, String path, Map<String, String> query, String accept, byte[] body) {}
+
+  /** The answer. */
+  public record Answer(int status, String contentType, byte[] body) {}
+
+  private static final String JSON = "application/json";
+
+  private final VisibilityService service;
+  private final ObjectMapper json;
+  private final VisibilityJson render;
+
+  public VisibilityApi(VisibilityService service, ObjectMapper json, Clock clock) {
+    this.service = service;
+    this.json = json;
+    this.render = new VisibilityJson(json, clock);
+  }
+
+  public Answer handle(Call call, Access access) {
+    try {
+      return route(call, access);
+    } catch (VisibilityException e) {
+      return status(e.code(), e.reason(), e.getMessage());
+    }
+  }
+
+  private Answer route(Call call, Access access) {
+    String path =
+        call.path().endsWith("/")
+            ? call.path().substring(0, call.path().length() - 1)
+            : call.path();
+    String[] p = path.isEmpty() ? new String[0] : path.substring(1).split("/");
+    if (p.length == 0) {
+      return ok(render.resourceList());
+    }
+    if (p.length == 1 && p[0].equals("pendingjobs")) {
+      return queue(call, access, null);
+    }
+    if (p.length < 3 || !p[0].equals("namespaces")) {
+      throw notFound();
+    }
+    String ns = p[1];
+    if (!access.mayList(ns)) {
+      throw VisibilityException.forbidden(
+          "you may not list batchjobs in namespace "
+              + ns
+              + ", so you may not see its queue either.");
+    }
+    String resource = p[2];
+    if (p.length == 3 && resource.equals("pendingjobs")) {
+      return queue(call, access, ns);
+    }
+    if (p.length == 4 && resource.equals("pendingjobs")) {
+      expect(call, "GET");
+      JobKey key = new JobKey(ns, p[3]);
+      return table(call)
+          ? ok(render.table(List.of(service.why(key).job())))
+          : ok(render.pendingJob(service.why(key)));
+    }
+    if (p.length == 3 && resource.equals("fitreviews")) {
+      expect(call, "POST");
+      ObjectNode review = parse(call.body());
+      BatchJob manifest = manifest(review);
+      return new Answer(201, JSON, bytes(render.fitReview(review, service.fit(ns, manifest))));
+    }
+    if (p.length == 4 && resource.equals("joblogs")) {
+      expect(call, "GET");
+      return log(new JobKey(ns, p[3]), call);
+    }
+    throw notFound();
+  }
+
+  private Answer queue(Call call, Access access, String namespace) {
+    expect(call, "GET");
+    if (namespace == null && !access.mayList(null)) {
+      // Not everywhere: the namespaces this caller may list, each asked once.
+      List<QueuedJob> visible = new ArrayList<>();
+      Map<String, Boolean> allowed = new HashMap<>();
+      for (QueuedJob q : service.queue(null)) {
+        if (allowed.computeIfAbsent(q.namespace(), access::mayList)) {
+          visible.add(q);
+        }
+      }
+      return ok(table(call) ? render.table(visible) : render.pendingJobList(visible));
+    }
+    List<QueuedJob> queue = service.queue(namespace);
+    return ok(table(call) ? render.table(queue) : render.pendingJobList(queue));
+  }
+
+  private Answer log(JobKey key, Call call) {
+    VisibilityService.JobOutput out = service.output(key);
+    try {
+      byte[] text =
+          JobOutputText.read(out.file(), number(call, "tailLines"), number(call, "limitBytes"));
+      return new Answer(200, "text/plain; charset=utf-8", text);
+    } catch (NoSuchFileException e) {
+      throw VisibilityException.notFound(
+          "batchjob " + key.name() + " has written no output yet (" + out.file() + ").");
+    } catch (IOException e) {
+      throw new VisibilityException(
+          500, "InternalError", "cannot read " + out.file() + ": " + e.getMessage());
+    }
+  }
+
+  private static Long number(Call call, String name) {
+    String v = call.query().get(name);
+    if (v == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw VisibilityException.badRequest(name + " must be a whole number, not " + v + ".");
+    }
+  }
+
+  private BatchJob manifest(ObjectNode review) {
+    if (!"FitReview".equals(review.path("kind").asText())
+        || !GROUP_VERSION.equals(review.path("apiVersion").asText())) {
+      throw VisibilityException.badRequest(
+          "send a FitReview of apiVersion " + GROUP_VERSION + " whose spec.job is a BatchJob.");
+    }
+    JsonNode job = review.path("spec").path("job");
+    if (!job.isObject() || !"BatchJob".equals(job.path("kind").asText())) {
+      throw VisibilityException.badRequest(
+          "spec.job must be a BatchJob manifest (kind: BatchJob), as you would kubectl apply it.");
+    }
+    try {
+      return json.treeToValue(job, BatchJob.class);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw VisibilityException.badRequest("spec.job is not a BatchJob: " + e.getMessage());
+    }
+  }
+
+  private ObjectNode parse(byte[] body) {
+    try {
+      JsonNode node = json.readTree(body);
+      if (node instanceof ObjectNode o) {
+        return o;
+      }
+    } catch (IOException e) {
+      // answered below
+    }
+    throw VisibilityException.badRequest("the body must be a JSON object (a FitReview).");
+  }
+
+  private static boolean table(Call call) {
+    return call.accept() != null && call.accept().contains("as=Table");
+  }
+
+  private static void expect(Call call, String method) {
+    if (!call.method().equals(method)) {
+      throw new VisibilityException(
+          405, "MethodNotAllowed", "only " + method + " is served here (the API is read-only).");
+    }
+  }
+
+  private static VisibilityException notFound() {
+    return VisibilityException.notFound("the server could not find the requested resource");
+  }
+
+  private Answer ok(JsonNode body) {
+    return new Answer(200, JSON, bytes(body));
+  }
+
+  private Answer status(int code, String reason, String message) {
+    return new Answer(code, JSON, bytes(render.status(code, reason, message)));
+  }
+
+  private byte[] bytes(JsonNode node) {
+    try {
+      return json.writeValueAsString(node).getBytes(StandardCharsets.UTF_8);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,211 @@
+package io.octomy.batch.controller.visibility;
+
+import io.octomy.batch.admission.AdmissionResult;
+import io.octomy.batch.admission.Decision;
+import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.admission.JobView;
+import io.octomy.batch.admission.Snapshot;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobProfile;
+import io.octomy.batch.controller.AdmissionLoop;
+import io.octomy.batch.controller.SnapshotBuilder;
+import io.octomy.batch.visibility.Explanation;
+import io.octomy.batch.visibility.FitAnswer;
+import io.octomy.batch.visibility.LearntRunTimes;
+import io.octomy.batch.visibility.QueuedJob;
+import io.octomy.batch.visibility.Visibility;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Times;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The visibility answers over the controller's current state: the last pass's snapshot with its
+ * decisions applied (its admissions are held, its skips and rejections final), at the time of the
+ * question, with run times learnt from the profiles. Writes nothing.
+ */
+public final class VisibilityService {
+
+  /** Where a job's output is kept: its node and the file on this machine. */
+  public record JobOutput(String node, Path file) {}
+
+  private final VisibilitySource source;
+  private final Clock clock;
+  private final JobOutputs outputs;
+
+  public VisibilityService(VisibilitySource source, Clock clock, JobOutputs outputs) {
+    this.source = source;
+    this.clock = clock;
+    this.outputs = outputs;
+  }
+
+  public List<QueuedJob> queue(String namespace) {
+    return visibility().queue(namespace);
+  }
+
+  /** Why a Queued job waits; 404 (saying what the job is doing) when it is not Queued. */
+  public Explanation why(JobKey job) {
+    Visibility v = visibility();
+    return v.why(job).orElseThrow(() -> VisibilityException.notFound(notQueued(job)));
+  }
+
+  /** What the job in the manifest would get if it were created now in {@code namespace}. */
+  public FitAnswer fit(String namespace, BatchJob manifest) {
+    String name = manifest.getMetadata() == null ? null : manifest.getMetadata().getName();
+    if (name == null || name.isBlank()) {
+      String generate =
+          manifest.getMetadata() == null ? null : manifest.getMetadata().getGenerateName();
+      if (generate == null || generate.isBlank()) {
+        throw VisibilityException.badRequest(
+            "the manifest has neither metadata.name nor metadata.generateName: give it a name.");
+      }
+      name = generate + "(new)";
+    }
+    String own = manifest.getMetadata().getNamespace();
+    if (own != null && !own.isBlank() && !own.equals(namespace)) {
+      throw VisibilityException.badRequest(
+          "the manifest is for namespace "
+              + own
+              + " but was sent to namespace "
+              + namespace
+              + ": ask in namespace "
+              + own
+              + " (kubectl octomy fit -n "
+              + own
+              + ").");
+    }
+    Instant now = clock.instant();
+    JobView candidate = SnapshotBuilder.candidate(namespace, name, manifest.getSpec(), now);
+    String type = manifest.getSpec() == null ? null : manifest.getSpec().getType();
+    try {
+      return visibility().fit(candidate, type);
+    } catch (IllegalArgumentException e) {
+      throw new VisibilityException(409, "AlreadyExists", e.getMessage());
+    }
+  }
+
+  /** Where a job's output is kept on this machine; 404 saying where it is otherwise. */
+  public JobOutput output(JobKey key) {
+    BatchJob job = find(key).orElseThrow(() -> VisibilityException.notFound(missing(key)));
+    String node = job.getStatus() == null ? null : job.getStatus().getNode();
+    JobPhase phase = job.getStatus() == null ? null : job.getStatus().getPhase();
+    if (node == null || phase == null || phase == JobPhase.Queued) {
+      throw VisibilityException.notFound(
+          "batchjob "
+              + key.name()
+              + " has not started yet, so it has no output: see kubectl octomy why "
+              + key.name()
+              + ".");
+    }
+    Optional<Path> file =
+        outputs.file(node, key.namespace(), key.name(), job.getMetadata().getUid());
+    if (file.isEmpty()) {
+      throw VisibilityException.notFound(
+          "the output of batchjob "
+              + key.name()
+              + " is kept on node "
+              + node
+              + ", not where this controller runs: on a Pod node, kubectl logs -n "
+              + key.namespace()
+              + " "
+              + key.name()
+              + "; on a Process node, the file named in its Started event (kubectl describe bj "
+              + key.name()
+              + ").");
+    }
+    return new JobOutput(node, file.get());
+  }
+
+  private Visibility visibility() {
+    AdmissionLoop.LastPass last =
+        source
+            .lastPass()
+            .orElseThrow(
+                () ->
+                    new VisibilityException(
+                        503,
+                        "ServiceUnavailable",
+                        "the controller has not decided yet (starting, or not the active replica):"
+                            + " ask again in a few seconds."));
+    Instant now = clock.instant();
+    Snapshot world = applied(last.snapshot(), last.result(), now);
+    return new Visibility(world, runTimes(now));
+  }
+
+  /** The snapshot with the pass's decisions applied, at {@code now}. */
+  static Snapshot applied(Snapshot snapshot, AdmissionResult result, Instant now) {
+    List<JobView> jobs = new ArrayList<>(snapshot.jobs().size());
+    for (JobView job : snapshot.jobs()) {
+      Decision d = result.decisions().get(job.key());
+      if (d instanceof Decision.Admit a) {
+        jobs.add(job.withPhase(JobPhase.Admitted, a.node()));
+      } else if (d != null && d.phase() != JobPhase.Queued) {
+        jobs.add(job.withPhase(d.phase(), null));
+      } else {
+        jobs.add(job);
+      }
+    }
+    return new Snapshot(jobs, snapshot.nodes(), snapshot.policy(), now);
+  }
+
+  private LearntRunTimes runTimes(Instant now) {
+    Map<LearntRunTimes.JobType, List<Long>> runs = new HashMap<>();
+    for (BatchJobProfile p : source.profiles()) {
+      var status = p.getStatus();
+      if (status != null
+          && status.getRunTime() != null
+          && status.getRunTime().getSamples() != null) {
+        runs.put(
+            new LearntRunTimes.JobType(p.getMetadata().getNamespace(), p.getMetadata().getName()),
+            status.getRunTime().getSamples());
+      }
+    }
+    Map<JobKey, LearntRunTimes.JobFacts> facts = new HashMap<>();
+    for (BatchJob j : source.jobs()) {
+      String type = j.getSpec() == null ? null : j.getSpec().getType();
+      Instant started = j.getStatus() == null ? null : Times.parse(j.getStatus().getStartedAt());
+      facts.put(key(j), new LearntRunTimes.JobFacts(type, started));
+    }
+    return new LearntRunTimes(runs, facts, now);
+  }
+
+  private Optional<BatchJob> find(JobKey key) {
+    return source.jobs().stream().filter(j -> key(j).equals(key)).findFirst();
+  }
+
+  private String notQueued(JobKey key) {
+    Optional<BatchJob> job = find(key);
+    if (job.isEmpty()) {
+      return missing(key);
+    }
+    var s = job.get().getStatus();
+    String phase = s == null || s.getPhase() == null ? "not decided yet" : s.getPhase().name();
+    return "batchjob "
+        + key.name()
+        + " is not waiting: it is "
+        + phase
+        + (s != null && s.getNode() != null ? " on node " + s.getNode() : "")
+        + (s != null && s.getMessage() != null ? " (" + s.getMessage() + ")" : "")
+        + ".";
+  }
+
+  private static String missing(JobKey key) {
+    return "batchjob "
+        + key.name()
+        + " not found in namespace "
+        + key.namespace()
+        + ": see kubectl get bj -n "
+        + key.namespace()
+        + ".";
+  }
+
+  private static JobKey key(BatchJob j) {
+    return new JobKey(j.getMetadata().getNamespace(), j.getMetadata().getName());
+  }
+}

@@ -1,0 +1,62 @@
+package io.octomy.batch.plugin;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kubectl octomy logs JOB}: what a job run as a local process (executor Process) printed,
+ * read from its output file by the server that runs it. A Pod job's output is read with {@code
+ * kubectl logs}, and the server says so.
+ */
+@Command(
+    name = "logs",
+    mixinStandardHelpOptions = true,
+    description =
+        "The output (stdout and stderr) of a BatchJob run as a local process, from its output file.")
+final class LogsCommand implements Callable<Integer> {
+
+  @Mixin ConnectionOptions options;
+
+  @Parameters(index = "0", paramLabel = "JOB", description = "The BatchJob's name.")
+  String job;
+
+  @Option(names = "--tail", paramLabel = "N", description = "Only the last N lines (default: all).")
+  Long tail;
+
+  @Option(
+      names = "--limit-bytes",
+      paramLabel = "N",
+      description = "At most N bytes from the end (default: all, up to 16 MiB).")
+  Long limitBytes;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (options.output != null) {
+      throw new PluginException("error: logs prints the job's output as it is: leave -o out.");
+    }
+    try (PluginConnection c = options.connect()) {
+      String ns = options.namespace(c);
+      StringBuilder path = new StringBuilder("/namespaces/" + ns + "/joblogs/" + job);
+      String sep = "?";
+      if (tail != null) {
+        path.append(sep).append("tailLines=").append(tail);
+        sep = "&";
+      }
+      if (limitBytes != null) {
+        path.append(sep).append("limitBytes=").append(limitBytes);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.print(c.getText(path.toString()));
+      out.flush();
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package io.octomy.batch.plugin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code kubectl octomy queue}: the Queued jobs in the order the next pass takes them. */
+@Command(
+    name = "queue",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The Queued jobs in the order the next admission pass considers them: position, effective"
+          + " priority, the reason each waits and when each is expected to start.",
+      "Expected starts come from the run times measured for each job type."
+    })
+final class QueueCommand implements Callable<Integer> {
+
+  @Mixin ConnectionOptions options;
+
+  @Option(
+      names = {"-A", "--all-namespaces"},
+      description = "Every namespace you may list BatchJobs in.")
+  boolean allNamespaces;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    String format = options.machineFormat();
+    try (PluginConnection c = options.connect()) {
+      String ns = allNamespaces ? null : options.namespace(c);
+      JsonNode list = c.getJson(ns == null ? "/pendingjobs" : "/namespaces/" + ns + "/pendingjobs");
+      PluginOutput out = new PluginOutput(spec.commandLine().getOut(), Clock.systemDefaultZone());
+      if (format != null) {
+        out.machine(list, format);
+        return 0;
+      }
+      if (list.path("items").isEmpty()) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(ns == null ? "No queued jobs." : "No queued jobs in namespace " + ns + ".");
+        err.flush();
+        return 0;
+      }
+      List<String> header = new ArrayList<>();
+      if (ns == null) {
+        header.add("NAMESPACE");
+      }
+      header.addAll(List.of("POSITION", "NAME", "PRIORITY", "CLASS", "REASON", "EXPECTED START"));
+      if (options.wide()) {
+        header.addAll(List.of("IN NAMESPACE", "NODE", "BASIS"));
+      }
+      List<List<String>> rows = new ArrayList<>();
+      for (JsonNode item : list.path("items")) {
+        List<String> row = new ArrayList<>();
+        if (ns == null) {
+          row.add(item.path("metadata").path("namespace").asText());
+        }
+        row.add(item.path("position").asText());
+        row.add(item.path("metadata").path("name").asText());
+        row.add(item.path("effectivePriority").asText());
+        row.add(PluginOutput.text(item, "serviceClass", "<none>"));
+        row.add(PluginOutput.text(item, "reason", "<none>"));
+        row.add(out.start(PluginOutput.text(item, "expectedStart", null)));
+        if (options.wide()) {
+          row.add(item.path("namespacePosition").asText());
+          row.add(PluginOutput.text(item, "expectedNode", "<none>"));
+          row.add(PluginOutput.text(item, "startBasis", ""));
+        }
+        rows.add(row);
+      }
+      out.table(header, rows);
+      return 0;
+    }
+  }
+}

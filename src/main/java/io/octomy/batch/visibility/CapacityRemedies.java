@@ -1,0 +1,158 @@
+package io.octomy.batch.visibility;
+
+import io.octomy.batch.admission.Gate;
+import io.octomy.batch.admission.JobView;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The capacity blockers of {@link Remedies}: per candidate node what is free and what is short,
+ * with the request that would fit now, the running job whose end makes room (when, how sure), or
+ * for a job no node could ever hold, the request or the mode that would.
+ */
+final class CapacityRemedies {
+
+  private final Holdings holdings;
+  private final StartBasis basis;
+  private final ModeSuggestions offers;
+  private final Instant now;
+
+  CapacityRemedies(Holdings holdings, StartBasis basis, ModeSuggestions offers, Instant now) {
+    this.holdings = holdings;
+    this.basis = basis;
+    this.offers = offers;
+    this.now = now;
+  }
+
+  /** Waiting for capacity: what each candidate node has free and is short of, and what helps. */
+  Blocker waiting(JobView job, Gate.Capacity g) {
+    List<String> nodes = new ArrayList<>();
+    for (Gate.NodeRoom room : g.nodes()) {
+      List<String> free = new ArrayList<>();
+      List<String> shortOf = new ArrayList<>();
+      for (Gate.Room r : room.resources()) {
+        free.add(r.free() + " of " + r.offer() + " " + r.resource());
+        if (r.shortfall() > 0) {
+          shortOf.add(r.shortfall() + " " + r.resource());
+        }
+      }
+      nodes.add(
+          room.node()
+              + " ("
+              + room.mode()
+              + (room.origin() ? ", its own node" : "")
+              + ") has "
+              + Wording.and(free)
+              + " free"
+              + (shortOf.isEmpty() ? "" : ", " + Wording.and(shortOf) + " short"));
+    }
+    String message =
+        "waiting for capacity: need " + requests(job) + "; " + String.join("; ", nodes) + ".";
+    List<String> remedies = new ArrayList<>();
+    for (Gate.NodeRoom room : g.nodes()) {
+      List<String> atMost = new ArrayList<>();
+      boolean possible = true;
+      for (Gate.Room r : room.resources()) {
+        if (r.shortfall() > 0) {
+          atMost.add(r.free() + " " + r.resource());
+          possible &= r.free() > 0;
+        }
+      }
+      StringBuilder s = new StringBuilder();
+      if (possible && !atMost.isEmpty()) {
+        s.append("It fits on ")
+            .append(room.node())
+            .append(" now if the request is at most ")
+            .append(Wording.and(atMost))
+            .append("; ");
+      }
+      Optional<Holdings.Holding> enough = holdings.firstToMakeRoom(room);
+      if (enough.isPresent()) {
+        Holdings.Holding h = enough.get();
+        s.append(s.length() == 0 ? "E" : "e")
+            .append("nough frees on ")
+            .append(room.node())
+            .append(" when ")
+            .append(h.job().name())
+            .append(" ends, expected ")
+            .append(Wording.at(h.end(), now))
+            .append(" (")
+            .append(basis.ofEnd(h.job()))
+            .append(").");
+      } else if (s.length() > 0) {
+        s.setLength(s.length() - 2);
+        s.append('.');
+      }
+      if (s.length() > 0) {
+        remedies.add(s.toString());
+      }
+    }
+    if (remedies.isEmpty()) {
+      remedies.add("It starts when running jobs make room; see its expected start.");
+    }
+    return new Blocker(g.reason().code(), message, String.join(" ", remedies));
+  }
+
+  /** No node could ever hold it: where the request is over the offer, and what would do. */
+  Blocker noNodeFits(JobView job, Gate.Capacity g) {
+    String reason = g.reason().code();
+    if (g.readyNodes() == 0) {
+      return new Blocker(
+          reason,
+          "no node is ready: no agent has reported recently.",
+          "Start an agent, or see why the agents stopped reporting: kubectl get bn.");
+    }
+    if (g.eligibleNodes() == 0) {
+      return new Blocker(
+          reason,
+          "every ready node is in mode Off for this job.",
+          "Set a node's mode (its ownMode, for its own work) to Interactive, Background or Drone.");
+    }
+    List<String> nodes = new ArrayList<>();
+    List<String> remedies = new ArrayList<>();
+    for (Gate.NodeRoom room : g.nodes()) {
+      List<String> over = new ArrayList<>();
+      List<String> atMost = new ArrayList<>();
+      for (Gate.Room r : room.resources()) {
+        if (r.request() > r.offer()) {
+          over.add(
+              "offers " + r.offer() + " of the " + r.request() + " " + r.resource() + " asked");
+          atMost.add(r.offer() + " " + r.resource());
+        }
+      }
+      nodes.add(room.node() + " (" + room.mode() + ") " + Wording.and(over));
+      StringBuilder s = new StringBuilder("It fits the offer of ").append(room.node());
+      s.append(" if the request is at most ").append(Wording.and(atMost));
+      offers
+          .modeThatHolds(room.node(), job, room.origin())
+          .ifPresent(
+              m ->
+                  s.append(", or if ")
+                      .append(room.node())
+                      .append(room.origin() ? "'s ownMode" : "'s mode")
+                      .append(" becomes ")
+                      .append(m));
+      remedies.add(s.append('.').toString());
+    }
+    return new Blocker(
+        reason,
+        "no ready node can hold it in its current mode: need "
+            + requests(job)
+            + "; "
+            + String.join("; ", nodes)
+            + ".",
+        String.join(" ", remedies));
+  }
+
+  private static String requests(JobView job) {
+    List<String> parts = new ArrayList<>();
+    job.requests().entrySet().stream()
+        .filter(e -> e.getValue() > 0)
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(e -> parts.add(e.getValue() + " " + e.getKey()));
+    return Wording.and(parts) + (parts.size() > 1 ? " on one node" : "");
+  }
+}

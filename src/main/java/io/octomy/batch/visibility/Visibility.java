@@ -1,0 +1,143 @@
+package io.octomy.batch.visibility;
+
+import io.octomy.batch.admission.AdmissionPass;
+import io.octomy.batch.admission.Decision;
+import io.octomy.batch.admission.Forecast;
+import io.octomy.batch.admission.GateReport;
+import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.admission.JobView;
+import io.octomy.batch.admission.Snapshot;
+import io.octomy.batch.vocabulary.JobPhase;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The answers of the visibility API, from one snapshot and the learnt run times: the queue in the
+ * order the next pass takes it, why one job waits, and what a job not yet created would get. Pure:
+ * every answer comes from {@link AdmissionPass#forecast} over the snapshot (with the asked-about
+ * job added, for "fit"), so it cannot disagree with what the pass decides; nothing is written.
+ */
+public final class Visibility {
+
+  private final Snapshot snapshot;
+  private final LearntRunTimes runTimes;
+
+  public Visibility(Snapshot snapshot, LearntRunTimes runTimes) {
+    this.snapshot = snapshot;
+    this.runTimes = runTimes;
+  }
+
+  /** The Queued jobs in pass order, of one namespace or (null) of all. */
+  public List<QueuedJob> queue(String namespace) {
+    Forecast forecast = AdmissionPass.forecast(snapshot, runTimes, Set.of());
+    Answers answers = new Answers(snapshot, forecast, runTimes);
+    List<QueuedJob> out = new ArrayList<>();
+    for (JobKey key : forecast.next().decisions().keySet()) {
+      if (namespace == null || namespace.equals(key.namespace())) {
+        out.add(answers.queued(key));
+      }
+    }
+    return out;
+  }
+
+  /** Why a Queued job waits (every blocker, with remedies); empty when the job is not Queued. */
+  public Optional<Explanation> why(JobKey job) {
+    Forecast forecast = AdmissionPass.forecast(snapshot, runTimes, Set.of(job));
+    return forecast.report(job).map(r -> new Answers(snapshot, forecast, runTimes).explain(r));
+  }
+
+  /**
+   * What a job would get if it were created now, as {@code candidate} (Queued, queued now) of job
+   * type {@code type} (may be null): it is added to the snapshot and decided with the rest.
+   *
+   * @throws IllegalArgumentException when a job of that name already exists in its namespace
+   */
+  public FitAnswer fit(JobView candidate, String type) {
+    boolean taken = snapshot.jobs().stream().anyMatch(j -> j.key().equals(candidate.key()));
+    if (taken) {
+      throw new IllegalArgumentException(
+          "batchjob "
+              + candidate.name()
+              + " already exists in namespace "
+              + candidate.namespace()
+              + ": ask why it waits instead, or give the manifest another name.");
+    }
+    JobView queued = candidate.withPhase(JobPhase.Queued, null);
+    List<JobView> jobs = new ArrayList<>(snapshot.jobs());
+    jobs.add(queued);
+    Snapshot with = new Snapshot(jobs, snapshot.nodes(), snapshot.policy(), snapshot.now());
+    LearntRunTimes known = runTimes.with(queued.key(), new LearntRunTimes.JobFacts(type, null));
+    Forecast forecast = AdmissionPass.forecast(with, known, Set.of(queued.key()));
+    Answers answers = new Answers(with, forecast, known);
+    GateReport report = forecast.report(queued.key()).orElseThrow();
+    Decision decision = forecast.next().decisions().get(queued.key());
+    return new FitAnswer(
+        decision instanceof Decision.Admit,
+        decision.phase().name(),
+        decision instanceof Decision.Admit a ? a.node() : null,
+        answers.explain(report));
+  }
+
+  /** The answers over one forecast. */
+  private final class Answers {
+    private final Snapshot world;
+    private final Forecast forecast;
+    private final Map<JobKey, JobView> views = new HashMap<>();
+    private final Map<JobKey, Integer> positions = new HashMap<>();
+    private final Map<JobKey, Integer> namespacePositions = new HashMap<>();
+    private final StartBasis basis;
+
+    Answers(Snapshot world, Forecast forecast, LearntRunTimes times) {
+      this.world = world;
+      this.forecast = forecast;
+      this.basis = new StartBasis(times, world.now());
+      world.jobs().forEach(j -> views.put(j.key(), j));
+      Map<String, Integer> perNamespace = new HashMap<>();
+      int position = 0;
+      for (JobKey key : forecast.next().decisions().keySet()) {
+        positions.put(key, ++position);
+        namespacePositions.put(key, perNamespace.merge(key.namespace(), 1, Integer::sum));
+      }
+    }
+
+    QueuedJob queued(JobKey key) {
+      Decision d = forecast.next().decisions().get(key);
+      JobView view = views.get(key);
+      var start = forecast.start(key);
+      long priority =
+          d instanceof Decision.Admit a
+              ? a.effectivePriority()
+              : d instanceof Decision.Wait w ? w.effectivePriority() : 0;
+      return new QueuedJob(
+          key.namespace(),
+          key.name(),
+          positions.get(key),
+          namespacePositions.get(key),
+          priority,
+          view.serviceClass().name(),
+          d.reason().code(),
+          d.message(),
+          start.map(s -> s.at()).orElse(null),
+          start.map(s -> s.node()).orElse(null),
+          basis.ofStart(d, start, k -> Optional.ofNullable(views.get(k))));
+    }
+
+    Explanation explain(GateReport report) {
+      int before = 0;
+      for (var a : forecast.next().admissions()) {
+        if (positions.get(a.job()) < report.position()) {
+          before++;
+        }
+      }
+      Holdings holdings = new Holdings(world, forecast.next(), forecast, before);
+      Remedies remedies =
+          new Remedies(forecast, holdings, basis, new ModeSuggestions(world), world.now());
+      return new Explanation(
+          queued(report.job()), remedies.blockers(views.get(report.job()), report.failing()));
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.octomy.batch.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.octomy.batch.vocabulary.JobPhase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * The forecast and the gate reports never disagree with the pass: the next pass they report is the
+ * pass itself, every report's first gate is the reason the pass gives, and the simulated later
+ * passes admit each job at the same time and on the same node as running the whole pass again at
+ * every expected end ({@link NaiveFuture}).
+ */
+class ForecastPropertiesTest {
+
+  @Provide
+  Arbitrary<Snapshot> worlds() {
+    return ForecastWorlds.worlds();
+  }
+
+  @Provide
+  Arbitrary<Snapshot> crowdedWorlds() {
+    return ForecastWorlds.crowdedWorlds();
+  }
+
+  /** Run times that vary by job and make several jobs end at the same moment. */
+  static final RunTimeModel RUN_TIMES =
+      new RunTimeModel() {
+        @Override
+        public Instant expectedEnd(JobView job) {
+          return ForecastWorlds.NOW.plus(Duration.ofMinutes(2L * (index(job) % 4) - 1));
+        }
+
+        @Override
+        public Duration expectedRunTime(JobView job) {
+          return Duration.ofMinutes(1 + (index(job) * 7L) % 11);
+        }
+      };
+
+  static int index(JobView job) {
+    return Integer.parseInt(job.name().substring(1));
+  }
+
+  @Property(tries = 400)
+  void laterPassesAdmitEachJobWhenAndWhereRepeatedPassesWould(@ForAll("worlds") Snapshot world) {
+    Forecast forecast = AdmissionPass.forecast(world, RUN_TIMES, Set.of());
+    Map<JobKey, NaiveFuture.Start> naive = NaiveFuture.starts(world, RUN_TIMES);
+    Map<JobKey, NaiveFuture.Start> fast = new HashMap<>();
+    forecast.starts().forEach((k, s) -> fast.put(k, new NaiveFuture.Start(s.at(), s.node())));
+    assertThat(fast).isEqualTo(naive);
+    Statistics.label("started later")
+        .collect(forecast.starts().size() > forecast.next().admissions().size());
+    Statistics.label("started later").coverage(c -> c.check(true).percentage(p -> p > 30));
+  }
+
+  @Property(tries = 400)
+  void alsoWhenStarvationHoldsComeAndGo(@ForAll("crowdedWorlds") Snapshot world) {
+    Forecast forecast = AdmissionPass.forecast(world, RUN_TIMES, Set.of());
+    Map<JobKey, NaiveFuture.Start> fast = new HashMap<>();
+    forecast.starts().forEach((k, s) -> fast.put(k, new NaiveFuture.Start(s.at(), s.node())));
+    assertThat(fast).isEqualTo(NaiveFuture.starts(world, RUN_TIMES));
+    Statistics.label("held now").collect(forecast.next().hold() != null);
+    Statistics.label("held now").coverage(c -> c.check(true).percentage(p -> p > 20));
+  }
+
+  @Property(tries = 300)
+  void theNextPassIsThePass(@ForAll("worlds") Snapshot world) {
+    AdmissionResult pass = AdmissionPass.decide(world);
+    Set<JobKey> all = new HashSet<>(pass.decisions().keySet());
+    assertThat(AdmissionPass.forecast(world, RUN_TIMES, all).next()).isEqualTo(pass);
+    assertThat(AdmissionPass.inspect(world, all).result()).isEqualTo(pass);
+  }
+
+  @Property(tries = 300)
+  void everyReportsFirstGateIsThePasssReason(@ForAll("worlds") Snapshot world) {
+    Inspection inspection = AdmissionPass.inspect(world, allQueued(world));
+    List<JobKey> order = new ArrayList<>(inspection.result().decisions().keySet());
+    inspection
+        .result()
+        .decisions()
+        .forEach(
+            (key, decision) -> {
+              GateReport report = inspection.report(key).orElseThrow();
+              assertThat(report.position()).isEqualTo(order.indexOf(key) + 1);
+              if (decision instanceof Decision.Admit) {
+                assertThat(report.failing()).as("%s admitted", key).isEmpty();
+              } else {
+                assertThat(report.first().orElseThrow().reason())
+                    .as("%s: %s", key, decision.message())
+                    .isEqualTo(decision.reason());
+              }
+              Statistics.label("first gate").collect(decision.reason());
+            });
+  }
+
+  static Set<JobKey> allQueued(Snapshot world) {
+    Set<JobKey> keys = new HashSet<>();
+    world.jobs().stream().filter(j -> j.phase() == JobPhase.Queued).forEach(j -> keys.add(j.key()));
+    return keys;
+  }
+}

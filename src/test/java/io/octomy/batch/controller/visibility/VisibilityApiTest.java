@@ -1,0 +1,234 @@
+package io.octomy.batch.controller.visibility;
+
+import static io.octomy.batch.fixtures.ApiFixtures.aJob;
+import static io.octomy.batch.fixtures.ApiFixtures.aNode;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.octomy.batch.admission.AdmissionPass;
+import io.octomy.batch.admission.Snapshot;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobProfile;
+import io.octomy.batch.controller.AdmissionLoop;
+import io.octomy.batch.controller.AssumedAdmissions;
+import io.octomy.batch.controller.SnapshotBuilder;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Policy;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The visibility API's routes and refusals, over a fixed controller state: who may see which
+ * namespace (403 otherwise, and the cluster-wide queue filtered), read-only verbs (405), bad fit
+ * reviews (400 saying what to send), jobs that do not wait (404 saying what they do), and 503
+ * before the controller's first pass.
+ */
+class VisibilityApiTest {
+
+  static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+  static final String GV = "visibility.batch.octomy.io/v1alpha1";
+
+  private final ObjectMapper json = new ObjectMapper();
+  private final List<BatchJob> jobs =
+      List.of(
+          aJob("holder")
+              .namespace("a")
+              .now(NOW)
+              .cpu(3000)
+              .locks("k")
+              .placed("n1", JobPhase.Running)
+              .build(),
+          aJob("waiting").namespace("a").now(NOW).cpu(2000).build(),
+          aJob("locked").namespace("a").now(NOW).cpu(100).locks("k").build(),
+          aJob("theirs").namespace("b").now(NOW).cpu(2000).build());
+  private boolean decided = true;
+
+  private final VisibilitySource source =
+      new VisibilitySource() {
+        @Override
+        public Optional<AdmissionLoop.LastPass> lastPass() {
+          if (!decided) {
+            return Optional.empty();
+          }
+          Snapshot s =
+              new SnapshotBuilder()
+                  .build(
+                      jobs,
+                      List.of(
+                          aNode("n1").capacity("octomy.io/cpu-milli", 4000).heartbeat(NOW).build()),
+                      new AssumedAdmissions(),
+                      Policy.defaults(),
+                      NOW);
+          return Optional.of(new AdmissionLoop.LastPass(s, AdmissionPass.decide(s)));
+        }
+
+        @Override
+        public Collection<BatchJob> jobs() {
+          return jobs;
+        }
+
+        @Override
+        public Collection<BatchJobProfile> profiles() {
+          return List.of();
+        }
+      };
+
+  private final VisibilityApi api =
+      new VisibilityApi(
+          new VisibilityService(source, Clock.fixed(NOW, ZoneOffset.UTC), JobOutputs.NONE),
+          json,
+          Clock.fixed(NOW, ZoneOffset.UTC));
+
+  private VisibilityApi.Answer get(String path, VisibilityApi.Access access) {
+    return api.handle(new VisibilityApi.Call("GET", path, Map.of(), null, new byte[0]), access);
+  }
+
+  private JsonNode body(VisibilityApi.Answer a) throws IOException {
+    return json.readTree(new String(a.body(), StandardCharsets.UTF_8));
+  }
+
+  private static List<String> names(JsonNode list) {
+    List<String> names = new ArrayList<>();
+    list.path("items").forEach(i -> names.add(i.path("metadata").path("name").asText()));
+    return names;
+  }
+
+  private static final VisibilityApi.Access ONLY_A = ns -> "a".equals(ns);
+
+  @Test
+  void aUserSeesTheQueuesOfTheNamespacesTheyMayListAndIsRefusedTheOthers() throws IOException {
+    VisibilityApi.Answer own = get("/namespaces/a/pendingjobs", ONLY_A);
+    assertThat(own.status()).isEqualTo(200);
+    assertThat(names(body(own))).containsExactly("locked", "waiting");
+    VisibilityApi.Answer theirs = get("/namespaces/b/pendingjobs", ONLY_A);
+    assertThat(theirs.status()).isEqualTo(403);
+    assertThat(body(theirs).path("reason").asText()).isEqualTo("Forbidden");
+    assertThat(body(theirs).path("message").asText())
+        .isEqualTo(
+            "you may not list batchjobs in namespace b, so you may not see its queue either.");
+    assertThat(get("/namespaces/b/pendingjobs/theirs", ONLY_A).status()).isEqualTo(403);
+    VisibilityApi.Answer everywhere = get("/pendingjobs", ONLY_A);
+    assertThat(everywhere.status()).isEqualTo(200);
+    assertThat(names(body(everywhere))).containsExactly("locked", "waiting");
+    assertThat(names(body(get("/pendingjobs", VisibilityApi.Access.EVERYTHING))))
+        .containsExactlyInAnyOrder("waiting", "locked", "theirs");
+  }
+
+  @Test
+  void whyListsEveryBlockerWithItsRemedy() throws IOException {
+    JsonNode why = body(get("/namespaces/a/pendingjobs/locked", ONLY_A));
+    assertThat(why.path("kind").asText()).isEqualTo("PendingJob");
+    assertThat(why.path("apiVersion").asText()).isEqualTo(GV);
+    assertThat(why.path("reason").asText()).isEqualTo("WaitingForLock");
+    JsonNode first = why.path("blockers").get(0);
+    assertThat(first.path("reason").asText()).isEqualTo("WaitingForLock");
+    assertThat(first.path("message").asText()).contains("holder");
+    assertThat(first.path("remedy").asText()).contains("holder");
+  }
+
+  @Test
+  void aJobThatDoesNotWaitIsNotFoundSayingWhatItDoes() throws IOException {
+    VisibilityApi.Answer running = get("/namespaces/a/pendingjobs/holder", ONLY_A);
+    assertThat(running.status()).isEqualTo(404);
+    assertThat(body(running).path("message").asText())
+        .startsWith("batchjob holder is not waiting: it is Running on node n1");
+    VisibilityApi.Answer missing = get("/namespaces/a/pendingjobs/nope", ONLY_A);
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(body(missing).path("message").asText())
+        .isEqualTo("batchjob nope not found in namespace a: see kubectl get bj -n a.");
+  }
+
+  @Test
+  void onlyReadingVerbsAreServed() throws IOException {
+    VisibilityApi.Answer delete =
+        api.handle(
+            new VisibilityApi.Call(
+                "DELETE", "/namespaces/a/pendingjobs/waiting", Map.of(), null, new byte[0]),
+            ONLY_A);
+    assertThat(delete.status()).isEqualTo(405);
+    assertThat(body(delete).path("message").asText()).contains("read-only");
+    assertThat(get("/namespaces/a/nothing", ONLY_A).status()).isEqualTo(404);
+  }
+
+  @Test
+  void aFitReviewAnswersWithoutCreatingAndABadOneSaysWhatToSend() throws IOException {
+    String review =
+        """
+        {"apiVersion":"%s","kind":"FitReview","spec":{"job":{"apiVersion":"batch.octomy.io/v1alpha1",
+         "kind":"BatchJob","metadata":{"name":"tiny"},
+         "spec":{"resources":{"requests":{"octomy.io/cpu-milli":500}},
+           "template":{"spec":{"containers":[{"name":"m","image":"x"}]}}}}}}
+        """
+            .formatted(GV);
+    VisibilityApi.Answer fit = post("/namespaces/a/fitreviews", review);
+    assertThat(fit.status()).isEqualTo(201);
+    JsonNode status = body(fit).path("status");
+    assertThat(status.path("admitted").asBoolean()).as(status.toString()).isTrue();
+    assertThat(status.path("node").asText()).isEqualTo("n1");
+    assertThat(jobs).extracting(j -> j.getMetadata().getName()).doesNotContain("tiny");
+
+    VisibilityApi.Answer notAReview = post("/namespaces/a/fitreviews", "{\"kind\":\"Pod\"}");
+    assertThat(notAReview.status()).isEqualTo(400);
+    assertThat(body(notAReview).path("message").asText())
+        .isEqualTo("send a FitReview of apiVersion " + GV + " whose spec.job is a BatchJob.");
+    VisibilityApi.Answer notJson = post("/namespaces/a/fitreviews", "kind: FitReview");
+    assertThat(notJson.status()).isEqualTo(400);
+    VisibilityApi.Answer taken =
+        post("/namespaces/a/fitreviews", review.replace("\"tiny\"", "\"waiting\""));
+    assertThat(taken.status()).isEqualTo(409);
+    assertThat(body(taken).path("message").asText()).contains("already exists");
+  }
+
+  @Test
+  void beforeTheFirstPassItSaysToAskAgain() throws IOException {
+    decided = false;
+    VisibilityApi.Answer a = get("/namespaces/a/pendingjobs", ONLY_A);
+    assertThat(a.status()).isEqualTo(503);
+    assertThat(body(a).path("message").asText()).contains("ask again in a few seconds");
+  }
+
+  @Test
+  void logsOfAJobWhoseOutputIsNotOnThisMachineSayWhereToLook() throws IOException {
+    VisibilityApi.Answer a = get("/namespaces/a/joblogs/holder", ONLY_A);
+    assertThat(a.status()).isEqualTo(404);
+    assertThat(body(a).path("message").asText())
+        .contains("kept on node n1")
+        .contains("kubectl logs -n a holder");
+    VisibilityApi.Answer waiting = get("/namespaces/a/joblogs/waiting", ONLY_A);
+    assertThat(body(waiting).path("message").asText()).contains("has not started yet");
+  }
+
+  @Test
+  void kubectlGetReceivesATable() throws IOException {
+    VisibilityApi.Answer a =
+        api.handle(
+            new VisibilityApi.Call(
+                "GET",
+                "/namespaces/a/pendingjobs",
+                Map.of(),
+                "application/json;as=Table;v=v1;g=meta.k8s.io",
+                new byte[0]),
+            ONLY_A);
+    JsonNode table = body(a);
+    assertThat(table.path("kind").asText()).isEqualTo("Table");
+    assertThat(table.path("rows")).hasSize(2);
+    assertThat(table.path("rows").get(0).path("cells").get(0).asText()).isEqualTo("locked");
+    assertThat(table.path("columnDefinitions")).hasSize(8);
+  }
+
+  private VisibilityApi.Answer post(String path, String body) {
+    return api.handle(
+        new VisibilityApi.Call("POST", path, Map.of(), null, body.getBytes(StandardCharsets.UTF_8)),
+        ONLY_A);
+  }
+}

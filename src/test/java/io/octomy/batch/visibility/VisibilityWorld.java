@@ -1,0 +1,190 @@
+package io.octomy.batch.visibility;
+
+import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.admission.JobView;
+import io.octomy.batch.admission.NodeView;
+import io.octomy.batch.admission.Snapshot;
+import io.octomy.batch.vocabulary.GroupPolicy;
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.PriorityPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A fluent world for visibility tests: jobs with types and start times, nodes, policy tweaks and
+ * recorded run times. Defaults: namespace {@code studio}, queued now, nodes ready in mode Drone.
+ */
+final class VisibilityWorld {
+
+  static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+  static final String CPU = "octomy.io/cpu-milli";
+  static final String GPU = "octomy.io/gpu";
+  static final String NS = "studio";
+
+  private final List<Job> jobs = new ArrayList<>();
+  private final List<NodeView> nodes = new ArrayList<>();
+  private final Map<String, GroupPolicy> groups = new HashMap<>();
+  private final Map<String, Map<String, Long>> budgets = new HashMap<>();
+  private final Map<LearntRunTimes.JobType, List<Long>> runs = new HashMap<>();
+
+  static VisibilityWorld world() {
+    return new VisibilityWorld();
+  }
+
+  static Job job(String name) {
+    return new Job(name);
+  }
+
+  /** One job. */
+  static final class Job {
+    private final String name;
+    private final Map<String, Long> requests = new LinkedHashMap<>();
+    private final Map<String, Long> limits = new LinkedHashMap<>();
+    private final List<String> after = new ArrayList<>();
+    private final List<String> locks = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private String group;
+    private String origin;
+    private String type;
+    private JobPhase phase = JobPhase.Queued;
+    private String node;
+    private Instant queuedAt = NOW;
+    private Instant startedAt;
+
+    private Job(String name) {
+      this.name = name;
+    }
+
+    Job requests(String resource, long quantity) {
+      requests.put(resource, quantity);
+      return this;
+    }
+
+    Job guaranteed(String resource, long quantity) {
+      requests.put(resource, quantity);
+      limits.put(resource, quantity);
+      return this;
+    }
+
+    Job type(String value) {
+      type = value;
+      return this;
+    }
+
+    Job after(String... names) {
+      after.addAll(List.of(names));
+      return this;
+    }
+
+    Job locks(String... keys) {
+      locks.addAll(List.of(keys));
+      return this;
+    }
+
+    Job group(String value) {
+      group = value;
+      return this;
+    }
+
+    Job origin(String value) {
+      origin = value;
+      return this;
+    }
+
+    Job problem(String sentence) {
+      problems.add(sentence);
+      return this;
+    }
+
+    Job phase(JobPhase value) {
+      phase = value;
+      return this;
+    }
+
+    /** Running on a node since some minutes. */
+    Job running(String onNode, long minutesAgo) {
+      phase = JobPhase.Running;
+      node = onNode;
+      startedAt = NOW.minus(Duration.ofMinutes(minutesAgo));
+      return this;
+    }
+
+    Job queuedMinutesAgo(long minutes) {
+      queuedAt = NOW.minus(Duration.ofMinutes(minutes));
+      return this;
+    }
+
+    JobView view() {
+      return new JobView(
+          NS, name, 1, requests, limits, after, locks, group, origin, phase, node, queuedAt,
+          problems);
+    }
+  }
+
+  VisibilityWorld with(Job... more) {
+    jobs.addAll(List.of(more));
+    return this;
+  }
+
+  VisibilityWorld node(String name, NodeMode mode, String resource, long capacity) {
+    nodes.add(
+        new NodeView(name, mode, null, Map.of(resource, capacity), NOW.minusSeconds(5), true));
+    return this;
+  }
+
+  VisibilityWorld node(NodeView view) {
+    nodes.add(view);
+    return this;
+  }
+
+  VisibilityWorld group(String name, int maxRunning) {
+    groups.put(name, new GroupPolicy(maxRunning));
+    return this;
+  }
+
+  VisibilityWorld budget(String resource, long limit) {
+    budgets.computeIfAbsent(NS, k -> new HashMap<>()).put(resource, limit);
+    return this;
+  }
+
+  /** Recorded run times of a type, in minutes. */
+  VisibilityWorld runs(String type, long... minutes) {
+    List<Long> seconds = new ArrayList<>();
+    for (long m : minutes) {
+      seconds.add(m * 60);
+    }
+    runs.put(new LearntRunTimes.JobType(NS, type), seconds);
+    return this;
+  }
+
+  Snapshot snapshot() {
+    Policy defaults = Policy.defaults();
+    Policy policy =
+        new Policy(
+            defaults.modes(),
+            PriorityPolicy.defaults(),
+            groups,
+            budgets,
+            defaults.nodeHeartbeatTimeout());
+    return new Snapshot(jobs.stream().map(Job::view).toList(), nodes, policy, NOW);
+  }
+
+  LearntRunTimes runTimes() {
+    Map<JobKey, LearntRunTimes.JobFacts> facts = new HashMap<>();
+    for (Job j : jobs) {
+      facts.put(new JobKey(NS, j.name), new LearntRunTimes.JobFacts(j.type, j.startedAt));
+    }
+    return new LearntRunTimes(runs, facts, NOW);
+  }
+
+  Visibility visibility() {
+    return new Visibility(snapshot(), runTimes());
+  }
+}
