@@ -6,7 +6,6 @@ import io.octomy.batch.controller.drift.OverLimit;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,8 +75,9 @@ class ProcessTreeMeterE2E {
             .start();
     try {
       ProcessTreeMeter meter = new ProcessTreeMeter(p.pid());
-      Assumptions.assumeTrue(
-          ReapedChildrenTime.procfs(Path.of("/proc"), 100).available(), "needs Linux /proc");
+      assertThat(ReapedChildrenTime.procfs(Path.of("/proc"), 100).available())
+          .as("Linux /proc, where reaped children's time is read")
+          .isTrue();
       // The view without reaped children's time, on the same process at the same moments.
       ProcessTreeMeter ownTimesOnly =
           new ProcessTreeMeter(

@@ -1,7 +1,6 @@
 package io.octomy.batch.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
@@ -48,7 +47,9 @@ class KustomizeE2E {
 
   private static String kustomize() throws IOException, InterruptedException {
     String kubectl = onPath("kubectl");
-    assumeTrue(kubectl != null, "kubectl is not on the PATH: the kustomize build is not checked");
+    assertThat(kubectl)
+        .as("kubectl on the PATH: the kustomize build is checked with it")
+        .isNotNull();
     Path out = Files.createTempFile("kustomize", ".yaml");
     Process p =
         new ProcessBuilder(List.of(kubectl, "kustomize", Manifests.ROOT.toString()))

@@ -1,7 +1,6 @@
 package io.octomy.batch.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -41,7 +40,9 @@ class ProductCrdsE2E {
 
   @BeforeAll
   static void start() throws Exception {
-    assumeFalse(Kubectl.versions().isEmpty(), "no kubectl on this machine");
+    assertThat(Kubectl.versions())
+        .as("kubectl on the PATH (the end-to-end tests drive it)")
+        .isNotEmpty();
     server =
         EmbeddedApiServer.start(dir.resolve("state"), 0, new ArrayList<>(TestCrds.productCrds()));
     client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
