@@ -70,6 +70,13 @@ public final class StandaloneCommand implements Callable<Integer> {
           "Port on 127.0.0.1 for /metrics, /healthz and /readyz; -1 keeps them off (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
+  @Option(
+      names = "--rotate-credentials",
+      description =
+          "Replace the server's certificate and token kept in the state directory by new ones; every"
+              + " copy of the kubeconfig must then be replaced (they are otherwise kept across restarts).")
+  boolean rotateCredentials;
+
   @Override
   public Integer call() throws Exception {
     Policy p = policy.load();
@@ -77,7 +84,7 @@ public final class StandaloneCommand implements Callable<Integer> {
     StandaloneRuntime runtime =
         StandaloneRuntime.start(
             new StandaloneRuntime.StandaloneOptions(
-                stateDir, port, nodeName, mode, toMap(capacity), p, metricsPort),
+                stateDir, port, nodeName, mode, toMap(capacity), p, metricsPort, rotateCredentials),
             Clock.systemUTC());
     Path kubeconfig = runtime.server().kubeconfig().toAbsolutePath();
     System.out.println(

@@ -6,8 +6,9 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * The one credential of the embedded server: a random bearer token, written only into the 0600
- * kubeconfig. Every request must carry {@code Authorization: Bearer <token>}.
+ * The one credential of the embedded server: a random bearer token, kept only in the 0600
+ * kubeconfig and identity file ({@link ServerIdentityFile}). Every request must carry {@code
+ * Authorization: Bearer <token>}.
  */
 final class BearerAuth {
 

@@ -95,12 +95,22 @@ public final class EmbeddedApiServer implements AutoCloseable {
    * @throws IllegalArgumentException when a CRD cannot be installed
    */
   public static EmbeddedApiServer start(Path stateDir, int port, List<?> crds) {
-    return start(stateDir, port, crds, ServerLimits.defaults());
+    return start(stateDir, port, crds, false, ServerLimits.defaults());
   }
 
   /** As {@link #start(Path, int, List)}, with other HTTP limits (tests use short timeouts). */
   public static EmbeddedApiServer start(
       Path stateDir, int port, List<?> crds, ServerLimits limits) {
+    return start(stateDir, port, crds, false, limits);
+  }
+
+  /**
+   * As {@link #start(Path, int, List, ServerLimits)}; with {@code rotateCredentials} the
+   * certificate and token kept in the state directory are replaced by new ones (every copy of the
+   * kubeconfig then goes stale).
+   */
+  public static EmbeddedApiServer start(
+      Path stateDir, int port, List<?> crds, boolean rotateCredentials, ServerLimits limits) {
     // Request bodies are read with names as long as a body may be, so that a key too long for the
     // product's readers gets the real server's 422 naming the field rather than a parse error;
     // CommitGuard keeps every such object out of the store.
@@ -165,11 +175,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
       for (JsonNode crd : toTrees(crds, json, yaml)) {
         install(router, json, crd);
       }
-      BearerAuth auth = BearerAuth.random();
-      TlsIdentity tls = TlsIdentity.generate();
+      ServerIdentityFile.Identity identity =
+          ServerIdentityFile.loadOrCreate(stateDir, rotateCredentials, json);
+      BearerAuth auth = identity.auth();
+      TlsIdentity tls = identity.tls();
       HttpFront front = new HttpFront(vertx, auth, tls, router, 8, limits);
       opened.add(0, front);
-      boundPort[0] = front.start(port);
+      boundPort[0] = listen(front, port, identity.lastPort());
+      ServerIdentityFile.rememberPort(stateDir, identity, boundPort[0], json);
       Path kubeconfig = stateDir.resolve("kubeconfig");
       KubeconfigWriter.write(
           kubeconfig, "https://127.0.0.1:" + boundPort[0], tls.caData(), auth.token(), yaml);
@@ -182,6 +195,21 @@ public final class EmbeddedApiServer implements AutoCloseable {
       closeAll(opened);
       throw e;
     }
+  }
+
+  /**
+   * Listens on the port asked for; without one, on the port of the last start when it is free (a
+   * copied kubeconfig names it), else on any free port.
+   */
+  private static int listen(HttpFront front, int port, int lastPort) {
+    if (port == 0 && lastPort > 0) {
+      try {
+        return front.start(lastPort);
+      } catch (IllegalStateException taken) {
+        return front.start(0);
+      }
+    }
+    return front.start(port);
   }
 
   /** Keeps the served resources in step with CRD objects as they are written and deleted. */

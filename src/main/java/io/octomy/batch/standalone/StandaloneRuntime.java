@@ -32,7 +32,10 @@ import java.util.Optional;
  */
 public final class StandaloneRuntime implements AutoCloseable {
 
-  /** What standalone mode is started with. {@code metricsPort} -1 keeps /metrics off. */
+  /**
+   * What standalone mode is started with. {@code metricsPort} -1 keeps /metrics off; {@code
+   * rotateCredentials} replaces the kept certificate and token.
+   */
   public record StandaloneOptions(
       Path stateDir,
       int port,
@@ -40,7 +43,8 @@ public final class StandaloneRuntime implements AutoCloseable {
       NodeMode mode,
       Map<String, Long> capacity,
       Policy policy,
-      int metricsPort) {}
+      int metricsPort,
+      boolean rotateCredentials) {}
 
   private final EmbeddedApiServer server;
   private final KubernetesClient client;
@@ -63,7 +67,9 @@ public final class StandaloneRuntime implements AutoCloseable {
 
   public static StandaloneRuntime start(StandaloneOptions o, Clock clock)
       throws IOException, InterruptedException {
-    EmbeddedApiServer server = EmbeddedApiServer.start(o.stateDir(), o.port(), productCrds());
+    EmbeddedApiServer server =
+        EmbeddedApiServer.start(
+            o.stateDir(), o.port(), productCrds(), o.rotateCredentials(), ServerLimits.defaults());
     KubernetesClient client = null;
     BatchController controller = null;
     ControllerVisibility visibility = null;

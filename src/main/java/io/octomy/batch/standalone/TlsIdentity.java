@@ -35,8 +35,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * <p>Why TLS on loopback at all: kubectl (client-go) reads a kubeconfig user's token only when the
  * cluster is reached over TLS; over plain {@code http://} it silently sends no credentials. The
  * certificate is its own CA and goes into the kubeconfig as {@code certificate-authority-data}, so
- * clients verify the server rather than skipping verification. It lives only in memory and is
- * renewed, with the token, at every start.
+ * clients verify the server rather than skipping verification. It is kept, with the token, in the
+ * state directory ({@link ServerIdentityFile}) and renewed only on request.
  */
 record TlsIdentity(String certificatePem, String privateKeyPem) {
 
