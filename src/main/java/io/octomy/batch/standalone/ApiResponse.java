@@ -1,9 +1,29 @@
 package io.octomy.batch.standalone;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
-/** A complete (non-streaming) answer: status code, content type and body. */
-record ApiResponse(int status, String contentType, byte[] body) {
+/**
+ * A complete (non-streaming) answer: status code, content type, body, and the warnings sent as
+ * {@code Warning: 299 - "..."} headers (kubectl prints each as {@code Warning: ...}).
+ */
+record ApiResponse(int status, String contentType, byte[] body, List<String> warnings) {
+
+  ApiResponse {
+    warnings = List.copyOf(warnings);
+  }
+
+  ApiResponse(int status, String contentType, byte[] body) {
+    this(status, contentType, body, List.of());
+  }
+
+  /** This answer with one more warning. */
+  ApiResponse warn(String warning) {
+    List<String> all = new ArrayList<>(warnings);
+    all.add(warning);
+    return new ApiResponse(status, contentType, body, all);
+  }
 
   static ApiResponse json(int status, String json) {
     return new ApiResponse(status, "application/json", json.getBytes(StandardCharsets.UTF_8));

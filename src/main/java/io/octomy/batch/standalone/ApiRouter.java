@@ -25,6 +25,7 @@ final class ApiRouter {
   private final ObjectMapper json;
   private final Supplier<String> serverAddress;
   private final List<DelegatedGroup> delegated = new CopyOnWriteArrayList<>();
+  private final AccessReviews reviews;
 
   ApiRouter(
       ResourceRegistry registry,
@@ -38,6 +39,7 @@ final class ApiRouter {
     this.watches = watches;
     this.json = json;
     this.serverAddress = serverAddress;
+    this.reviews = new AccessReviews(json);
   }
 
   /**
@@ -102,6 +104,10 @@ final class ApiRouter {
     if (handed.isPresent()) {
       return handed.get();
     }
+    Optional<? extends JsonNode> review = reviews.answer(req, path);
+    if (review.isPresent()) {
+      return withStatus(201, review.get());
+    }
     String[] parts = path.substring(1).split("/");
     if (parts.length == 2 && parts[0].equals("api")) {
       return found(discovery.resources("", parts[1]));
@@ -115,7 +121,19 @@ final class ApiRouter {
     RequestPath p = RequestPath.parse(path, registry).orElseThrow(ApiRouter::notFound);
     ResourceType type =
         registry.find(p.group(), p.version(), p.plural()).orElseThrow(ApiRouter::notFound);
-    return resources.handle(req, p, type);
+    if (registry.isListedOnly(type) && !req.method().equals("GET")) {
+      throw new ApiException(
+          405,
+          "MethodNotAllowed",
+          "standalone mode runs no "
+              + type.kind()
+              + "s: the kind is listed only so that kubectl apply --prune finds it; run work as a"
+              + " BatchJob (batch.octomy.io/v1alpha1) instead");
+    }
+    ApiResponse answer = resources.handle(req, p, type);
+    return type.key().equals("/endpoints")
+        ? answer.warn("v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice")
+        : answer;
   }
 
   /** The answer of a delegated group for a path below its {@code /apis/GROUP/VERSION/}. */
@@ -158,8 +176,12 @@ final class ApiRouter {
   }
 
   private ApiResponse ok(JsonNode body) {
+    return withStatus(200, body);
+  }
+
+  private ApiResponse withStatus(int status, JsonNode body) {
     try {
-      return new ApiResponse(200, "application/json", json.writeValueAsBytes(body));
+      return new ApiResponse(status, "application/json", json.writeValueAsBytes(body));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -260,6 +260,12 @@ final class HttpFront implements AutoCloseable {
     if (req.response().ended() || req.response().closed()) {
       return;
     }
+    for (String warning : answer.warnings()) {
+      // RFC 7234 warn-code 299 with agent "-", as the real API server writes them
+      req.response()
+          .headers()
+          .add("Warning", "299 - \"" + warning.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+    }
     req.response()
         .setStatusCode(answer.status())
         .putHeader("Content-Type", answer.contentType())

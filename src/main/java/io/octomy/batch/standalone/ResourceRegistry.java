@@ -3,10 +3,12 @@ package io.octomy.batch.standalone;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -18,6 +20,7 @@ final class ResourceRegistry {
   static final String CRD_GROUP = "apiextensions.k8s.io";
 
   private final Map<String, ResourceType> byKey = new ConcurrentHashMap<>();
+  private final Set<String> listedOnly = new HashSet<>();
 
   ResourceRegistry() {
     builtin("", "v1", "namespaces", "Namespace", false, true, List.of("ns"));
@@ -30,6 +33,19 @@ final class ResourceRegistry {
     builtin("", "v1", "nodes", "Node", false, true, List.of("no"));
     builtin("events.k8s.io", "v1", "events", "Event", true, false, List.of("ev"));
     builtin("coordination.k8s.io", "v1", "leases", "Lease", true, false, List.of());
+    // Listed only: kinds of kubectl's default prune allow-list, which kubectl looks up before it
+    // prunes. Nothing on one machine would run them, so they list empty and refuse writes.
+    listedOnly("", "endpoints", "Endpoints", true, List.of("ep"));
+    listedOnly("", "persistentvolumeclaims", "PersistentVolumeClaim", true, List.of("pvc"));
+    listedOnly("", "persistentvolumes", "PersistentVolume", false, List.of("pv"));
+    listedOnly("", "replicationcontrollers", "ReplicationController", true, List.of("rc"));
+    listedOnly("apps", "daemonsets", "DaemonSet", true, List.of("ds"));
+    listedOnly("apps", "deployments", "Deployment", true, List.of("deploy"));
+    listedOnly("apps", "replicasets", "ReplicaSet", true, List.of("rs"));
+    listedOnly("apps", "statefulsets", "StatefulSet", true, List.of("sts"));
+    listedOnly("batch", "cronjobs", "CronJob", true, List.of("cj"));
+    listedOnly("batch", "jobs", "Job", true, List.of());
+    listedOnly("networking.k8s.io", "ingresses", "Ingress", true, List.of("ing"));
     builtin(
         CRD_GROUP,
         "v1",
@@ -62,6 +78,20 @@ final class ResourceRegistry {
             Map.of(),
             Map.of());
     byKey.put(type.key(), type);
+  }
+
+  private void listedOnly(
+      String group, String plural, String kind, boolean namespaced, List<String> shortNames) {
+    builtin(group, "v1", plural, kind, namespaced, !plural.equals("endpoints"), shortNames);
+    listedOnly.add(group + "/" + plural);
+  }
+
+  /**
+   * Whether the resource is served for lookups only (it lists empty and refuses writes): a kind of
+   * kubectl's default prune allow-list that nothing runs here.
+   */
+  boolean isListedOnly(ResourceType type) {
+    return listedOnly.contains(type.key());
   }
 
   /** The resource served at {@code /apis/group/version/plural}, if any. */

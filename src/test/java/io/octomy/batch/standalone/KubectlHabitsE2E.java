@@ -1,0 +1,80 @@
+package io.octomy.batch.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * kubectl habits learnt on a cluster that work on standalone too, with stock kubectl: {@code auth
+ * can-i}, {@code can-i --list} and {@code auth whoami} for the one user; {@code apply --prune} with
+ * kubectl's default allow-list. The whole session against the real server is {@code
+ * KubectlSessionE2E}.
+ */
+class KubectlHabitsE2E {
+
+  @TempDir Path dir;
+
+  @Test
+  void theOneUserMayDoEverythingAndSaysWhoItIs() {
+    try (EmbeddedApiServer api =
+        EmbeddedApiServer.start(dir.resolve("state"), 0, StandaloneRuntime.productCrds())) {
+      for (String binary : Kubectl.versions()) {
+        Kubectl kubectl = new Kubectl(binary, api.kubeconfig(), dir.resolve("home"));
+        Kubectl.Result create = kubectl.run("auth", "can-i", "create", "batchjobs");
+        assertThat(create.exitCode()).as(binary + ": " + create.all()).isZero();
+        assertThat(create.out().strip()).isEqualTo("yes");
+        Kubectl.Result delete = kubectl.run("auth", "can-i", "delete", "bn", "--all-namespaces");
+        assertThat(delete.out().strip()).as(binary + ": " + delete.all()).isEqualTo("yes");
+        Kubectl.Result list = kubectl.run("auth", "can-i", "--list", "-n", "default");
+        assertThat(list.exitCode()).as(binary + ": " + list.all()).isZero();
+        assertThat(list.out()).contains("*.*").contains("[*]");
+      }
+      Kubectl newest =
+          new Kubectl(Kubectl.versions().get(0), api.kubeconfig(), dir.resolve("home"));
+      Kubectl.Result who =
+          newest.run(
+              "auth",
+              "whoami",
+              "-o",
+              "jsonpath={.status.userInfo.username} {.status.userInfo.groups}");
+      assertThat(who.exitCode()).as(who.all()).isZero();
+      assertThat(who.out())
+          .isEqualTo(AccessReviews.USER + " [\"system:masters\",\"system:authenticated\"]");
+    }
+  }
+
+  @Test
+  void applyPruneWithTheDefaultAllowListDeletesWhatLeftTheDirectory() throws Exception {
+    Path app = Files.createDirectories(dir.resolve("app"));
+    Files.writeString(
+        app.resolve("settings.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, labels: {app: x}}\n"
+            + "data: {k: v}\n");
+    Files.writeString(
+        app.resolve("other.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other, labels: {app: x}}\n"
+            + "data: {k: v}\n");
+    try (EmbeddedApiServer api = EmbeddedApiServer.start(dir.resolve("state"), 0, List.of())) {
+      Kubectl kubectl =
+          new Kubectl(Kubectl.versions().get(0), api.kubeconfig(), dir.resolve("home"));
+      assertThat(kubectl.run("apply", "-f", app.toString()).exitCode()).isZero();
+      Files.delete(app.resolve("settings.yaml"));
+      Kubectl.Result prune =
+          kubectl.run("apply", "-n", "default", "-f", app.toString(), "--prune", "-l", "app=x");
+      assertThat(prune.exitCode()).as(prune.all()).isZero();
+      assertThat(prune.out()).contains("configmap/settings pruned");
+      assertThat(prune.err())
+          .contains("v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice");
+      assertThat(kubectl.run("get", "configmaps", "-o", "name").out())
+          .contains("configmap/other")
+          .doesNotContain("configmap/settings");
+      Kubectl.Result deployment = kubectl.run("create", "deployment", "web", "--image=nginx");
+      assertThat(deployment.exitCode()).isNotZero();
+      assertThat(deployment.err()).contains("standalone mode runs no Deployments");
+    }
+  }
+}
