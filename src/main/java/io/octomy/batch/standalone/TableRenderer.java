@@ -11,23 +11,27 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Server-side printing: answers {@code Accept: application/json;as=Table;v=v1;g=meta.k8s.io} with a
- * {@code meta.k8s.io/v1 Table} built from the CRD's {@code additionalPrinterColumns}, as the real
- * API server does; that is what makes {@code kubectl get bj} show the columns and {@code -o wide}
- * add the priority-1 ones (kubectl hides priority > 0 columns otherwise).
+ * {@code meta.k8s.io/v1 Table} built from the CRD's {@code additionalPrinterColumns} (for built-in
+ * kinds, the real server's own columns: {@link CoreTables}), as the real API server does; that is
+ * what makes {@code kubectl get bj} show the columns and {@code -o wide} add the priority-1 ones
+ * (kubectl hides priority > 0 columns otherwise).
  */
 final class TableRenderer {
 
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
   private final Clock clock;
+  private final CoreTables coreTables;
   private final Map<String, SimpleJsonPath> paths = new ConcurrentHashMap<>();
 
   TableRenderer(Clock clock) {
     this.clock = clock;
+    this.coreTables = new CoreTables(clock);
   }
 
   /** Whether a client asked for a Table (kubectl get does, listing JSON as its fallback). */
@@ -45,19 +49,19 @@ final class TableRenderer {
       List<ObjectNode> objects,
       String includeObject,
       long resourceVersion) {
-    List<ObjectNode> columns = columns(type, version);
+    List<CoreTables.Column> columns = columns(type, version);
     ObjectNode table = F.objectNode();
     table.put("kind", "Table").put("apiVersion", "meta.k8s.io/v1");
     table.putObject("metadata").put("resourceVersion", Long.toString(resourceVersion));
     ArrayNode defs = table.putArray("columnDefinitions");
-    columns.forEach(c -> defs.add(c.deepCopy().without("jsonPath")));
+    columns.forEach(
+        c -> defs.add(column(c.name(), c.type(), c.format(), c.priority(), null, c.description())));
     ArrayNode rows = table.putArray("rows");
     for (ObjectNode object : objects) {
       ObjectNode row = rows.addObject();
       ArrayNode cells = row.putArray("cells");
-      cells.add(object.path("metadata").path("name").asText());
-      for (ObjectNode column : columns.subList(1, columns.size())) {
-        cells.add(cell(column, object));
+      for (CoreTables.Column column : columns) {
+        cells.add(column.cell().apply(object));
       }
       if ("Object".equals(includeObject)) {
         row.set("object", object);
@@ -70,41 +74,52 @@ final class TableRenderer {
     return table;
   }
 
-  private List<ObjectNode> columns(ResourceType type, String version) {
-    List<ObjectNode> columns = new ArrayList<>();
-    columns.add(
-        column(
-            "Name",
-            "string",
-            "name",
-            0,
-            null,
-            "Name must be unique within a namespace. Cannot be updated."));
+  /**
+   * A custom resource's columns: Name, then its CRD's printer columns (or Age when it has none); a
+   * built-in kind's are the real server's ({@link CoreTables}).
+   */
+  private List<CoreTables.Column> columns(ResourceType type, String version) {
     JsonNode custom = type.printerColumns().get(version);
-    if (custom != null && custom.size() > 0) {
-      for (JsonNode c : custom) {
-        columns.add(
-            column(
-                c.path("name").asText(),
-                c.path("type").asText("string"),
-                c.path("format").asText(""),
-                c.path("priority").asInt(0),
-                c.path("jsonPath").asText(),
-                c.path("description").asText("")));
+    if (!type.isCustom() && (custom == null || custom.size() == 0)) {
+      Optional<List<CoreTables.Column>> core = coreTables.columns(type.kind());
+      if (core.isPresent()) {
+        return core.get();
       }
-      return columns;
     }
-    if (type.plural().equals("namespaces") || type.plural().equals("pods")) {
-      columns.add(column("Status", "string", "", 0, ".status.phase", "The phase"));
+    if (custom == null || custom.size() == 0) {
+      // what the real server prints for a CRD without printer columns
+      custom =
+          F.arrayNode()
+              .add(
+                  column(
+                      "Age",
+                      "date",
+                      "",
+                      0,
+                      ".metadata.creationTimestamp",
+                      "CreationTimestamp is a timestamp representing the server time when this object"
+                          + " was created."));
     }
-    columns.add(
-        column(
-            "Age",
-            "date",
-            "",
-            0,
-            ".metadata.creationTimestamp",
-            "CreationTimestamp is a timestamp representing the server time when this object was created."));
+    List<CoreTables.Column> columns = new ArrayList<>();
+    columns.add(CoreTables.name());
+    for (JsonNode c : custom) {
+      ObjectNode definition =
+          column(
+              c.path("name").asText(),
+              c.path("type").asText("string"),
+              c.path("format").asText(""),
+              c.path("priority").asInt(0),
+              c.path("jsonPath").asText(),
+              c.path("description").asText(""));
+      columns.add(
+          new CoreTables.Column(
+              definition.path("name").asText(),
+              definition.path("type").asText(),
+              definition.path("format").asText(),
+              definition.path("priority").asInt(),
+              definition.path("description").asText(),
+              o -> cell(definition, (ObjectNode) o)));
+    }
     return columns;
   }
 

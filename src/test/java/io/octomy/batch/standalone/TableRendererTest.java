@@ -42,6 +42,63 @@ class TableRendererTest {
     assertThat(table.at("/metadata/resourceVersion").asText()).isEqualTo("9");
   }
 
+  private static ObjectNode coreTable(String plural, String yaml) throws Exception {
+    ResourceType type = new ResourceRegistry().find("", "v1", plural).orElseThrow();
+    Clock clock = Clock.fixed(Instant.parse("2025-01-01T00:10:00Z"), ZoneOffset.UTC);
+    return new TableRenderer(clock)
+        .table(type, "v1", List.of((ObjectNode) YAML.readTree(yaml)), null, 3);
+  }
+
+  @Test
+  void eventsPrintTheRealServersColumnsWithTheWideOnesAtPriorityOne() throws Exception {
+    ObjectNode table =
+        coreTable(
+            "events",
+            """
+            metadata: {name: solve-a.waiting, namespace: default, creationTimestamp: "2025-01-01T00:00:00Z"}
+            involvedObject: {kind: BatchJob, name: solve-a}
+            reason: WaitingForCapacity
+            message: "waiting for capacity "
+            type: Normal
+            source: {component: octomy-batch-controller}
+            firstTimestamp: "2025-01-01T00:01:00Z"
+            lastTimestamp: "2025-01-01T00:08:00Z"
+            count: 3
+            """);
+    assertThat(table.path("columnDefinitions").findValuesAsText("name"))
+        .containsExactly(
+            "Last Seen",
+            "Type",
+            "Reason",
+            "Object",
+            "Subobject",
+            "Source",
+            "Message",
+            "First Seen",
+            "Count",
+            "Name");
+    assertThat(table.path("columnDefinitions").findValuesAsText("priority"))
+        .containsExactly("0", "0", "0", "0", "1", "1", "0", "1", "1", "1");
+    assertThat(table.at("/rows/0/cells").toString())
+        .isEqualTo(
+            "[\"2m\",\"Normal\",\"WaitingForCapacity\",\"batchjob/solve-a\",\"\","
+                + "\"octomy-batch-controller\",\"waiting for capacity\",\"9m\",3,"
+                + "\"solve-a.waiting\"]");
+  }
+
+  @Test
+  void configMapsSecretsAndServiceAccountsCountTheirEntries() throws Exception {
+    String meta = "metadata: {name: x, creationTimestamp: \"2025-01-01T00:00:00Z\"}\n";
+    ObjectNode cm = coreTable("configmaps", meta + "data: {a: '1', b: '2'}\nbinaryData: {c: AA==}");
+    assertThat(cm.path("columnDefinitions").findValuesAsText("name"))
+        .containsExactly("Name", "Data", "Age");
+    assertThat(cm.at("/rows/0/cells").toString()).isEqualTo("[\"x\",3,\"10m\"]");
+    ObjectNode secret = coreTable("secrets", meta + "type: Opaque\ndata: {a: MQ==}");
+    assertThat(secret.at("/rows/0/cells").toString()).isEqualTo("[\"x\",\"Opaque\",1,\"10m\"]");
+    ObjectNode sa = coreTable("serviceaccounts", meta);
+    assertThat(sa.at("/rows/0/cells").toString()).isEqualTo("[\"x\",\"0\",\"10m\"]");
+  }
+
   @Test
   void missingValuesAreNullCells() throws Exception {
     ResourceType type =
