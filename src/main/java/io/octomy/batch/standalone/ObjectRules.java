@@ -83,6 +83,10 @@ final class ObjectRules {
       }
       labelNamespace(meta);
     }
+    if (type.group().isEmpty() && type.plural().equals("secrets") && !object.has("type")) {
+      // the real server's default for a Secret without a type
+      object.put("type", "Opaque");
+    }
     return object;
   }
 
