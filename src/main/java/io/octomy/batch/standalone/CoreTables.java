@@ -44,22 +44,28 @@ final class CoreTables {
     List<Column> c = new ArrayList<>();
     switch (kind) {
       case "Event" -> {
-        c.add(text("Last Seen", 0, "Time since the event was last seen", this::lastSeen));
+        EventCells e = new EventCells(this::since);
+        c.add(text("Last Seen", 0, "Time since the event was last seen", e::lastSeen));
         c.add(text("Type", 0, "Type of the event", o -> o.path("type").asText("")));
         c.add(text("Reason", 0, "Why the event happened", o -> o.path("reason").asText("")));
-        c.add(text("Object", 0, "The object the event is about", CoreTables::eventObject));
+        c.add(text("Object", 0, "The object the event is about", EventCells::object));
         c.add(
             text(
                 "Subobject",
                 1,
                 "The part of the object",
-                o -> regarding(o).path("fieldPath").asText("")));
-        c.add(text("Source", 1, "Who reported the event", CoreTables::eventSource));
-        c.add(text("Message", 0, "What happened", o -> message(o).strip()));
-        c.add(text("First Seen", 1, "Time since the event was first seen", this::firstSeen));
+                o -> EventCells.regarding(o).path("fieldPath").asText("")));
+        c.add(text("Source", 1, "Who reported the event", EventCells::source));
+        c.add(text("Message", 0, "What happened", o -> EventCells.message(o).strip()));
+        c.add(text("First Seen", 1, "Time since the event was first seen", e::firstSeen));
         c.add(
             new Column(
-                "Count", "integer", "", 1, "How often it happened", o -> F.numberNode(count(o))));
+                "Count",
+                "integer",
+                "",
+                1,
+                "How often it happened",
+                o -> F.numberNode(EventCells.count(o))));
         c.add(text("Name", 1, "The event's name", o -> o.path("metadata").path("name").asText("")));
         return Optional.of(c);
       }
@@ -235,57 +241,6 @@ final class CoreTables {
     } catch (DateTimeParseException e) {
       return "<invalid>";
     }
-  }
-
-  // Events are served in v1 (involvedObject, message, source, count, first/lastTimestamp) and in
-  // events.k8s.io/v1 (regarding, note, deprecated*); both print alike, as on a real server.
-
-  private static JsonNode regarding(JsonNode e) {
-    return e.has("regarding") ? e.path("regarding") : e.path("involvedObject");
-  }
-
-  private static String message(JsonNode e) {
-    return e.has("note") ? e.path("note").asText("") : e.path("message").asText("");
-  }
-
-  private String firstSeen(JsonNode e) {
-    String first = e.path("firstTimestamp").asText(e.path("deprecatedFirstTimestamp").asText(""));
-    return since(first.isEmpty() ? e.path("eventTime").asText("") : first);
-  }
-
-  private String lastSeen(JsonNode e) {
-    JsonNode series = e.path("series");
-    if (series.isObject()) {
-      return since(series.path("lastObservedTime").asText(""));
-    }
-    String last = e.path("lastTimestamp").asText(e.path("deprecatedLastTimestamp").asText(""));
-    return last.isEmpty() ? firstSeen(e) : since(last);
-  }
-
-  private static long count(JsonNode e) {
-    if (e.path("series").isObject()) {
-      return e.path("series").path("count").asLong(0);
-    }
-    long count = e.path("count").asLong(e.path("deprecatedCount").asLong(0));
-    return count == 0 ? 1 : count;
-  }
-
-  private static String eventObject(JsonNode e) {
-    JsonNode r = regarding(e);
-    String kind = r.path("kind").asText("").toLowerCase();
-    String name = r.path("name").asText("");
-    return name.isEmpty() ? kind : kind + "/" + name;
-  }
-
-  private static String eventSource(JsonNode e) {
-    JsonNode source = e.has("deprecatedSource") ? e.path("deprecatedSource") : e.path("source");
-    String component = source.path("component").asText("");
-    String host = source.path("host").asText("");
-    if (component.isEmpty()) {
-      component = e.path("reportingController").asText("");
-      host = e.path("reportingInstance").asText("");
-    }
-    return host.isEmpty() ? component : component + ", " + host;
   }
 
   private static String orNone(String s) {
