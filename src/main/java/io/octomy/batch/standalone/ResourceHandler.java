@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.octomy.batch.api.crd.CelRules;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -25,6 +24,7 @@ final class ResourceHandler {
   private final SchemaValidator validator;
   private final CelRules cel;
   private final TableRenderer tables;
+  private final Deletions deletions;
 
   ResourceHandler(
       ObjectStore store,
@@ -41,6 +41,12 @@ final class ResourceHandler {
     this.validator = validator;
     this.cel = cel;
     this.tables = tables;
+    this.deletions = new Deletions(store, json, rules);
+  }
+
+  /** Deletes one object now, or marks it for deletion while finalizers remain. */
+  ObjectNode delete(ResourceType type, String ns, String name, DeleteOptions options) {
+    return deletions.delete(type, ns, name, options);
   }
 
   ApiResponse handle(ApiRequest req, RequestPath p, ResourceType type) {
@@ -64,7 +70,7 @@ final class ResourceHandler {
       case "PATCH" -> patch(req, p, type, ns, status);
       case "DELETE" ->
           p.name() == null
-              ? deleteCollection(req, p, type)
+              ? respond(200, deletions.deleteCollection(req, p, type))
               : respond(
                   200,
                   view(type, p.version(), delete(type, ns, p.name(), DeleteOptions.of(req, json))));
@@ -290,133 +296,6 @@ final class ResourceHandler {
         .put("reason", "InitialNamesAccepted")
         .put("message", "the initial names have been accepted")
         .put("lastTransitionTime", now);
-  }
-
-  /** Deletes one object now, or marks it for deletion while finalizers remain. */
-  ObjectNode delete(ResourceType type, String ns, String name, DeleteOptions options) {
-    boolean dryRun = options.dryRun();
-    if (isNamespaces(type) && Preconditions.PROTECTED_NAMESPACES.contains(name)) {
-      throw new ApiException(
-          403,
-          "Forbidden",
-          "namespaces \"" + name + "\" is forbidden: this namespace may not be deleted",
-          "namespaces",
-          name,
-          List.of());
-    }
-    ObjectNode result =
-        store.write(
-            type.key(),
-            ns,
-            name,
-            dryRun,
-            current -> {
-              if (current == null) {
-                throw ApiException.notFound(type, name);
-              }
-              options.preconditions().check(type, current);
-              if (options.propagation() != DeleteOptions.Propagation.BACKGROUND) {
-                return leaveToCollector(current, options.propagation());
-              }
-              if (ObjectRules.hasFinalizers(current)) {
-                return current.path("metadata").has("deletionTimestamp")
-                    ? new ObjectStore.Keep(current)
-                    : new ObjectStore.Put(rules.markDeleted(current));
-              }
-              return new ObjectStore.Remove(current.deepCopy());
-            });
-    if (!dryRun && isNamespaces(type)) {
-      deleteContents(name);
-    } else if (!dryRun && type.group().equals(ResourceRegistry.CRD_GROUP)) {
-      ResourceType defined = ResourceRegistry.fromCrd(result);
-      for (ObjectNode o : store.list(defined.key(), null).items()) {
-        removeQuietly(defined.key(), o);
-      }
-    }
-    return result;
-  }
-
-  /**
-   * A foreground or orphaning delete, as the real server starts one: the object is marked deleted
-   * and carries the finalizer that has the garbage collector finish the job (the other one of the
-   * two, if any, goes).
-   */
-  private ObjectStore.Change leaveToCollector(
-      ObjectNode current, DeleteOptions.Propagation propagation) {
-    boolean orphan = propagation == DeleteOptions.Propagation.ORPHAN;
-    String wanted = orphan ? GarbageCollector.ORPHAN : GarbageCollector.FOREGROUND;
-    String other = orphan ? GarbageCollector.FOREGROUND : GarbageCollector.ORPHAN;
-    ObjectNode marked =
-        current.path("metadata").has("deletionTimestamp")
-            ? current.deepCopy()
-            : rules.markDeleted(current);
-    ObjectNode meta = marked.withObjectProperty("metadata");
-    ArrayNode finalizers = meta.arrayNode();
-    for (JsonNode f : meta.path("finalizers")) {
-      if (!f.asText().equals(other) && !f.asText().equals(wanted)) {
-        finalizers.add(f);
-      }
-    }
-    finalizers.add(wanted);
-    meta.set("finalizers", finalizers);
-    return marked.equals(current) ? new ObjectStore.Keep(current) : new ObjectStore.Put(marked);
-  }
-
-  /**
-   * A deleted namespace takes its objects with it (at once; there is no Terminating phase here).
-   */
-  private void deleteContents(String namespace) {
-    for (Map.Entry<String, ObjectNode> e : store.inNamespace(namespace)) {
-      removeQuietly(e.getKey(), e.getValue());
-    }
-  }
-
-  private void removeQuietly(String resource, ObjectNode o) {
-    JsonNode meta = o.path("metadata");
-    store.write(
-        resource,
-        meta.path("namespace").asText(""),
-        meta.path("name").asText(),
-        false,
-        current ->
-            current == null
-                ? new ObjectStore.Keep(null)
-                : new ObjectStore.Remove(current.deepCopy()));
-  }
-
-  private ApiResponse deleteCollection(ApiRequest req, RequestPath p, ResourceType type) {
-    if (isNamespaces(type)) {
-      throw new ApiException(
-          405,
-          "MethodNotAllowed",
-          "the server does not allow this method on the requested resource");
-    }
-    Predicate<JsonNode> filter =
-        Selectors.labels(req.param("labelSelector"))
-            .and(FieldSelectors.of(req.param("fieldSelector"), type));
-    ObjectNode list = json.createObjectNode();
-    list.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
-    ArrayNode items = list.putArray("items");
-    DeleteOptions options = DeleteOptions.of(req, json);
-    DeleteOptions each =
-        new DeleteOptions(Preconditions.NONE, options.dryRun(), options.propagation());
-    for (ObjectNode o : store.list(type.key(), type.namespaced() ? p.namespace() : null).items()) {
-      if (filter.test(o)) {
-        JsonNode meta = o.path("metadata");
-        try {
-          items.add(
-              view(
-                  type,
-                  p.version(),
-                  delete(
-                      type, meta.path("namespace").asText(""), meta.path("name").asText(), each)));
-        } catch (ApiException e) {
-          // deleted meanwhile: nothing left to do
-        }
-      }
-    }
-    list.putObject("metadata").put("resourceVersion", Long.toString(store.resourceVersion()));
-    return respond(200, list);
   }
 
   /**
