@@ -83,7 +83,9 @@ final class ObjectRules {
       }
       labelNamespace(meta);
     }
-    if (type.group().isEmpty() && type.plural().equals("secrets") && !object.has("type")) {
+    if (type.group().isEmpty()
+        && type.plural().equals("secrets")
+        && object.path("type").asText("").isEmpty()) {
       // the real server's default for a Secret without a type
       object.put("type", "Opaque");
     }
