@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -193,6 +194,19 @@ final class ObjectStore implements AutoCloseable {
 
   long resourceVersion() {
     return resourceVersion;
+  }
+
+  /**
+   * Runs {@code action} with the latest visible resourceVersion under the lock that orders watch
+   * events, so that what it sends (a watch bookmark) follows every event up to that version.
+   */
+  void atVisibleVersion(LongConsumer action) {
+    lock.lock();
+    try {
+      action.accept(resourceVersion);
+    } finally {
+      lock.unlock();
+    }
   }
 
   int size() {

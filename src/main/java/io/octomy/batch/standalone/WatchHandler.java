@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
@@ -13,7 +14,10 @@ import java.util.function.Predicate;
  * sends every current object as ADDED when none is given, or "0"), then streams each committed
  * change. A version older than the kept history gets the real server's answer, an ERROR event with
  * a 410 {@code Expired} Status, after which clients relist. Events are plain objects or, when the
- * client asks for {@code as=Table} (kubectl get -w), one-row Tables.
+ * client asks for {@code as=Table} (kubectl get -w), one-row Tables. With {@code
+ * allowWatchBookmarks=true} a BOOKMARK carrying the latest resourceVersion is sent every minute, as
+ * the real server's watch cache does, so a client that resumes after a quiet hour starts from a
+ * recent version rather than one the history no longer holds.
  */
 final class WatchHandler {
 
@@ -21,6 +25,10 @@ final class WatchHandler {
   private final ObjectMapper json;
   private final TableRenderer tables;
   private final Scheduler scheduler;
+  private final long bookmarkMillis;
+
+  /** How often a watch that allows bookmarks gets one. */
+  static final long BOOKMARK_MILLIS = 60_000;
 
   /** Runs a task after a delay (the HTTP layer's timer), for {@code timeoutSeconds}. */
   interface Scheduler {
@@ -28,6 +36,16 @@ final class WatchHandler {
   }
 
   WatchHandler(ObjectStore store, ObjectMapper json, TableRenderer tables, Scheduler scheduler) {
+    this(store, json, tables, scheduler, BOOKMARK_MILLIS);
+  }
+
+  WatchHandler(
+      ObjectStore store,
+      ObjectMapper json,
+      TableRenderer tables,
+      Scheduler scheduler,
+      long bookmarkMillis) {
+    this.bookmarkMillis = bookmarkMillis;
     this.store = store;
     this.json = json;
     this.tables = tables;
@@ -87,7 +105,15 @@ final class WatchHandler {
                 }
                 sink.replayDone();
               });
-      sink.onClosed(stop);
+      AtomicBoolean open = new AtomicBoolean(true);
+      sink.onClosed(
+          () -> {
+            open.set(false);
+            stop.run();
+          });
+      if (req.flag("allowWatchBookmarks") && !table) {
+        scheduleBookmark(type, p.version(), sink, open);
+      }
     } catch (ObjectStore.GoneException e) {
       sink.send(
           line(
@@ -124,12 +150,33 @@ final class WatchHandler {
   }
 
   private ObjectNode bookmark(ResourceType type, String version) {
+    ObjectNode o = bookmarkAt(type, version, store.resourceVersion());
+    o.withObjectProperty("metadata")
+        .putObject("annotations")
+        .put("k8s.io/initial-events-end", "true");
+    return o;
+  }
+
+  /** A bookmark holds only the kind and a resourceVersion, as on a real server. */
+  private ObjectNode bookmarkAt(ResourceType type, String version, long resourceVersion) {
     ObjectNode o = json.createObjectNode();
     o.put("kind", type.kind()).put("apiVersion", type.apiVersion(version));
-    ObjectNode meta = o.putObject("metadata");
-    meta.put("resourceVersion", Long.toString(store.resourceVersion()));
-    meta.putObject("annotations").put("k8s.io/initial-events-end", "true");
+    o.putObject("metadata").put("resourceVersion", Long.toString(resourceVersion));
     return o;
+  }
+
+  private void scheduleBookmark(
+      ResourceType type, String version, WatchSink sink, AtomicBoolean open) {
+    scheduler.schedule(
+        bookmarkMillis,
+        () -> {
+          if (!open.get()) {
+            return;
+          }
+          // under the store's lock, so the bookmark follows every event up to its version
+          store.atVisibleVersion(rv -> sink.send(line("BOOKMARK", bookmarkAt(type, version, rv))));
+          scheduleBookmark(type, version, sink, open);
+        });
   }
 
   private static long parseVersion(String rv) {
