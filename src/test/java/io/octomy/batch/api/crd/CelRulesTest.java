@@ -3,6 +3,12 @@ package io.octomy.batch.api.crd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.cel.bundle.Cel;
+import dev.cel.bundle.CelFactory;
+import dev.cel.common.CelOptions;
+import dev.cel.common.types.SimpleType;
+import dev.cel.runtime.CelEvaluationException;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.ArrayList;
 import java.util.List;
@@ -220,5 +226,53 @@ class CelRulesTest {
             .orElseThrow();
     boolean cel = CEL.holds(rule.expression(), CrdFiles.YAML.createObjectNode().put(name, 1));
     assertThat(cel).as(name).isEqualTo(ResourceNames.isValid(name));
+  }
+
+  /** cel-java as it comes, with its own matches(): the oracle for the one that keeps patterns. */
+  private static final Cel STOCK =
+      CelFactory.standardCelBuilder()
+          .setOptions(
+              CelOptions.current()
+                  .enableHeterogeneousNumericComparisons(true)
+                  .comprehensionMaxIterations(100_000)
+                  .build())
+          .addVar("self", SimpleType.DYN)
+          .build();
+
+  private static String stock(String rule, String self) {
+    try {
+      return String.valueOf(
+          STOCK.createProgram(STOCK.compile(rule).getAst()).eval(Map.of("self", self)));
+    } catch (Exception e) {
+      return "error";
+    }
+  }
+
+  private static String kept(String rule, String self) {
+    try {
+      return String.valueOf(CEL.evaluate(rule, JsonNodeFactory.instance.textNode(self), null));
+    } catch (CelEvaluationException e) {
+      return "error";
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "self.matches('^[a-z]+$')",
+        "self.matches('b')",
+        "matches(self, '^a.c$')",
+        "self.matches('[')",
+        "self.matches('(x*)*y')",
+        "self.matches('')"
+      })
+  void matchesAnswersAsCelJavaDoesEveryTime(String rule) {
+    for (String self : List.of("abc", "ABC", "xxb", "", "a\nc", "axc", "[", "xxxy")) {
+      for (int time = 0; time < 2; time++) { // the second time from the kept pattern
+        assertThat(kept(rule, self))
+            .as("%s on %s, time %d", rule, self, time)
+            .isEqualTo(stock(rule, self));
+      }
+    }
   }
 }
