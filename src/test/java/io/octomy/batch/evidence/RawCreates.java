@@ -1,15 +1,12 @@
 package io.octomy.batch.evidence;
 
 import io.fabric8.kubernetes.client.Config;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -17,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Clients that POST one prepared BatchJob body over and over (with {@code generateName}, so every
@@ -118,19 +114,7 @@ final class RawCreates {
   }
 
   private static SSLContext trusting(String caData) throws Exception {
-    String pem = new String(Base64.getDecoder().decode(caData), StandardCharsets.US_ASCII);
-    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-    trust.load(null, null);
-    trust.setCertificateEntry(
-        "server",
-        CertificateFactory.getInstance("X.509")
-            .generateCertificate(
-                new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII))));
-    TrustManagerFactory tmf =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    SSLContext ctx = SSLContext.getInstance("TLS");
-    ctx.init(null, tmf.getTrustManagers(), null);
-    return ctx;
+    return RawHttps.trusting(
+        new String(Base64.getDecoder().decode(caData), StandardCharsets.US_ASCII));
   }
 }

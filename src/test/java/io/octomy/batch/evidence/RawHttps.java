@@ -56,19 +56,7 @@ final class RawHttps {
 
   RawHttps(URI base, String certificatePem, String token) {
     try {
-      KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-      trust.load(null, null);
-      trust.setCertificateEntry(
-          "server",
-          CertificateFactory.getInstance("X.509")
-              .generateCertificate(
-                  new ByteArrayInputStream(certificatePem.getBytes(StandardCharsets.US_ASCII))));
-      TrustManagerFactory tmf =
-          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      tmf.init(trust);
-      SSLContext ctx = SSLContext.getInstance("TLS");
-      ctx.init(null, tmf.getTrustManagers(), null);
-      this.ssl = ctx;
+      this.ssl = trusting(certificatePem);
     } catch (Exception e) {
       throw new IllegalStateException("cannot trust the server's certificate", e);
     }
@@ -233,5 +221,22 @@ final class RawHttps {
         (SSLSocket) ssl.getSocketFactory().createSocket(raw, "127.0.0.1", base.getPort(), true);
     tls.startHandshake();
     return tls;
+  }
+
+  /** TLS that trusts exactly the server's self-signed certificate (PEM). */
+  static SSLContext trusting(String certificatePem) throws Exception {
+    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+    trust.load(null, null);
+    trust.setCertificateEntry(
+        "server",
+        CertificateFactory.getInstance("X.509")
+            .generateCertificate(
+                new ByteArrayInputStream(certificatePem.getBytes(StandardCharsets.US_ASCII))));
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    SSLContext ctx = SSLContext.getInstance("TLS");
+    ctx.init(null, tmf.getTrustManagers(), null);
+    return ctx;
   }
 }
