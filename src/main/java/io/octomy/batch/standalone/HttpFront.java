@@ -7,7 +7,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.net.PemKeyCertOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -29,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * The HTTPS side, on Vert.x (the same engine the fabric8 mock web server runs on, taken from its
  * dependencies): listens on 127.0.0.1 only, with a self-signed certificate, checks the bearer token
  * on every request, runs ordinary requests on a small worker pool (store writes block on SQLite
- * commits), and streams watches either as a chunked HTTP response (kubectl) or over a WebSocket
- * (fabric8 clients).
+ * commits), and streams watches either as a chunked HTTP response (kubectl, {@link
+ * ChunkedWatchSink}) or over a WebSocket (fabric8 clients, {@link WebSocketWatchSink}).
  *
  * <p>Why not the mock web server's own dispatcher: its responses are complete bodies ({@code
  * MockResponse}), so a watch could not stay open as a chunked response, which is all kubectl
@@ -143,10 +142,12 @@ final class HttpFront implements AutoCloseable {
     if (WatchHandler.isWatch(head)) {
       if ("websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
         req.toWebSocket()
-            .onSuccess(ws -> startWatch(head, new SocketSink(ws, limits.watchBufferBytes()), null));
+            .onSuccess(
+                ws ->
+                    startWatch(head, new WebSocketWatchSink(ws, limits.watchBufferBytes()), null));
       } else {
         startWatch(
-            head, new ChunkedSink(req.response(), limits.watchBufferBytes()), req.response());
+            head, new ChunkedWatchSink(req.response(), limits.watchBufferBytes()), req.response());
       }
       return;
     }
@@ -322,132 +323,6 @@ final class HttpFront implements AutoCloseable {
         accept == null ? "" : accept,
         contentType == null ? "" : contentType,
         body);
-  }
-
-  /** A watch as one long chunked HTTP response, one JSON event per chunk. */
-  private static final class ChunkedSink implements WatchSink {
-    private final HttpServerResponse response;
-    private final AtomicBoolean started = new AtomicBoolean();
-    private final long bufferBytes;
-    private long replayed;
-    private volatile boolean bounded;
-
-    ChunkedSink(HttpServerResponse response, long bufferBytes) {
-      this.response = response;
-      this.bufferBytes = bufferBytes;
-    }
-
-    @Override
-    public void replayDone() {
-      response.setWriteQueueMaxSize((int) Math.min(Integer.MAX_VALUE, replayed + bufferBytes));
-      bounded = true;
-    }
-
-    private void head() {
-      if (started.compareAndSet(false, true)) {
-        response.setChunked(true).setStatusCode(200).putHeader("Content-Type", "application/json");
-      }
-    }
-
-    @Override
-    public void send(String event) {
-      head();
-      if (response.closed() || response.ended()) {
-        return;
-      }
-      if (bounded && response.writeQueueFull()) {
-        // a client that does not read: drop its connection rather than buffer without limit; it
-        // watches again from the last version it did read
-        response.reset();
-        return;
-      }
-      if (!bounded) {
-        replayed += event.length();
-      }
-      response.write(event);
-    }
-
-    @Override
-    public void end() {
-      head();
-      if (!response.closed() && !response.ended()) {
-        response.end();
-      }
-    }
-
-    @Override
-    public void onClosed(Runnable action) {
-      // headers go out now, so the client's watch call returns even before the first event
-      head();
-      response.write("");
-      AtomicBoolean once = new AtomicBoolean();
-      Runnable run =
-          () -> {
-            if (once.compareAndSet(false, true)) {
-              action.run();
-            }
-          };
-      response.closeHandler(v -> run.run());
-      response.endHandler(v -> run.run());
-      if (response.closed()) {
-        run.run();
-      }
-    }
-  }
-
-  /** A watch over a WebSocket, one JSON event per text message. */
-  private static final class SocketSink implements WatchSink {
-    private final ServerWebSocket socket;
-    private final long bufferBytes;
-    private long replayed;
-    private volatile boolean bounded;
-
-    SocketSink(ServerWebSocket socket, long bufferBytes) {
-      this.socket = socket;
-      this.bufferBytes = bufferBytes;
-    }
-
-    @Override
-    public void replayDone() {
-      socket.setWriteQueueMaxSize((int) Math.min(Integer.MAX_VALUE, replayed + bufferBytes));
-      bounded = true;
-    }
-
-    @Override
-    public void send(String event) {
-      if (socket.isClosed()) {
-        return;
-      }
-      if (bounded && socket.writeQueueFull()) {
-        end();
-        return;
-      }
-      if (!bounded) {
-        replayed += event.length();
-      }
-      socket.writeTextMessage(event);
-    }
-
-    @Override
-    public void end() {
-      if (!socket.isClosed()) {
-        socket.close();
-      }
-    }
-
-    @Override
-    public void onClosed(Runnable action) {
-      AtomicBoolean once = new AtomicBoolean();
-      socket.closeHandler(
-          v -> {
-            if (once.compareAndSet(false, true)) {
-              action.run();
-            }
-          });
-      if (socket.isClosed() && once.compareAndSet(false, true)) {
-        action.run();
-      }
-    }
   }
 
   @Override
