@@ -1,32 +1,23 @@
 package io.octomy.batch.standalone;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * All objects, indexed by resource/namespace/name in a sorted map, written through to SQLite.
- *
- * <p>Why a sorted map: a single-object get, create, patch or update is one O(log n) lookup (the
- * stock mock scans every object), and a list of one resource, or of one resource in one namespace,
- * is a range of adjacent keys.
+ * All objects, indexed by resource/namespace/name in a sorted map ({@link ObjectIndex}), written
+ * through to SQLite.
  *
  * <p>Writes are decided one at a time under a lock: the read-modify-write of a patch is atomic and
  * resourceVersions are handed out in order. They are then made durable together ({@link
  * GroupCommit}: many writes share one SQLite commit), and only once a write is on disk does it
- * become visible to reads and watches, in resourceVersion order, and is its writer answered. Reads
- * do not lock. Stored nodes are never mutated after they are stored; callers copy before changing.
+ * become visible to reads and watches ({@link ChangeFeed}), in resourceVersion order, and is its
+ * writer answered. Reads do not lock. Stored nodes are never mutated after they are stored; callers
+ * copy before changing.
  */
 final class ObjectStore implements AutoCloseable {
 
@@ -93,19 +84,13 @@ final class ObjectStore implements AutoCloseable {
     }
   }
 
-  private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
-
   private final ObjectMapper json;
   private final SqliteStateStore db;
   private final GroupCommit commits;
   private final CommitGuard guard;
-  private final ConcurrentSkipListMap<String, ObjectNode> objects = new ConcurrentSkipListMap<>();
+  private final ObjectIndex objects;
   private final ReentrantLock lock = new ReentrantLock();
-  private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
-  private final ArrayDeque<Event> history = new ArrayDeque<>();
-  private final int historyLimit;
-  private final long historyBytesLimit;
-  private long historyBytes;
+  private final ChangeFeed feed;
 
   /** The last resourceVersion that is durable and visible. */
   private volatile long resourceVersion;
@@ -113,17 +98,13 @@ final class ObjectStore implements AutoCloseable {
   /** The last resourceVersion handed out, durable or staged; under the lock. */
   private long stagedVersion;
 
-  /** Every event with a resourceVersion above this one is still in {@link #history}. */
-  private long historyFloor;
-
   ObjectStore(ObjectMapper json, SqliteStateStore db, CommitGuard guard, int historyLimit) {
     this(json, db, guard, historyLimit, HISTORY_BYTES, db::commit);
   }
 
   /**
-   * Loads every stored object. A row that the product could not read back (written by an older
-   * version, or damaged) is moved aside into the database's {@code quarantine} table and named in
-   * the log; everything else is served.
+   * Loads every stored object (a row that cannot be read back is quarantined: {@link
+   * ObjectIndex#load}).
    *
    * @param durability how a batch of writes is committed: {@code db::commit}, or around it in tests
    */
@@ -137,36 +118,11 @@ final class ObjectStore implements AutoCloseable {
     this.json = json;
     this.db = db;
     this.guard = guard;
-    this.historyLimit = historyLimit;
-    this.historyBytesLimit = historyBytesLimit;
-    for (SqliteStateStore.Row row : db.loadAll()) {
-      String problem;
-      try {
-        JsonNode node = json.readTree(row.body());
-        if (node instanceof ObjectNode object) {
-          guard.check(row.resource(), row.namespace(), row.name(), object.deepCopy());
-          objects.put(key(row.resource(), row.namespace(), row.name()), object);
-          continue;
-        }
-        problem = "not a JSON object";
-      } catch (JsonProcessingException e) {
-        problem = e.getOriginalMessage();
-      } catch (ApiException e) {
-        problem = e.getMessage();
-      }
-      db.quarantine(row, problem);
-      LOG.warn(
-          "state database: object {} {}/{} cannot be served ({}); it was moved to the quarantine"
-              + " table of the state database and everything else is served",
-          row.resource(),
-          row.namespace(),
-          row.name(),
-          problem);
-    }
+    this.objects = ObjectIndex.load(json, db, guard);
     this.resourceVersion = db.lastResourceVersion();
     this.stagedVersion = resourceVersion;
     // events from before this start are gone: a watch from an older version must relist
-    this.historyFloor = resourceVersion;
+    this.feed = new ChangeFeed(historyLimit, historyBytesLimit, resourceVersion);
     this.commits =
         new GroupCommit(
             durability,
@@ -182,14 +138,6 @@ final class ObjectStore implements AutoCloseable {
                 stagedVersion = resourceVersion;
               }
             });
-  }
-
-  static String key(String resource, String namespace, String name) {
-    return resource + '\u0000' + namespace + '\u0000' + name;
-  }
-
-  private static String prefix(String resource, String namespace) {
-    return namespace == null ? resource + '\u0000' : resource + '\u0000' + namespace + '\u0000';
   }
 
   long resourceVersion() {
@@ -215,24 +163,17 @@ final class ObjectStore implements AutoCloseable {
 
   /** One object, or {@code null}. */
   ObjectNode get(String resource, String namespace, String name) {
-    return objects.get(key(resource, namespace, name));
+    return objects.get(ObjectIndex.key(resource, namespace, name));
   }
 
   /** Objects of one resource, in one namespace or (namespace {@code null}) in all. */
   Listing list(String resource, String namespace) {
     lock.lock();
     try {
-      return new Listing(range(resource, namespace), resourceVersion);
+      return new Listing(objects.range(resource, namespace), resourceVersion);
     } finally {
       lock.unlock();
     }
-  }
-
-  private List<ObjectNode> range(String resource, String namespace) {
-    String from = prefix(resource, namespace);
-    // '\uffff' sorts after every character used in names, so this is exactly the keys with that
-    // prefix
-    return new ArrayList<>(objects.subMap(from, true, from + '\uffff', false).values());
   }
 
   /**
@@ -245,7 +186,7 @@ final class ObjectStore implements AutoCloseable {
    */
   ObjectNode write(
       String resource, String namespace, String name, boolean dryRun, Mutation mutation) {
-    String key = key(resource, namespace, name);
+    String key = ObjectIndex.key(resource, namespace, name);
     GroupCommit.Staged awaited;
     ObjectNode answer;
     lock.lock();
@@ -310,7 +251,7 @@ final class ObjectStore implements AutoCloseable {
       objects.put(s.key, s.object);
     }
     resourceVersion = s.resourceVersion();
-    publish(
+    feed.publish(
         new Event(
             s.type, s.row.resource(), s.row.namespace(), s.resourceVersion(), s.object, s.bytes));
   }
@@ -320,21 +261,6 @@ final class ObjectStore implements AutoCloseable {
       return json.writeValueAsString(object);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot serialize an object tree", e);
-    }
-  }
-
-  private void publish(Event event) {
-    history.addLast(event);
-    historyBytes += event.bytes();
-    while (history.size() > historyLimit || historyBytes > historyBytesLimit) {
-      Event dropped = history.removeFirst();
-      historyBytes -= dropped.bytes();
-      historyFloor = dropped.resourceVersion();
-    }
-    for (Watcher w : watchers) {
-      if (w.matches(event)) {
-        w.send(event);
-      }
     }
   }
 
@@ -367,7 +293,7 @@ final class ObjectStore implements AutoCloseable {
     lock.lock();
     try {
       if (fromVersion == null) {
-        for (ObjectNode o : range(resource, namespace)) {
+        for (ObjectNode o : objects.range(resource, namespace)) {
           Event e =
               new Event(
                   EventType.ADDED,
@@ -380,19 +306,11 @@ final class ObjectStore implements AutoCloseable {
             scoped.send(e);
           }
         }
-      } else if (fromVersion < historyFloor) {
-        throw new GoneException(
-            "too old resource version: " + fromVersion + " (" + historyFloor + ")");
       } else {
-        for (Event e : history) {
-          if (e.resourceVersion() > fromVersion && scoped.matches(e)) {
-            scoped.send(e);
-          }
-        }
+        feed.replay(fromVersion, scoped);
       }
       afterReplay.run();
-      watchers.add(scoped);
-      return () -> watchers.remove(scoped);
+      return feed.open(scoped);
     } finally {
       lock.unlock();
     }
@@ -400,7 +318,7 @@ final class ObjectStore implements AutoCloseable {
 
   /** Registers an in-process listener for every change (used to keep the CRD registry in step). */
   void listen(Watcher watcher) {
-    watchers.add(watcher);
+    feed.listen(watcher);
   }
 
   static long version(ObjectNode object) {
@@ -409,23 +327,12 @@ final class ObjectStore implements AutoCloseable {
 
   /** Every object with its resource (for the garbage collector's start). */
   List<Map.Entry<String, ObjectNode>> all() {
-    List<Map.Entry<String, ObjectNode>> out = new ArrayList<>();
-    for (Map.Entry<String, ObjectNode> e : objects.entrySet()) {
-      out.add(Map.entry(e.getKey().substring(0, e.getKey().indexOf('\u0000')), e.getValue()));
-    }
-    return out;
+    return objects.all();
   }
 
   /** All objects of every resource in one namespace (for namespace deletion). */
   List<Map.Entry<String, ObjectNode>> inNamespace(String namespace) {
-    List<Map.Entry<String, ObjectNode>> out = new ArrayList<>();
-    String infix = '\u0000' + namespace + '\u0000';
-    for (Map.Entry<String, ObjectNode> e : objects.entrySet()) {
-      if (e.getKey().contains(infix)) {
-        out.add(Map.entry(e.getKey().substring(0, e.getKey().indexOf('\u0000')), e.getValue()));
-      }
-    }
-    return out;
+    return objects.inNamespace(namespace);
   }
 
   /** Commits what is staged, then closes the database. */
@@ -434,7 +341,7 @@ final class ObjectStore implements AutoCloseable {
     commits.close();
     lock.lock();
     try {
-      watchers.clear();
+      feed.closeAll();
       db.close();
     } finally {
       lock.unlock();
