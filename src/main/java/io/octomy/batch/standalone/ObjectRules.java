@@ -1,11 +1,13 @@
 package io.octomy.batch.standalone;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Random;
 import java.util.UUID;
 
 /**
@@ -25,14 +27,38 @@ final class ObjectRules {
           "generation");
 
   private final Clock clock;
-  private final SecureRandom random = new SecureRandom();
+  private final Random random;
 
   ObjectRules(Clock clock) {
+    this(clock, new SecureRandom());
+  }
+
+  /** With the source of generated names given (tests give one that repeats). */
+  ObjectRules(Clock clock, Random random) {
     this.clock = clock;
+    this.random = random;
   }
 
   String now() {
     return clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  /**
+   * Gives an object created with {@code generateName} another random name (its first one is taken),
+   * as kube-apiserver does before it answers 409.
+   */
+  void renameGenerated(ObjectNode object) {
+    generateName(object.withObjectProperty("metadata"));
+  }
+
+  private String generateName(ObjectNode meta) {
+    StringBuilder suffix = new StringBuilder();
+    for (int i = 0; i < 5; i++) {
+      suffix.append(NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length())));
+    }
+    String name = meta.get("generateName").asText() + suffix;
+    meta.put("name", name);
+    return name;
   }
 
   /**
@@ -43,12 +69,7 @@ final class ObjectRules {
     ObjectNode meta = object.withObjectProperty("metadata");
     String name = meta.path("name").asText("");
     if (name.isEmpty() && !meta.path("generateName").asText("").isEmpty()) {
-      StringBuilder suffix = new StringBuilder();
-      for (int i = 0; i < 5; i++) {
-        suffix.append(NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length())));
-      }
-      name = meta.get("generateName").asText() + suffix;
-      meta.put("name", name);
+      name = generateName(meta);
     }
     if (name.isEmpty()) {
       throw ApiException.invalid(
@@ -235,5 +256,35 @@ final class ObjectRules {
         .put("deletionTimestamp", now())
         .put("deletionGracePeriodSeconds", 0);
     return result;
+  }
+
+  /**
+   * A CRD is usable as soon as it is stored here; clients that wait for Established see it at once.
+   */
+  void markEstablished(ObjectNode crd) {
+    ObjectNode status = crd.withObjectProperty("status");
+    status.set("acceptedNames", crd.path("spec").path("names").deepCopy());
+    ArrayNode stored = status.putArray("storedVersions");
+    stored.add(ResourceRegistry.fromCrd(crd).preferredVersion());
+    if (status.path("conditions").size() > 0) {
+      // already established: keep the transition times, so that re-installing at start is a no-op
+      return;
+    }
+    ArrayNode conditions = status.putArray("conditions");
+    String now = now();
+    conditions
+        .addObject()
+        .put("type", "NamesAccepted")
+        .put("status", "True")
+        .put("reason", "NoConflicts")
+        .put("message", "no conflicts found")
+        .put("lastTransitionTime", now);
+    conditions
+        .addObject()
+        .put("type", "Established")
+        .put("status", "True")
+        .put("reason", "InitialNamesAccepted")
+        .put("message", "the initial names have been accepted")
+        .put("lastTransitionTime", now);
   }
 }

@@ -17,6 +17,9 @@ import java.util.function.Predicate;
  */
 final class ResourceHandler {
 
+  /** Names drawn for one create with generateName before a 409 (as kube-apiserver: 1 + 7). */
+  private static final int GENERATED_NAME_ATTEMPTS = 8;
+
   private final ObjectStore store;
   private final ObjectMapper json;
   private final ObjectMapper yaml;
@@ -127,20 +130,33 @@ final class ResourceHandler {
       throw ApiException.badRequest("the body holds a " + kind + ", not a " + type.kind());
     }
     requireNamespace(type, ns);
+    boolean generated = body.path("metadata").path("name").asText("").isEmpty();
     ObjectNode object = rules.prepareCreate(type, ns, body);
-    String name = object.path("metadata").path("name").asText();
     admit(type, object, null);
-    return store.write(
-        type.key(),
-        ns,
-        name,
-        req.dryRun(),
-        current -> {
-          if (current != null) {
-            throw ApiException.alreadyExists(type, name);
-          }
-          return new ObjectStore.Put(object);
-        });
+    // A generated name that is taken is drawn again (kube-apiserver does the same since 1.32):
+    // five random characters collide once in a few thousand creates in a namespace of 20,000.
+    for (int attempt = 1; ; attempt++) {
+      String name = object.path("metadata").path("name").asText();
+      try {
+        return store.write(
+            type.key(),
+            ns,
+            name,
+            req.dryRun(),
+            current -> {
+              if (current != null) {
+                throw ApiException.alreadyExists(type, name);
+              }
+              return new ObjectStore.Put(object);
+            });
+      } catch (ApiException e) {
+        if (!generated || attempt == GENERATED_NAME_ATTEMPTS || e.code() != 409) {
+          throw e;
+        }
+        rules.renameGenerated(object);
+        admit(type, object, null);
+      }
+    }
   }
 
   private ObjectNode update(
@@ -258,7 +274,7 @@ final class ResourceHandler {
       try {
         ResourceType defined = ResourceRegistry.fromCrd(object);
         defined.schemas().values().forEach(cel::compileAll);
-        markEstablished(object);
+        rules.markEstablished(object);
       } catch (IllegalArgumentException e) {
         throw ApiException.invalid(
             type,
@@ -266,36 +282,6 @@ final class ResourceHandler {
             List.of(new ApiException.Cause("spec", e.getMessage(), "FieldValueInvalid")));
       }
     }
-  }
-
-  /**
-   * A CRD is usable as soon as it is stored here; clients that wait for Established see it at once.
-   */
-  private void markEstablished(ObjectNode crd) {
-    ObjectNode status = crd.withObjectProperty("status");
-    status.set("acceptedNames", crd.path("spec").path("names").deepCopy());
-    ArrayNode stored = status.putArray("storedVersions");
-    stored.add(ResourceRegistry.fromCrd(crd).preferredVersion());
-    if (status.path("conditions").size() > 0) {
-      // already established: keep the transition times, so that re-installing at start is a no-op
-      return;
-    }
-    ArrayNode conditions = status.putArray("conditions");
-    String now = rules.now();
-    conditions
-        .addObject()
-        .put("type", "NamesAccepted")
-        .put("status", "True")
-        .put("reason", "NoConflicts")
-        .put("message", "no conflicts found")
-        .put("lastTransitionTime", now);
-    conditions
-        .addObject()
-        .put("type", "Established")
-        .put("status", "True")
-        .put("reason", "InitialNamesAccepted")
-        .put("message", "the initial names have been accepted")
-        .put("lastTransitionTime", now);
   }
 
   /**
