@@ -1,7 +1,6 @@
 package io.octomy.batch.standalone;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cel.runtime.CelEvaluationException;
 import io.octomy.batch.api.crd.CelRules;
@@ -10,18 +9,16 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
  * Admission for custom resources, the way a real API server does it: defaults from the schema are
  * filled in, fields the schema does not know are pruned (unless {@code
  * x-kubernetes-preserve-unknown-fields}), then the object is checked against its CRD's {@code
- * openAPIV3Schema} (type, enum, required, bounds, lengths, counts, pattern) and the {@code
- * x-kubernetes-validations} CEL rules. Messages follow the real server's wording so that people
- * recognise them, e.g. {@code spec.priority: Invalid value: 7: spec.priority in body should be less
- * than or equal to 5}.
+ * openAPIV3Schema} (type, required, and enum, bounds, lengths, counts, pattern: {@link
+ * SchemaConstraints}) and the {@code x-kubernetes-validations} CEL rules. Messages follow the real
+ * server's wording so that people recognise them, e.g. {@code spec.priority: Invalid value: 7:
+ * spec.priority in body should be less than or equal to 5}.
  */
 final class SchemaValidator {
 
@@ -114,7 +111,7 @@ final class SchemaValidator {
               "FieldValueTypeInvalid"));
       return false;
     }
-    checkScalar(schema, node, path, where, causes);
+    SchemaConstraints.checkScalar(schema, node, path, where, causes);
     if (node.isObject()) {
       ObjectNode obj = (ObjectNode) node;
       JsonNode properties = schema.path("properties");
@@ -127,7 +124,7 @@ final class SchemaValidator {
                   join(path, required.asText()), "Required value", "FieldValueRequired"));
         }
       }
-      checkCount(schema, "Properties", obj.size(), path, where, causes);
+      SchemaConstraints.checkCount(schema, "Properties", obj.size(), path, where, causes);
       Iterator<Map.Entry<String, JsonNode>> fields = obj.fields();
       while (fields.hasNext()) {
         Map.Entry<String, JsonNode> f = fields.next();
@@ -150,7 +147,7 @@ final class SchemaValidator {
         }
       }
     } else if (node.isArray()) {
-      checkCount(schema, "Items", node.size(), path, where, causes);
+      SchemaConstraints.checkCount(schema, "Items", node.size(), path, where, causes);
       JsonNode items = schema.get("items");
       if (items != null) {
         for (int i = 0; i < node.size(); i++) {
@@ -210,133 +207,6 @@ final class SchemaValidator {
             .collect(Collectors.toList()));
   }
 
-  private void checkScalar(
-      JsonNode schema, JsonNode node, String path, String where, List<ApiException.Cause> causes) {
-    JsonNode enumValues = schema.get("enum");
-    if (enumValues instanceof ArrayNode values && !contains(values, node)) {
-      causes.add(
-          new ApiException.Cause(
-              path,
-              "Unsupported value: "
-                  + literal(node)
-                  + ": supported values: "
-                  + values
-                      .valueStream()
-                      .map(SchemaValidator::literal)
-                      .collect(Collectors.joining(", ")),
-              "FieldValueNotSupported"));
-    }
-    if (node.isNumber()) {
-      if (schema.has("minimum")) {
-        double min = schema.get("minimum").asDouble();
-        boolean exclusive = schema.path("exclusiveMinimum").asBoolean(false);
-        if (exclusive ? node.asDouble() <= min : node.asDouble() < min) {
-          causes.add(
-              cause(
-                  path,
-                  "Invalid value: "
-                      + node
-                      + ": "
-                      + where
-                      + " in body should be greater than "
-                      + (exclusive ? "" : "or equal to ")
-                      + schema.get("minimum")));
-        }
-      }
-      if (schema.has("maximum")) {
-        double max = schema.get("maximum").asDouble();
-        boolean exclusive = schema.path("exclusiveMaximum").asBoolean(false);
-        if (exclusive ? node.asDouble() >= max : node.asDouble() > max) {
-          causes.add(
-              cause(
-                  path,
-                  "Invalid value: "
-                      + node
-                      + ": "
-                      + where
-                      + " in body should be less than "
-                      + (exclusive ? "" : "or equal to ")
-                      + schema.get("maximum")));
-        }
-      }
-    }
-    if (node.isTextual()) {
-      String s = node.asText();
-      int length = s.codePointCount(0, s.length());
-      if (schema.has("maxLength") && length > schema.get("maxLength").asInt()) {
-        causes.add(
-            new ApiException.Cause(
-                path,
-                "Too long: may not be more than " + schema.get("maxLength").asInt() + " bytes",
-                "FieldValueTooLong"));
-      }
-      if (schema.has("minLength") && length < schema.get("minLength").asInt()) {
-        causes.add(
-            cause(
-                path,
-                "Invalid value: "
-                    + literal(node)
-                    + ": "
-                    + where
-                    + " in body should be at least "
-                    + schema.get("minLength").asInt()
-                    + " chars long"));
-      }
-      if (schema.has("pattern") && !matches(schema.get("pattern").asText(), s)) {
-        causes.add(
-            cause(
-                path,
-                "Invalid value: "
-                    + literal(node)
-                    + ": "
-                    + where
-                    + " in body should match '"
-                    + schema.get("pattern").asText()
-                    + "'"));
-      }
-    }
-  }
-
-  private static boolean matches(String pattern, String value) {
-    try {
-      // OpenAPI patterns are unanchored (ECMA 262 search semantics)
-      return Pattern.compile(pattern).matcher(value).find();
-    } catch (PatternSyntaxException e) {
-      return true;
-    }
-  }
-
-  /** maxItems/minItems, maxProperties/minProperties. */
-  private static void checkCount(
-      JsonNode schema,
-      String what,
-      int count,
-      String path,
-      String where,
-      List<ApiException.Cause> causes) {
-    JsonNode max = schema.get("max" + what);
-    if (max != null && count > max.asInt()) {
-      causes.add(
-          new ApiException.Cause(
-              path,
-              "Too many: " + count + ": must have at most " + max.asInt() + " items",
-              "FieldValueTooMany"));
-    }
-    JsonNode min = schema.get("min" + what);
-    if (min != null && count < min.asInt()) {
-      causes.add(
-          cause(
-              path,
-              "Invalid value: "
-                  + count
-                  + ": "
-                  + where
-                  + " in body should have at least "
-                  + min.asInt()
-                  + (what.equals("Items") ? " items" : " properties")));
-    }
-  }
-
   private void rules(
       JsonNode schema, JsonNode node, JsonNode old, String path, List<ApiException.Cause> causes) {
     for (JsonNode rule : schema.path("x-kubernetes-validations")) {
@@ -391,19 +261,6 @@ final class SchemaValidator {
     return rule.hasNonNull("message") ? rule.get("message").asText() : "failed rule: " + expression;
   }
 
-  private static boolean contains(ArrayNode values, JsonNode node) {
-    for (JsonNode v : values) {
-      if (v.equals(node) || (v.isNumber() && node.isNumber() && v.asDouble() == node.asDouble())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static ApiException.Cause cause(String path, String message) {
-    return new ApiException.Cause(path, message, "FieldValueInvalid");
-  }
-
   private static String join(String path, String key) {
     return path.isEmpty() ? key : path + "." + key;
   }
@@ -419,9 +276,5 @@ final class SchemaValidator {
         : node.isNumber()
             ? (node.isIntegralNumber() ? "integer" : "number")
             : node.isBoolean() ? "boolean" : "null";
-  }
-
-  private static String literal(JsonNode node) {
-    return node.isTextual() ? "\"" + node.asText() + "\"" : node.toString();
   }
 }

@@ -1,0 +1,164 @@
+package io.octomy.batch.standalone;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
+
+/**
+ * The value constraints of an OpenAPI schema, checked as the real API server checks them and worded
+ * as it words them: enum, minimum/maximum (exclusive or not), minLength/maxLength (in characters),
+ * pattern, and minItems/maxItems, minProperties/maxProperties. {@link SchemaValidator} walks the
+ * object and calls these at each node.
+ */
+final class SchemaConstraints {
+
+  private SchemaConstraints() {}
+
+  /** Enum, minimum/maximum, lengths and pattern of one value; each violation goes to causes. */
+  static void checkScalar(
+      JsonNode schema, JsonNode node, String path, String where, List<ApiException.Cause> causes) {
+    JsonNode enumValues = schema.get("enum");
+    if (enumValues instanceof ArrayNode values && !contains(values, node)) {
+      causes.add(
+          new ApiException.Cause(
+              path,
+              "Unsupported value: "
+                  + literal(node)
+                  + ": supported values: "
+                  + values
+                      .valueStream()
+                      .map(SchemaConstraints::literal)
+                      .collect(Collectors.joining(", ")),
+              "FieldValueNotSupported"));
+    }
+    if (node.isNumber()) {
+      if (schema.has("minimum")) {
+        double min = schema.get("minimum").asDouble();
+        boolean exclusive = schema.path("exclusiveMinimum").asBoolean(false);
+        if (exclusive ? node.asDouble() <= min : node.asDouble() < min) {
+          causes.add(
+              cause(
+                  path,
+                  "Invalid value: "
+                      + node
+                      + ": "
+                      + where
+                      + " in body should be greater than "
+                      + (exclusive ? "" : "or equal to ")
+                      + schema.get("minimum")));
+        }
+      }
+      if (schema.has("maximum")) {
+        double max = schema.get("maximum").asDouble();
+        boolean exclusive = schema.path("exclusiveMaximum").asBoolean(false);
+        if (exclusive ? node.asDouble() >= max : node.asDouble() > max) {
+          causes.add(
+              cause(
+                  path,
+                  "Invalid value: "
+                      + node
+                      + ": "
+                      + where
+                      + " in body should be less than "
+                      + (exclusive ? "" : "or equal to ")
+                      + schema.get("maximum")));
+        }
+      }
+    }
+    if (node.isTextual()) {
+      String s = node.asText();
+      int length = s.codePointCount(0, s.length());
+      if (schema.has("maxLength") && length > schema.get("maxLength").asInt()) {
+        causes.add(
+            new ApiException.Cause(
+                path,
+                "Too long: may not be more than " + schema.get("maxLength").asInt() + " bytes",
+                "FieldValueTooLong"));
+      }
+      if (schema.has("minLength") && length < schema.get("minLength").asInt()) {
+        causes.add(
+            cause(
+                path,
+                "Invalid value: "
+                    + literal(node)
+                    + ": "
+                    + where
+                    + " in body should be at least "
+                    + schema.get("minLength").asInt()
+                    + " chars long"));
+      }
+      if (schema.has("pattern") && !matches(schema.get("pattern").asText(), s)) {
+        causes.add(
+            cause(
+                path,
+                "Invalid value: "
+                    + literal(node)
+                    + ": "
+                    + where
+                    + " in body should match '"
+                    + schema.get("pattern").asText()
+                    + "'"));
+      }
+    }
+  }
+
+  private static boolean matches(String pattern, String value) {
+    try {
+      // OpenAPI patterns are unanchored (ECMA 262 search semantics)
+      return Pattern.compile(pattern).matcher(value).find();
+    } catch (PatternSyntaxException e) {
+      return true;
+    }
+  }
+
+  /** maxItems/minItems, maxProperties/minProperties. */
+  static void checkCount(
+      JsonNode schema,
+      String what,
+      int count,
+      String path,
+      String where,
+      List<ApiException.Cause> causes) {
+    JsonNode max = schema.get("max" + what);
+    if (max != null && count > max.asInt()) {
+      causes.add(
+          new ApiException.Cause(
+              path,
+              "Too many: " + count + ": must have at most " + max.asInt() + " items",
+              "FieldValueTooMany"));
+    }
+    JsonNode min = schema.get("min" + what);
+    if (min != null && count < min.asInt()) {
+      causes.add(
+          cause(
+              path,
+              "Invalid value: "
+                  + count
+                  + ": "
+                  + where
+                  + " in body should have at least "
+                  + min.asInt()
+                  + (what.equals("Items") ? " items" : " properties")));
+    }
+  }
+
+  private static boolean contains(ArrayNode values, JsonNode node) {
+    for (JsonNode v : values) {
+      if (v.equals(node) || (v.isNumber() && node.isNumber() && v.asDouble() == node.asDouble())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static ApiException.Cause cause(String path, String message) {
+    return new ApiException.Cause(path, message, "FieldValueInvalid");
+  }
+
+  private static String literal(JsonNode node) {
+    return node.isTextual() ? "\"" + node.asText() + "\"" : node.toString();
+  }
+}
