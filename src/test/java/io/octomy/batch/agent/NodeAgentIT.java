@@ -323,7 +323,7 @@ class NodeAgentIT {
     await(
         "process " + pid + " to end",
         Duration.ofSeconds(20),
-        () -> ProcessHandle.of(pid).map(ProcessExecutor::hasExited).orElse(true),
+        () -> ProcessHandle.of(pid).map(ProcessLiveness::hasExited).orElse(true),
         ended -> ended);
     awaitStatus(
         "the entry to go", s -> s.getJobs().stream().noneMatch(j -> uid.equals(j.getUid())));
@@ -349,7 +349,7 @@ class NodeAgentIT {
     await(
         "process " + pid + " to end",
         Duration.ofSeconds(20),
-        () -> ProcessHandle.of(pid).map(ProcessExecutor::hasExited).orElse(true),
+        () -> ProcessHandle.of(pid).map(ProcessLiveness::hasExited).orElse(true),
         ended -> ended);
   }
 

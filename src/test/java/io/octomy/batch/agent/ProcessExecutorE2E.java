@@ -113,9 +113,9 @@ class ProcessExecutorE2E {
             "AWS_SECRET_ACCESS_KEY", "s3cr3t",
             "HOME", "/home/me",
             "USER", "me");
-    assertThat(ProcessExecutor.jobEnvironment(agent, Map.of("A", "1")))
+    assertThat(JobWrapper.jobEnvironment(agent, Map.of("A", "1")))
         .containsExactly(
-            Map.entry("PATH", ProcessExecutor.DEFAULT_PATH),
+            Map.entry("PATH", JobWrapper.DEFAULT_PATH),
             Map.entry("HOME", "/home/me"),
             Map.entry("USER", "me"),
             Map.entry("A", "1"));
@@ -199,14 +199,14 @@ class ProcessExecutorE2E {
     assertThat(r.pid()).isEqualTo(pid);
     assertThat(second.start(sh(key, "echo started; sleep 30"))).isFalse();
     assertThat(ProcessHandle.of(pid))
-        .hasValueSatisfying(h -> assertThat(ProcessExecutor.hasExited(h)).isFalse());
+        .hasValueSatisfying(h -> assertThat(ProcessLiveness.hasExited(h)).isFalse());
     assertThat(Files.readAllLines(second.logFile(key))).containsExactly("started");
 
     assertThat(second.stop(key, Duration.ofSeconds(2))).isTrue();
     JobRecord stopped = second.record(key).orElseThrow();
     assertThat(stopped.phase()).isEqualTo(RunPhase.Failed);
     assertThat(stopped.reason()).isEqualTo(JobRecord.REASON_STOPPED);
-    assertThat(ProcessHandle.of(pid).filter(h -> !ProcessExecutor.hasExited(h))).isEmpty();
+    assertThat(ProcessHandle.of(pid).filter(h -> !ProcessLiveness.hasExited(h))).isEmpty();
   }
 
   @Test
@@ -316,12 +316,10 @@ class ProcessExecutorE2E {
     RunKey running = key("other");
     first.start(sh(running, "sleep 30"));
     pidOf(first, running);
-    assertThat(
-            ProcessExecutor.findWrapper(new JobStateStore(state).exitCodeFile(running).toString()))
+    assertThat(JobWrapper.findWrapper(new JobStateStore(state).exitCodeFile(running).toString()))
         .isPresent();
     assertThat(
-            ProcessExecutor.findWrapper(
-                new JobStateStore(state).exitCodeFile(key("absent")).toString()))
+            JobWrapper.findWrapper(new JobStateStore(state).exitCodeFile(key("absent")).toString()))
         .isEmpty();
   }
 
@@ -360,8 +358,8 @@ class ProcessExecutorE2E {
     long t0 = System.nanoTime();
     assertThat(e.stop(key, Duration.ofMillis(300))).isTrue();
     assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
-    assertThat(ProcessHandle.of(pid).filter(h -> !ProcessExecutor.hasExited(h))).isEmpty();
-    assertThat(tree).allMatch(ProcessExecutor::hasExited);
+    assertThat(ProcessHandle.of(pid).filter(h -> !ProcessLiveness.hasExited(h))).isEmpty();
+    assertThat(tree).allMatch(ProcessLiveness::hasExited);
     JobRecord r = e.record(key).orElseThrow();
     assertThat(r.phase()).isEqualTo(RunPhase.Failed);
     assertThat(r.reason()).isEqualTo(JobRecord.REASON_STOPPED);
@@ -420,7 +418,7 @@ class ProcessExecutorE2E {
   /** Until every process has ended (zombies count: this machine's init reaps only now and then). */
   private static void awaitExited(List<ProcessHandle> handles) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (!handles.stream().allMatch(ProcessExecutor::hasExited)) {
+    while (!handles.stream().allMatch(ProcessLiveness::hasExited)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("processes still running: " + handles);
       }

@@ -1,0 +1,101 @@
+package io.octomy.batch.agent;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How {@link ProcessExecutor} runs a job's command: under a {@code sh} wrapper that records its
+ * exit code, with only the environment the job declares.
+ *
+ * <p><b>Exit codes across restarts.</b> A restarted agent is not the parent of processes it
+ * re-adopts, so it cannot {@code waitpid} them. The command therefore runs under a POSIX {@code sh}
+ * wrapper that stays its parent, waits for it and writes {@code $?} to the job's {@code exitcode}
+ * file (temp file + {@code mv}, so it is whole or absent) before exiting with the same code. The
+ * wrapper passes the command as {@code "$@"} to {@code env}, so no argument is ever re-parsed by
+ * the shell and the program is found on PATH like an exec would. The file is written by the job's
+ * own process tree and survives the agent, so an exit that happens while no agent runs is still
+ * reported with its true code. A wrapper killed outright (SIGKILL, OOM killer) records nothing:
+ * that job is reported {@code AgentLost}, meaning "ended, and the agent could not learn how". This
+ * needs {@code /bin/sh}: Linux and macOS, not Windows.
+ */
+final class JobWrapper {
+
+  private JobWrapper() {}
+
+  /** The wrapper's {@code $0}: with the exit code file after it, it names one job's wrapper. */
+  static final String WRAPPER_NAME = "octomy-job";
+
+  /**
+   * $1 is the exit code file, the rest is the command. Not exec'd: sh must outlive the command. The
+   * command goes through {@code env} so it is exec'd from PATH as Kubernetes would run it, never
+   * taken as a shell builtin or function (a command named "exit" must not end the wrapper before it
+   * records anything). It uses only absolute paths and shell builtins, so nothing in a job's {@code
+   * env} (a {@code PATH} without {@code /bin}, say) can stop it recording the exit code.
+   */
+  static final String WRAPPER =
+      "f=$1; shift; /usr/bin/env -- \"$@\"; c=$?; "
+          + "printf '%s\\n' \"$c\" > \"$f.tmp\" && /bin/mv -f \"$f.tmp\" \"$f\"; exit $c";
+
+  /**
+   * The search path a job gets unless its template sets {@code PATH}: the one container runtimes
+   * give a container whose image sets none.
+   */
+  static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+  /**
+   * A job's environment: only what its template declares, over a documented minimum ({@code PATH},
+   * and the agent user's {@code HOME}, {@code USER} and {@code LOGNAME}, which the job runs as).
+   * Nothing else of the agent's own environment (its {@code KUBECONFIG}, cloud credentials of the
+   * shell that started it) reaches a job, as a kubelet gives a container and HTCondor a job.
+   */
+  static Map<String, String> jobEnvironment(Map<String, String> agent, Map<String, String> job) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("PATH", DEFAULT_PATH);
+    for (String name : List.of("HOME", "USER", "LOGNAME")) {
+      if (agent.get(name) != null) {
+        env.put(name, agent.get(name));
+      }
+    }
+    env.putAll(job);
+    return env;
+  }
+
+  /** The live wrapper process whose arguments are {@code octomy-job EXITCODEFILE ...}, if any. */
+  static Optional<ProcessHandle> findWrapper(String exitCodeFile) {
+    try (var all = ProcessHandle.allProcesses()) {
+      return all.filter(
+              h ->
+                  h.info()
+                      .arguments()
+                      .map(args -> isWrapperOf(List.of(args), exitCodeFile))
+                      .orElse(false))
+          .filter(h -> !ProcessLiveness.hasExited(h))
+          .findFirst();
+    }
+  }
+
+  private static boolean isWrapperOf(List<String> args, String exitCodeFile) {
+    int i = args.indexOf(WRAPPER_NAME);
+    return i > 0
+        && i + 1 < args.size()
+        && args.get(i + 1).equals(exitCodeFile)
+        && args.get(i - 1).equals(WRAPPER);
+  }
+
+  /** The reason a job is recorded with for the exit code its wrapper recorded. */
+  static String reasonFor(int code) {
+    return code == 0 ? JobRecord.REASON_SUCCEEDED : JobRecord.REASON_FAILED;
+  }
+
+  /** What an exit code means, in words; 128 + n is how the shell reports death by signal n. */
+  static String messageFor(int code) {
+    if (code == 0) {
+      return null;
+    }
+    return code > 128 && code < 160
+        ? "the command was killed by signal " + (code - 128) + " (exit code " + code + ")"
+        : "the command exited with code " + code;
+  }
+}
