@@ -1,5 +1,7 @@
 package io.octomy.batch.admission;
 
+import io.octomy.batch.admission.ForecastTimeline.End;
+import io.octomy.batch.admission.PassSources.TakenFrom;
 import io.octomy.batch.vocabulary.PriorityPolicy;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Duration;
@@ -9,7 +11,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
 /**
  * The passes after the next one, simulated event by event, with the pass's own state and its own
@@ -27,13 +28,11 @@ import java.util.PriorityQueue;
  *
  * <p>Assumed, and said where the forecast is shown: every job succeeds; nodes, modes, the policy
  * and the set of jobs stay as they are; a pass follows each end at once.
+ *
+ * <p>The events are kept in time order by {@link ForecastTimeline}; which job a pass takes next is
+ * chosen by {@link PassSources}.
  */
 final class FuturePasses {
-
-  private record End(Instant at, PreparedJob job, int node, int depth) {}
-
-  /** A job to decide again at a given time, whatever else happens. */
-  private record Timed(Instant at, PreparedJob job) {}
 
   private final AdmissionPass pass;
   private final NodePool pool;
@@ -43,46 +42,20 @@ final class FuturePasses {
   private final WaitingRoom room;
   private final HeldJobs held;
   private final Map<String, Long> namespaceVersions = new HashMap<>();
-  private final PriorityQueue<End> ends =
-      new PriorityQueue<>(
-          (a, b) -> {
-            int c = a.at().compareTo(b.at());
-            return c != 0 ? c : Integer.compare(a.job().index, b.job().index);
-          });
-  private final PriorityQueue<Timed> timed =
-      new PriorityQueue<>(
-          (a, b) -> {
-            int c = a.at().compareTo(b.at());
-            return c != 0 ? c : Integer.compare(a.job().index, b.job().index);
-          });
+  private final ForecastTimeline timeline;
   private final Map<JobKey, ExpectedStart> starts = new LinkedHashMap<>();
-  private final Map<JobKey, Instant> endTimes = new HashMap<>();
   private final int[] stamp;
   private final int[] done;
   private final PreparedJob[] cause;
   private final int[] causeDepth;
-  private final Instant[] onsets;
-  private int nextOnset;
   private int passId;
   private int passes;
 
+  private final PassCandidates candidates;
+  private final PassSources sources;
+
   // One pass.
   private Instant t;
-  private final PriorityQueue<PreparedJob> woken = new PriorityQueue<>(AdmissionPass.PASS_ORDER);
-  private final Map<Integer, End> nodeSources = new LinkedHashMap<>();
-  private final Map<String, End> budgetSources = new LinkedHashMap<>();
-  private End firstEnd;
-
-  /** Where the job a pass takes next comes from. */
-  private enum TakenFrom {
-    WOKEN,
-    NODE,
-    BUDGET,
-    HELD,
-    STARVING
-  }
-
-  private final PassCandidates candidates;
 
   FuturePasses(AdmissionPass pass, RunTimeModel model) {
     this.pass = pass;
@@ -99,13 +72,8 @@ final class FuturePasses {
     this.causeDepth = new int[n];
     this.candidates =
         new PassCandidates(pool, reservations, room, this::touch, job -> done[job.index] == passId);
-    List<Instant> starving = new ArrayList<>();
-    Duration after = priority.starvationAfter();
-    for (PreparedJob job : pass.queued()) {
-      starving.add(job.queuedAt.plus(after).plusNanos(1));
-    }
-    starving.sort(null);
-    this.onsets = starving.toArray(Instant[]::new);
+    this.sources = new PassSources(pass, room, held, candidates, this::touch);
+    this.timeline = new ForecastTimeline(pass.queued(), priority.starvationAfter());
   }
 
   Forecast run(AdmissionResult next, Map<JobKey, GateReport> reports) {
@@ -113,14 +81,14 @@ final class FuturePasses {
     for (PreparedJob job : pass.jobs()) {
       if (job.view.phase().holdsReservation()) {
         Instant end = model.expectedEnd(job.view);
-        scheduleEnd(job, pool.indexOf(job.view.node()), end.isBefore(now) ? now : end, 1);
+        timeline.scheduleEnd(job, pool.indexOf(job.view.node()), end.isBefore(now) ? now : end, 1);
       }
     }
     for (PreparedJob job : pass.queued()) {
       Decision d = next.decisions().get(job.key);
       if (d instanceof Decision.Admit admit) {
         starts.put(job.key, new ExpectedStart(job.key, now, admit.node(), null, 0));
-        scheduleEnd(job, pool.indexOf(admit.node()), now.plus(runTime(job)), 1);
+        timeline.scheduleEnd(job, pool.indexOf(admit.node()), now.plus(runTime(job)), 1);
       } else if (d.reason() == Reason.WaitingForDependency) {
         awaitDependencies(job);
       } else if (d instanceof Decision.Wait) {
@@ -128,25 +96,14 @@ final class FuturePasses {
       }
     }
     while (true) {
-      Instant at = ends.isEmpty() ? null : ends.peek().at();
-      if (!timed.isEmpty() && (at == null || timed.peek().at().isBefore(at))) {
-        at = timed.peek().at();
-      }
-      while (nextOnset < onsets.length && !onsets[nextOnset].isAfter(now)) {
-        nextOnset++;
-      }
-      if (!held.isEmpty()
-          && nextOnset < onsets.length
-          && (at == null || onsets[nextOnset].isBefore(at))) {
-        at = onsets[nextOnset];
-      }
+      Instant at = timeline.next(now, !held.isEmpty());
       if (at == null) {
         break;
       }
       now = at;
       simulate(at);
     }
-    return new Forecast(next, reports, starts, endTimes, passes);
+    return new Forecast(next, reports, starts, timeline.endTimes(), passes);
   }
 
   private void awaitDependencies(PreparedJob job) {
@@ -166,74 +123,31 @@ final class FuturePasses {
     return d.isNegative() || d.isZero() ? Duration.ofSeconds(1) : d;
   }
 
-  private void scheduleEnd(PreparedJob job, int node, Instant at, int depth) {
-    ends.add(new End(at, job, node, depth));
-    endTimes.put(job.key, at);
-  }
-
   /** One simulated pass at {@code at}: the ends due then, and the jobs they can have helped. */
   private void simulate(Instant at) {
     t = at;
     passId++;
     passes++;
     pass.startPass();
-    firstEnd = null;
-    while (!ends.isEmpty() && !ends.peek().at().isAfter(at)) {
-      release(ends.poll());
+    sources.startPass();
+    for (End end = timeline.endDue(at); end != null; end = timeline.endDue(at)) {
+      release(end);
     }
     held.startPass();
-    while (!timed.isEmpty() && !timed.peek().at().isAfter(at)) {
-      wake(timed.poll().job(), firstEnd);
+    for (PreparedJob job = timeline.decideAgainDue(at);
+        job != null;
+        job = timeline.decideAgainDue(at)) {
+      wake(job, sources.firstEnd());
     }
     candidates.startPass();
     List<Object[]> parkings = new ArrayList<>();
-    while (true) {
-      PreparedJob best = woken.peek();
-      TakenFrom from = TakenFrom.WOKEN;
-      End by = null;
-      for (Map.Entry<Integer, End> source : nodeSources.entrySet()) {
-        PreparedJob head = candidates.nodeHead(source.getKey());
-        if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
-          best = head;
-          from = TakenFrom.NODE;
-          by = source.getValue();
-        }
-      }
-      for (Map.Entry<String, End> source : budgetSources.entrySet()) {
-        PreparedJob head = candidates.budgetHead(source.getKey());
-        if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
-          best = head;
-          from = TakenFrom.BUDGET;
-          by = source.getValue();
-        }
-      }
-      for (int c = 0; c < room.classes(); c++) {
-        PreparedJob head = held.next(c);
-        if (head != null) {
-          touch(head);
-          if (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0) {
-            best = head;
-            from = TakenFrom.HELD;
-            by = firstEnd;
-          }
-        }
-      }
-      if (pass.guard().hold() == null) {
-        PreparedJob head = candidates.starvingHead();
-        if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
-          best = head;
-          from = TakenFrom.STARVING;
-          by = firstEnd;
-        }
-      }
-      if (best == null) {
-        break;
-      }
-      if (from == TakenFrom.HELD && !mayNoLongerBeHeld(best)) {
+    for (PassSources.Choice next = sources.next(); next != null; next = sources.next()) {
+      PreparedJob best = next.job();
+      if (next.from() == TakenFrom.HELD && !mayNoLongerBeHeld(best)) {
         held.passOver(best);
         continue;
       }
-      take(best, from, by);
+      take(best, next.from(), next.by());
       Decision d = pass.decideOne(best, DependencyVerdict.READY);
       // Meant for this placement only; a gate checked before capacity may have stopped it first.
       best.knownUnplaceable = false;
@@ -247,14 +161,13 @@ final class FuturePasses {
     for (Object[] p : parkings) {
       park((PreparedJob) p[0], (Decision) p[1]);
     }
-    nodeSources.clear();
-    budgetSources.clear();
+    sources.endPass();
   }
 
   /** Takes the chosen job out of where it waited, and forgets heads it was. */
   private void take(PreparedJob job, TakenFrom from, End by) {
     switch (from) {
-      case WOKEN -> woken.poll();
+      case WOKEN -> sources.takeWoken();
       case HELD -> held.release(job);
       case NODE -> {
         room.unparkCapacity(job);
@@ -291,11 +204,11 @@ final class FuturePasses {
     int depth = causeDepth[job.index];
     starts.put(
         job.key, new ExpectedStart(job.key, at, admit.node(), c == null ? null : c.key, depth));
-    scheduleEnd(job, node, at.plus(runTime(job)), depth + 1);
+    timeline.scheduleEnd(job, node, at.plus(runTime(job)), depth + 1);
   }
 
   private boolean fitsAFreedNode(PreparedJob job) {
-    for (int node : nodeSources.keySet()) {
+    for (int node : sources.freedNodes()) {
       if (pool.fitsNow(node, job)) {
         return true;
       }
@@ -305,13 +218,11 @@ final class FuturePasses {
 
   private void release(End end) {
     PreparedJob job = end.job();
-    if (firstEnd == null) {
-      firstEnd = end;
-    }
+    sources.ended(end);
     if (end.node() >= 0) {
       pool.release(end.node(), job);
       if (job.resourceIds.length > 0) {
-        nodeSources.putIfAbsent(end.node(), end);
+        sources.nodeFreed(end.node(), end);
       }
     }
     reservations.release(job);
@@ -327,7 +238,7 @@ final class FuturePasses {
     }
     for (int id : job.resourceIds) {
       if (reservations.budgeted(namespace, id)) {
-        budgetSources.putIfAbsent(namespace, end);
+        sources.budgetGrew(namespace, end);
         break;
       }
     }
@@ -337,7 +248,7 @@ final class FuturePasses {
   private void wake(PreparedJob job, End by) {
     touch(job);
     setCause(job, by);
-    woken.add(job);
+    sources.wake(job);
   }
 
   private void setCause(PreparedJob job, End by) {
@@ -380,7 +291,7 @@ final class FuturePasses {
       return true;
     }
     int excluded = pass.guard().excludedNodeFor(job);
-    for (int node : nodeSources.keySet()) {
+    for (int node : sources.freedNodes()) {
       if (node != excluded && pool.fitsNow(node, job)) {
         return true;
       }
@@ -402,7 +313,7 @@ final class FuturePasses {
       case WaitingForBudget -> room.parkForBudget(job);
       case BestEffortDeferred ->
           // Measured use does not change in a forecast: it waits until it starts starving.
-          timed.add(new Timed(job.queuedAt.plus(priority.starvationAfter()).plusNanos(1), job));
+          timeline.decideAgainAt(job.queuedAt.plus(priority.starvationAfter()).plusNanos(1), job);
       case HeldForStarvingJob ->
           held.hold(
               job,
