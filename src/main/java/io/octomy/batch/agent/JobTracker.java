@@ -1,8 +1,6 @@
 package io.octomy.batch.agent;
 
-import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.NodeJob;
-import java.util.Collection;
 import java.util.List;
 
 /**
@@ -15,11 +13,11 @@ interface JobTracker extends AutoCloseable {
   /**
    * Brings local work in line with the cluster's jobs.
    *
-   * @param jobs every BatchJob the agent's informer holds (all namespaces, all nodes), so jobs that
-   *     are gone can be told apart from jobs placed elsewhere
+   * @param jobs the BatchJobs the agent's informer holds (all namespaces, all nodes), looked up by
+   *     node and by name, so jobs that are gone can be told apart from jobs placed elsewhere
    * @return true when something reportable changed (a job started, was refused or dropped)
    */
-  boolean reconcile(Collection<BatchJob> jobs);
+  boolean reconcile(InformedJobs jobs);
 
   /** Takes one usage reading of every running job. */
   void sample();

@@ -12,7 +12,6 @@ import io.octomy.batch.vocabulary.Labels;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
@@ -70,6 +69,7 @@ public final class NodeAgent implements AutoCloseable {
   // Set in start(); volatile because informer callbacks may queue work before start() returns.
   private volatile SharedIndexInformer<BatchNode> nodes;
   private volatile SharedIndexInformer<BatchJob> jobs;
+  private volatile InformedJobs informed;
   private volatile JobTracker tracker;
   private BatchNodeStatus lastWritten;
   private boolean started;
@@ -133,7 +133,12 @@ public final class NodeAgent implements AutoCloseable {
     // inform() returns after the initial list: a job missing from the cache is really gone,
     // which matters because a running job whose BatchJob is gone gets stopped.
     jobs =
-        client.resources(BatchJob.class).inAnyNamespace().inform(anyChange(this::requestReconcile));
+        client
+            .resources(BatchJob.class)
+            .inAnyNamespace()
+            .withIndexers(InformedJobs.indexers())
+            .inform(anyChange(this::requestReconcile));
+    informed = InformedJobs.of(jobs.getIndexer());
     informers.add(jobs);
     tracker = newTracker();
     try {
@@ -186,7 +191,7 @@ public final class NodeAgent implements AutoCloseable {
     if (tracker == null) {
       return; // an informer event before start() finished; start() runs the first tick itself
     }
-    if (tracker.reconcile(jobs.getStore().list())) {
+    if (tracker.reconcile(informed)) {
       requestReport();
     }
     tracker.sample();
@@ -203,13 +208,12 @@ public final class NodeAgent implements AutoCloseable {
       // Not in the cache: deleted, or the watch is behind. Creating is a no-op if it exists.
       node = writer.ensureExists(settings.initialMode(), settings.executor());
     }
-    Collection<BatchJob> all = jobs.getStore().list();
     BatchNodeStatus previous = lastWritten != null ? lastWritten : node.getStatus();
     BatchNodeStatus status =
         composer.compose(
             probe.read(),
             node.getSpec(),
-            NodeAllocation.of(settings.nodeName(), all),
+            NodeAllocation.of(settings.nodeName(), informed.placedOn(settings.nodeName())),
             tracker.reports(),
             previous,
             clock.instant());

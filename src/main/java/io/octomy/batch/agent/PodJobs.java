@@ -45,7 +45,7 @@ final class PodJobs implements JobTracker {
   }
 
   @Override
-  public boolean reconcile(Collection<BatchJob> jobs) {
+  public boolean reconcile(InformedJobs jobs) {
     Map<String, Pod> byJobUid = new HashMap<>();
     for (Pod p : pods.get()) {
       Map<String, String> labels = p.getMetadata().getLabels();
@@ -54,9 +54,9 @@ final class PodJobs implements JobTracker {
       }
     }
     List<Placed> now = new ArrayList<>();
-    for (BatchJob job : jobs) {
+    for (BatchJob job : jobs.placedOn(nodeName)) {
       Pod pod = byJobUid.get(job.getMetadata().getUid());
-      if (pod != null && NodeAllocation.placedOn(job, nodeName)) {
+      if (pod != null) {
         now.add(new Placed(job, pod));
       }
     }

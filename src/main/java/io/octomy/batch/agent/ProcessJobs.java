@@ -6,7 +6,6 @@ import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +29,9 @@ final class ProcessJobs implements JobTracker {
   /** Reason of the entry of a job deleted before it started here. */
   static final String REASON_DELETED = "Deleted";
 
-  /** uids of BatchJobs whose finished status the controller has already written. */
+  /**
+   * uids of the jobs run or refused here whose finished status the controller has already written.
+   */
   private volatile Set<String> outcomeRecorded = Set.of();
 
   private static final Logger LOG = LoggerFactory.getLogger(ProcessJobs.class);
@@ -63,35 +64,26 @@ final class ProcessJobs implements JobTracker {
   }
 
   @Override
-  public boolean reconcile(Collection<BatchJob> jobs) {
+  public boolean reconcile(InformedJobs jobs) {
     boolean changed = false;
-    Set<String> existing = new HashSet<>();
-    Set<String> recorded = new HashSet<>();
-    Set<String> deleting = new HashSet<>();
-    for (BatchJob job : jobs) {
-      existing.add(job.getMetadata().getUid());
-      if (job.getMetadata().getDeletionTimestamp() != null) {
-        deleting.add(job.getMetadata().getUid());
-      }
-      if (job.getStatus() != null
-          && job.getStatus().getPhase() != null
-          && job.getStatus().getPhase().isFinished()) {
-        recorded.add(job.getMetadata().getUid());
-      }
-      if (NodeAllocation.placedOn(job, nodeName)
-          && job.getStatus().getPhase() == JobPhase.Admitted
-          && runsHere(job)) {
+    for (BatchJob job : jobs.placedOn(nodeName)) {
+      if (job.getStatus().getPhase() == JobPhase.Admitted && runsHere(job)) {
         changed |=
             job.getMetadata().getDeletionTimestamp() == null ? startIfNew(job) : refuseDeleted(job);
       }
     }
+    Set<String> recorded = new HashSet<>();
     for (JobRecord r : executor.records()) {
-      if (existing.contains(r.key().uid())) {
+      BatchJob job = jobs.jobOf(r.key());
+      if (job != null) {
+        if (isFinished(job)) {
+          recorded.add(r.key().uid());
+        }
         // Being deleted: its process stops at once; the job holds its place until it has. Ended by
         // the controller while it still runs (its node was deleted and came back too late): it
         // holds no place any more, so it must not run beside the jobs admitted into it.
         if (!r.finished()
-            && (deleting.contains(r.key().uid()) || recorded.contains(r.key().uid()))) {
+            && (job.getMetadata().getDeletionTimestamp() != null || isFinished(job))) {
           stopDeleted(r.key());
         }
         continue;
@@ -106,12 +98,21 @@ final class ProcessJobs implements JobTracker {
         changed = true;
       }
     }
-    changed |= refused.keySet().removeIf(k -> !existing.contains(k.uid()));
+    changed |= refused.keySet().removeIf(k -> jobs.jobOf(k) == null);
+    refused.keySet().stream()
+        .filter(k -> isFinished(jobs.jobOf(k)))
+        .forEach(k -> recorded.add(k.uid()));
     // Once the controller has written a job's outcome, the node's status need not carry it: without
     // this, status.jobs would grow with every job the node ever ran until the jobs are deleted.
     changed |= !recorded.equals(outcomeRecorded);
     outcomeRecorded = recorded;
     return changed;
+  }
+
+  private static boolean isFinished(BatchJob job) {
+    return job.getStatus() != null
+        && job.getStatus().getPhase() != null
+        && job.getStatus().getPhase().isFinished();
   }
 
   /**

@@ -40,7 +40,8 @@ class PodJobsTest {
     pods.add(pod("other-pod", "job-uid-2", "Running")); // its job is not here
 
     PodJobs t = tracker();
-    assertThat(t.reconcile(List.of(job, job("elsewhere", "job-uid-2", "ws-8")))).isTrue();
+    assertThat(t.reconcile(InformedJobs.of(List.of(job, job("elsewhere", "job-uid-2", "ws-8")))))
+        .isTrue();
     t.sample();
     write(dir, 1_500_000, 500 * MIB);
     t.sample();
@@ -75,7 +76,8 @@ class PodJobsTest {
                     .build()));
     pods.add(done);
     pods.add(pod("p2", "job-uid-2", "Pending"));
-    tracker.reconcile(List.of(job("a", "job-uid-1", "ws-7"), job("b", "job-uid-2", "ws-7")));
+    tracker.reconcile(
+        InformedJobs.of(List.of(job("a", "job-uid-1", "ws-7"), job("b", "job-uid-2", "ws-7"))));
     tracker.sample(); // nothing running: no cgroup is looked up (the root is null)
     assertThat(tracker.reports())
         .singleElement()
