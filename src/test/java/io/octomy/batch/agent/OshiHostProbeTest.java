@@ -2,7 +2,12 @@ package io.octomy.batch.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import oshi.SystemInfo;
+import oshi.hardware.HardwareAbstractionLayer;
 
 class OshiHostProbeTest {
 
@@ -19,5 +24,34 @@ class OshiHostProbeTest {
     // The real machine flows through the capacity function like injected readings do.
     assertThat(NodeCapacity.of(r, CgroupBounds.NONE, null, null))
         .containsEntry("octomy.io/cpu-milli", r.logicalProcessors() * 1000L);
+  }
+
+  @Test
+  void countsGraphicsCardsOnceForManyReads() {
+    HardwareAbstractionLayer real = new SystemInfo().getHardware();
+    AtomicInteger counts = new AtomicInteger();
+    HardwareAbstractionLayer counting =
+        (HardwareAbstractionLayer)
+            Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {HardwareAbstractionLayer.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("getGraphicsCards")) {
+                    counts.incrementAndGet();
+                  }
+                  try {
+                    return method.invoke(real, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    OshiHostProbe probe = new OshiHostProbe(counting);
+
+    int gpus = probe.read().gpus();
+    for (int i = 0; i < 20; i++) {
+      assertThat(probe.read().gpus()).isEqualTo(gpus);
+    }
+
+    assertThat(counts).hasValue(1);
   }
 }
