@@ -98,7 +98,7 @@ final class JobRecovery {
       JobState running =
           s.running(wrapper.get().pid(), wrapper.get().info().startInstant().orElse(null));
       try {
-        store.write(running);
+        store.update(running);
       } catch (UncheckedIOException e) {
         LOG.error("cannot persist the re-adoption of job {}: {}", key, e.getMessage());
       }

@@ -63,16 +63,33 @@ final class JobStateStore {
   /**
    * Replaces the state file atomically: readers (and a restarted agent) see the old or the new
    * content, never a torn one. The temporary file is flushed to disk before the rename so a power
-   * cut cannot leave an empty file under the final name.
+   * cut cannot leave an empty file under the final name. For the intent, which must be on disk
+   * before the process starts.
    */
   void write(JobState state) {
+    replace(state, true);
+  }
+
+  /**
+   * Replaces the state file atomically without waiting for the disk: what follows the intent (the
+   * pid, the outcome). An agent that dies loses none of it (it is in the operating system's cache);
+   * a power cut, which ends every job as well, can leave an older record, from which recovery finds
+   * the job ended ({@link JobRecovery}).
+   */
+  void update(JobState state) {
+    replace(state, false);
+  }
+
+  private void replace(JobState state, boolean force) {
     Path dir = dir(state.key());
     try {
       Files.createDirectories(dir);
       Path tmp = Files.createTempFile(dir, STATE_FILE, ".tmp");
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
         ch.write(ByteBuffer.wrap(json.writeValueAsBytes(state)));
-        ch.force(true);
+        if (force) {
+          ch.force(true);
+        }
       }
       Files.move(
           tmp,

@@ -185,16 +185,32 @@ public final class NodeAgent implements AutoCloseable {
     return new PodJobs(settings.nodeName(), () -> pods.getStore().list(), cgroupRoot);
   }
 
-  /** Reconciles jobs and measures the running ones; reports at once when a job started or went. */
+  /**
+   * Reconciles jobs and measures the running ones (every sample interval); reports at once when a
+   * job started or went.
+   */
   private void tick() {
+    if (reconcile()) {
+      tracker.sample();
+    }
+  }
+
+  /**
+   * Reconciles jobs (on every change to a job): starts what was admitted here, stops what was
+   * deleted; measuring is left to the sample interval, so that a burst of changes costs no
+   * readings.
+   *
+   * @return false before {@link #start()} has set the agent up
+   */
+  private boolean reconcile() {
     reconcilePending.set(false);
     if (tracker == null) {
-      return; // an informer event before start() finished; start() runs the first tick itself
+      return false; // an informer event before start() finished; start() runs the first tick
     }
     if (tracker.reconcile(informed)) {
       requestReport();
     }
-    tracker.sample();
+    return true;
   }
 
   /** Writes the whole status; recreates the BatchNode if someone deleted it. */
@@ -230,7 +246,7 @@ public final class NodeAgent implements AutoCloseable {
 
   private void requestReconcile() {
     if (reconcilePending.compareAndSet(false, true)) {
-      submit("reconciling", this::tick);
+      submit("reconciling", this::reconcile);
     }
   }
 

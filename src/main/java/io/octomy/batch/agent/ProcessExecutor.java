@@ -34,14 +34,15 @@ import org.slf4j.LoggerFactory;
  * work} directory to run in.
  *
  * <p><b>Failure handling.</b> A job is started at most once, never twice, whatever the agent
- * survives: {@link #start} writes the job's state file before its process starts, and a restarted
- * agent re-adopts the jobs that still run and reports the true exit code of those that ended while
- * it was away ({@link JobRecovery}), which the job's {@code sh} wrapper recorded ({@link
- * JobWrapper}). An adopted process is not this JVM's child, and once it ends it may linger as a
- * zombie until some init reaps it (a container whose PID 1 never reaps keeps it forever), which
- * {@link ProcessHandle#onExit()} would wait for; so adopted processes are polled with {@link
- * ProcessLiveness#hasExited} every {@link #ADOPTED_POLL} instead. A stop ends the job's whole
- * process tree ({@link #stop(RunKey, Duration)}).
+ * survives: {@link #start} writes the job's state file, forced to disk, before its process starts
+ * (later records, the pid and the outcome, are replaced without waiting for the disk: see {@link
+ * JobStateStore#update}), and a restarted agent re-adopts the jobs that still run and reports the
+ * true exit code of those that ended while it was away ({@link JobRecovery}), which the job's
+ * {@code sh} wrapper recorded ({@link JobWrapper}). An adopted process is not this JVM's child, and
+ * once it ends it may linger as a zombie until some init reaps it (a container whose PID 1 never
+ * reaps keeps it forever), which {@link ProcessHandle#onExit()} would wait for; so adopted
+ * processes are polled with {@link ProcessLiveness#hasExited} every {@link #ADOPTED_POLL} instead.
+ * A stop ends the job's whole process tree ({@link #stop(RunKey, Duration)}).
  *
  * <p>Thread-safe. Exit callbacks run on JDK threads and take the same lock as the public methods.
  */
@@ -138,7 +139,7 @@ public final class ProcessExecutor implements AutoCloseable {
       Process process = pb.start();
       JobState running =
           intent.running(process.pid(), process.toHandle().info().startInstant().orElse(null));
-      store.write(running);
+      store.update(running);
       states.put(key, running);
       live.put(key, process.toHandle());
       process.onExit().thenAccept(p -> exited(key, p));
@@ -340,7 +341,7 @@ public final class ProcessExecutor implements AutoCloseable {
   private void finish(RunKey key, Integer code, String reason, String message) {
     JobState done = states.get(key).finished(code, reason, message, clock.instant());
     try {
-      store.write(done);
+      store.update(done);
     } catch (UncheckedIOException e) {
       // Keep reporting the outcome from memory; the next restart re-derives it from exitcode.
       LOG.error("cannot persist the end of job {}: {}", key, e.getMessage());

@@ -66,12 +66,18 @@ final class ProcessJobs implements JobTracker {
   @Override
   public boolean reconcile(InformedJobs jobs) {
     boolean changed = false;
+    List<ProcessTreeMeter> started = new ArrayList<>();
     for (BatchJob job : jobs.placedOn(nodeName)) {
       if (job.getStatus().getPhase() == JobPhase.Admitted && runsHere(job)) {
         changed |=
-            job.getMetadata().getDeletionTimestamp() == null ? startIfNew(job) : refuseDeleted(job);
+            job.getMetadata().getDeletionTimestamp() == null
+                ? startIfNew(job, started)
+                : refuseDeleted(job);
       }
     }
+    // A first reading of each job started now, so a job shorter than the sample interval still
+    // gets one; taken after every start, so that no start waits for another job's reading.
+    started.forEach(ProcessTreeMeter::sample);
     Set<String> recorded = new HashSet<>();
     for (JobRecord r : executor.records()) {
       BatchJob job = jobs.jobOf(r.key());
@@ -150,7 +156,7 @@ final class ProcessJobs implements JobTracker {
     return true;
   }
 
-  private boolean startIfNew(BatchJob job) {
+  private boolean startIfNew(BatchJob job, List<ProcessTreeMeter> started) {
     RunKey key;
     try {
       key =
@@ -182,10 +188,9 @@ final class ProcessJobs implements JobTracker {
     Long pid = executor.record(key).map(JobRecord::pid).orElse(null);
     LOG.info("started job {} (pid {}), output in {}", key, pid, executor.logFile(key));
     if (pid != null) {
-      // A first reading now, so a job shorter than the sample interval still gets one.
       ProcessTreeMeter meter = new ProcessTreeMeter(pid);
       meters.put(key, meter);
-      meter.sample();
+      started.add(meter);
     }
     watch(key);
     return true;

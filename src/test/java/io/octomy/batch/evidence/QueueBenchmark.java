@@ -140,9 +140,9 @@ public final class QueueBenchmark {
 
     // 4. The drain behind the waiting jobs, then on an empty queue.
     int m = a.integer("tiny");
-    figure("run_loop_drain_s", "%.2f", drain(m, "run-l-"));
+    figure("run_loop_drain_s", "%.2f", drain(m, "run-l-", "run_loop"));
     deleteAll(waiting);
-    figure("run_loop_emptyq_drain_s", "%.2f", drain(m, "run-el-"));
+    figure("run_loop_emptyq_drain_s", "%.2f", drain(m, "run-el-", "run_loop_emptyq"));
 
     // 5. A burst of creates while the controller runs.
     int b = a.integer("burst");
@@ -196,12 +196,19 @@ public final class QueueBenchmark {
     deleteAll(names);
   }
 
-  /** M tiny jobs from the C clients: seconds from the first create to the last Succeeded seen. */
-  private double drain(int m, String prefix) throws Exception {
+  /**
+   * M tiny jobs from the C clients: seconds from the first create to the last Succeeded seen;
+   * beside it (as {@code FIGURE_created_s}, {@code _admitted_s}) when the last create was
+   * acknowledged and the last admission seen, so that a slow drain shows which stage holds it.
+   */
+  private double drain(int m, String prefix, String figure) throws Exception {
     long t0 = System.nanoTime();
     List<String> tiny = createAll(m, i -> tinyJob(prefix + String.format("%05d", i)));
+    double created = (System.nanoTime() - t0) / 1e9;
     awaitCount(() -> times.finishedCount(tiny), m, "tiny jobs finished");
     double seconds = (latest(tiny, times::finished) - t0) / 1e9;
+    figure(figure + "_created_s", "%.2f", created);
+    figure(figure + "_admitted_s", "%.2f", (latest(tiny, times::decided) - t0) / 1e9);
     long succeeded = times.succeededCount(tiny);
     if (succeeded != m) {
       throw new IllegalStateException(
