@@ -1,5 +1,10 @@
 package io.octomy.batch.agent;
 
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +65,29 @@ final class JobWrapper {
     }
     env.putAll(job);
     return env;
+  }
+
+  /**
+   * Starts a job's command under the wrapper: in {@code workDir} (created when missing, as
+   * Kubernetes does for a workingDir), output and errors appended to {@code logFile}, input from
+   * {@code /dev/null}, with only the job's environment.
+   */
+  static Process launch(LaunchSpec spec, Path workDir, Path exitCodeFile, Path logFile)
+      throws IOException {
+    Files.createDirectories(workDir);
+    List<String> argv =
+        new ArrayList<>(List.of("/bin/sh", "-c", WRAPPER, WRAPPER_NAME, exitCodeFile.toString()));
+    argv.addAll(spec.command());
+    ProcessBuilder pb =
+        new ProcessBuilder(argv)
+            .directory(workDir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+            // Not a pipe: the job must not get EOF or SIGPIPE from us when the agent goes away.
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    pb.environment().clear();
+    pb.environment().putAll(jobEnvironment(System.getenv(), spec.env()));
+    return pb.start();
   }
 
   /** The live wrapper process whose arguments are {@code octomy-job EXITCODEFILE ...}, if any. */

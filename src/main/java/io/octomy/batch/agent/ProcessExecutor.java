@@ -1,6 +1,5 @@
 package io.octomy.batch.agent;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -97,59 +96,58 @@ public final class ProcessExecutor implements AutoCloseable {
   }
 
   /**
-   * Starts a job unless it was ever started by an executor on this state directory.
+   * Starts a job unless it was ever started by an executor on this state directory. Starts of
+   * different jobs may run at once: the key is claimed under the lock, and the disk writes and the
+   * process start happen outside it.
    *
    * @return true if this call started it; false if it was already known (running or finished)
    * @throws UncheckedIOException if the state directory cannot be written (nothing is started)
    */
-  public synchronized boolean start(LaunchSpec spec) {
-    if (closed) {
-      throw new IllegalStateException("the executor is closed");
-    }
+  public boolean start(LaunchSpec spec) {
     RunKey key = spec.key();
-    if (states.containsKey(key) || Files.exists(store.dir(key).resolve(JobStateStore.STATE_FILE))) {
-      return false;
+    JobState intent;
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("the executor is closed");
+      }
+      if (states.containsKey(key)
+          || Files.exists(store.dir(key).resolve(JobStateStore.STATE_FILE))) {
+        return false;
+      }
+      intent = JobState.intent(key, spec.command(), clock.instant());
+      states.put(key, intent); // claimed: a second start of this key returns false from here on
     }
-    JobState intent = JobState.intent(key, spec.command(), clock.instant());
-    store.write(intent);
-    states.put(key, intent);
+    try {
+      store.write(intent);
+    } catch (UncheckedIOException e) {
+      synchronized (this) {
+        states.remove(key);
+      }
+      throw e;
+    }
+    Process process;
     try {
       Path workDir = spec.workingDir() != null ? spec.workingDir() : store.workDir(key);
-      // Kubernetes creates a missing workingDir too; doing the same keeps templates portable.
-      Files.createDirectories(workDir);
-      List<String> argv =
-          new ArrayList<>(
-              List.of(
-                  "/bin/sh",
-                  "-c",
-                  JobWrapper.WRAPPER,
-                  JobWrapper.WRAPPER_NAME,
-                  store.exitCodeFile(key).toString()));
-      argv.addAll(spec.command());
-      ProcessBuilder pb =
-          new ProcessBuilder(argv)
-              .directory(workDir.toFile())
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(store.logFile(key).toFile()))
-              // Not a pipe: the job must not get EOF or SIGPIPE from us when the agent goes away.
-              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-      Map<String, String> env = JobWrapper.jobEnvironment(System.getenv(), spec.env());
-      pb.environment().clear();
-      pb.environment().putAll(env);
-      Process process = pb.start();
-      JobState running =
-          intent.running(process.pid(), process.toHandle().info().startInstant().orElse(null));
-      store.update(running);
+      process = JobWrapper.launch(spec, workDir, store.exitCodeFile(key), store.logFile(key));
+    } catch (IOException e) {
+      synchronized (this) {
+        finish(
+            key,
+            null,
+            JobRecord.REASON_START_FAILED,
+            "could not start " + spec.command().get(0) + ": " + e.getMessage());
+      }
+      return true;
+    }
+    JobState running =
+        intent.running(process.pid(), process.toHandle().info().startInstant().orElse(null));
+    // On disk before anyone can stop or finish it, so the outcome is never overwritten by this.
+    store.update(running);
+    synchronized (this) {
       states.put(key, running);
       live.put(key, process.toHandle());
-      process.onExit().thenAccept(p -> exited(key, p));
-    } catch (IOException e) {
-      finish(
-          key,
-          null,
-          JobRecord.REASON_START_FAILED,
-          "could not start " + spec.command().get(0) + ": " + e.getMessage());
     }
+    process.onExit().thenAccept(p -> exited(key, p));
     return true;
   }
 

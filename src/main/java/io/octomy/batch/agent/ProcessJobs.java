@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * already saw Running is never started by an agent that lost its state.
  */
 final class ProcessJobs implements JobTracker {
+
+  /** Jobs started at once. */
+  static final int STARTERS = 4;
 
   /** Reason of the entry of a job deleted before it started here. */
   static final String REASON_DELETED = "Deleted";
@@ -44,6 +50,14 @@ final class ProcessJobs implements JobTracker {
   private final Map<RunKey, UsageSummary> finalUsage = new HashMap<>();
   private final Map<RunKey, NodeJob> refused = new HashMap<>();
   private final Set<RunKey> stopping = ConcurrentHashMap.newKeySet();
+  private final ExecutorService starters =
+      Executors.newFixedThreadPool(
+          STARTERS,
+          r -> {
+            Thread t = new Thread(r, "octomy-agent-start");
+            t.setDaemon(true);
+            return t;
+          });
 
   /**
    * @param nodeName this node
@@ -66,18 +80,16 @@ final class ProcessJobs implements JobTracker {
   @Override
   public boolean reconcile(InformedJobs jobs) {
     boolean changed = false;
-    List<ProcessTreeMeter> started = new ArrayList<>();
+    List<LaunchPlan> toStart = new ArrayList<>();
     for (BatchJob job : jobs.placedOn(nodeName)) {
       if (job.getStatus().getPhase() == JobPhase.Admitted && runsHere(job)) {
         changed |=
             job.getMetadata().getDeletionTimestamp() == null
-                ? startIfNew(job, started)
+                ? plan(job, toStart)
                 : refuseDeleted(job);
       }
     }
-    // A first reading of each job started now, so a job shorter than the sample interval still
-    // gets one; taken after every start, so that no start waits for another job's reading.
-    started.forEach(ProcessTreeMeter::sample);
+    changed |= startAll(toStart);
     Set<String> recorded = new HashSet<>();
     for (JobRecord r : executor.records()) {
       BatchJob job = jobs.jobOf(r.key());
@@ -156,7 +168,13 @@ final class ProcessJobs implements JobTracker {
     return true;
   }
 
-  private boolean startIfNew(BatchJob job, List<ProcessTreeMeter> started) {
+  /**
+   * Decides about a job admitted here: refused (with the reason in its entry), already known, or
+   * added to {@code toStart}.
+   *
+   * @return true when it was refused now (a change to report)
+   */
+  private boolean plan(BatchJob job, List<LaunchPlan> toStart) {
     RunKey key;
     try {
       key =
@@ -182,18 +200,50 @@ final class ProcessJobs implements JobTracker {
       return true;
     }
     plan.notes().forEach(n -> LOG.warn("job {}: {}", key, n));
-    if (!executor.start(plan.spec())) {
-      return false;
+    toStart.add(plan);
+    return false;
+  }
+
+  /**
+   * Starts the planned jobs, {@link #STARTERS} at a time (each start waits for its intent to reach
+   * the disk and for a process to be created; side by side those waits overlap), then takes a first
+   * reading of each, so that a job shorter than the sample interval still gets one.
+   *
+   * @return true when any job started
+   */
+  private boolean startAll(List<LaunchPlan> plans) {
+    List<Future<Boolean>> starts = new ArrayList<>();
+    for (LaunchPlan plan : plans) {
+      starts.add(starters.submit(() -> executor.start(plan.spec())));
     }
-    Long pid = executor.record(key).map(JobRecord::pid).orElse(null);
-    LOG.info("started job {} (pid {}), output in {}", key, pid, executor.logFile(key));
-    if (pid != null) {
-      ProcessTreeMeter meter = new ProcessTreeMeter(pid);
-      meters.put(key, meter);
-      started.add(meter);
+    List<ProcessTreeMeter> started = new ArrayList<>();
+    boolean any = false;
+    for (int i = 0; i < plans.size(); i++) {
+      RunKey key = plans.get(i).spec().key();
+      try {
+        if (!starts.get(i).get()) {
+          continue;
+        }
+      } catch (ExecutionException e) {
+        // Nothing started (the intent could not be written); the next reconcile tries again.
+        LOG.warn("cannot start job {}: {}", key, e.getCause().toString());
+        continue;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return any;
+      }
+      any = true;
+      Long pid = executor.record(key).map(JobRecord::pid).orElse(null);
+      LOG.info("started job {} (pid {}), output in {}", key, pid, executor.logFile(key));
+      if (pid != null) {
+        ProcessTreeMeter meter = new ProcessTreeMeter(pid);
+        meters.put(key, meter);
+        started.add(meter);
+      }
+      watch(key);
     }
-    watch(key);
-    return true;
+    started.forEach(ProcessTreeMeter::sample);
+    return any;
   }
 
   private void watch(RunKey key) {
@@ -256,6 +306,7 @@ final class ProcessJobs implements JobTracker {
 
   @Override
   public void close() {
+    starters.shutdown();
     executor.close();
   }
 }

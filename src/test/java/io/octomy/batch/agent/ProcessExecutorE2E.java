@@ -10,6 +10,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -182,6 +186,42 @@ class ProcessExecutorE2E {
     RunKey again = new RunKey("studio", "once", "uid-recreated");
     assertThat(e.start(sh(again, "echo ran"))).isTrue();
     assertThat(await(e, again).phase()).isEqualTo(RunPhase.Succeeded);
+  }
+
+  @Test
+  void startsRacingForOneJobStartItOnceAndOtherJobsStartSideBySide() throws Exception {
+    ProcessExecutor e = executor();
+    RunKey key = key("raced");
+    int threads = 8;
+    CyclicBarrier together = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Boolean>> starts = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        RunKey own = key("own-" + i);
+        starts.add(
+            pool.submit(
+                () -> {
+                  together.await();
+                  boolean raced = e.start(sh(key, "echo ran"));
+                  assertThat(e.start(sh(own, "echo own"))).isTrue();
+                  return raced;
+                }));
+      }
+      int won = 0;
+      for (Future<Boolean> f : starts) {
+        won += f.get(30, TimeUnit.SECONDS) ? 1 : 0;
+      }
+      assertThat(won).isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(await(e, key).phase()).isEqualTo(RunPhase.Succeeded);
+    assertThat(Files.readAllLines(e.logFile(key))).containsExactly("ran");
+    for (int i = 0; i < threads; i++) {
+      assertThat(await(e, key("own-" + i)).phase()).isEqualTo(RunPhase.Succeeded);
+    }
+    assertThat(e.records()).hasSize(threads + 1);
   }
 
   @Test
