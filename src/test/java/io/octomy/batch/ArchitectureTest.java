@@ -63,6 +63,7 @@ class ArchitectureTest {
   private static final String CLI = "io.octomy.batch.cli..";
   private static final String PLUGIN = "io.octomy.batch.plugin..";
   private static final String SERVED_VISIBILITY = "io.octomy.batch.controller.visibility..";
+  private static final String AGGREGATED_VISIBILITY = "io.octomy.batch.controller.aggregated..";
 
   private static final ArchRule VOCABULARY_DEPENDS_ON_THE_JDK_ONLY =
       classes()
@@ -201,7 +202,7 @@ class ArchitectureTest {
   private static final ArchRule THE_VISIBILITY_API_WRITES_NOTHING =
       noClasses()
           .that()
-          .resideInAnyPackage(VISIBILITY, SERVED_VISIBILITY)
+          .resideInAnyPackage(VISIBILITY, SERVED_VISIBILITY, AGGREGATED_VISIBILITY)
           .should()
           .dependOnClassesThat()
           .haveNameMatching(

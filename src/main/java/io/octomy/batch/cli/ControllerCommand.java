@@ -2,12 +2,16 @@ package io.octomy.batch.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
+import io.octomy.batch.controller.aggregated.AggregatedVisibility;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,6 +23,8 @@ import picocli.CommandLine.Option;
     description =
         "Run the admission controller against the cluster of the ambient kubeconfig or the in-cluster config.")
 public final class ControllerCommand implements Callable<Integer> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ControllerCommand.class);
 
   @Mixin PolicyOption policy;
 
@@ -44,6 +50,24 @@ public final class ControllerCommand implements Callable<Integer> {
           "Port of /metrics, /healthz and /readyz; -1 turns them off (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
+  @Option(
+      names = "--visibility-port",
+      paramLabel = "N",
+      defaultValue = "-1",
+      description =
+          "Port of the aggregated visibility API (HTTPS; the chart uses 8443); -1 turns it off"
+              + " (default: ${DEFAULT-VALUE}).")
+  int visibilityPort;
+
+  @Option(
+      names = "--visibility-service",
+      paramLabel = "NAME",
+      defaultValue = "octomy-batch-visibility",
+      description =
+          "The Service the APIService names, in the Lease's namespace: its names go into the"
+              + " serving certificate (default: ${DEFAULT-VALUE}).")
+  String visibilityService;
+
   @Override
   public Integer call() throws Exception {
     Policy p = policy.load();
@@ -58,22 +82,49 @@ public final class ControllerCommand implements Callable<Integer> {
             new BatchController.ControllerOptions(
                 p, leaderElection, ns, "0.0.0.0", metricsPort, AdmissionLoop.Settings.defaults()),
             Clock.systemUTC());
+    AggregatedVisibility visibility = visibility(client, controller, ns);
     System.out.println(
         "octomy-batch controller watching "
             + BatchController.watches()
             + " on "
             + client.getConfiguration().getMasterUrl()
-            + (metricsPort >= 0 ? "; metrics on :" + controller.metricsPort() : ""));
+            + (metricsPort >= 0 ? "; metrics on :" + controller.metricsPort() : "")
+            + (visibility != null ? "; visibility API on :" + visibility.port() : ""));
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  if (visibility != null) {
+                    visibility.close();
+                  }
                   controller.close();
                   client.close();
                   stop.countDown();
                 }));
     stop.await();
     return 0;
+  }
+
+  /**
+   * The aggregated visibility API, or null when turned off or when the cluster cannot delegate
+   * authentication to it (said in the log; the controller decides all the same).
+   */
+  private AggregatedVisibility visibility(
+      KubernetesClient client, BatchController controller, String ns) {
+    if (visibilityPort < 0) {
+      return null;
+    }
+    try {
+      return AggregatedVisibility.start(
+          client,
+          controller,
+          Clock.systemUTC(),
+          new AggregatedVisibility.ServingOptions(
+              "0.0.0.0", visibilityPort, visibilityService, ns, System.getenv("POD_NAME")));
+    } catch (IllegalArgumentException | IllegalStateException | KubernetesClientException e) {
+      LOG.error("the visibility API is not served: {}", e.getMessage());
+      return null;
+    }
   }
 }

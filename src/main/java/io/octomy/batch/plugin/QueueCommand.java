@@ -27,7 +27,9 @@ final class QueueCommand implements Callable<Integer> {
 
   @Option(
       names = {"-A", "--all-namespaces"},
-      description = "Every namespace you may list BatchJobs in.")
+      description =
+          "Every namespace (needs permission to list BatchJobs in all namespaces; otherwise ask"
+              + " per namespace with -n).")
   boolean allNamespaces;
 
   @Spec CommandSpec spec;

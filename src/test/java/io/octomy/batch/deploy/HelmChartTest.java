@@ -39,7 +39,54 @@ class HelmChartTest {
             "ClusterRole//octomy-batch-viewer",
             "Deployment/octomy-system/octomy-batch-controller",
             "DaemonSet/octomy-system/octomy-batch-agent",
-            "Service/octomy-system/octomy-batch-metrics");
+            "Service/octomy-system/octomy-batch-metrics",
+            "Service/octomy-system/octomy-batch-visibility",
+            "APIService//v1alpha1.visibility.batch.octomy.io",
+            "ClusterRoleBinding//octomy-batch-controller-auth-delegator",
+            "RoleBinding/kube-system/octomy-batch-controller-auth-reader",
+            "Role/octomy-system/octomy-batch-controller-visibility",
+            "RoleBinding/octomy-system/octomy-batch-controller-visibility");
+  }
+
+  @Test
+  void theVisibilityApiIsAggregatedAndReachesOnlyTheServingReplica() {
+    Chart.Rendered r = Chart.defaults();
+    JsonNode api = r.get("APIService", "v1alpha1.visibility.batch.octomy.io");
+    assertThat(api.at("/spec/group").asText()).isEqualTo("visibility.batch.octomy.io");
+    assertThat(api.at("/spec/version").asText()).isEqualTo("v1alpha1");
+    assertThat(api.at("/spec/service/name").asText()).isEqualTo("octomy-batch-visibility");
+    assertThat(api.at("/spec/service/namespace").asText()).isEqualTo(Chart.NAMESPACE);
+    assertThat(api.at("/spec/service/port").asInt()).isEqualTo(443);
+    assertThat(api.at("/spec/insecureSkipTLSVerify").asBoolean())
+        .as("the serving replica publishes its certificate as the caBundle")
+        .isFalse();
+    JsonNode service = r.get("Service", "octomy-batch-visibility");
+    assertThat(service.at("/spec/type").asText()).isEqualTo("ClusterIP");
+    assertThat(service.at("/spec/selector/batch.octomy.io~1visibility").asText())
+        .isEqualTo("serving");
+    assertThat(service.at("/spec/selector/app.kubernetes.io~1component").asText())
+        .isEqualTo("controller");
+    assertThat(service.at("/spec/ports/0/targetPort").asText()).isEqualTo("visibility");
+    JsonNode c = r.controllerPod().at("/spec/containers/0");
+    assertThat(c.at("/ports/1/name").asText()).isEqualTo("visibility");
+    assertThat(c.at("/ports/1/containerPort").asInt()).isEqualTo(8443);
+    assertThat(
+            r.get("ClusterRoleBinding", "octomy-batch-controller-auth-delegator")
+                .at("/roleRef/name")
+                .asText())
+        .isEqualTo("system:auth-delegator");
+    assertThat(
+            r.get("RoleBinding", "octomy-batch-controller-auth-reader")
+                .at("/roleRef/name")
+                .asText())
+        .isEqualTo("extension-apiserver-authentication-reader");
+
+    Chart.Rendered off = Chart.template(Map.of("visibility.enabled", "false"));
+    assertThat(off.find("APIService", "v1alpha1.visibility.batch.octomy.io")).isEmpty();
+    assertThat(off.find("Service", "octomy-batch-visibility")).isEmpty();
+    assertThat(off.find("RoleBinding", "octomy-batch-controller-auth-reader")).isEmpty();
+    assertThat(texts(off.controllerPod().at("/spec/containers/0/args")))
+        .noneMatch(a -> a.startsWith("--visibility"));
   }
 
   @Test
@@ -54,7 +101,9 @@ class HelmChartTest {
             "--policy=/etc/octomy/policy.yaml",
             "--leader-election",
             "--lease-namespace=$(POD_NAMESPACE)",
-            "--metrics-port=8080");
+            "--metrics-port=8080",
+            "--visibility-port=8443",
+            "--visibility-service=octomy-batch-visibility");
     assertThat(c.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/healthz");
     assertThat(c.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/readyz");
     assertThat(c.at("/livenessProbe/httpGet/port").asText()).isEqualTo("metrics");

@@ -77,29 +77,7 @@ class ClusterModeE2E {
   }
 
   static ProductProcess startAgent(String node) throws Exception {
-    Path kubeconfig = product.agentKubeconfig("octomy-batch-agent-" + node, node);
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "agent",
-                "--node",
-                node,
-                "--executor",
-                "Process",
-                "--mode",
-                "Drone",
-                "--kubeconfig",
-                kubeconfig.toString(),
-                "--state-dir",
-                Files.createDirectories(product.dir().resolve("agent-" + node)).toString(),
-                "--policy",
-                policy.toString()));
-    CAPACITY.forEach((k, v) -> args.addAll(List.of("--capacity", k + "=" + v)));
-    ProductProcess p =
-        ProductProcess.start(
-            product.dir().resolve("agent-" + node + ".log"), Map.of(), args.toArray(String[]::new));
-    p.awaitLine("agent for node " + node, Duration.ofSeconds(60));
-    return p;
+    return AgentReplica.agent(product, policy, node, CAPACITY);
   }
 
   static ProductProcess startController(String pod) throws Exception {

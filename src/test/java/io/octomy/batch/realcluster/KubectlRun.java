@@ -23,10 +23,17 @@ public final class KubectlRun {
 
   private final Path kubeconfig;
   private final Path home;
+  private final Path plugins;
 
   KubectlRun(Path kubeconfig, Path home) {
+    this(kubeconfig, home, null);
+  }
+
+  /** With {@code plugins} first on the PATH, where kubectl finds its plugins. */
+  KubectlRun(Path kubeconfig, Path home, Path plugins) {
     this.kubeconfig = kubeconfig;
     this.home = home;
+    this.plugins = plugins;
   }
 
   /** kubectl 1.33 from the Cloud SDK folder when present, else the kubectl on the PATH. */
@@ -46,6 +53,9 @@ public final class KubectlRun {
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("KUBECONFIG", kubeconfig.toString());
     pb.environment().put("HOME", home.toString());
+    if (plugins != null) {
+      pb.environment().put("PATH", plugins + ":" + pb.environment().getOrDefault("PATH", ""));
+    }
     try {
       Files.createDirectories(home);
       Path out = Files.createTempFile(home, "out", ".txt");

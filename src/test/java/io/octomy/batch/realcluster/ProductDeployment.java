@@ -48,11 +48,26 @@ final class ProductDeployment {
           .withNamespace(NS)
           .createNamespace()
           .set("agent.restrictToOwnNode", true)
+          // Registered only while AggregatedVisibilityE2E runs a replica that answers: an
+          // APIService nobody answers makes every kubectl discovery on the cluster warn.
+          .set("visibility.enabled", false)
           .call();
       Path dir = Files.createDirectories(c.dir().resolve("product"));
       instance = new ProductDeployment(c, dir);
     }
     return instance;
+  }
+
+  /** Upgrades the release with the aggregated visibility API registered, or not. */
+  void enableVisibility(boolean enabled) {
+    new Helm(HelmChartOnRealServerIT.CHART)
+        .upgrade()
+        .withKubeConfig(cluster.kubeconfig())
+        .withName(RELEASE)
+        .withNamespace(NS)
+        .set("agent.restrictToOwnNode", true)
+        .set("visibility.enabled", enabled)
+        .call();
   }
 
   RealCluster cluster() {
@@ -152,10 +167,16 @@ final class ProductDeployment {
             .tokenRequest(request)
             .getStatus()
             .getToken();
+    return tokenKubeconfig(boundTo.getMetadata().getName(), serviceAccount, token, NS);
+  }
+
+  /** A kubeconfig file for the real server with {@code token} as its user's credentials. */
+  Path tokenKubeconfig(String file, String user, String token, String namespace)
+      throws IOException {
     String ca =
         Base64.getEncoder()
             .encodeToString(Files.readAllBytes(cluster.dir().resolve("pki").resolve("ca.crt")));
-    Path f = dir.resolve(boundTo.getMetadata().getName() + ".kubeconfig");
+    Path f = dir.resolve(file + ".kubeconfig");
     Files.writeString(
         f,
         """
@@ -172,15 +193,7 @@ final class ProductDeployment {
           context: {cluster: test-cluster, user: %s, namespace: %s}
         current-context: %s
         """
-            .formatted(
-                cluster.server(),
-                ca,
-                serviceAccount,
-                token,
-                serviceAccount,
-                serviceAccount,
-                NS,
-                serviceAccount));
+            .formatted(cluster.server(), ca, user, token, user, user, namespace, user));
     return f;
   }
 

@@ -11,8 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -132,18 +130,29 @@ public final class VisibilityApi {
   private Answer queue(Call call, Access access, String namespace) {
     expect(call, "GET");
     if (namespace == null && !access.mayList(null)) {
-      // Not everywhere: the namespaces this caller may list, each asked once.
-      List<QueuedJob> visible = new ArrayList<>();
-      Map<String, Boolean> allowed = new HashMap<>();
-      for (QueuedJob q : service.queue(null)) {
-        if (allowed.computeIfAbsent(q.namespace(), access::mayList)) {
-          visible.add(q);
-        }
-      }
-      return ok(table(call) ? render.table(visible) : render.pendingJobList(visible));
+      // As Kueue's visibility API: the cluster-wide view needs the cluster-wide permission, rather
+      // than one access review per namespace on every call.
+      throw VisibilityException.forbidden(
+          "the queue of every namespace needs permission to list batchjobs.batch.octomy.io in all"
+              + " namespaces; ask for one namespace you may list: kubectl octomy queue -n NAMESPACE.");
     }
     List<QueuedJob> queue = service.queue(namespace);
     return ok(table(call) ? render.table(queue) : render.pendingJobList(queue));
+  }
+
+  /**
+   * Discovery above the group version, for a server that serves this group alone: {@code /apis}
+   * ({@code APIGroupList}) and {@code /apis/visibility.batch.octomy.io} ({@code APIGroup}).
+   *
+   * @param groupList true for {@code /apis}
+   */
+  public Answer groupDiscovery(boolean groupList) {
+    return ok(groupList ? render.apiGroupList() : render.apiGroup());
+  }
+
+  /** An error answered as a {@code Status}, as the API answers its own. */
+  public Answer failure(int code, String reason, String message) {
+    return status(code, reason, message);
   }
 
   private Answer log(JobKey key, Call call) {

@@ -40,6 +40,35 @@ final class VisibilityJson {
     return doc;
   }
 
+  /** {@code /apis/visibility.batch.octomy.io}: the group with its one version. */
+  ObjectNode apiGroup() {
+    ObjectNode doc = json.createObjectNode();
+    doc.put("kind", "APIGroup").put("apiVersion", "v1");
+    groupFields(doc);
+    return doc;
+  }
+
+  /** {@code /apis} of a server that serves this group only. */
+  ObjectNode apiGroupList() {
+    ObjectNode doc = json.createObjectNode();
+    doc.put("kind", "APIGroupList").put("apiVersion", "v1");
+    groupFields(doc.putArray("groups").addObject());
+    return doc;
+  }
+
+  private static void groupFields(ObjectNode group) {
+    group.put("name", VisibilityApi.GROUP);
+    group
+        .putArray("versions")
+        .addObject()
+        .put("groupVersion", VisibilityApi.GROUP_VERSION)
+        .put("version", VisibilityApi.VERSION);
+    group
+        .putObject("preferredVersion")
+        .put("groupVersion", VisibilityApi.GROUP_VERSION)
+        .put("version", VisibilityApi.VERSION);
+  }
+
   private static void resource(ArrayNode list, String name, String kind, String... verbs) {
     ObjectNode r = list.addObject();
     r.put("name", name)

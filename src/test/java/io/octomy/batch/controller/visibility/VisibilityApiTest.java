@@ -29,9 +29,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The visibility API's routes and refusals, over a fixed controller state: who may see which
- * namespace (403 otherwise, and the cluster-wide queue filtered), read-only verbs (405), bad fit
- * reviews (400 saying what to send), jobs that do not wait (404 saying what they do), and 503
- * before the controller's first pass.
+ * namespace (403 otherwise, and for the cluster-wide queue without the cluster-wide permission),
+ * read-only verbs (405), bad fit reviews (400 saying what to send), jobs that do not wait (404
+ * saying what they do), and 503 before the controller's first pass.
  */
 class VisibilityApiTest {
 
@@ -118,8 +118,12 @@ class VisibilityApiTest {
             "you may not list batchjobs in namespace b, so you may not see its queue either.");
     assertThat(get("/namespaces/b/pendingjobs/theirs", ONLY_A).status()).isEqualTo(403);
     VisibilityApi.Answer everywhere = get("/pendingjobs", ONLY_A);
-    assertThat(everywhere.status()).isEqualTo(200);
-    assertThat(names(body(everywhere))).containsExactly("locked", "waiting");
+    assertThat(everywhere.status()).isEqualTo(403);
+    assertThat(body(everywhere).path("message").asText())
+        .isEqualTo(
+            "the queue of every namespace needs permission to list batchjobs.batch.octomy.io in"
+                + " all namespaces; ask for one namespace you may list: kubectl octomy queue -n"
+                + " NAMESPACE.");
     assertThat(names(body(get("/pendingjobs", VisibilityApi.Access.EVERYTHING))))
         .containsExactlyInAnyOrder("waiting", "locked", "theirs");
   }

@@ -1,0 +1,148 @@
+package io.octomy.batch.controller.aggregated;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Only the replica that decides answers visibility calls. While this replica decides (it holds the
+ * Lease and has made a pass), it publishes its serving certificate as the APIService's {@code
+ * caBundle} and carries the label {@value #LABEL}={@value #SERVING} on its Pod, which the
+ * visibility Service selects; once it stops deciding it takes the label off. A replica starts
+ * without the label (a restart after a lost Lease may find it left on), and a replica that does not
+ * decide answers 503 from its last state rather than a stale queue, so a request that reaches it
+ * during a hand-over is refused, never answered wrongly.
+ *
+ * <p>Checked every second; a write that fails is tried again on the next check.
+ */
+public final class ServingReplica implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServingReplica.class);
+
+  public static final String LABEL = "batch.octomy.io/visibility";
+  public static final String SERVING = "serving";
+  public static final String API_SERVICE = "v1alpha1.visibility.batch.octomy.io";
+
+  private final KubernetesClient client;
+  private final BooleanSupplier deciding;
+  private final String caBundle;
+  private final String podNamespace;
+  private final String podName;
+  private final ScheduledExecutorService timer;
+  private volatile Boolean published;
+  private boolean missingApiServiceLogged;
+
+  /**
+   * @param podName this replica's Pod (POD_NAME), or null when it runs outside a Pod: then only the
+   *     caBundle is published
+   */
+  public ServingReplica(
+      KubernetesClient client,
+      BooleanSupplier deciding,
+      String certificatePem,
+      String podNamespace,
+      String podName) {
+    this.client = client;
+    this.deciding = deciding;
+    this.caBundle =
+        Base64.getEncoder().encodeToString(certificatePem.getBytes(StandardCharsets.US_ASCII));
+    this.podNamespace = podNamespace;
+    this.podName = podName;
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "octomy-visibility-serving");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  public void start() {
+    timer.scheduleWithFixedDelay(this::check, 0, 1, TimeUnit.SECONDS);
+  }
+
+  /** Whether this replica has published itself as the one that answers. */
+  public boolean serving() {
+    return Boolean.TRUE.equals(published);
+  }
+
+  void check() {
+    boolean now = deciding.getAsBoolean();
+    if (Objects.equals(published, now)) {
+      return;
+    }
+    try {
+      if (now) {
+        publishCaBundle();
+      }
+      label(now);
+      published = now;
+      LOG.info(now ? "answering visibility calls" : "not answering visibility calls");
+    } catch (KubernetesClientException e) {
+      LOG.warn("cannot publish whether this replica answers visibility calls: {}", e.getMessage());
+    }
+  }
+
+  private void publishCaBundle() {
+    var apiServices = client.genericKubernetesResources("apiregistration.k8s.io/v1", "APIService");
+    GenericKubernetesResource current = apiServices.withName(API_SERVICE).get();
+    if (current == null) {
+      if (!missingApiServiceLogged) {
+        LOG.warn(
+            "APIService {} does not exist: kubectl octomy and the visibility paths answer only"
+                + " once the chart registers it (visibility.enabled)",
+            API_SERVICE);
+        missingApiServiceLogged = true;
+      }
+      return;
+    }
+    Object spec = current.getAdditionalProperties().get("spec");
+    Object existing = spec instanceof Map<?, ?> m ? m.get("caBundle") : null;
+    if (!caBundle.equals(existing)) {
+      apiServices
+          .withName(API_SERVICE)
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"spec\":{\"caBundle\":\"" + caBundle + "\"}}");
+    }
+  }
+
+  private void label(boolean serving) {
+    if (podName == null || podName.isBlank()) {
+      return;
+    }
+    String value = serving ? "\"" + SERVING + "\"" : "null";
+    client
+        .pods()
+        .inNamespace(podNamespace)
+        .withName(podName)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"labels\":{\"" + LABEL + "\":" + value + "}}}");
+  }
+
+  /** Takes the label off (a clean shutdown hands over at once) and stops checking. */
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    if (serving()) {
+      try {
+        label(false);
+      } catch (KubernetesClientException e) {
+        LOG.warn("cannot take the visibility label off pod {}: {}", podName, e.getMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,423 @@
+package io.octomy.batch.realcluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.vocabulary.JobPhase;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The visibility API on a cluster: the chart's APIService, Service and RBAC on the real
+ * kube-apiserver, two controller replicas started with the chart's arguments and the tokens their
+ * Pods would have, and calls through the API server's aggregator (its front-proxy client
+ * certificate, X-Remote-User and X-Remote-Group) from a user who may list BatchJobs in one
+ * namespace only: a ServiceAccount with a token the server minted, through stock kubectl and the
+ * kubectl-octomy plugin.
+ *
+ * <p>Routing: there is no kube-proxy here, so the chart's ClusterIP Service is replaced by an
+ * ExternalName Service of the same name for {@code localhost} (the aggregator resolves an
+ * ExternalName Service to that host and the APIService's port; docs/real-cluster.md), and the
+ * APIService's port is pointed at the replica under test. Its certificate is checked by the
+ * aggregator against the caBundle the serving replica published, for the Service's DNS name.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AggregatedVisibilityE2E {
+
+  static final String SERVICE = "octomy-batch-visibility";
+  static final String API_SERVICE = "v1alpha1.visibility.batch.octomy.io";
+  static final String GV = "/apis/visibility.batch.octomy.io/v1alpha1";
+  static final String NODE = "visibility-node";
+  static final String CPU = "octomy.io/cpu-milli";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static ProductDeployment product;
+  private static KubernetesClient admin;
+  private static KubectlRun kubectl;
+  private static KubectlRun alice;
+  private static String aliceToken;
+  private static final Map<String, ProductProcess> controllers = new LinkedHashMap<>();
+  private static final Map<String, Integer> ports = new LinkedHashMap<>();
+  private static ProductProcess agent;
+  private static String nsA;
+  private static String nsB;
+
+  @BeforeAll
+  static void deploy() throws Exception {
+    product = ProductDeployment.get();
+    admin = product.cluster().admin();
+    kubectl = product.cluster().kubectl();
+    product.enableVisibility(true);
+    Path policy = product.policyFile();
+    agent = AgentReplica.agent(product, policy, NODE, Map.of(CPU, 1000L));
+    for (String pod : List.of("octomy-batch-controller-v0", "octomy-batch-controller-v1")) {
+      int port = freePort();
+      ports.put(pod, port);
+      controllers.put(
+          pod,
+          ControllerReplica.controller(
+              product,
+              policy,
+              pod,
+              "--visibility-port",
+              String.valueOf(port),
+              "--visibility-service",
+              SERVICE));
+    }
+    Eventually.within(90, () -> assertThat(controllers.keySet()).contains(leaseHolder()));
+    RealCluster c = product.cluster();
+    nsA = c.namespace("visibility-a");
+    nsB = c.namespace("visibility-b");
+    apply(nsA, job("running", 1000, "sleep 300"));
+    apply(nsA, job("second", 1000, "true"));
+    apply(nsA, job("third", 600, "true"));
+    apply(nsB, job("theirs", 1000, "true"));
+    Eventually.within(
+        60,
+        () ->
+            assertThat(admin.resources(BatchJob.class).inNamespace(nsA).withName("running").get())
+                .extracting(j -> j.getStatus() == null ? null : j.getStatus().getPhase())
+                .isIn(JobPhase.Admitted, JobPhase.Running));
+    aliceToken = userWhoMayListIn(nsA, "alice");
+    Path plugins = Files.createDirectories(product.dir().resolve("plugins"));
+    Files.copy(
+        Path.of("target", "kubectl-octomy"),
+        plugins.resolve("kubectl-octomy"),
+        StandardCopyOption.REPLACE_EXISTING);
+    alice =
+        new KubectlRun(
+            product.tokenKubeconfig("alice", "alice", aliceToken, nsA),
+            c.dir().resolve("alice-home"),
+            plugins);
+    routeTo(leaseHolder());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    try {
+      for (String ns : new String[] {nsA, nsB}) {
+        if (ns != null) {
+          admin.resources(BatchJob.class).inNamespace(ns).delete();
+          admin.namespaces().withName(ns).delete();
+        }
+      }
+      if (agent != null && nsA != null) {
+        // The agent stops the job's process and the controller lets the job go: nothing is left
+        // running on this machine.
+        Eventually.within(
+            60,
+            () ->
+                assertThat(
+                        admin.resources(BatchJob.class).inNamespace(nsA).withName("running").get())
+                    .isNull());
+      }
+    } finally {
+      for (ProductProcess p : controllers.values()) {
+        p.close();
+      }
+      if (agent != null) {
+        agent.close();
+      }
+      if (admin != null) {
+        admin.resources(BatchNode.class).withName(NODE).delete();
+        // An APIService that no replica answers would make every later kubectl discovery warn.
+        product.enableVisibility(false);
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void theChartRegistersTheApiServiceAndTheAggregatorReachesTheServingReplica() throws Exception {
+    Eventually.within(60, () -> assertThat(available()).startsWith("True"));
+    JsonNode resources = raw(kubectl, GV);
+    assertThat(resources.path("resources").findValuesAsText("name"))
+        .contains("pendingjobs", "fitreviews");
+    KubectlRun.Result table =
+        kubectl.run("get", "pendingjobs.visibility.batch.octomy.io", "-n", nsA);
+    assertThat(table.exitCode()).as(table.all()).isZero();
+    assertThat(table.out()).contains("second").contains("WaitingForCapacity");
+  }
+
+  @Test
+  @Order(2)
+  void aUserSeesTheQueueOfANamespaceWhereTheyMayListBatchJobs() throws Exception {
+    JsonNode queue = raw(alice, GV + "/namespaces/" + nsA + "/pendingjobs");
+    assertThat(queue.path("items").findValuesAsText("name")).containsExactly("second", "third");
+    assertThat(queue.path("items").get(0).path("namespacePosition").asInt()).isEqualTo(1);
+
+    KubectlRun.Result q = alice.run("octomy", "queue");
+    assertThat(q.exitCode()).as(q.all()).isZero();
+    assertThat(q.out().lines().toList().get(1))
+        .matches("\\d+\\s+second\\s+\\d+\\s+Guaranteed\\s+WaitingForCapacity\\s+.+");
+
+    KubectlRun.Result why = alice.run("octomy", "why", "second");
+    assertThat(why.exitCode()).as(why.all()).isZero();
+    assertThat(why.out()).contains("WaitingForCapacity").contains("Remedy: ");
+
+    Path manifest = product.dir().resolve("fit-small.yaml");
+    Files.writeString(manifest, job("small", 100, "true"));
+    KubectlRun.Result fit = alice.run("octomy", "fit", "-f", manifest.toString());
+    assertThat(fit.exitCode()).as(fit.all()).isZero();
+    assertThat(fit.out()).startsWith("batchjob small would ");
+    assertThat(admin.resources(BatchJob.class).inNamespace(nsA).withName("small").get()).isNull();
+  }
+
+  @Test
+  @Order(3)
+  void theSameUserIsRefusedANamespaceWhereTheyMayNot() {
+    String refusal = "you may not list batchjobs in namespace " + nsB;
+    KubectlRun.Result raw = alice.run("get", "--raw", GV + "/namespaces/" + nsB + "/pendingjobs");
+    assertThat(raw.exitCode()).isNotZero();
+    assertThat(raw.err()).contains("Forbidden").contains(refusal);
+    KubectlRun.Result queue = alice.run("octomy", "queue", "-n", nsB);
+    assertThat(queue.exitCode()).isEqualTo(1);
+    assertThat(queue.err()).contains(refusal);
+    KubectlRun.Result why = alice.run("octomy", "why", "theirs", "-n", nsB);
+    assertThat(why.exitCode()).isEqualTo(1);
+    assertThat(why.err()).contains(refusal);
+  }
+
+  @Test
+  @Order(4)
+  void theClusterWideQueueNeedsTheClusterWidePermission() throws Exception {
+    String refusal =
+        "the queue of every namespace needs permission to list batchjobs.batch.octomy.io in all"
+            + " namespaces";
+    KubectlRun.Result raw = alice.run("get", "--raw", GV + "/pendingjobs");
+    assertThat(raw.exitCode()).isNotZero();
+    assertThat(raw.err()).contains("Forbidden").contains(refusal);
+    KubectlRun.Result all = alice.run("octomy", "queue", "-A");
+    assertThat(all.exitCode()).isEqualTo(1);
+    assertThat(all.err()).contains(refusal);
+    JsonNode everything = raw(kubectl, GV + "/pendingjobs");
+    assertThat(everything.path("items").findValuesAsText("name"))
+        .contains("second", "third", "theirs");
+  }
+
+  @Test
+  @Order(5)
+  void aCallPastTheApiServerNeedsItsProxyCertificateOrAToken() throws Exception {
+    int port = ports.get(leaseHolder());
+    String serving = caBundle();
+    Path pki = product.cluster().dir().resolve("pki");
+    String path = GV + "/namespaces/" + nsA + "/pendingjobs";
+    Map<String, String> asAdmin =
+        Map.of("X-Remote-User", "mallory", "X-Remote-Group", "system:masters");
+
+    assertThat(DirectCall.get(port, path, serving, null, null, asAdmin).status()).isEqualTo(401);
+    DirectCall.Reply otherCa =
+        DirectCall.get(
+            port, path, serving, pki.resolve("admin.crt"), pki.resolve("admin.key"), asAdmin);
+    assertThat(otherCa.status()).as(otherCa.body()).isIn(0, 401);
+    DirectCall.Reply proxied =
+        DirectCall.get(
+            port,
+            path,
+            serving,
+            pki.resolve("front-proxy-client.crt"),
+            pki.resolve("front-proxy-client.key"),
+            Map.of("X-Remote-User", "system:serviceaccount:" + nsA + ":alice"));
+    assertThat(proxied.status()).as(proxied.body()).isEqualTo(200);
+    Map<String, String> bearer = Map.of("Authorization", "Bearer " + aliceToken);
+    assertThat(DirectCall.get(port, path, serving, null, null, bearer).status()).isEqualTo(200);
+    String theirs = GV + "/namespaces/" + nsB + "/pendingjobs";
+    assertThat(DirectCall.get(port, theirs, serving, null, null, bearer).status()).isEqualTo(403);
+    Map<String, String> forged = Map.of("Authorization", "Bearer not-a-token");
+    assertThat(DirectCall.get(port, path, serving, null, null, forged).status()).isEqualTo(401);
+  }
+
+  @Test
+  @Order(6)
+  void onlyTheDecidingReplicaAnswersAndTheStandbyTakesOverWhenItDies() throws Exception {
+    String leader = leaseHolder();
+    String standby = controllers.keySet().stream().filter(p -> !p.equals(leader)).findFirst().get();
+    Eventually.within(30, () -> assertThat(label(leader)).isEqualTo("serving"));
+    assertThat(label(standby)).isNull();
+    Path pki = product.cluster().dir().resolve("pki");
+    DirectCall.Reply refused =
+        DirectCall.get(
+            ports.get(standby),
+            GV + "/namespaces/" + nsA + "/pendingjobs",
+            null,
+            pki.resolve("front-proxy-client.crt"),
+            pki.resolve("front-proxy-client.key"),
+            Map.of("X-Remote-User", "admin", "X-Remote-Group", "system:masters"));
+    assertThat(refused.status()).isEqualTo(503);
+    assertThat(refused.body()).contains("not the active replica");
+
+    controllers.get(leader).kill9();
+    Eventually.within(60, () -> assertThat(leaseHolder()).isEqualTo(standby));
+    Eventually.within(30, () -> assertThat(label(standby)).isEqualTo("serving"));
+    routeTo(standby);
+    Eventually.within(
+        60,
+        () -> {
+          KubectlRun.Result q = alice.run("octomy", "queue");
+          assertThat(q.exitCode()).as(q.all()).isZero();
+          assertThat(q.out()).contains("second").contains("third");
+        });
+  }
+
+  // --- set-up
+
+  /** Points the APIService at the replica of {@code pod}, through an ExternalName Service. */
+  private static void routeTo(String pod) throws InterruptedException {
+    var service = admin.services().inNamespace(ProductDeployment.NS).withName(SERVICE);
+    if (service.get() != null && !"ExternalName".equals(service.get().getSpec().getType())) {
+      service.delete();
+      Eventually.within(30, () -> assertThat(service.get()).isNull());
+    }
+    if (service.get() == null) {
+      admin
+          .services()
+          .inNamespace(ProductDeployment.NS)
+          .resource(
+              new ServiceBuilder()
+                  .withNewMetadata()
+                  .withName(SERVICE)
+                  .endMetadata()
+                  .withNewSpec()
+                  .withType("ExternalName")
+                  .withExternalName("localhost")
+                  .endSpec()
+                  .build())
+          .create();
+    }
+    admin
+        .genericKubernetesResources("apiregistration.k8s.io/v1", "APIService")
+        .withName(API_SERVICE)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"service\":{\"port\":" + ports.get(pod) + "}}}");
+  }
+
+  /** A ServiceAccount in {@code ns} bound to the chart's -user role there; its token. */
+  private static String userWhoMayListIn(String ns, String name) {
+    admin
+        .serviceAccounts()
+        .inNamespace(ns)
+        .resource(
+            new ServiceAccountBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .create();
+    KubectlRun.Result bound =
+        kubectl.run(
+            "create",
+            "rolebinding",
+            name + "-user",
+            "-n",
+            ns,
+            "--clusterrole=octomy-batch-user",
+            "--serviceaccount=" + ns + ":" + name);
+    assertThat(bound.exitCode()).as(bound.all()).isZero();
+    return admin
+        .serviceAccounts()
+        .inNamespace(ns)
+        .withName(name)
+        .tokenRequest(
+            new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+        .getStatus()
+        .getToken();
+  }
+
+  private static String job(String name, long cpu, String command) {
+    return """
+        apiVersion: batch.octomy.io/v1alpha1
+        kind: BatchJob
+        metadata: {name: %s}
+        spec:
+          resources:
+            requests: {octomy.io/cpu-milli: %d}
+            limits: {octomy.io/cpu-milli: %d}
+          template:
+            spec:
+              restartPolicy: Never
+              containers:
+              - {name: main, image: busybox:1.36, command: [sh, -c, '%s']}
+        """
+        .formatted(name, cpu, cpu, command);
+  }
+
+  private static void apply(String ns, String manifest) {
+    KubectlRun.Result r = kubectl.runWithInput(manifest, "create", "-n", ns, "-f", "-");
+    assertThat(r.exitCode()).as(r.all()).isZero();
+  }
+
+  private static JsonNode raw(KubectlRun k, String path) throws Exception {
+    KubectlRun.Result r = k.run("get", "--raw", path);
+    assertThat(r.exitCode()).as(r.all()).isZero();
+    return JSON.readTree(r.out());
+  }
+
+  private static String available() {
+    GenericKubernetesResource s =
+        admin
+            .genericKubernetesResources("apiregistration.k8s.io/v1", "APIService")
+            .withName(API_SERVICE)
+            .get();
+    JsonNode status = JSON.valueToTree(s).path("status").path("conditions");
+    for (JsonNode c : status) {
+      if (c.path("type").asText().equals("Available")) {
+        return c.path("status").asText() + " " + c.path("message").asText();
+      }
+    }
+    return "no Available condition";
+  }
+
+  private static String caBundle() {
+    GenericKubernetesResource s =
+        admin
+            .genericKubernetesResources("apiregistration.k8s.io/v1", "APIService")
+            .withName(API_SERVICE)
+            .get();
+    String b64 = JSON.valueToTree(s).path("spec").path("caBundle").asText();
+    return new String(Base64.getDecoder().decode(b64), StandardCharsets.US_ASCII);
+  }
+
+  private static String label(String pod) {
+    var p = admin.pods().inNamespace(ProductDeployment.NS).withName(pod).get();
+    return p.getMetadata().getLabels() == null
+        ? null
+        : p.getMetadata().getLabels().get("batch.octomy.io/visibility");
+  }
+
+  private static String leaseHolder() {
+    Lease l =
+        admin
+            .resources(Lease.class)
+            .inNamespace(ProductDeployment.NS)
+            .withName(ProductDeployment.LEASE)
+            .get();
+    return l == null ? null : l.getSpec().getHolderIdentity();
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
