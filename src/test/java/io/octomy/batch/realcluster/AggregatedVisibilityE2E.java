@@ -35,9 +35,12 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The visibility API on a cluster: the chart's APIService, Service and RBAC on the real
  * kube-apiserver, two controller replicas started with the chart's arguments and the tokens their
  * Pods would have, and calls through the API server's aggregator (its front-proxy client
- * certificate, X-Remote-User and X-Remote-Group) from a user who may list BatchJobs in one
- * namespace only: a ServiceAccount with a token the server minted, through stock kubectl and the
- * kubectl-octomy plugin.
+ * certificate, X-Remote-User and X-Remote-Group) from users who are ServiceAccounts with tokens the
+ * server minted, through stock kubectl and the kubectl-octomy plugin. Two checks stand in the way
+ * of a call: the API server's own (RBAC on the visibility resources, which the chart's -user and
+ * -viewer roles grant) and the controller's SubjectAccessReview (list batchjobs in the namespace
+ * asked about). alice is bound to octomy-batch-user in one namespace; bob may read pendingjobs
+ * everywhere but list BatchJobs in that one namespace only, so the controller's own refusals show.
  *
  * <p>Routing: there is no kube-proxy here, so the chart's ClusterIP Service is replaced by an
  * ExternalName Service of the same name for {@code localhost} (the aggregator resolves an
@@ -60,6 +63,7 @@ class AggregatedVisibilityE2E {
   private static KubectlRun kubectl;
   private static KubectlRun alice;
   private static String aliceToken;
+  private static KubectlRun bob;
   private static final Map<String, ProductProcess> controllers = new LinkedHashMap<>();
   private static final Map<String, Integer> ports = new LinkedHashMap<>();
   private static ProductProcess agent;
@@ -103,6 +107,27 @@ class AggregatedVisibilityE2E {
                 .extracting(j -> j.getStatus() == null ? null : j.getStatus().getPhase())
                 .isIn(JobPhase.Admitted, JobPhase.Running));
     aliceToken = userWhoMayListIn(nsA, "alice");
+    String bobToken = userWhoMayListIn(nsA, "bob");
+    for (String[] cmd :
+        new String[][] {
+          {
+            "create",
+            "clusterrole",
+            "pendingjobs-reader-" + nsA,
+            "--verb=get,list",
+            "--resource=pendingjobs.visibility.batch.octomy.io"
+          },
+          {
+            "create",
+            "clusterrolebinding",
+            "pendingjobs-reader-" + nsA,
+            "--clusterrole=pendingjobs-reader-" + nsA,
+            "--serviceaccount=" + nsA + ":bob"
+          }
+        }) {
+      KubectlRun.Result r = kubectl.run(cmd);
+      assertThat(r.exitCode()).as(r.all()).isZero();
+    }
     Path plugins = Files.createDirectories(product.dir().resolve("plugins"));
     Files.copy(
         Path.of("target", "kubectl-octomy"),
@@ -112,6 +137,11 @@ class AggregatedVisibilityE2E {
         new KubectlRun(
             product.tokenKubeconfig("alice", "alice", aliceToken, nsA),
             c.dir().resolve("alice-home"),
+            plugins);
+    bob =
+        new KubectlRun(
+            product.tokenKubeconfig("bob", "bob", bobToken, nsA),
+            c.dir().resolve("bob-home"),
             plugins);
     routeTo(leaseHolder());
   }
@@ -144,6 +174,9 @@ class AggregatedVisibilityE2E {
       }
       if (admin != null) {
         admin.resources(BatchNode.class).withName(NODE).delete();
+        if (nsA != null) {
+          kubectl.run("delete", "clusterrolebinding,clusterrole", "pendingjobs-reader-" + nsA);
+        }
         // An APIService that no replica answers would make every later kubectl discovery warn.
         product.enableVisibility(false);
       }
@@ -154,7 +187,7 @@ class AggregatedVisibilityE2E {
   @Order(1)
   void theChartRegistersTheApiServiceAndTheAggregatorReachesTheServingReplica() throws Exception {
     Eventually.within(60, () -> assertThat(available()).startsWith("True"));
-    JsonNode resources = raw(kubectl, GV);
+    JsonNode resources = rawOk(kubectl, GV);
     assertThat(resources.path("resources").findValuesAsText("name"))
         .contains("pendingjobs", "fitreviews");
     KubectlRun.Result table =
@@ -166,7 +199,7 @@ class AggregatedVisibilityE2E {
   @Test
   @Order(2)
   void aUserSeesTheQueueOfANamespaceWhereTheyMayListBatchJobs() throws Exception {
-    JsonNode queue = raw(alice, GV + "/namespaces/" + nsA + "/pendingjobs");
+    JsonNode queue = rawOk(alice, GV + "/namespaces/" + nsA + "/pendingjobs");
     assertThat(queue.path("items").findValuesAsText("name")).containsExactly("second", "third");
     assertThat(queue.path("items").get(0).path("namespacePosition").asInt()).isEqualTo(1);
 
@@ -189,32 +222,46 @@ class AggregatedVisibilityE2E {
 
   @Test
   @Order(3)
-  void theSameUserIsRefusedANamespaceWhereTheyMayNot() {
-    String refusal = "you may not list batchjobs in namespace " + nsB;
-    KubectlRun.Result raw = alice.run("get", "--raw", GV + "/namespaces/" + nsB + "/pendingjobs");
-    assertThat(raw.exitCode()).isNotZero();
-    assertThat(raw.err()).contains("Forbidden").contains(refusal);
+  void theSameUserIsRefusedANamespaceWhereTheyMayNot() throws Exception {
+    String pathB = GV + "/namespaces/" + nsB + "/pendingjobs";
+    // The API server refuses alice first: she may not read pendingjobs there.
+    KubectlRun.Result byApiServer = alice.run("get", "--raw", pathB);
+    assertThat(byApiServer.exitCode()).isNotZero();
+    assertThat(byApiServer.err())
+        .contains("Forbidden")
+        .contains("cannot list resource \"pendingjobs\"");
     KubectlRun.Result queue = alice.run("octomy", "queue", "-n", nsB);
     assertThat(queue.exitCode()).isEqualTo(1);
-    assertThat(queue.err()).contains(refusal);
-    KubectlRun.Result why = alice.run("octomy", "why", "theirs", "-n", nsB);
+    assertThat(queue.err()).contains("Forbidden");
+    // bob may read pendingjobs everywhere, so the controller's own review refuses him.
+    String refusal =
+        "you may not list batchjobs in namespace " + nsB + ", so you may not see its queue either.";
+    KubectlRun.Result byController = bob.run("get", "--raw", pathB);
+    assertThat(byController.exitCode()).isNotZero();
+    assertThat(byController.err()).contains("Forbidden").contains(refusal);
+    KubectlRun.Result why = bob.run("octomy", "why", "theirs", "-n", nsB);
     assertThat(why.exitCode()).isEqualTo(1);
     assertThat(why.err()).contains(refusal);
+    JsonNode own = rawOk(bob, GV + "/namespaces/" + nsA + "/pendingjobs");
+    assertThat(own.path("items").findValuesAsText("name")).containsExactly("second", "third");
   }
 
   @Test
   @Order(4)
   void theClusterWideQueueNeedsTheClusterWidePermission() throws Exception {
+    KubectlRun.Result byApiServer = alice.run("get", "--raw", GV + "/pendingjobs");
+    assertThat(byApiServer.exitCode()).isNotZero();
+    assertThat(byApiServer.err()).contains("Forbidden").contains("at the cluster scope");
     String refusal =
         "the queue of every namespace needs permission to list batchjobs.batch.octomy.io in all"
-            + " namespaces";
-    KubectlRun.Result raw = alice.run("get", "--raw", GV + "/pendingjobs");
-    assertThat(raw.exitCode()).isNotZero();
-    assertThat(raw.err()).contains("Forbidden").contains(refusal);
-    KubectlRun.Result all = alice.run("octomy", "queue", "-A");
+            + " namespaces; ask for one namespace you may list: kubectl octomy queue -n NAMESPACE.";
+    KubectlRun.Result byController = bob.run("get", "--raw", GV + "/pendingjobs");
+    assertThat(byController.exitCode()).isNotZero();
+    assertThat(byController.err()).contains("Forbidden").contains(refusal);
+    KubectlRun.Result all = bob.run("octomy", "queue", "-A");
     assertThat(all.exitCode()).isEqualTo(1);
     assertThat(all.err()).contains(refusal);
-    JsonNode everything = raw(kubectl, GV + "/pendingjobs");
+    JsonNode everything = rawOk(kubectl, GV + "/pendingjobs");
     assertThat(everything.path("items").findValuesAsText("name"))
         .contains("second", "third", "theirs");
   }
@@ -367,7 +414,7 @@ class AggregatedVisibilityE2E {
     assertThat(r.exitCode()).as(r.all()).isZero();
   }
 
-  private static JsonNode raw(KubectlRun k, String path) throws Exception {
+  private static JsonNode rawOk(KubectlRun k, String path) throws Exception {
     KubectlRun.Result r = k.run("get", "--raw", path);
     assertThat(r.exitCode()).as(r.all()).isZero();
     return JSON.readTree(r.out());
