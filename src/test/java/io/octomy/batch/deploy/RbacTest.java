@@ -152,10 +152,10 @@ class RbacTest {
         // computed and answered, never stored
         assertThat(rule.verbs()).as("%s", rule).containsOnly("create");
       } else if (!rule.resources().equals(List.of("batchjobs"))) {
-        assertThat(rule.verbs()).as("%s: read only", rule).containsOnly("get", "list", "watch");
+        assertThat(rule.verbs()).as("%s: read only", rule).isSubsetOf("get", "list", "watch");
       }
       if (rule.role().endsWith("-viewer")) {
-        assertThat(rule.verbs()).as("%s", rule).containsOnly("get", "list", "watch");
+        assertThat(rule.verbs()).as("%s", rule).isSubsetOf("get", "list", "watch");
       }
     }
   }
