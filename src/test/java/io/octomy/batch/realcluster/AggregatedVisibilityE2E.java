@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -108,26 +110,40 @@ class AggregatedVisibilityE2E {
                 .isIn(JobPhase.Admitted, JobPhase.Running));
     aliceToken = userWhoMayListIn(nsA, "alice");
     String bobToken = userWhoMayListIn(nsA, "bob");
-    for (String[] cmd :
-        new String[][] {
-          {
-            "create",
-            "clusterrole",
-            "pendingjobs-reader-" + nsA,
-            "--verb=get,list",
-            "--resource=pendingjobs.visibility.batch.octomy.io"
-          },
-          {
-            "create",
-            "clusterrolebinding",
-            "pendingjobs-reader-" + nsA,
-            "--clusterrole=pendingjobs-reader-" + nsA,
-            "--serviceaccount=" + nsA + ":bob"
-          }
-        }) {
-      KubectlRun.Result r = kubectl.run(cmd);
-      assertThat(r.exitCode()).as(r.all()).isZero();
-    }
+    // Not with kubectl create clusterrole: it looks the resource up in discovery, which lists
+    // the group only once the APIService is routed.
+    admin
+        .rbac()
+        .clusterRoles()
+        .resource(
+            new ClusterRoleBuilder()
+                .withNewMetadata()
+                .withName("pendingjobs-reader-" + nsA)
+                .endMetadata()
+                .addNewRule()
+                .withApiGroups("visibility.batch.octomy.io")
+                .withResources("pendingjobs")
+                .withVerbs("get", "list")
+                .endRule()
+                .build())
+        .create();
+    admin
+        .rbac()
+        .clusterRoleBindings()
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName("pendingjobs-reader-" + nsA)
+                .endMetadata()
+                .withNewRoleRef(
+                    "rbac.authorization.k8s.io", "ClusterRole", "pendingjobs-reader-" + nsA)
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName("bob")
+                .withNamespace(nsA)
+                .endSubject()
+                .build())
+        .create();
     Path plugins = Files.createDirectories(product.dir().resolve("plugins"));
     Files.copy(
         Path.of("target", "kubectl-octomy"),
