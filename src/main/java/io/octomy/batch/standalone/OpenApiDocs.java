@@ -19,16 +19,17 @@ import java.util.Optional;
  * <p><b>v2, for client-side validation.</b> kubectl (1.27+) validates a manifest on the client
  * unless the server's OpenAPI v3 document says its PATCH accepts {@code fieldValidation}; it then
  * reads {@code /openapi/v2} as protobuf. An empty protobuf message is a valid, empty OpenAPI v2
- * {@code Document}: kubectl finds no schema for our kinds and skips client-side checks, and the
- * server's own admission (schema + CEL) answers 422 for a bad manifest, exactly as a real cluster
- * would. Clients asking for JSON get an equally empty Swagger document.
+ * {@code Document}: kubectl finds no schema for the built-in kinds served here and skips
+ * client-side checks, and the server's own checks ({@link FieldValidation}, then admission) answer
+ * a bad manifest. Clients asking for JSON get an equally empty Swagger document.
  *
- * <p><b>v3, for {@code kubectl explain}.</b> The root lists one document per served group version
- * of a custom resource; each holds the CRD's schema under {@code components.schemas}, named and
- * tagged ({@code x-kubernetes-group-version-kind}) as a real API server publishes it, with {@code
- * apiVersion}, {@code kind} and {@code metadata} added, and GET operations that name the kind. It
- * lists no PATCH operations, so kubectl's check for server-side field validation finds none and
- * falls back to the empty v2 document above: {@code kubectl apply} behaves as before.
+ * <p><b>v3, for {@code kubectl explain} and server-side field validation.</b> The root lists one
+ * document per served group version of a custom resource; each holds the CRD's schema under {@code
+ * components.schemas}, named and tagged ({@code x-kubernetes-group-version-kind}) as a real API
+ * server publishes it, with {@code apiVersion}, {@code kind} and {@code metadata} added, GET
+ * operations that name the kind, and on each object's path a PATCH operation whose parameters
+ * include {@code fieldValidation}: that is how kubectl learns that the server validates fields
+ * itself, so that {@code --validate=warn} asks for {@code Warn} rather than skipping validation.
  */
 final class OpenApiDocs {
 
@@ -98,7 +99,9 @@ final class OpenApiDocs {
       for (String collection : collections) {
         paths.set(collection, getOperation(group, version, type.kind(), name));
         if (collection.contains("{namespace}") || !type.namespaced()) {
-          paths.set(collection + "/{name}", getOperation(group, version, type.kind(), name));
+          ObjectNode object = getOperation(group, version, type.kind(), name);
+          object.set("patch", patchOperation(group, version, type.kind(), name));
+          paths.set(collection + "/{name}", object);
         }
       }
     }
@@ -115,9 +118,72 @@ final class OpenApiDocs {
   }
 
   /**
-   * A GET only. No PATCH is listed, so kubectl's check for server-side field validation (which
-   * reads the PATCH operation's parameters) finds none and validates as it did without v3.
+   * The PATCH of one object, with the query parameters a real server lists for it. kubectl reads
+   * its parameters to find out whether the server validates fields ({@code fieldValidation}).
    */
+  private static ObjectNode patchOperation(
+      String group, String version, String kind, String schemaName) {
+    ObjectNode patch = F.objectNode();
+    patch.put("description", "partially update the specified " + kind);
+    ArrayNode parameters = patch.putArray("parameters");
+    queryParameter(
+        parameters,
+        "dryRun",
+        "When present, indicates that modifications should not be persisted. Valid values: All");
+    queryParameter(
+        parameters,
+        "fieldManager",
+        "fieldManager is a name associated with the actor or entity that is making these changes.");
+    queryParameter(
+        parameters,
+        "fieldValidation",
+        "fieldValidation instructs the server on how to handle objects in the request containing"
+            + " unknown or duplicate fields. Valid values are: Ignore, Warn (the default) and"
+            + " Strict.");
+    parameters
+        .addObject()
+        .put("name", "force")
+        .put("in", "query")
+        .put(
+            "description",
+            "Force is going to \"force\" Apply requests: re-acquire conflicting fields owned by"
+                + " other people.")
+        .putObject("schema")
+        .put("type", "boolean")
+        .put("uniqueItems", true);
+    ObjectNode content = patch.putObject("requestBody").putObject("content");
+    for (String mediaType : List.of(Patches.JSON_PATCH, Patches.MERGE_PATCH, Patches.APPLY_PATCH)) {
+      content.putObject(mediaType).putObject("schema").put("type", "object");
+    }
+    patch
+        .putObject("responses")
+        .putObject("200")
+        .put("description", "OK")
+        .putObject("content")
+        .putObject("application/json")
+        .putObject("schema")
+        .put("$ref", "#/components/schemas/" + schemaName);
+    patch.put("x-kubernetes-action", "patch");
+    patch
+        .putObject("x-kubernetes-group-version-kind")
+        .put("group", group)
+        .put("kind", kind)
+        .put("version", version);
+    return patch;
+  }
+
+  private static void queryParameter(ArrayNode parameters, String name, String description) {
+    parameters
+        .addObject()
+        .put("name", name)
+        .put("in", "query")
+        .put("description", description)
+        .putObject("schema")
+        .put("type", "string")
+        .put("uniqueItems", true);
+  }
+
+  /** The GET of a collection or an object: kubectl explain finds the kind through it. */
   private static ObjectNode getOperation(
       String group, String version, String kind, String schemaName) {
     ObjectNode path = F.objectNode();

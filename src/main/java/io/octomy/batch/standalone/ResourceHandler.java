@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.octomy.batch.api.crd.CelRules;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -28,6 +29,7 @@ final class ResourceHandler {
   private final CelRules cel;
   private final TableRenderer tables;
   private final Deletions deletions;
+  private final FieldValidation fields;
 
   ResourceHandler(
       ObjectStore store,
@@ -45,6 +47,7 @@ final class ResourceHandler {
     this.cel = cel;
     this.tables = tables;
     this.deletions = new Deletions(store, json, rules);
+    this.fields = new FieldValidation(json, yaml);
   }
 
   /** Deletes one object now, or marks it for deletion while finalizers remain. */
@@ -67,9 +70,16 @@ final class ResourceHandler {
         if (p.name() != null) {
           throw new ApiException(405, "MethodNotAllowed", "POST is only allowed on collections");
         }
-        yield respond(201, view(type, p.version(), create(req, type, ns, parse(req))));
+        ObjectNode body = parse(req);
+        List<String> warnings = fields.decoded(req, type, p.version());
+        yield warned(respond(201, view(type, p.version(), create(req, type, ns, body))), warnings);
       }
-      case "PUT" -> respond(200, view(type, p.version(), update(req, type, ns, p.name(), status)));
+      case "PUT" -> {
+        List<String> warnings = fields.decoded(req, type, p.version());
+        yield warned(
+            respond(200, view(type, p.version(), update(req, type, ns, p.name(), status))),
+            warnings);
+      }
       case "PATCH" -> patch(req, p, type, ns, status);
       case "DELETE" ->
           p.name() == null
@@ -195,6 +205,8 @@ final class ResourceHandler {
                   "FieldValueRequired")));
     }
     String[] created = {null};
+    List<String> warnings =
+        new ArrayList<>(apply ? fields.applied(req, type, p.version()) : List.of());
     ObjectNode result =
         store.write(
             type.key(),
@@ -223,9 +235,13 @@ final class ResourceHandler {
                   Patches.apply(
                       current, req.contentType(), req.body(), type.isCustom(), json, yaml);
               sameNameAndNamespace(type, candidate, p.name(), ns);
+              if (!apply) {
+                warnings.addAll(fields.patched(req, type, p.version(), candidate));
+              }
               return change(type, current, candidate, status);
             });
-    return respond(created[0] != null ? 201 : 200, view(type, p.version(), result));
+    return warned(
+        respond(created[0] != null ? 201 : 200, view(type, p.version(), result)), warnings);
   }
 
   /** The change an update or patch makes, given the stored object and the requested one. */
@@ -355,6 +371,13 @@ final class ResourceHandler {
     } catch (IOException e) {
       throw ApiException.badRequest("the request body is not valid JSON: " + e.getMessage());
     }
+  }
+
+  private static ApiResponse warned(ApiResponse response, List<String> warnings) {
+    for (String warning : warnings) {
+      response = response.warn(warning);
+    }
+    return response;
   }
 
   private ApiResponse respond(int code, JsonNode body) {
