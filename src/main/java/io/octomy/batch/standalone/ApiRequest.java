@@ -12,6 +12,8 @@ import java.util.Map;
  * @param accept the Accept header, or {@code ""}
  * @param contentType the Content-Type header, or {@code ""}
  * @param body the request body (empty when none)
+ * @param userAgent the User-Agent header, or {@code ""}: names the field manager of a write that
+ *     names none
  */
 record ApiRequest(
     String method,
@@ -19,7 +21,19 @@ record ApiRequest(
     Map<String, String> query,
     String accept,
     String contentType,
-    byte[] body) {
+    byte[] body,
+    String userAgent) {
+
+  /** A request from inside the server, which has no User-Agent. */
+  ApiRequest(
+      String method,
+      String path,
+      Map<String, String> query,
+      String accept,
+      String contentType,
+      byte[] body) {
+    this(method, path, query, accept, contentType, body, "");
+  }
 
   String param(String name) {
     return query.get(name);

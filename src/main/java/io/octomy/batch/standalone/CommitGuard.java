@@ -288,7 +288,7 @@ final class CommitGuard {
   }
 
   /** Depth of a tree, iteratively deep enough to stop counting past the limit. */
-  private static int depth(JsonNode node, int above) {
+  static int depth(JsonNode node, int above) {
     if (!node.isContainerNode()) {
       return above;
     }

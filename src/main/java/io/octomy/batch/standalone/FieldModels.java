@@ -75,10 +75,15 @@ final class FieldModels {
       return Optional.of(
           customResource(schema == null ? type.schemas().values().iterator().next() : schema));
     }
+    return builtInType(type).map(FieldModels::ofType);
+  }
+
+  /** The fabric8 model type of a built-in kind served here. */
+  static Optional<JavaType> builtInType(ResourceType type) {
     if (type.group().equals(ResourceRegistry.CRD_GROUP)) {
-      return Optional.of(ofType(typeOf(CustomResourceDefinition.class)));
+      return Optional.of(typeOf(CustomResourceDefinition.class));
     }
-    return Optional.ofNullable(BUILT_IN.get(type.key())).map(FieldModels::ofType);
+    return Optional.ofNullable(BUILT_IN.get(type.key()));
   }
 
   /** The root of a custom resource: apiVersion, kind, ObjectMeta, and what the schema declares. */

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -322,7 +323,8 @@ final class HttpFront implements AutoCloseable {
         Map.copyOf(query),
         accept == null ? "" : accept,
         contentType == null ? "" : contentType,
-        body);
+        body,
+        Objects.requireNonNullElse(req.getHeader("User-Agent"), ""));
   }
 
   @Override

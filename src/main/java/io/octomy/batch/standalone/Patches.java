@@ -20,10 +20,9 @@ import java.util.Map;
  * object that is there adds it. A {@code copy}, {@code move} or {@code test} from a missing path is
  * refused (422) as RFC 6902 says; a real server refuses the {@code move} too but copies {@code
  * null} and passes a {@code test} for {@code null}. Merge patch follows RFC 7386. Strategic merge
- * patch and server-side apply ({@code application/apply-patch+yaml}) are treated as merge patches:
- * for custom resources a real API server does the same for strategic merge, and for apply the
- * difference (list merging by key, field ownership) does not matter to our clients, which always
- * send whole lists.
+ * patch is treated as a merge patch (for custom resources a real API server refuses it, and so does
+ * this one). Server-side apply ({@code application/apply-patch+yaml}) is not applied here: it
+ * merges with field ownership ({@link FieldOwnership}).
  */
 final class Patches {
 
@@ -60,12 +59,7 @@ final class Patches {
    *     patch that cannot be applied, 413 for one with too many operations
    */
   static ObjectNode apply(
-      ObjectNode target,
-      String contentType,
-      byte[] body,
-      boolean custom,
-      ObjectMapper json,
-      ObjectMapper yaml) {
+      ObjectNode target, String contentType, byte[] body, boolean custom, ObjectMapper json) {
     String type = contentType == null ? "" : contentType.split(";")[0].trim();
     if (custom && type.equals(STRATEGIC_MERGE_PATCH)) {
       throw unsupported(true);
@@ -77,10 +71,6 @@ final class Patches {
         }
         case MERGE_PATCH, STRATEGIC_MERGE_PATCH -> {
           return merge(target.deepCopy(), json.readTree(body));
-        }
-        case APPLY_PATCH, "application/apply-patch+json" -> {
-          // apply bodies are YAML (JSON is valid YAML)
-          return merge(target.deepCopy(), yaml.readTree(body));
         }
         default -> throw unsupported(custom);
       }

@@ -30,6 +30,7 @@ final class ResourceHandler {
   private final TableRenderer tables;
   private final Deletions deletions;
   private final FieldValidation fields;
+  private final FieldOwnership ownership;
 
   ResourceHandler(
       ObjectStore store,
@@ -48,6 +49,7 @@ final class ResourceHandler {
     this.tables = tables;
     this.deletions = new Deletions(store, json, rules);
     this.fields = new FieldValidation(json, yaml);
+    this.ownership = new FieldOwnership(rules, yaml);
   }
 
   /** Deletes one object now, or marks it for deletion while finalizers remain. */
@@ -145,6 +147,7 @@ final class ResourceHandler {
     admit(type, object, null);
     // A generated name that is taken is drawn again (kube-apiserver does the same since 1.32):
     // five random characters collide once in a few thousand creates in a namespace of 20,000.
+    ownership.recordUpdate(req, type, null, object, false);
     for (int attempt = 1; ; attempt++) {
       String name = object.path("metadata").path("name").asText();
       try {
@@ -182,7 +185,7 @@ final class ResourceHandler {
           if (current == null) {
             throw ApiException.notFound(type, name);
           }
-          return change(type, current, body, status);
+          return change(req, type, current, body, status);
         });
   }
 
@@ -220,10 +223,7 @@ final class ResourceHandler {
                 }
                 // server-side apply creates what does not exist yet
                 requireNamespace(type, ns);
-                ObjectNode seed = json.createObjectNode();
-                seed.putObject("metadata").put("name", p.name());
-                ObjectNode applied =
-                    Patches.apply(seed, req.contentType(), req.body(), type.isCustom(), json, yaml);
+                ObjectNode applied = ownership.apply(req, type, null, false);
                 sameNameAndNamespace(type, applied, p.name(), ns);
                 applied.withObjectProperty("metadata").put("name", p.name());
                 ObjectNode object = rules.prepareCreate(type, ns, applied);
@@ -232,13 +232,15 @@ final class ResourceHandler {
                 return new ObjectStore.Put(object);
               }
               ObjectNode candidate =
-                  Patches.apply(
-                      current, req.contentType(), req.body(), type.isCustom(), json, yaml);
+                  apply
+                      ? ownership.apply(req, type, current, status)
+                      : Patches.apply(
+                          current, req.contentType(), req.body(), type.isCustom(), json);
               sameNameAndNamespace(type, candidate, p.name(), ns);
               if (!apply) {
                 warnings.addAll(fields.patched(req, type, p.version(), candidate));
               }
-              return change(type, current, candidate, status);
+              return change(req, type, current, candidate, status);
             });
     return warned(
         respond(created[0] != null ? 201 : 200, view(type, p.version(), result)), warnings);
@@ -246,7 +248,7 @@ final class ResourceHandler {
 
   /** The change an update or patch makes, given the stored object and the requested one. */
   private ObjectStore.Change change(
-      ResourceType type, ObjectNode current, ObjectNode candidate, boolean status) {
+      ApiRequest req, ResourceType type, ObjectNode current, ObjectNode candidate, boolean status) {
     String expected = candidate.path("metadata").path("resourceVersion").asText("");
     String name = current.path("metadata").path("name").asText();
     if (!expected.isEmpty()
@@ -262,7 +264,16 @@ final class ResourceHandler {
     if (!status) {
       ObjectRules.touchGeneration(type, current, result);
     }
-    if (ObjectRules.sameContent(current, result)) {
+    if (!Patches.isApply(req.contentType()) || !req.method().equals("PATCH")) {
+      ownership.recordUpdate(req, type, current, result, status);
+    } else if (status) {
+      FieldOwnership.copyManagedFields(candidate, result);
+    }
+    if (ObjectRules.sameContent(current, result)
+        && current
+            .path("metadata")
+            .path("managedFields")
+            .equals(result.path("metadata").path("managedFields"))) {
       return new ObjectStore.Keep(current);
     }
     if (result.path("metadata").has("deletionTimestamp") && !ObjectRules.hasFinalizers(result)) {
