@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The one admission loop. Reconcilers only ask for a pass; passes run on this loop's single thread,
  * so no two decisions are ever taken at once. A pass reads the caches, decides with the pure {@link
- * AdmissionPass}, reserves its admissions in memory, and writes only the statuses that changed.
+ * AdmissionPass}, reserves its admissions in memory, writes only the statuses that changed, and
+ * lets go of jobs that hold nothing any more ({@link ReservationFinalizer}).
  *
  * <p>When passes run: a change asks for one, and on an idle loop it starts at once (leading edge),
  * so a job created on a quiet system is decided within milliseconds. Changes that arrive while a
@@ -100,6 +101,9 @@ public final class AdmissionLoop implements AutoCloseable {
   private final RunFollower runs;
   private final WriteStep writing;
   private final SilentNodeMarker liveness;
+  private final SnapshotBuilder snapshots = new SnapshotBuilder();
+  private final StatusWriteGate gate;
+  private final ReservationFinalizer finalizer = new ReservationFinalizer();
   private final Clock clock;
 
   private final ScheduledExecutorService loop;
@@ -134,8 +138,7 @@ public final class AdmissionLoop implements AutoCloseable {
             new ArrayBlockingQueue<>(EVENT_QUEUE),
             r -> daemon(r, "event-recorder"),
             (task, pool) -> metrics.eventDropped());
-    SnapshotBuilder snapshots = new SnapshotBuilder();
-    StatusWriteGate gate = new StatusWriteGate(settings.messageRefresh(), metrics);
+    this.gate = new StatusWriteGate(settings.messageRefresh(), metrics);
     this.readBack = new AdmissionReadBack(assumed, writer);
     this.deciding = new DecisionStep(assumed, snapshots, gate, policy);
     this.runs = new RunFollower(snapshots, gate, policy.nodeHeartbeatTimeout());
@@ -243,7 +246,9 @@ public final class AdmissionLoop implements AutoCloseable {
     writing.deletePods(followed.podsToDelete());
     WriteStep.Written written =
         writing.write(followed.podsToCreate(), writes, now, runs::podNotCreated);
-    if (written.conflicts() > 0) {
+    int releaseConflicts =
+        writing.release(finalizer.toRelease(jobs, snapshots, assumed, gate), finalizer);
+    if (written.conflicts() > 0 || releaseConflicts > 0) {
       requestPass(); // decide again on fresh data
     }
 

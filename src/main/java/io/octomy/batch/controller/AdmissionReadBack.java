@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
  * the truth. Before each pass every uncertain admission is settled by what is known for sure:
  *
  * <ul>
- *   <li>the cache has moved past the version the write was conditional on: the cache is the truth
- *       (if the write landed, the next version carries it), so the assumption is dropped and the
- *       cache's copy decides;
+ *   <li>the cache has moved past the versions the write (and the finalizer write before it) was
+ *       conditional on: the cache is the truth (if the write landed, the next version carries it),
+ *       so the assumption is dropped and the cache's copy decides;
  *   <li>otherwise the job is read from the server: the same version means the write did not land
  *       (forgotten, decided again); a newer one carrying this admission means it landed (held as a
  *       write in flight until the cache shows it); gone means nothing is held;
@@ -45,7 +45,7 @@ final class AdmissionReadBack {
       assumed.forget(key); // gone from the cache: it holds nothing
       return;
     }
-    if (!a.uncertainOver().equals(cached.getMetadata().getResourceVersion())) {
+    if (!a.uncertainOver().contains(cached.getMetadata().getResourceVersion())) {
       assumed.forget(key); // the cache shows what followed the write: it decides
       return;
     }
@@ -54,7 +54,7 @@ final class AdmissionReadBack {
       LOG.debug("admission of {} still uncertain: {}", key, none.why());
     } else if (read instanceof ClusterWriter.ReadBack.Found found
         && a.uid().equals(found.job().getMetadata().getUid())
-        && !a.uncertainOver().equals(found.job().getMetadata().getResourceVersion())
+        && !a.uncertainOver().contains(found.job().getMetadata().getResourceVersion())
         && carries(found.job().getStatus(), a)) {
       assumed.settle(key); // landed: held as a write in flight until the cache shows it
     } else {

@@ -4,6 +4,7 @@ import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.AdmissionRecord;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
@@ -20,33 +21,40 @@ public final class AssumedAdmissions {
   /**
    * An assumed admission: the node, the uid so a re-created job of the same name is not confused
    * with it, what it holds (the record its status write carries), and, once its write ended without
-   * an answer, the resourceVersion that write was conditional on (null while the write is in flight
-   * or landed).
+   * an answer, the resourceVersions the cache may show without telling whether it landed: the one
+   * the write was conditional on and, when the controller's finalizer was added just before it, the
+   * one that write replaced (empty while the write is in flight or landed).
    */
-  public record Assumed(String node, String uid, AdmissionRecord record, String uncertainOver) {
+  public record Assumed(
+      String node, String uid, AdmissionRecord record, Set<String> uncertainOver) {
+    public Assumed {
+      uncertainOver = Set.copyOf(uncertainOver);
+    }
+
     public boolean uncertain() {
-      return uncertainOver != null;
+      return !uncertainOver.isEmpty();
     }
   }
 
   private final Map<JobKey, Assumed> assumed = new ConcurrentHashMap<>();
 
   public void assume(JobKey job, String node, String uid, AdmissionRecord record) {
-    assumed.put(job, new Assumed(node, uid, record, null));
+    assumed.put(job, new Assumed(node, uid, record, Set.of()));
   }
 
   /**
-   * The admission's write ended without an answer (timeout, 5xx): it may have landed on top of
-   * {@code resourceVersion}. It stays held until {@link #settle} or the cache says which.
+   * The admission's write ended without an answer (timeout, 5xx): it may have landed on top of the
+   * last of {@code resourceVersions} (the earlier ones it replaced are ours too). It stays held
+   * until {@link AdmissionReadBack} or the cache says which.
    */
-  public void uncertain(JobKey job, String resourceVersion) {
+  public void uncertain(JobKey job, Set<String> resourceVersions) {
     assumed.computeIfPresent(
-        job, (k, a) -> new Assumed(a.node(), a.uid(), a.record(), resourceVersion));
+        job, (k, a) -> new Assumed(a.node(), a.uid(), a.record(), resourceVersions));
   }
 
   /** A read-back showed the uncertain write landed: it is held as any write in flight. */
   public void settle(JobKey job) {
-    assumed.computeIfPresent(job, (k, a) -> new Assumed(a.node(), a.uid(), a.record(), null));
+    assumed.computeIfPresent(job, (k, a) -> new Assumed(a.node(), a.uid(), a.record(), Set.of()));
   }
 
   public void forget(JobKey job) {

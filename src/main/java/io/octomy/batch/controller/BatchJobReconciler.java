@@ -23,9 +23,10 @@ import java.util.stream.Collectors;
 /**
  * Thin on purpose: a change to a job, a node or a job's Pod only asks the one {@link AdmissionLoop}
  * for a pass. Deciding here, per job and on many threads at once, would double-book capacity.
- * Status changes (ours) do not reach it: events are generation-aware.
+ * Status changes (ours) do not reach it: events are generation-aware. Deletes do (every event is
+ * handed to it, JOSDK keeps no finalizer of its own), so a job being deleted is let go of at once.
  */
-@ControllerConfiguration(name = "batchjob")
+@ControllerConfiguration(name = "batchjob", triggerReconcilerOnAllEvents = true)
 public final class BatchJobReconciler implements Reconciler<BatchJob> {
 
   private final AdmissionLoop loop;

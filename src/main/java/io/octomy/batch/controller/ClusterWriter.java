@@ -30,6 +30,19 @@ public interface ClusterWriter {
   Result writeStatus(BatchJob job, BatchJobStatus status);
 
   /**
+   * How a write of a job's finalizers ended, with the job's new resourceVersion once it landed: a
+   * status write that follows it must be conditional on that version.
+   */
+  record FinalizersWritten(Result result, String resourceVersion) {}
+
+  /**
+   * Sets the job's {@code metadata.finalizers}, conditional on the resourceVersion the job was read
+   * at, so a finalizer someone else added meanwhile is never lost (409 instead). A refusal because
+   * the job is being deleted (no finalizer may be added then) counts as a conflict: decide again.
+   */
+  FinalizersWritten writeFinalizers(BatchJob job, List<String> finalizers);
+
+  /**
    * Replaces a BatchNode's status conditions, conditional on the resourceVersion the node was read
    * at: if its agent reported meanwhile, the write is refused (409) and the report stands.
    */

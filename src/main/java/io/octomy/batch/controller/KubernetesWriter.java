@@ -1,11 +1,14 @@
 package io.octomy.batch.controller;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
@@ -26,7 +29,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ClusterWriter} on a fabric8 client: status subresource updates, Pods, Events, profiles.
+ * {@link ClusterWriter} on a fabric8 client: status subresource updates, the controller's finalizer
+ * on jobs, Pods, Events, profiles.
  */
 public final class KubernetesWriter implements ClusterWriter {
 
@@ -64,6 +68,39 @@ public final class KubernetesWriter implements ClusterWriter {
                 .resource(update)
                 .updateStatus(),
         job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
+  }
+
+  @Override
+  public FinalizersWritten writeFinalizers(BatchJob job, List<String> finalizers) {
+    // A merge patch that names the resourceVersion read is conditional on it (409 otherwise), on a
+    // real API server as on the embedded one; null removes the list.
+    ObjectNode patch = Serialization.jsonMapper().createObjectNode();
+    ObjectNode meta = patch.putObject("metadata");
+    meta.put("resourceVersion", job.getMetadata().getResourceVersion());
+    if (finalizers.isEmpty()) {
+      meta.putNull("finalizers");
+    } else {
+      finalizers.forEach(meta.putArray("finalizers")::add);
+    }
+    String what = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+    try {
+      BatchJob written =
+          client
+              .resources(BatchJob.class)
+              .inNamespace(job.getMetadata().getNamespace())
+              .withName(job.getMetadata().getName())
+              .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+      return new FinalizersWritten(Result.WRITTEN, written.getMetadata().getResourceVersion());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409 || e.getCode() == 422) {
+        return new FinalizersWritten(Result.CONFLICT, null);
+      }
+      if (e.getCode() == 404) {
+        return new FinalizersWritten(Result.GONE, null);
+      }
+      LOG.warn("writing the finalizers of {} failed: {}", what, e.getMessage());
+      return new FinalizersWritten(Result.FAILED, null);
+    }
   }
 
   @Override

@@ -108,7 +108,11 @@ final class RunFollower {
         podsToDelete.add(pod);
       }
       RunObservation run =
-          deleting && podNode && pod == null && phase == JobPhase.Admitted
+          deleting
+                  && podNode
+                  && pod == null
+                  && phase == JobPhase.Admitted
+                  && !podsRequested.contains(job.getMetadata().getUid())
               ? DELETED_BEFORE_START
               : RunObserver.observe(pod, reported(node, job), podNode, phase);
       if (node == null && !podNode && nodeGoneLongEnough(job.getStatus().getNode(), now)) {

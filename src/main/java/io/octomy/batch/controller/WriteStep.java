@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -130,22 +131,64 @@ final class WriteStep {
       metrics.statusWrite(ClusterWriter.Result.FAILED);
       return ClusterWriter.Result.FAILED;
     }
-    ClusterWriter.Result r = writer.writeStatus(job, next);
+    JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
+    BatchJob target = job;
+    if (w.admission() && !ReservationFinalizer.on(job)) {
+      // The finalizer first, so that no job ever holds a place the server would let go of with
+      // the object (the status subresource cannot carry it: a write of its own, conditional on
+      // the version decided on). Until it lands nothing of the admission is written.
+      List<String> finalizers = ReservationFinalizer.added(job);
+      ClusterWriter.FinalizersWritten f = writer.writeFinalizers(job, finalizers);
+      if (f.result() != ClusterWriter.Result.WRITTEN) {
+        metrics.statusWrite(f.result());
+        assumed.forget(key);
+        return f.result();
+      }
+      target = ReservationFinalizer.after(job, f.resourceVersion(), finalizers);
+    }
+    ClusterWriter.Result r = writer.writeStatus(target, next);
     metrics.statusWrite(r);
     if (r == ClusterWriter.Result.WRITTEN) {
       gate.written(job, now);
       w.composed().events().forEach(e -> events.execute(() -> writer.recordEvent(job, e)));
     } else if (w.admission()) {
-      JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
       if (r == ClusterWriter.Result.FAILED) {
         // No answer: it may have landed. Held until read back (AdmissionReadBack).
-        assumed.uncertain(key, job.getMetadata().getResourceVersion());
+        assumed.uncertain(
+            key,
+            Set.copyOf(
+                List.of(
+                    job.getMetadata().getResourceVersion(),
+                    target.getMetadata().getResourceVersion())));
       } else {
         // 409 or 404: it did not land; nothing is held, decide again.
         assumed.forget(key);
       }
     }
     return r;
+  }
+
+  /**
+   * Removes the controller's finalizer from jobs that hold nothing any more (see {@link
+   * ReservationFinalizer#toRelease}); returns how many conflicted (decided again on fresh data).
+   */
+  int release(List<BatchJob> jobs, ReservationFinalizer finalizer) {
+    List<CompletableFuture<ClusterWriter.Result>> futures = new ArrayList<>();
+    for (BatchJob j : jobs) {
+      finalizer.sent(j);
+      futures.add(
+          CompletableFuture.supplyAsync(
+              () -> writer.writeFinalizers(j, ReservationFinalizer.removed(j)).result(), writers));
+    }
+    int conflicts = 0;
+    for (int i = 0; i < futures.size(); i++) {
+      ClusterWriter.Result r = futures.get(i).join();
+      if (r == ClusterWriter.Result.CONFLICT || r == ClusterWriter.Result.FAILED) {
+        finalizer.notSent(jobs.get(i));
+        conflicts++;
+      }
+    }
+    return conflicts;
   }
 
   /** Folds the finished run into its type's record; true when done or nothing to fold. */

@@ -42,6 +42,9 @@ final class FakeCluster implements ClusterView, ClusterWriter {
 
   private static final String JOB_UID = Labels.JOB_UID;
 
+  /** The finalizer of some other controller, as {@link #deleteBehindFinalizer} puts it. */
+  static final String FOREIGN_FINALIZER = "example.com/keep";
+
   /** A fault the next write of one object meets. */
   enum Fault {
     /** Someone else updated the object just before: the write is refused with 409. */
@@ -112,7 +115,29 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     changed();
   }
 
+  /**
+   * A person deletes the job: gone at once when it carries no finalizer, otherwise marked with
+   * deletionTimestamp and kept until the last finalizer is removed, as on a real server.
+   */
   synchronized void delete(String job) {
+    BatchJob current = jobs.get("default/" + job);
+    if (current != null
+        && current.getMetadata().getFinalizers() != null
+        && !current.getMetadata().getFinalizers().isEmpty()) {
+      if (current.getMetadata().getDeletionTimestamp() == null) {
+        BatchJob marked = Serialization.clone(current);
+        marked.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+        stamp(marked);
+        jobs.put(key(marked), marked);
+      }
+      changed();
+      return;
+    }
+    remove(job);
+  }
+
+  /** The object goes, and the garbage collector deletes the Pods it owns. */
+  private void remove(String job) {
     BatchJob gone = jobs.remove("default/" + job);
     if (gone != null) {
       // The garbage collector deletes the Pods it owns.
@@ -174,15 +199,45 @@ final class FakeCluster implements ClusterView, ClusterWriter {
 
   /**
    * A person deletes a job that carries someone's finalizer: the server sets deletionTimestamp and
-   * keeps the object (status writes still land) until {@link #delete} stands for the finalizer's
-   * removal.
+   * keeps the object (status writes still land) until every finalizer is gone ({@link
+   * #removeForeignFinalizer} stands for the other controller's part).
    */
   synchronized void deleteBehindFinalizer(String job) {
     BatchJob current = Serialization.clone(jobs.get("default/" + job));
-    current.getMetadata().setFinalizers(List.of("example.com/keep"));
+    List<String> finalizers = new ArrayList<>();
+    if (current.getMetadata().getFinalizers() != null) {
+      finalizers.addAll(current.getMetadata().getFinalizers());
+    }
+    finalizers.add(FOREIGN_FINALIZER);
+    current.getMetadata().setFinalizers(finalizers);
     current.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
     stamp(current);
     jobs.put(key(current), current);
+    changed();
+  }
+
+  /** The other controller removes its finalizer; the job goes once no finalizer is left. */
+  synchronized void removeForeignFinalizer(String job) {
+    BatchJob current = jobs.get("default/" + job);
+    if (current == null) {
+      return;
+    }
+    BatchJob next = Serialization.clone(current);
+    List<String> kept = new ArrayList<>(next.getMetadata().getFinalizers());
+    kept.remove(FOREIGN_FINALIZER);
+    next.getMetadata().setFinalizers(kept);
+    settleFinalizers(next);
+  }
+
+  /** Stores a finalizer change; a job being deleted whose last finalizer went is gone. */
+  private void settleFinalizers(BatchJob next) {
+    if (next.getMetadata().getDeletionTimestamp() != null
+        && next.getMetadata().getFinalizers().isEmpty()) {
+      remove(next.getMetadata().getName());
+      return;
+    }
+    stamp(next);
+    jobs.put(key(next), next);
     changed();
   }
 
@@ -319,6 +374,47 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     }
     changed();
     return fault == Fault.TIMEOUT_LANDED ? Result.FAILED : Result.WRITTEN;
+  }
+
+  /**
+   * Conditional on resourceVersion like a merge patch that names it; a finalizer may not be added
+   * to a job being deleted (a real server answers 422). Faults are queued under {@code
+   * finalizers/NAME}.
+   */
+  @Override
+  public synchronized FinalizersWritten writeFinalizers(BatchJob job, List<String> finalizers) {
+    String name = job.getMetadata().getName();
+    Fault fault = nextFault("finalizers/" + name);
+    if (fault == Fault.CONFLICT && jobs.containsKey(key(job))) {
+      stamp(jobs.get(key(job)));
+    } else if (fault == Fault.GONE) {
+      remove(name);
+    } else if (fault == Fault.TIMEOUT_LOST) {
+      return new FinalizersWritten(Result.FAILED, null);
+    }
+    BatchJob current = jobs.get(key(job));
+    if (current == null) {
+      return new FinalizersWritten(Result.GONE, null);
+    }
+    List<String> before =
+        current.getMetadata().getFinalizers() == null
+            ? List.of()
+            : current.getMetadata().getFinalizers();
+    boolean adds = !before.containsAll(finalizers);
+    if (!current.getMetadata().getResourceVersion().equals(job.getMetadata().getResourceVersion())
+        || (adds && current.getMetadata().getDeletionTimestamp() != null)) {
+      changed();
+      return new FinalizersWritten(Result.CONFLICT, null);
+    }
+    BatchJob next = Serialization.clone(current);
+    next.getMetadata().setFinalizers(new ArrayList<>(finalizers));
+    settleFinalizers(next);
+    if (fault == Fault.TIMEOUT_LANDED) {
+      return new FinalizersWritten(Result.FAILED, null);
+    }
+    BatchJob stored = jobs.get(key(job));
+    return new FinalizersWritten(
+        Result.WRITTEN, stored == null ? null : stored.getMetadata().getResourceVersion());
   }
 
   @Override

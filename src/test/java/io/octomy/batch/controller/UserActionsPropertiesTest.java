@@ -18,8 +18,10 @@ import io.octomy.batch.vocabulary.NodeMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -38,8 +40,9 @@ import net.jqwik.api.statistics.Statistics;
  * server that enforces none of the CRD's rules. After every step:
  *
  * <ul>
- *   <li>no admission landed while the jobs holding a place on its node, itself included, held more
- *       than the node offered in the mode recorded for that admission (the mode the pass read);
+ *   <li>no admission landed while the jobs holding a place on its node, itself included, and the
+ *       processes still running there for jobs deleted or gone, held more than the node offered in
+ *       the mode recorded for that admission (the mode the pass read);
  *   <li>no job was started twice (a Pod and a process, two Pods, or two processes for one uid);
  *   <li>no lock is held by two jobs, and no group has more jobs holding places than its cap.
  * </ul>
@@ -97,6 +100,8 @@ class UserActionsPropertiesTest {
   private AdmissionLoopTest.Harness h;
   private final List<String> violations = new ArrayList<>();
   private final Map<String, Integer> processStarts = new HashMap<>();
+  private final Map<String, Long> startedCpu = new HashMap<>();
+  private final Set<String> orphaned = new HashSet<>();
   private boolean heldWhileDeleting;
 
   /** Per node, uid to what its stand-in agent reports for the processes it started. */
@@ -115,6 +120,8 @@ class UserActionsPropertiesTest {
     h = new AdmissionLoopTest.Harness();
     violations.clear();
     processStarts.clear();
+    startedCpu.clear();
+    orphaned.clear();
     processes.clear();
     heldWhileDeleting = false;
     h.cluster.onAdmission(this::checkAdmission);
@@ -224,6 +231,7 @@ class UserActionsPropertiesTest {
         c.editNode(NODES.get(s.node()), spec -> spec.setExecutor(s.executor()));
       }
     } else if (step instanceof DeleteNode s) {
+      processes.getOrDefault(NODES.get(s.node()), Map.of()).keySet().forEach(orphaned::add);
       c.deleteNode(NODES.get(s.node()));
     } else if (step instanceof AgentReports s) {
       agentReports(NODES.get(s.node()));
@@ -277,6 +285,7 @@ class UserActionsPropertiesTest {
         mine.put(j.getMetadata().getUid(), report(j, JobPhase.Failed, "Deleted"));
       } else {
         processStarts.merge(j.getMetadata().getUid(), 1, Integer::sum);
+        startedCpu.put(j.getMetadata().getUid(), requested(j));
         mine.put(j.getMetadata().getUid(), report(j, JobPhase.Running, null));
       }
     }
@@ -347,6 +356,11 @@ class UserActionsPropertiesTest {
       violations.add(admitted.getMetadata().getName() + " admitted without a record");
       return;
     }
+    if (requested(admitted) == 0) {
+      // The rule is per requested resource: a job that requests nothing fits anywhere, even on a
+      // node whose earlier admissions hold more than its offer now (a mode changed meanwhile).
+      return;
+    }
     String node = rec.getNode();
     long offer = MODES.offer(rec.getMode(), CPU, CAPACITY.get(node));
     long held = 0;
@@ -355,6 +369,23 @@ class UserActionsPropertiesTest {
           j.getMetadata().getUid().equals(admitted.getMetadata().getUid()) ? admitted : j;
       if (holds(current) && node.equals(current.getStatus().getNode())) {
         held += requested(current);
+      }
+    }
+    // Work that still runs there counts too, whether or not its job still holds a place: a
+    // process the stand-in agent has not stopped yet (its job deleted, or gone). Runs on a node
+    // that was deleted are left out: the node-loss rule releases them after the timeout.
+    Set<String> counted = new HashSet<>();
+    for (BatchJob j : all) {
+      if (holds(j)) {
+        counted.add(j.getMetadata().getUid());
+      }
+    }
+    counted.add(admitted.getMetadata().getUid());
+    for (NodeJob run : processes.getOrDefault(node, Map.of()).values()) {
+      if (run.getPhase() == JobPhase.Running
+          && !counted.contains(run.getUid())
+          && !orphaned.contains(run.getUid())) {
+        held += startedCpu.getOrDefault(run.getUid(), 0L);
       }
     }
     if (held > offer) {

@@ -1,0 +1,112 @@
+package io.octomy.batch.controller;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.vocabulary.Finalizers;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The controller's finalizer on jobs that hold a place ({@link Finalizers#RESERVATION}): which jobs
+ * must let it go, and the finalizer lists that add or remove it.
+ *
+ * <p>Why no capacity is handed out twice across restarts: the finalizer is on the server before any
+ * admission is (the admission's status write is conditional on the version the finalizer write
+ * produced), so every job that holds a place is kept by the server until the controller sees its
+ * work stopped; a restarted controller reads those jobs, with their admission records and their
+ * {@code deletionTimestamp}, from its fresh cache and counts them as before. Nothing of it is kept
+ * only in memory except the releases in flight below, and a release sent twice is refused (409) or
+ * finds the finalizer gone.
+ */
+final class ReservationFinalizer {
+
+  /** uid and resourceVersion of jobs whose release was sent, until the cache moves past them. */
+  private final Set<String> releasing = ConcurrentHashMap.newKeySet();
+
+  /** True when the job carries the controller's finalizer. */
+  static boolean on(BatchJob job) {
+    List<String> f = job.getMetadata().getFinalizers();
+    return f != null && f.contains(Finalizers.RESERVATION);
+  }
+
+  /** The job's finalizers with the controller's added at the end. */
+  static List<String> added(BatchJob job) {
+    List<String> out = new ArrayList<>();
+    if (job.getMetadata().getFinalizers() != null) {
+      out.addAll(job.getMetadata().getFinalizers());
+    }
+    if (!out.contains(Finalizers.RESERVATION)) {
+      out.add(Finalizers.RESERVATION);
+    }
+    return out;
+  }
+
+  /** The job's finalizers without the controller's, in their order. */
+  static List<String> removed(BatchJob job) {
+    List<String> out = new ArrayList<>(job.getMetadata().getFinalizers());
+    out.removeIf(Finalizers.RESERVATION::equals);
+    return out;
+  }
+
+  /** The job as the server holds it after a finalizer write landed: new version, new list. */
+  static BatchJob after(BatchJob job, String resourceVersion, List<String> finalizers) {
+    BatchJob copy = new BatchJob();
+    copy.setMetadata(
+        new ObjectMetaBuilder(job.getMetadata())
+            .withResourceVersion(resourceVersion)
+            .withFinalizers(finalizers)
+            .build());
+    copy.setSpec(job.getSpec());
+    copy.setStatus(job.getStatus());
+    return copy;
+  }
+
+  /**
+   * The jobs whose finalizer the controller removes now: they carry it and hold nothing any more.
+   * That is a job that finished (Succeeded or Failed: its run ended, or was ended by the node-loss
+   * rule), or one being deleted that holds no place (Queued, Skipped, Rejected). A job with an
+   * admission of ours in flight or uncertain holds a place whatever its cached status says, and a
+   * job whose cached copy is one our own write replaced is left until the cache catches up.
+   */
+  List<BatchJob> toRelease(
+      Collection<BatchJob> jobs,
+      SnapshotBuilder snapshots,
+      AssumedAdmissions assumed,
+      StatusWriteGate gate) {
+    List<BatchJob> out = new ArrayList<>();
+    Set<String> seen = ConcurrentHashMap.newKeySet();
+    for (BatchJob job : jobs) {
+      if (!on(job)) {
+        continue;
+      }
+      String version = job.getMetadata().getUid() + "@" + job.getMetadata().getResourceVersion();
+      seen.add(version);
+      boolean deleting = job.getMetadata().getDeletionTimestamp() != null;
+      var phase = snapshots.effectivePhase(job);
+      boolean holdsNothing = phase.isFinal() || (deleting && !phase.holdsReservation());
+      JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
+      if (holdsNothing
+          && assumed.get(key, job.getMetadata().getUid()) == null
+          && !gate.cacheBehindOurWrite(job)
+          && !releasing.contains(version)) {
+        out.add(job);
+      }
+    }
+    releasing.retainAll(seen);
+    return out;
+  }
+
+  /** A release of this job, as read, was sent: not again until the cache shows another version. */
+  void sent(BatchJob job) {
+    releasing.add(job.getMetadata().getUid() + "@" + job.getMetadata().getResourceVersion());
+  }
+
+  /** A release did not land: it may be sent again on the next pass. */
+  void notSent(BatchJob job) {
+    releasing.remove(job.getMetadata().getUid() + "@" + job.getMetadata().getResourceVersion());
+  }
+}

@@ -1,0 +1,31 @@
+package io.octomy.batch.vocabulary;
+
+/**
+ * The finalizer the controller puts on a BatchJob while it holds a place on a node, as Kueue's
+ * {@code kueue.x-k8s.io/resource-in-use} does on a workload.
+ *
+ * <p>Without it, deleting a job removes the object at once: its reservation would be freed while
+ * its process or Pod still runs, and a second job could be admitted into the same place. With it, a
+ * deleted job stays (with {@code deletionTimestamp} set) and keeps counting until its work has
+ * stopped; only then does the controller remove the finalizer and the object go.
+ *
+ * <ul>
+ *   <li>Added just before the admission is written (the status subresource cannot carry metadata,
+ *       so it is a write of its own on the job, conditional on the version the pass decided on; the
+ *       admission is written only once it has landed, so no job is admitted without it).
+ *   <li>Removed when the job holds nothing any more: it finished (Succeeded or Failed, which for a
+ *       job being deleted means its agent reported its process stopped, its Pod is gone, or its
+ *       BatchNode was deleted and not re-created within {@code nodeHeartbeatTimeout}), or it is
+ *       being deleted while it holds nothing (Queued, Skipped, Rejected).
+ * </ul>
+ *
+ * With the controller uninstalled nothing removes it: {@code kubectl patch bj NAME --type=merge -p
+ * '{"metadata":{"finalizers":null}}'} lets such a job go (make sure its work has stopped first).
+ */
+public final class Finalizers {
+
+  /** This controller's finalizer on a BatchJob that holds a place. */
+  public static final String RESERVATION = "batch.octomy.io/reservation-in-use";
+
+  private Finalizers() {}
+}
