@@ -16,11 +16,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * once it ends it may linger as a zombie until some init reaps it (a container whose PID 1 never
  * reaps keeps it forever), which {@link ProcessHandle#onExit()} would wait for; so adopted
  * processes are polled with {@link ProcessLiveness#hasExited} every {@link #ADOPTED_POLL} instead.
- * A stop ends the job's whole process tree ({@link #stop(RunKey, Duration)}).
+ * A stop ends the job's whole process tree ({@link #stop(RunKey, Duration)}), and the job is
+ * recorded stopped only once every process of the tree is gone, even when its wrapper dies first:
+ * that record is what releases the job's place to the next job.
  *
  * <p>Thread-safe. Exit callbacks run on JDK threads and take the same lock as the public methods.
  */
@@ -61,6 +61,15 @@ public final class ProcessExecutor implements AutoCloseable {
   private final Map<RunKey, ProcessHandle> live = new HashMap<>();
   private final Map<RunKey, CompletableFuture<JobRecord>> finishes = new HashMap<>();
   private final Set<RunKey> stopping = new HashSet<>();
+
+  /**
+   * Jobs being stopped whose wrapper ended before the rest of their tree, with the wrapper (null
+   * when not our child): recorded only once {@link #stop} has seen every process gone, since the
+   * end of a job is what lets the controller hand its place to another.
+   */
+  private final Map<RunKey, Process> endedBeforeTree = new HashMap<>();
+
+  private final Set<RunKey> treeGone = new HashSet<>();
   private final Set<RunKey> adopted = new HashSet<>();
   private ScheduledExecutorService adoptedWatch;
   private boolean closed;
@@ -208,14 +217,12 @@ public final class ProcessExecutor implements AutoCloseable {
    */
   public boolean stop(RunKey key, Duration grace) {
     ProcessHandle root;
-    CompletableFuture<JobRecord> done;
     synchronized (this) {
       root = live.get(key);
       if (root == null) {
         return false;
       }
       stopping.add(key);
-      done = whenFinished(key);
     }
     // Collect the tree before signalling: once the wrapper dies its children are re-parented.
     List<ProcessHandle> tree = ProcessLiveness.tree(root);
@@ -228,16 +235,14 @@ public final class ProcessExecutor implements AutoCloseable {
           .forEach(ProcessHandle::destroyForcibly);
       ProcessLiveness.awaitAll(again, Duration.ofSeconds(5));
     }
-    try {
-      // Our own child's exit callback comes at once with its exit status; give it a moment.
-      done.get(200, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException e) {
-      // An adopted process's callback may be seconds late (the JDK polls non-children), and
-      // the tree is dead already: record the stop now. exited() ignores a second call.
-      exited(key, null);
+    Process wrapper;
+    synchronized (this) {
+      treeGone.add(key);
+      wrapper = endedBeforeTree.remove(key);
     }
+    // The tree is dead: record the stop now, with the wrapper's status if it was seen to end (an
+    // adopted process's callback may come seconds late; exited() ignores a second call).
+    exited(key, wrapper);
     return true;
   }
 
@@ -319,6 +324,12 @@ public final class ProcessExecutor implements AutoCloseable {
     if (s == null || s.phase() != RunPhase.Running) {
       return;
     }
+    if (stopping.contains(key) && !treeGone.contains(key)) {
+      // The wrapper went first (SIGTERM reached it before its command, which may take its time):
+      // the job is not stopped until every process of it is.
+      endedBeforeTree.put(key, own);
+      return;
+    }
     Integer code = store.readExitCode(key);
     if (code == null && own != null) {
       code = own.exitValue(); // the wrapper itself was killed; the JVM reports 128 + signal
@@ -348,6 +359,8 @@ public final class ProcessExecutor implements AutoCloseable {
     live.remove(key);
     adopted.remove(key);
     stopping.remove(key);
+    treeGone.remove(key);
+    endedBeforeTree.remove(key);
     CompletableFuture<JobRecord> f = finishes.get(key);
     if (f != null) {
       f.complete(done.toRecord());
