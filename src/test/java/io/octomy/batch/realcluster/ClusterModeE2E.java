@@ -246,6 +246,60 @@ class ClusterModeE2E {
 
   @Test
   @Order(5)
+  void aRunningJobDeletedWithoutWaitingKeepsItsPlaceUntilItsProcessHasStopped() throws Exception {
+    String ns = product.cluster().namespace("deletion");
+    Path pidFile = product.dir().resolve("deletion-first.pid");
+    // Two seconds to stop once told to: the window in which its place must stay taken. ($$$$ is
+    // the shell's $$ once the template's $$ escapes are expanded.)
+    String slowToStop =
+        "echo $$$$ > " + pidFile + "; trap \"sleep 2; exit 143\" TERM; while :; do sleep 0.2; done";
+    apply(
+        ns,
+        job("filler", "requests: {octomy.io/cpu-milli: 3000}", "sleep 20")
+                .replace("spec:\n", "spec:\n  origin: node-b\n")
+            + "---\n"
+            + job("first", "requests: {octomy.io/cpu-milli: 3000}", slowToStop)
+                .replace("spec:\n", "spec:\n  origin: node-a\n"));
+    Eventually.within(
+        60,
+        () -> {
+          assertThat(phase(ns, "filler")).isEqualTo(JobPhase.Running);
+          assertThat(phase(ns, "first")).isEqualTo(JobPhase.Running);
+          assertThat(pidFile).content().matches("[0-9]+\\s*");
+        });
+    long pid = Long.parseLong(Files.readString(pidFile).trim());
+    KubectlRun.Result delete =
+        product.cluster().kubectl().run("delete", "bj", "first", "-n", ns, "--wait=false");
+    assertThat(delete.exitCode()).as(delete.all()).isZero();
+    apply(ns, job("second", "requests: {octomy.io/cpu-milli: 3000}", "true"));
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    boolean admitted = false;
+    while (!admitted && System.nanoTime() < deadline) {
+      boolean firstRuns = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+      JobPhase second = phase(ns, "second");
+      admitted = second != null && second != JobPhase.Queued;
+      if (admitted) {
+        assertThat(firstRuns)
+            .as("second admitted while the deleted job's process %d still ran", pid)
+            .isFalse();
+      }
+      Thread.sleep(100);
+    }
+    assertThat(admitted).as("second admitted once the first job's process stopped").isTrue();
+    Eventually.within(
+        30,
+        () ->
+            assertThat(admin.resources(BatchJob.class).inNamespace(ns).withName("first").get())
+                .as("the deleted job goes once its finalizer is removed")
+                .isNull());
+    Map<String, BatchJob> done = awaitAll(ns, Duration.ofSeconds(60), ClusterModeE2E::finished);
+    assertThat(done.get("second").getStatus().getPhase()).isEqualTo(JobPhase.Succeeded);
+    assertThat(ledger.violations()).isEmpty();
+  }
+
+  @Test
+  @Order(6)
   void killingTheActiveControllerHandsOverThroughTheLease() throws Exception {
     String ns = product.cluster().namespace("takeover");
     StringBuilder yaml = new StringBuilder();
@@ -273,7 +327,7 @@ class ClusterModeE2E {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void healthAsFluxKptAndArgoCdComputeIt() throws Exception {
     String ns = product.cluster().namespace("health");
     apply(
@@ -333,7 +387,7 @@ class ClusterModeE2E {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void noRequestOfTheControllerOrTheAgentsWasRefused() {
     Path audit = product.cluster().auditLog();
     for (String sa : List.of(ProductDeployment.CONTROLLER_SA, ProductDeployment.AGENT_SA)) {
