@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.vocabulary.JobPhase;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -276,7 +277,7 @@ class ClusterModeE2E {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     boolean admitted = false;
     while (!admitted && System.nanoTime() < deadline) {
-      boolean firstRuns = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+      boolean firstRuns = runs(pid);
       JobPhase second = phase(ns, "second");
       admitted = second != null && second != JobPhase.Queued;
       if (admitted) {
@@ -403,6 +404,19 @@ class ClusterModeE2E {
     }
     assertThat(ledger.violations()).isEmpty();
     assertThat(ledger.changes()).isGreaterThan(100);
+  }
+
+  /**
+   * Alive and not a zombie: once its wrapper is gone the job's shell is re-parented to a PID 1 that
+   * may reap it late, and a zombie runs nothing.
+   */
+  private static boolean runs(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return !stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+    } catch (IOException e) {
+      return false; // gone
+    }
   }
 
   static String job(String name, String requests, String command) {
