@@ -20,7 +20,11 @@ public class ResourceDrift {
   /** Largest measured peak over the recent runs. */
   private Long usedMax;
 
-  /** Share of the reservation not used at p95: 1 - usedP95 / requested, from 0 to 1. */
+  /**
+   * Share of the reservation not used at p95, from 0 to 1: one minus the p95 of each recent run's
+   * peak as a share of what that run requested (1 - usedP95 / requested when every run asked the
+   * same).
+   */
   private Double waste;
 
   /**
@@ -33,6 +37,20 @@ public class ResourceDrift {
    * Measured peaks of the recent runs (oldest first): the window the percentiles are exact over.
    */
   private List<Long> samples;
+
+  /**
+   * What each run of samples requested, in the same order (0 where it requested nothing): waste is
+   * measured against what each run asked, so runs with different requests are compared fairly.
+   */
+  private List<Long> sampleRequests;
+
+  public List<Long> getSampleRequests() {
+    return sampleRequests;
+  }
+
+  public void setSampleRequests(List<Long> sampleRequests) {
+    this.sampleRequests = sampleRequests;
+  }
 
   public List<Long> getSamples() {
     return samples;
@@ -99,11 +117,13 @@ public class ResourceDrift {
         && Objects.equals(usedMax, d.usedMax)
         && Objects.equals(waste, d.waste)
         && Objects.equals(suggestedRequest, d.suggestedRequest)
-        && Objects.equals(samples, d.samples);
+        && Objects.equals(samples, d.samples)
+        && Objects.equals(sampleRequests, d.sampleRequests);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(requested, usedP50, usedP95, usedMax, waste, suggestedRequest, samples);
+    return Objects.hash(
+        requested, usedP50, usedP95, usedMax, waste, suggestedRequest, samples, sampleRequests);
   }
 }

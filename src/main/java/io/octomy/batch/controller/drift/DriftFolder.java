@@ -45,10 +45,11 @@ public final class DriftFolder {
    * Folds one run in.
    *
    * <p>Per resource named by the record, the run's requests or its measured peaks: a measured peak
-   * joins the window; {@code requested} becomes this run's request (absent if this run did not
-   * request it); the statistics are recomputed. A resource with neither a request nor any
-   * measurement left is dropped. A timed run's run time joins the run-time window, which is kept as
-   * long as the sample window.
+   * joins the window together with what this run requested of it (0 for nothing), so waste is
+   * measured against what each run asked; {@code requested} becomes this run's request (absent if
+   * this run did not request it); the statistics are recomputed. A resource with neither a request
+   * nor any measurement left is dropped. A timed run's run time joins the run-time window, which is
+   * kept as long as the sample window.
    */
   public DriftRecord fold(DriftRecord record, FinishedRun run) {
     if (record.foldedJobs().contains(run.jobUid())) {
@@ -62,14 +63,17 @@ public final class DriftFolder {
     for (String name : names) {
       DriftFigures old = record.resources().get(name);
       List<Long> samples = new ArrayList<>(old == null ? List.of() : old.samples());
+      List<Long> asked = new ArrayList<>(old == null ? List.of() : old.sampleRequests());
+      Long requested = run.requests().get(name);
       Long peak = run.peakUsage().get(name);
       if (peak != null) {
         samples.add(peak);
+        asked.add(requested == null ? 0L : requested);
       }
       trimFront(samples, sampleWindow);
-      Long requested = run.requests().get(name);
+      trimFront(asked, sampleWindow);
       if (requested != null || !samples.isEmpty()) {
-        resources.put(name, DriftFigures.of(requested, samples));
+        resources.put(name, DriftFigures.of(requested, samples, asked));
       }
     }
     List<String> uids = new ArrayList<>(record.foldedJobs());

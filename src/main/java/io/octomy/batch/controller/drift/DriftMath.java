@@ -3,6 +3,7 @@ package io.octomy.batch.controller.drift;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The arithmetic of a drift record: percentiles, waste and the suggested request. */
@@ -41,6 +42,40 @@ public final class DriftMath {
     w = Math.max(0.0, Math.min(1.0, w));
     return BigDecimal.valueOf(w).setScale(2, RoundingMode.HALF_UP).doubleValue();
   }
+
+  /**
+   * Share of the reservation not used at p95 over runs that asked different amounts: each run's
+   * peak is taken as a share of what that run requested, and the waste is {@code 1 -} the p95
+   * (nearest rank) of those shares, clamped and rounded as {@link #waste(Long, long)}. Runs that
+   * requested nothing are left out; null when none is left. With one request for every run this is
+   * {@code waste(request, p95)}.
+   *
+   * @param peaks measured peaks, one per run
+   * @param requests what each of those runs requested, in the same order
+   */
+  public static Double waste(List<Long> peaks, List<Long> requests) {
+    if (peaks.size() != requests.size()) {
+      throw new IllegalArgumentException(peaks.size() + " peaks, " + requests.size() + " requests");
+    }
+    List<BigDecimal> shares = new ArrayList<>();
+    for (int i = 0; i < peaks.size(); i++) {
+      Long asked = requests.get(i);
+      if (asked != null && asked > 0) {
+        shares.add(BigDecimal.valueOf(peaks.get(i)).divide(BigDecimal.valueOf(asked), SHARE));
+      }
+    }
+    if (shares.isEmpty()) {
+      return null;
+    }
+    shares.sort(null);
+    int rank = (int) ((95L * shares.size() + 99) / 100);
+    double w = 1.0 - shares.get(rank - 1).doubleValue();
+    w = Math.max(0.0, Math.min(1.0, w));
+    return BigDecimal.valueOf(w).setScale(2, RoundingMode.HALF_UP).doubleValue();
+  }
+
+  /** Precision of a run's used share: far finer than the two decimals waste is shown with. */
+  private static final MathContext SHARE = new MathContext(12, RoundingMode.HALF_EVEN);
 
   /**
    * What a person would write as the request: p95 plus 10% headroom, rounded half-up to two

@@ -46,6 +46,55 @@ class DriftFolderTest {
   }
 
   @Test
+  void runsThatAskedDifferentAmountsAreEachMeasuredAgainstTheirOwnRequest() {
+    // Ten runs asked 4000 and used 1000; then the request was cut to 1100 and ten runs used 1000.
+    DriftRecord r = DriftRecord.empty();
+    for (int i = 0; i < 20; i++) {
+      long asked = i < 10 ? 4000 : 1100;
+      r =
+          folder.fold(
+              r,
+              new FinishedRun(
+                  "uid-" + i, "mesh-export", Map.of(CPU, asked), Map.of(), Map.of(CPU, 1000L)));
+    }
+    DriftFigures cpu = r.resources().get(CPU);
+    assertThat(cpu.requested()).as("the latest run's request").isEqualTo(1100);
+    assertThat(cpu.sampleRequests()).hasSize(20).startsWith(4000L).endsWith(1100L);
+    // Each run's peak as a share of its own request: 0.25 for the first ten, 0.91 for the rest;
+    // the p95 share is 0.91, so 9% of what was asked went unused (not 1 - 1000/1100 by luck, nor
+    // the 75% the old runs alone would say).
+    assertThat(cpu.waste()).isEqualTo(0.09);
+
+    // The other way round: the request grew, and the old runs wasted nothing of theirs.
+    DriftRecord grown = DriftRecord.empty();
+    for (int i = 0; i < 20; i++) {
+      long asked = i < 19 ? 1000 : 8000;
+      grown =
+          folder.fold(
+              grown,
+              new FinishedRun(
+                  "uid-" + i, "mesh-export", Map.of(CPU, asked), Map.of(), Map.of(CPU, 1000L)));
+    }
+    // Against the latest request alone this would read 1 - 1000/8000 = 0.88.
+    assertThat(grown.resources().get(CPU).waste()).isEqualTo(0.0);
+    // The per-run requests survive the stored form (a restarted controller folds on).
+    assertThat(DriftRecord.fromMap(grown.toMap())).isEqualTo(grown);
+  }
+
+  @Test
+  void aRecordStoredBeforeRequestsWereKeptPerRunReadsAsIfEveryRunAskedTheLatestRequest() {
+    DriftRecord r = folder.fold(DriftRecord.empty(), run(1, 1000, GIB));
+    Map<String, Object> stored = r.toMap();
+    @SuppressWarnings("unchecked")
+    Map<String, Map<String, Object>> resources =
+        (Map<String, Map<String, Object>>) stored.get("resources");
+    resources.values().forEach(f -> f.remove("sampleRequests"));
+    DriftRecord old = DriftRecord.fromMap(stored);
+    assertThat(old.resources().get(CPU).sampleRequests()).containsExactly(4000L);
+    assertThat(old).isEqualTo(r);
+  }
+
+  @Test
   void foldingTheSameJobTwiceChangesNothing() {
     DriftRecord once = folder.fold(DriftRecord.empty(), run(1, 1000, GIB));
     DriftRecord twice =
@@ -83,13 +132,20 @@ class DriftFolderTest {
   }
 
   @Test
-  void requestedFollowsTheLatestRunAndWasteNeedsARequest() {
+  void requestedFollowsTheLatestRunAndWasteCountsOnlyRunsThatReservedSomething() {
+    DriftRecord none =
+        folder.fold(
+            DriftRecord.empty(),
+            new FinishedRun("uid-0", "mesh-export", null, null, Map.of(CPU, 1000L)));
+    assertThat(none.resources().get(CPU).waste()).as("nothing was ever reserved").isNull();
+
     DriftRecord r = folder.fold(DriftRecord.empty(), run(1, 1000, GIB));
     // The next run declares nothing (BestEffort) and measures only processor time.
     r = folder.fold(r, new FinishedRun("uid-2", "mesh-export", null, null, Map.of(CPU, 1000L)));
     DriftFigures cpu = r.resources().get(CPU);
     assertThat(cpu.requested()).isNull();
-    assertThat(cpu.waste()).isNull();
+    assertThat(cpu.sampleRequests()).containsExactly(4000L, 0L);
+    assertThat(cpu.waste()).as("the first run reserved 4000 and used 1000").isEqualTo(0.75);
     assertThat(cpu.usedP95()).isEqualTo(1000);
     assertThat(cpu.suggestedRequest()).isEqualTo(1100);
     assertThat(r.resources().get(MEM).samples()).containsExactly(GIB);
