@@ -1,14 +1,19 @@
 package io.octomy.batch.controller;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,8 +59,9 @@ final class RunFollower {
 
   /**
    * Names of BatchNodes that jobs are placed on but the cache does not hold, with when this loop
-   * first saw them missing. Kept in memory only: a restarted controller waits the timeout again,
-   * which errs on the side of keeping a place.
+   * first saw them missing. The moment is also written on each such job (its {@code NodeMissing}
+   * condition, see {@link #withNodeMissing}), and the earlier of the two counts, so a restarted
+   * controller keeps the deadline instead of waiting the whole timeout again.
    */
   private final Map<String, Instant> nodeMissingSince = new HashMap<>();
 
@@ -115,10 +121,13 @@ final class RunFollower {
                   && !podsRequested.contains(job.getMetadata().getUid())
               ? DELETED_BEFORE_START
               : RunObserver.observe(pod, reported(node, job), podNode, phase);
-      if (node == null && !podNode && nodeGoneLongEnough(job.getStatus().getNode(), now)) {
+      boolean nodeMissing = node == null && !podNode;
+      Instant missingSince = nodeMissing ? missingSince(job, now) : null;
+      if (nodeMissing && Duration.between(missingSince, now).compareTo(heartbeatTimeout) >= 0) {
         run = nodeDeleted(job.getStatus().getNode());
       }
-      StatusComposer.Composed c = StatusComposer.running(job, run, now);
+      StatusComposer.Composed c =
+          withNodeMissing(StatusComposer.running(job, run, now), job, missingSince, now);
       if (!c.status().equals(job.getStatus())) {
         writes.add(new StatusWrite(job, c, false));
       }
@@ -149,13 +158,58 @@ final class RunFollower {
   private final Set<String> missing = new HashSet<>();
 
   /**
-   * Whether the node a job is placed on has been missing from the cache for the heartbeat timeout:
-   * with no BatchNode there is no agent to report the job, so it would hold its place forever.
+   * Since when the node a job is placed on has been missing: with no BatchNode there is no agent to
+   * report the job, so after the heartbeat timeout it ends (it would hold its place forever). The
+   * earlier of this loop's own sighting and the one written on the job.
    */
-  private boolean nodeGoneLongEnough(String name, Instant now) {
+  private Instant missingSince(BatchJob job, Instant now) {
+    String name = job.getStatus().getNode();
     missing.add(name);
-    Instant since = nodeMissingSince.computeIfAbsent(name, k -> now);
-    return Duration.between(since, now).compareTo(heartbeatTimeout) >= 0;
+    Instant seen = nodeMissingSince.computeIfAbsent(name, k -> now);
+    Condition written =
+        Conditions.find(job.getStatus().getConditions(), ConditionTypes.NODE_MISSING);
+    Instant persisted =
+        written != null && ConditionTypes.TRUE.equals(written.getStatus())
+            ? Times.parse(written.getLastTransitionTime())
+            : null;
+    return persisted != null && persisted.isBefore(seen) ? persisted : seen;
+  }
+
+  /**
+   * The composed status with the job's NodeMissing condition: True since {@code since} while its
+   * node is missing (and the job not finished), False once the node is back.
+   */
+  private StatusComposer.Composed withNodeMissing(
+      StatusComposer.Composed c, BatchJob job, Instant since, Instant now) {
+    BatchJobStatus s = c.status();
+    boolean was = Conditions.isTrue(s.getConditions(), ConditionTypes.NODE_MISSING);
+    long gen = SnapshotBuilder.generation(job);
+    if (since != null && !s.getPhase().isFinished()) {
+      s.setConditions(
+          Conditions.set(
+              s.getConditions(),
+              ConditionTypes.NODE_MISSING,
+              true,
+              "BatchNodeDeleted",
+              "its BatchNode "
+                  + s.getNode()
+                  + " is missing; unless it is re-created, the job ends "
+                  + Times.format(since.plus(heartbeatTimeout))
+                  + " (nodeHeartbeatTimeout after it was first seen missing).",
+              gen,
+              since));
+    } else if (was) {
+      s.setConditions(
+          Conditions.set(
+              s.getConditions(),
+              ConditionTypes.NODE_MISSING,
+              false,
+              since == null ? "BatchNodeBack" : "Finished",
+              since == null ? "its BatchNode is back." : "the job has ended.",
+              gen,
+              now));
+    }
+    return c;
   }
 
   /** The end of a job whose node's BatchNode was deleted and has not come back. */

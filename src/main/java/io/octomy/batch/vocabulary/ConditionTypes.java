@@ -15,6 +15,13 @@ public final class ConditionTypes {
   /** On a BatchJob: True when its spec changed after admission and the change was not applied. */
   public static final String SPEC_CHANGE_IGNORED = "SpecChangeIgnored";
 
+  /**
+   * On a BatchJob placed on a {@code Process} node: True while that node's BatchNode is missing;
+   * its lastTransitionTime is when the controller first saw it missing, so the node-loss deadline
+   * survives a restart of the controller.
+   */
+  public static final String NODE_MISSING = "NodeMissing";
+
   /** On a BatchNode: True while its agent reports. */
   public static final String READY = "Ready";
 

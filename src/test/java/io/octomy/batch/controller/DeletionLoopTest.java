@@ -4,10 +4,12 @@ import static io.octomy.batch.fixtures.ApiFixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.controller.FakeCluster.Fault;
 import io.octomy.batch.fixtures.ApiFixtures;
+import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.time.Duration;
 import java.util.Map;
@@ -133,6 +135,59 @@ class DeletionLoopTest {
         .contains("Its BatchNode n1 was deleted and no agent re-created it within 60s");
     h.pass();
     assertThat(state("c")).isEqualTo("Admitted@n2");
+  }
+
+  @Test
+  void aRestartedControllerKeepsTheDeadlineOfANodeSeenMissingBeforeIt() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").cpu(3000).build());
+    h.pass();
+    h.cluster.report("n1", run("a", JobPhase.Running, null));
+    h.pass();
+
+    h.cluster.deleteNode("n1");
+    h.pass(); // seen missing now: written on the job
+    assertThat(
+            Conditions.isTrue(
+                h.cluster.job("a").getStatus().getConditions(), ConditionTypes.NODE_MISSING))
+        .isTrue();
+    h.clock.advance(Duration.ofSeconds(40));
+    h.restart();
+    h.pass();
+    assertThat(state("a")).isEqualTo("Running@n1");
+    h.clock.advance(Duration.ofSeconds(20)); // 60 s after it was first seen missing
+    h.pass();
+    assertThat(state("a"))
+        .as("the deadline counts from the first sighting, not from the restart")
+        .isEqualTo("Failed:Failed");
+    assertThat(
+            Conditions.isTrue(
+                h.cluster.job("a").getStatus().getConditions(), ConditionTypes.NODE_MISSING))
+        .isFalse();
+  }
+
+  @Test
+  void aNodeThatComesBackInTimeClearsItsMissingMark() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").cpu(3000).build());
+    h.pass();
+    h.cluster.report("n1", run("a", JobPhase.Running, null));
+    h.pass();
+    h.cluster.deleteNode("n1");
+    h.pass();
+    h.clock.advance(Duration.ofSeconds(30));
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.report("n1", run("a", JobPhase.Running, null));
+    h.pass();
+    h.clock.advance(Duration.ofSeconds(60));
+    h.cluster.heartbeat("n1", h.clock.instant());
+    h.pass();
+    assertThat(state("a")).isEqualTo("Running@n1");
+    assertThat(
+            Conditions.find(
+                    h.cluster.job("a").getStatus().getConditions(), ConditionTypes.NODE_MISSING)
+                .getStatus())
+        .isEqualTo(ConditionTypes.FALSE);
   }
 
   @Test
