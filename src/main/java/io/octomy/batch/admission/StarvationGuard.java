@@ -15,8 +15,8 @@ import java.util.List;
  * waits for a lock would otherwise find its group full or its budget spent once the lock is free.
  *
  * <p>A starving job whose wait cannot be shortened by holding anything back (a dependency, no node
- * that could ever hold it, more than the whole budget, a group that may run nothing) protects
- * nothing, and its Starving condition says so.
+ * that could ever hold it, whatever else it waits for first, more than the whole budget, a group
+ * that may run nothing) protects nothing, and its Starving condition says so.
  */
 final class StarvationGuard {
 
@@ -143,15 +143,22 @@ final class StarvationGuard {
   }
 
   private boolean canEnd(PreparedJob job, Reason reason) {
-    return switch (reason) {
-      case WaitingForLock, WaitingForCapacity -> true;
-      case WaitingForGroup -> reservations.groupCap(job) > 0;
-      case WaitingForBudget -> reservations.fitsWholeBudget(job);
-      default -> false;
-    };
+    boolean waitEnds =
+        switch (reason) {
+          case WaitingForLock, WaitingForCapacity -> true;
+          case WaitingForGroup -> reservations.groupCap(job) > 0;
+          case WaitingForBudget -> reservations.fitsWholeBudget(job);
+          default -> false;
+        };
+    // Capacity is checked last, so a job waiting for a lock, a slot or budget may be one that no
+    // node could ever hold: it would never run, and whatever is kept for it would be kept forever.
+    return waitEnds && (reason == Reason.WaitingForCapacity || placement.fitsSomeFullOffer(job));
   }
 
   private String whyNot(PreparedJob job, Reason reason) {
+    if (isCheckedBeforeCapacity(reason) && !placement.fitsSomeFullOffer(job)) {
+      return "no ready node could hold it in its current mode, whatever it waits for first";
+    }
     return switch (reason) {
       case WaitingForDependency -> "it waits for a dependency to succeed";
       case NoNodeFits -> "no ready node could hold it in its current mode";
@@ -160,6 +167,12 @@ final class StarvationGuard {
       case WaitingForBudget -> "it needs more than the whole budget of its namespace";
       default -> "it waits for " + reason.code();
     };
+  }
+
+  private static boolean isCheckedBeforeCapacity(Reason reason) {
+    return reason == Reason.WaitingForLock
+        || reason == Reason.WaitingForGroup
+        || reason == Reason.WaitingForBudget;
   }
 
   private static String joinAnd(List<String> parts) {

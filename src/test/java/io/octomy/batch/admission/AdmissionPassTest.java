@@ -1062,6 +1062,37 @@ class AdmissionPassTest {
                             + " namespace."))
             .expect("small", admitted("ws-1")),
         scenario(
+                "a starving job waiting for budget that no node could ever hold holds nothing back",
+                world()
+                    .budget("studio", CPU, 20000)
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("r1").requests(CPU, 6000).running("ws-1"),
+                        job("huge").requests(CPU, 16000).queuedMinutesAgo(120),
+                        job("small").requests(CPU, 1000)))
+            .expect(
+                "huge",
+                waits(Reason.WaitingForBudget)
+                    .starving(true)
+                    .starvation(
+                        "nothing can be held back for it: no ready node could hold it in its"
+                            + " current mode, whatever it waits for first."))
+            .expect("small", admitted("ws-1"))
+            .then(r -> assertThat(r.hold()).isNull()),
+        scenario(
+                "a starving job waiting for a lock that no node could ever hold keeps no lock",
+                world()
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("holder").locks("k").running("ws-1"),
+                        job("huge").requests(CPU, 16000).locks("k").queuedMinutesAgo(120),
+                        job("other").requests(CPU, 1000).locks("k2")))
+            .expect(
+                "huge",
+                waits(Reason.WaitingForLock).starving(true).mentions("no ready node could hold it"))
+            .expect("other", admitted("ws-1"))
+            .then(r -> assertThat(r.hold()).isNull()),
+        scenario(
                 "only the highest-priority starving job holds a node",
                 world()
                     .with(node("ws-1").capacity(CPU, 8000))

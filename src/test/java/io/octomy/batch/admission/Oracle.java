@@ -144,6 +144,10 @@ final class Oracle {
       assertThat(d).as("the protected job waits").isInstanceOf(Decision.Wait.class);
       assertThat(d.starving()).as("the protected job is starving").isTrue();
       assertThat(d.reason()).isEqualTo(hold.waitingFor());
+      // A job no node could ever hold never runs: protecting it would hold others back forever.
+      assertThat(snapshot.nodes().stream().anyMatch(n -> fitsFullOffer(n, protectedJob)))
+          .as("protected %s fits some ready node's full offer", protectedJob.name())
+          .isTrue();
     }
     List<JobKey> passOrder = List.copyOf(result.decisions().keySet());
     int protectedAt =
