@@ -1089,7 +1089,11 @@ class AdmissionPassTest {
                         job("other").requests(CPU, 1000).locks("k2")))
             .expect(
                 "huge",
-                waits(Reason.WaitingForLock).starving(true).mentions("no ready node could hold it"))
+                waits(Reason.WaitingForLock)
+                    .starving(true)
+                    .starvation(
+                        "nothing can be held back for it: no ready node could hold it in its"
+                            + " current mode, whatever it waits for first."))
             .expect("other", admitted("ws-1"))
             .then(r -> assertThat(r.hold()).isNull()),
         scenario(
