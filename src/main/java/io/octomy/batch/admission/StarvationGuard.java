@@ -150,14 +150,36 @@ final class StarvationGuard {
           case WaitingForBudget -> reservations.fitsWholeBudget(job);
           default -> false;
         };
-    // Capacity is checked last, so a job waiting for a lock, a slot or budget may be one that no
-    // node could ever hold: it would never run, and whatever is kept for it would be kept forever.
-    return waitEnds && (reason == Reason.WaitingForCapacity || placement.fitsSomeFullOffer(job));
+    // The gates are checked in order (lock, group, budget, capacity), so a job waiting at one may
+    // be one that a later gate will never let through: it would never run, and whatever is kept
+    // for it would be kept forever.
+    return waitEnds && whyNeverAfter(job, reason) == null;
+  }
+
+  /**
+   * Why a gate checked after {@code reason} will never let {@code job} through, as a phrase; null
+   * when each later gate could.
+   */
+  private String whyNeverAfter(PreparedJob job, Reason reason) {
+    if (reason == Reason.WaitingForLock && job.group() != null && reservations.groupCap(job) <= 0) {
+      return "its group may run no job at all (maxRunning "
+          + reservations.groupCap(job)
+          + "), whatever it waits for first";
+    }
+    if ((reason == Reason.WaitingForLock || reason == Reason.WaitingForGroup)
+        && !reservations.fitsWholeBudget(job)) {
+      return "it needs more than the whole budget of its namespace, whatever it waits for first";
+    }
+    if (isCheckedBeforeCapacity(reason) && !placement.fitsSomeFullOffer(job)) {
+      return "no ready node could hold it in its current mode, whatever it waits for first";
+    }
+    return null;
   }
 
   private String whyNot(PreparedJob job, Reason reason) {
-    if (isCheckedBeforeCapacity(reason) && !placement.fitsSomeFullOffer(job)) {
-      return "no ready node could hold it in its current mode, whatever it waits for first";
+    String never = whyNeverAfter(job, reason);
+    if (never != null) {
+      return never;
     }
     return switch (reason) {
       case WaitingForDependency -> "it waits for a dependency to succeed";

@@ -1097,6 +1097,47 @@ class AdmissionPassTest {
             .expect("other", admitted("ws-1"))
             .then(r -> assertThat(r.hold()).isNull()),
         scenario(
+                "a starving job waiting for a lock that needs more than the whole budget keeps no"
+                    + " lock",
+                world()
+                    .budget("studio", CPU, 4000)
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("holder").locks("k").running("ws-1"),
+                        job("greedy").requests(CPU, 6000).locks("k", "k2").queuedMinutesAgo(120),
+                        job("other").requests(CPU, 1000).locks("k2")))
+            .expect(
+                "greedy",
+                waits(Reason.WaitingForLock)
+                    .starving(true)
+                    .starvation(
+                        "nothing can be held back for it: it needs more than the whole budget of"
+                            + " its namespace, whatever it waits for first."))
+            .expect("other", admitted("ws-1"))
+            .then(r -> assertThat(r.hold()).isNull()),
+        scenario(
+                "a starving job waiting for a lock in a group that may run nothing keeps no lock",
+                world()
+                    .group("frozen", 0)
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("holder").locks("k").running("ws-1"),
+                        job("frozen-job")
+                            .requests(CPU, 1000)
+                            .locks("k", "k2")
+                            .group("frozen")
+                            .queuedMinutesAgo(120),
+                        job("other").requests(CPU, 1000).locks("k2")))
+            .expect(
+                "frozen-job",
+                waits(Reason.WaitingForLock)
+                    .starving(true)
+                    .starvation(
+                        "nothing can be held back for it: its group may run no job at all"
+                            + " (maxRunning 0), whatever it waits for first."))
+            .expect("other", admitted("ws-1"))
+            .then(r -> assertThat(r.hold()).isNull()),
+        scenario(
                 "only the highest-priority starving job holds a node",
                 world()
                     .with(node("ws-1").capacity(CPU, 8000))

@@ -148,6 +148,26 @@ final class Oracle {
       assertThat(snapshot.nodes().stream().anyMatch(n -> fitsFullOffer(n, protectedJob)))
           .as("protected %s fits some ready node's full offer", protectedJob.name())
           .isTrue();
+      // Nor does one whose group may run nothing, or that asks more than its whole budget.
+      if (protectedJob.group() != null) {
+        assertThat(snapshot.policy().maxRunning(protectedJob.group()))
+            .as("protected %s is in a group that may run a job", protectedJob.name())
+            .isPositive();
+      }
+      Map<String, Long> wholeBudget =
+          snapshot.policy().budgets().getOrDefault(protectedJob.namespace(), Map.of());
+      protectedJob
+          .requests()
+          .forEach(
+              (r, q) -> {
+                if (wholeBudget.containsKey(r)) {
+                  assertThat(q)
+                      .as(
+                          "protected %s asks at most the whole budget of %s",
+                          protectedJob.name(), r)
+                      .isLessThanOrEqualTo(wholeBudget.get(r));
+                }
+              });
     }
     List<JobKey> passOrder = List.copyOf(result.decisions().keySet());
     int protectedAt =
