@@ -287,4 +287,27 @@ final class ObjectRules {
         .put("message", "the initial names have been accepted")
         .put("lastTransitionTime", now);
   }
+
+  /** A write may not move an object: the body's name and namespace must be the URL's. */
+  static void sameNameAndNamespace(ResourceType type, ObjectNode body, String name, String ns) {
+    JsonNode meta = body.path("metadata");
+    String bodyName = meta.path("name").asText("");
+    if (!bodyName.isEmpty() && !bodyName.equals(name)) {
+      throw ApiException.badRequest(
+          "the name of the object ("
+              + bodyName
+              + ") does not match the name on the URL ("
+              + name
+              + ")");
+    }
+    String bodyNs = meta.path("namespace").asText("");
+    if (type.namespaced() && !bodyNs.isEmpty() && !bodyNs.equals(ns)) {
+      throw ApiException.badRequest(
+          "the namespace of the object ("
+              + bodyNs
+              + ") does not match the namespace on the request ("
+              + ns
+              + ")");
+    }
+  }
 }

@@ -175,7 +175,7 @@ final class ResourceHandler {
   private ObjectNode update(
       ApiRequest req, ResourceType type, String ns, String name, boolean status) {
     ObjectNode body = parse(req);
-    sameNameAndNamespace(type, body, name, ns);
+    ObjectRules.sameNameAndNamespace(type, body, name, ns);
     return store.write(
         type.key(),
         ns,
@@ -224,7 +224,7 @@ final class ResourceHandler {
                 // server-side apply creates what does not exist yet
                 requireNamespace(type, ns);
                 ObjectNode applied = ownership.apply(req, type, null, false);
-                sameNameAndNamespace(type, applied, p.name(), ns);
+                ObjectRules.sameNameAndNamespace(type, applied, p.name(), ns);
                 applied.withObjectProperty("metadata").put("name", p.name());
                 ObjectNode object = rules.prepareCreate(type, ns, applied);
                 admit(type, object, null);
@@ -236,7 +236,7 @@ final class ResourceHandler {
                       ? ownership.apply(req, type, current, status)
                       : Patches.apply(
                           current, req.contentType(), req.body(), type.isCustom(), json);
-              sameNameAndNamespace(type, candidate, p.name(), ns);
+              ObjectRules.sameNameAndNamespace(type, candidate, p.name(), ns);
               if (!apply) {
                 warnings.addAll(fields.patched(req, type, p.version(), candidate));
               }
@@ -333,30 +333,6 @@ final class ResourceHandler {
     if (type.namespaced() && store.get("/namespaces", "", ns) == null) {
       throw new ApiException(
           404, "NotFound", "namespaces \"" + ns + "\" not found", "namespaces", ns, List.of());
-    }
-  }
-
-  /** A write may not move an object: the body's name and namespace must be the URL's. */
-  private static void sameNameAndNamespace(
-      ResourceType type, ObjectNode body, String name, String ns) {
-    JsonNode meta = body.path("metadata");
-    String bodyName = meta.path("name").asText("");
-    if (!bodyName.isEmpty() && !bodyName.equals(name)) {
-      throw ApiException.badRequest(
-          "the name of the object ("
-              + bodyName
-              + ") does not match the name on the URL ("
-              + name
-              + ")");
-    }
-    String bodyNs = meta.path("namespace").asText("");
-    if (type.namespaced() && !bodyNs.isEmpty() && !bodyNs.equals(ns)) {
-      throw ApiException.badRequest(
-          "the namespace of the object ("
-              + bodyNs
-              + ") does not match the namespace on the request ("
-              + ns
-              + ")");
     }
   }
 
