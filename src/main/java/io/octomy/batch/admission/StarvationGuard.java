@@ -177,7 +177,11 @@ final class StarvationGuard {
   }
 
   private String whyNot(PreparedJob job, Reason reason) {
-    String never = whyNeverAfter(job, reason);
+    // The gate it waits at first, when that one can never let it through; else a later one.
+    boolean ownGateNever =
+        (reason == Reason.WaitingForGroup && reservations.groupCap(job) <= 0)
+            || (reason == Reason.WaitingForBudget && !reservations.fitsWholeBudget(job));
+    String never = ownGateNever ? null : whyNeverAfter(job, reason);
     if (never != null) {
       return never;
     }
