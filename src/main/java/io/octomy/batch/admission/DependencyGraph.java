@@ -30,6 +30,8 @@ final class DependencyGraph {
   private final Map<JobKey, Integer> indexByKey;
   private final DependencyVerdict[] verdicts;
 
+  private static final int[] NO_EDGES = new int[0];
+
   /** Per job: indexes of its Queued, valid dependencies (the graph edges). */
   private final int[][] edges;
 
@@ -53,6 +55,10 @@ final class DependencyGraph {
         continue;
       }
       List<String> after = job.view.after();
+      if (after.isEmpty()) {
+        edges[i] = NO_EDGES;
+        continue;
+      }
       int[] out = new int[after.size()];
       int count = 0;
       for (String name : after) {
@@ -138,7 +144,12 @@ final class DependencyGraph {
 
   private void resolveComponent(int[] members) {
     int only = members[0];
-    boolean selfLoop = members.length == 1 && Arrays.stream(edges[only]).anyMatch(w -> w == only);
+    boolean selfLoop = false;
+    if (members.length == 1) {
+      for (int w : edges[only]) {
+        selfLoop |= w == only;
+      }
+    }
     if (members.length == 1 && !selfLoop) {
       if (jobs.get(only).view.phase() == JobPhase.Queued) {
         verdicts[only] = resolve(jobs.get(only));
@@ -160,6 +171,9 @@ final class DependencyGraph {
   private record Failure(String ancestor, String how, String via) {}
 
   private DependencyVerdict resolve(PreparedJob job) {
+    if (job.view.after().isEmpty()) {
+      return DependencyVerdict.READY;
+    }
     String namespace = job.key.namespace();
     Failure failure = null;
     List<String> waiting = new ArrayList<>();

@@ -1,46 +1,43 @@
 package io.octomy.batch.admission;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * The placement indexes over the nodes that take others' work (ready, mode not Off), kept in step
  * with the allocation {@link NodePool} owns.
  *
- * <p>Each resource has a {@link TreeSet} of those nodes ordered by free amount (others' offer minus
- * allocation) then index, and a max segment tree of the same free amounts. "Does any node fit?" is
- * asked of the trees (pruning every subtree where some request exceeds the largest free amount);
- * the best fit is found by walking a set upwards from the request. A change of a node's allocation
- * takes it out of its sets ({@link #remove}) and puts it back once the numbers changed ({@link
- * #add}), O(R log N).
+ * <p>Each resource has the nodes in order of free amount (others' offer minus allocation) then
+ * index ({@link RankedNodes}), and all resources share one max segment tree of the same free
+ * amounts, the R maxima of a tree node side by side so that one look at a subtree reads one block
+ * of memory. "Does any node fit?" is asked of the tree (pruning every subtree where some request
+ * exceeds the largest free amount); the best fit is found by walking a resource's order upwards
+ * from the request. A change of a node's allocation moves it in its orders and updates its path in
+ * the tree ({@link #update}), O(R log N) plus the nodes it passes.
  */
 final class FreeSpaceIndex {
 
-  /** Index used as a search key in the free-order sets: it compares as {@link #probeFree}. */
-  private static final int PROBE = -1;
-
+  private final int n;
   private final int r;
   private final long[] othersOffer;
   private final long[] allocated;
   private final int[] jobCount;
 
   /** Per resource: eligible-for-others nodes by others' free amount, then index. */
-  private final List<TreeSet<Integer>> freeOrder = new ArrayList<>();
+  private final RankedNodes[] freeOrder;
 
   /**
-   * Per resource: a max segment tree over node indexes of others' free amount (leaves at {@code
-   * leaves + node}; nodes not eligible for others' work hold {@link Long#MIN_VALUE}).
+   * A max segment tree over node indexes of others' free amount, per tree node the R resources at
+   * {@code t * r + resource} (leaves at {@code leaves + node}; nodes not eligible for others' work
+   * hold {@link Long#MIN_VALUE}).
    */
-  private final long[][] maxFree;
+  private final long[] maxFree;
 
   private final int leaves;
 
   /** Eligible-for-others nodes by number of admitted or running jobs, then index. */
-  private final TreeSet<Integer> byJobCount;
+  private final RankedNodes byJobCount;
 
   /** Per resource: eligible-for-others nodes by others' offer, largest first (static). */
   private final int[][] byOfferDescending;
@@ -50,45 +47,45 @@ final class FreeSpaceIndex {
    */
   private final long[] totalOthersOffer;
 
-  private long probeFree;
-
   /**
    * @param othersOffer, allocated per node and resource at {@code node * r + resource}, read (not
-   *     copied): the owner changes {@code allocated} only between {@link #remove} and {@link #add}
+   *     copied): the owner calls {@link #update} after each change of {@code allocated}
    * @param jobCount per node, likewise
    */
   FreeSpaceIndex(int nodes, int r, long[] othersOffer, long[] allocated, int[] jobCount) {
+    this.n = nodes;
     this.r = r;
     this.othersOffer = othersOffer;
     this.allocated = allocated;
     this.jobCount = jobCount;
-    this.byJobCount =
-        new TreeSet<>(
-            (a, b) -> {
-              int c = Integer.compare(jobCount[a], jobCount[b]);
-              return c != 0 ? c : Integer.compare(a, b);
-            });
+    this.byJobCount = new RankedNodes(nodes);
+    this.freeOrder = new RankedNodes[r];
     this.byOfferDescending = new int[r][];
     this.totalOthersOffer = new long[r];
     this.leaves = Integer.highestOneBit(Math.max(1, nodes) * 2 - 1); // the power of two >= n
-    this.maxFree = new long[r][2 * leaves];
+    this.maxFree = new long[2 * leaves * r];
   }
 
   /** Builds the indexes over the eligible nodes, once the existing allocation is counted. */
-  void build(List<Integer> eligible) {
-    byJobCount.addAll(eligible);
+  void build(List<Integer> eligibleNodes) {
+    int[] eligible = eligibleNodes.stream().mapToInt(Integer::intValue).sorted().toArray();
+    long[] key = new long[n];
+    for (int i : eligible) {
+      key[i] = jobCount[i];
+    }
+    byJobCount.build(eligible, key);
+    Arrays.fill(maxFree, Long.MIN_VALUE);
     for (int res = 0; res < r; res++) {
       final int id = res;
-      TreeSet<Integer> set =
-          new TreeSet<>(
-              (a, b) -> {
-                int c = Long.compare(free(a, id), free(b, id));
-                return c != 0 ? c : Integer.compare(a, b);
-              });
-      set.addAll(eligible);
-      freeOrder.add(set);
+      for (int i : eligible) {
+        key[i] = free(i, id);
+        maxFree[(leaves + i) * r + id] = key[i];
+      }
+      freeOrder[res] = new RankedNodes(n);
+      freeOrder[res].build(eligible, key);
       byOfferDescending[res] =
-          eligible.stream()
+          Arrays.stream(eligible)
+              .boxed()
               .sorted(
                   Comparator.comparingLong((Integer i) -> -othersOffer[i * r + id])
                       .thenComparingInt(i -> i))
@@ -99,32 +96,27 @@ final class FreeSpaceIndex {
         total = QuantityMath.add(total, othersOffer[i * r + id]);
       }
       totalOthersOffer[res] = total;
-      long[] tree = maxFree[res];
-      Arrays.fill(tree, Long.MIN_VALUE);
-      for (int i : eligible) {
-        tree[leaves + i] = free(i, id);
-      }
-      for (int t = leaves - 1; t >= 1; t--) {
-        tree[t] = Math.max(tree[2 * t], tree[2 * t + 1]);
+    }
+    for (int t = leaves - 1; t >= 1; t--) {
+      for (int res = 0; res < r; res++) {
+        maxFree[t * r + res] = Math.max(maxFree[2 * t * r + res], maxFree[(2 * t + 1) * r + res]);
       }
     }
   }
 
   private long free(int node, int resource) {
-    if (node == PROBE) {
-      return probeFree;
-    }
     return othersOffer[node * r + resource] - allocated[node * r + resource];
   }
 
   /** Whether some indexed node other than the two skipped ones has every request free now. */
   boolean anyFits(PreparedJob job, int skipA, int skipB) {
-    return anyFits(1, job, skipA, skipB);
+    return anyFits(1, job.resourceIds, job.quantities, skipA, skipB);
   }
 
-  private boolean anyFits(int t, PreparedJob job, int skipA, int skipB) {
-    for (int k = 0; k < job.resourceIds.length; k++) {
-      if (maxFree[job.resourceIds[k]][t] < job.quantities[k]) {
+  private boolean anyFits(int t, int[] ids, long[] quantities, int skipA, int skipB) {
+    int base = t * r;
+    for (int k = 0; k < ids.length; k++) {
+      if (maxFree[base + ids[k]] < quantities[k]) {
         return false;
       }
     }
@@ -132,25 +124,29 @@ final class FreeSpaceIndex {
       int node = t - leaves;
       return node != skipA && node != skipB;
     }
-    return anyFits(2 * t, job, skipA, skipB) || anyFits(2 * t + 1, job, skipA, skipB);
+    return anyFits(2 * t, ids, quantities, skipA, skipB)
+        || anyFits(2 * t + 1, ids, quantities, skipA, skipB);
   }
 
-  /** The indexed nodes with at least {@code quantity} free of the resource, least free first. */
-  Iterable<Integer> withFreeAtLeast(int resource, long quantity) {
-    probeFree = quantity;
-    return freeOrder.get(resource).tailSet(PROBE, true);
+  /**
+   * The first position, in the order by free amount of the resource (see {@link #byFree}), of a
+   * node with at least {@code quantity} free; {@link #size()} when none has.
+   */
+  int firstWithFreeAtLeast(int resource, long quantity) {
+    return freeOrder[resource].firstAtLeast(quantity);
   }
 
-  /** The indexed nodes, most free of the resource first. */
-  Iterator<Integer> mostFreeFirst(int resource) {
-    return freeOrder.get(resource).descendingIterator();
+  /** The indexed node at a position in the order by free amount of the resource, least first. */
+  int byFree(int resource, int position) {
+    return freeOrder[resource].nodeAt(position);
   }
 
-  /** The indexed nodes, fewest admitted or running jobs first. */
-  Iterable<Integer> leastLoadedFirst() {
-    return byJobCount;
+  /** The indexed node at a position in the order by admitted or running jobs, fewest first. */
+  int byLoad(int position) {
+    return byJobCount.nodeAt(position);
   }
 
+  /** How many nodes are indexed. */
   int size() {
     return byJobCount.size();
   }
@@ -169,24 +165,16 @@ final class FreeSpaceIndex {
     return totalOthersOffer[resource];
   }
 
-  /** Takes an indexed node out before its job count or the job's resources change on it. */
-  void remove(int node, PreparedJob job) {
-    byJobCount.remove(node);
+  /** Follows a change of the node's job count and of its allocation of the job's resources. */
+  void update(int node, PreparedJob job) {
+    byJobCount.update(node, jobCount[node]);
     for (int res : job.resourceIds) {
-      freeOrder.get(res).remove(node);
-    }
-  }
-
-  /** Puts the node back once they changed. */
-  void add(int node, PreparedJob job) {
-    byJobCount.add(node);
-    for (int res : job.resourceIds) {
-      freeOrder.get(res).add(node);
-      long[] tree = maxFree[res];
+      long value = free(node, res);
+      freeOrder[res].update(node, value);
       int t = leaves + node;
-      tree[t] = free(node, res);
+      maxFree[t * r + res] = value;
       for (t >>= 1; t >= 1; t >>= 1) {
-        tree[t] = Math.max(tree[2 * t], tree[2 * t + 1]);
+        maxFree[t * r + res] = Math.max(maxFree[2 * t * r + res], maxFree[(2 * t + 1) * r + res]);
       }
     }
   }

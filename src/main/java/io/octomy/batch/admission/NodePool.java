@@ -281,10 +281,6 @@ final class NodePool {
 
   private void change(int node, PreparedJob job, int sign) {
     nodeVersion[node] = ++version;
-    boolean indexed = eligibleForOthers(node);
-    if (indexed) {
-      free.remove(node, job);
-    }
     jobCount[node] = Math.max(0, jobCount[node] + sign);
     for (int k = 0; k < job.resourceIds.length; k++) {
       int at = node * r + job.resourceIds[k];
@@ -295,8 +291,8 @@ final class NodePool {
         allocated[at] = Math.max(0, allocated[at] - job.quantities[k]);
       }
     }
-    if (indexed) {
-      free.add(node, job);
+    if (eligibleForOthers(node)) {
+      free.update(node, job);
     }
   }
 
@@ -320,8 +316,8 @@ final class NodePool {
    */
   int mostFree(PreparedJob job, int resource) {
     int best = -1;
-    for (var it = free.mostFreeFirst(resource); it.hasNext(); ) {
-      int node = it.next();
+    for (int p = free.size() - 1; p >= 0; p--) {
+      int node = free.byFree(resource, p);
       if (node != job.origin) {
         best = node;
         break;

@@ -31,6 +31,13 @@ final class Placement {
   private int memoExcluded = -1;
 
   /**
+   * Nodes the best-fit walk looks at before it asks the free-space tree whether any node fits: a
+   * job that fits usually fits one of the first few, and one that fits nowhere is answered by the
+   * tree without walking every node that has enough of one resource.
+   */
+  private static final int WALK_BEFORE_ASKING = 16;
+
+  /**
    * Memo of {@link #fitsSomeFullOffer} for jobs without an origin; offers do not change in a pass.
    */
   private final Map<RequestShape, Boolean> fullOfferFits = new HashMap<>();
@@ -67,7 +74,8 @@ final class Placement {
       return origin;
     }
     if (job.requestsNothing()) {
-      for (int node : free.leastLoadedFirst()) {
+      for (int p = 0; p < free.size(); p++) {
+        int node = free.byLoad(p);
         if (node != origin
             && node != excluded
             && !(job.deferrable && pool.busyResourceFor(node, job) >= 0)) {
@@ -84,21 +92,32 @@ final class Placement {
         || (excluded >= 0 && unplaceableWithout.contains(job.shape))) {
       return -1;
     }
-    if (!free.anyFits(job, origin, excluded)) {
-      if (origin < 0 || !pool.takesOthersWork(origin)) {
-        (excluded < 0 || !pool.takesOthersWork(excluded) ? unplaceable : unplaceableWithout)
-            .add(job.shape);
-      }
-      return -1;
-    }
-    // Some node fits: walk the dominant resource upwards from the request to the best fit.
+    // The best fit: walk the dominant resource upwards from the request to the first node that
+    // holds every request. A long walk is cut short by asking the free-space tree whether any
+    // node fits at all; the answer is the same either way, only the work differs.
     int dominant = dominant(job);
-    for (int node : free.withFreeAtLeast(job.resourceIds[dominant], job.quantities[dominant])) {
+    int resource = job.resourceIds[dominant];
+    int end = free.size();
+    int p = free.firstWithFreeAtLeast(resource, job.quantities[dominant]);
+    boolean someFits = false;
+    for (int walked = 0; p < end; p++, walked++) {
+      if (walked == WALK_BEFORE_ASKING && !(someFits = free.anyFits(job, origin, excluded))) {
+        break;
+      }
+      int node = free.byFree(resource, p);
       if (node != origin && node != excluded && pool.fitsOthersNow(node, job)) {
         return node;
       }
     }
-    throw new IllegalStateException("a node fits " + job.key + " but the walk found none");
+    if (someFits) {
+      throw new IllegalStateException("a node fits " + job.key + " but the walk found none");
+    }
+    // No node other than the skipped ones fits.
+    if (origin < 0 || !pool.takesOthersWork(origin)) {
+      (excluded < 0 || !pool.takesOthersWork(excluded) ? unplaceable : unplaceableWithout)
+          .add(job.shape);
+    }
+    return -1;
   }
 
   /**
@@ -140,8 +159,8 @@ final class Placement {
 
   private boolean fitsSomeOtherFullOffer(PreparedJob job) {
     if (job.requestsNothing()) {
-      for (int node : free.leastLoadedFirst()) {
-        if (node != job.origin) {
+      for (int p = 0; p < free.size(); p++) {
+        if (free.byLoad(p) != job.origin) {
           return true;
         }
       }

@@ -63,40 +63,46 @@ final class PreparedJob {
     this.view = view;
     this.key = view.key();
     this.queuedAt = view.queuedAt() == null ? now : view.queuedAt();
-    List<String> found = new ArrayList<>(view.specProblems());
+    List<String> found = view.specProblems();
+    int[] ids = new int[view.requests().size()];
+    long[] amounts = new long[ids.length];
     int positive = 0;
     // A Queued job with a quantity out of range is rejected; a holder's (admitted elsewhere, or by
     // a server that enforces nothing) still counts in full, saturating.
     for (Map.Entry<String, Long> e : view.requests().entrySet()) {
-      if (!Quantities.inRange(e.getValue())) {
-        found.add(outOfRange("Request", e));
+      long quantity = e.getValue();
+      if (!Quantities.inRange(quantity)) {
+        found = withProblem(found, outOfRange("Request", e));
       }
-      if (e.getValue() > 0) {
-        positive++;
+      if (quantity > 0) {
+        // Insertion by id: a job asks for a handful of resources.
+        int id = names.id(e.getKey());
+        int at = positive++;
+        for (; at > 0 && ids[at - 1] > id; at--) {
+          ids[at] = ids[at - 1];
+          amounts[at] = amounts[at - 1];
+        }
+        ids[at] = id;
+        amounts[at] = quantity;
       }
     }
     for (Map.Entry<String, Long> e : view.limits().entrySet()) {
       if (!Quantities.inRange(e.getValue())) {
-        found.add(outOfRange("Limit", e));
+        found = withProblem(found, outOfRange("Limit", e));
       }
     }
     this.problems = List.copyOf(found);
-    int[] ids = new int[positive];
-    int k = 0;
-    for (Map.Entry<String, Long> e : view.requests().entrySet()) {
-      if (e.getValue() > 0) {
-        ids[k++] = names.id(e.getKey());
-      }
-    }
-    Arrays.sort(ids);
-    this.resourceIds = ids;
-    this.quantities = new long[positive];
-    for (int i = 0; i < positive; i++) {
-      quantities[i] = view.requests().get(names.name(ids[i]));
-    }
+    this.resourceIds = positive == ids.length ? ids : Arrays.copyOf(ids, positive);
+    this.quantities = positive == amounts.length ? amounts : Arrays.copyOf(amounts, positive);
     this.shape = new RequestShape(resourceIds, quantities);
     this.lockKeys =
         view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
+  }
+
+  private static List<String> withProblem(List<String> problems, String problem) {
+    List<String> more = new ArrayList<>(problems);
+    more.add(problem);
+    return more;
   }
 
   private static String outOfRange(String what, Map.Entry<String, Long> e) {

@@ -1,8 +1,10 @@
 package io.octomy.batch.admission;
 
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.Set;
 
 /**
  * Interns resource names to small ids, assigned in name order so that every list the pass builds
@@ -14,10 +16,11 @@ final class ResourceIndex {
   private final Map<String, Integer> ids;
 
   ResourceIndex(Snapshot snapshot) {
-    TreeSet<String> all = new TreeSet<>();
+    Set<String> all = new HashSet<>();
     snapshot.nodes().forEach(n -> all.addAll(n.capacity().keySet()));
     snapshot.jobs().forEach(j -> all.addAll(j.requests().keySet()));
     names = all.toArray(String[]::new);
+    Arrays.sort(names);
     ids = new HashMap<>(names.length * 2);
     for (int i = 0; i < names.length; i++) {
       ids.put(names[i], i);

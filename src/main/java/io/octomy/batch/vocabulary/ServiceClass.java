@@ -1,6 +1,5 @@
 package io.octomy.batch.vocabulary;
 
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -30,26 +29,40 @@ public enum ServiceClass {
    * @param limits resource name to limit, may be null
    */
   public static ServiceClass of(Map<String, Long> requests, Map<String, Long> limits) {
-    Map<String, Long> r = declared(requests);
-    Map<String, Long> l = declared(limits);
-    if (r.isEmpty() && l.isEmpty()) {
+    // Counted in place rather than by building the two maps of positive entries: the admission
+    // pass derives the class of every queued job on every pass.
+    int declaredRequests = declaredCount(requests);
+    int declaredLimits = declaredCount(limits);
+    if (declaredRequests == 0 && declaredLimits == 0) {
       return BestEffort;
     }
-    return !r.isEmpty() && r.equals(l) ? Guaranteed : Burstable;
+    if (declaredRequests == 0 || declaredRequests != declaredLimits) {
+      return Burstable;
+    }
+    for (Map.Entry<String, Long> request : requests.entrySet()) {
+      Long q = request.getValue();
+      if (declared(q) && !q.equals(limits.get(request.getKey()))) {
+        return Burstable;
+      }
+    }
+    return Guaranteed;
   }
 
-  /** The positive entries: what a job really declares. */
-  private static Map<String, Long> declared(Map<String, Long> quantities) {
-    if (quantities == null || quantities.isEmpty()) {
-      return Map.of();
+  /** How many entries are positive: what a job really declares. */
+  private static int declaredCount(Map<String, Long> quantities) {
+    if (quantities == null) {
+      return 0;
     }
-    Map<String, Long> out = new HashMap<>();
-    quantities.forEach(
-        (name, q) -> {
-          if (q != null && q > 0) {
-            out.put(name, q);
-          }
-        });
-    return out;
+    int count = 0;
+    for (Long q : quantities.values()) {
+      if (declared(q)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private static boolean declared(Long quantity) {
+    return quantity != null && quantity > 0;
   }
 }
