@@ -207,7 +207,10 @@ public final class NodeAgent implements AutoCloseable {
     if (tracker == null) {
       return false; // an informer event before start() finished; start() runs the first tick
     }
-    if (tracker.reconcile(informed)) {
+    long t0 = System.nanoTime();
+    boolean changed = tracker.reconcile(informed);
+    LOG.debug("reconcile took {} ms, changed {}", (System.nanoTime() - t0) / 1_000_000, changed);
+    if (changed) {
       requestReport();
     }
     return true;
@@ -224,6 +227,7 @@ public final class NodeAgent implements AutoCloseable {
       // Not in the cache: deleted, or the watch is behind. Creating is a no-op if it exists.
       node = writer.ensureExists(settings.initialMode(), settings.executor());
     }
+    long t0 = System.nanoTime();
     BatchNodeStatus previous = lastWritten != null ? lastWritten : node.getStatus();
     BatchNodeStatus status =
         composer.compose(
@@ -233,8 +237,16 @@ public final class NodeAgent implements AutoCloseable {
             tracker.reports(),
             previous,
             clock.instant());
+    long t1 = System.nanoTime();
     writer.writeStatus(status);
     lastWritten = status;
+    if (LOG.isDebugEnabled()) {
+      LOG.debug(
+          "report of {} jobs: compose {} ms, write {} ms",
+          status.getJobs() == null ? 0 : status.getJobs().size(),
+          (t1 - t0) / 1_000_000,
+          (System.nanoTime() - t1) / 1_000_000);
+    }
   }
 
   /** Asks for a report soon; requests made while one is pending are folded into it. */

@@ -25,6 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,6 +111,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final ExecutorService writers;
   private final ThreadPoolExecutor events;
   private final AtomicBoolean passPending = new AtomicBoolean();
+  private final AtomicLong requestedAt = new AtomicLong();
   private volatile boolean active;
 
   public AdmissionLoop(
@@ -179,9 +181,15 @@ public final class AdmissionLoop implements AutoCloseable {
    */
   public void requestPass() {
     if (passPending.compareAndSet(false, true)) {
+      requestedAt.set(System.nanoTime());
       loop.schedule(
           () -> {
             passPending.set(false);
+            if (LOG.isDebugEnabled()) {
+              LOG.debug(
+                  "pass asked for {} ms ago starts",
+                  (System.nanoTime() - requestedAt.get()) / 1_000_000);
+            }
             safePass();
           },
           settings.passDelay().toNanos(),
@@ -229,6 +237,7 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /** One pass; synchronous, for the loop thread and for tests. */
   public synchronized PassReport runPass() {
+    long t0 = System.nanoTime();
     Instant now = clock.instant();
     List<BatchJob> jobs = new ArrayList<>(view.jobs());
     List<BatchNode> nodes = new ArrayList<>(view.nodes());
@@ -239,15 +248,19 @@ public final class AdmissionLoop implements AutoCloseable {
     DecisionStep.Decided decided = deciding.decide(jobs, nodes, byKey, now);
     lastPass = new LastPass(decided.snapshot(), decided.result());
     metrics.recordPass(decided.decideTime());
+    long t1 = System.nanoTime();
     RunFollower.Followed followed = runs.follow(jobs, nodes, view.jobPods(), now);
+    long t2 = System.nanoTime();
 
     List<StatusWrite> writes = new ArrayList<>(decided.writes());
     writes.addAll(followed.writes());
     writing.deletePods(followed.podsToDelete());
     WriteStep.Written written =
         writing.write(followed.podsToCreate(), writes, now, runs::podNotCreated);
-    int releaseConflicts =
-        writing.release(finalizer.toRelease(jobs, snapshots, assumed, gate), finalizer);
+    long t3 = System.nanoTime();
+    List<BatchJob> released = finalizer.toRelease(jobs, snapshots, assumed, gate);
+    int releaseConflicts = writing.release(released, finalizer);
+    long t4 = System.nanoTime();
     if (written.conflicts() > 0 || releaseConflicts > 0) {
       requestPass(); // decide again on fresh data
     }
@@ -255,6 +268,24 @@ public final class AdmissionLoop implements AutoCloseable {
     SilentNodeMarker.Marked marked = liveness.mark(nodes, now);
     metrics.admitted(written.admissionsWritten());
     updateGauges(jobs, decided.result());
+    if (LOG.isDebugEnabled()) {
+      LOG.debug(
+          "pass over {} jobs: {} decisions written ({} admissions), {} run statuses, {} landed,"
+              + " {} conflicts, {} finalizers released; decide {} ms, follow {} ms, write {} ms,"
+              + " release {} ms, rest {} ms",
+          jobs.size(),
+          decided.writes().size(),
+          decided.admitted(),
+          followed.writes().size(),
+          written.written(),
+          written.conflicts(),
+          released.size(),
+          (t1 - t0) / 1_000_000,
+          (t2 - t1) / 1_000_000,
+          (t3 - t2) / 1_000_000,
+          (t4 - t3) / 1_000_000,
+          (System.nanoTime() - t4) / 1_000_000);
+    }
     return new PassReport(
         decided.result().decisions().size(),
         decided.admitted(),

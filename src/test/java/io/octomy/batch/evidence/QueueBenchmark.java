@@ -7,6 +7,7 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.fixtures.ApiFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,12 +49,15 @@ public final class QueueBenchmark {
   private final Args a;
   private final KubernetesClient[] clients;
   private final JobTimes times;
+  private final NodeReportTimes reports;
   private final Map<String, String> figures = new LinkedHashMap<>();
 
-  private QueueBenchmark(Args a, KubernetesClient[] clients, JobTimes times) {
+  private QueueBenchmark(
+      Args a, KubernetesClient[] clients, JobTimes times, NodeReportTimes reports) {
     this.a = a;
     this.clients = clients;
     this.times = times;
+    this.reports = reports;
   }
 
   public static void main(String[] argv) throws Exception {
@@ -69,7 +73,8 @@ public final class QueueBenchmark {
                 "quiet-window-s", "10",
                 "warmup", "1",
                 "peer", "",
-                "jvm", ""));
+                "jvm", "",
+                "server-log", ""));
     System.out.println("queue benchmark " + a);
     Path state = Files.createTempDirectory("octomy-queue");
     try (ChildJvm standalone =
@@ -86,14 +91,21 @@ public final class QueueBenchmark {
         clients[i] = new KubernetesClientBuilder().withConfig(config).build();
       }
       try (KubernetesClient watcher = new KubernetesClientBuilder().withConfig(config).build();
-          JobTimes times = new JobTimes(watcher, NS)) {
+          JobTimes times = new JobTimes(watcher, NS);
+          NodeReportTimes reports = new NodeReportTimes(watcher, StandaloneChild.NODE)) {
         StandaloneChild.awaitNodeReady(watcher);
-        new QueueBenchmark(a, clients, times).run();
+        new QueueBenchmark(a, clients, times, reports).run();
       } finally {
         for (KubernetesClient k : clients) {
           k.close();
         }
       }
+    }
+    if (!a.string("server-log").isBlank()) {
+      Files.copy(
+          state.resolve("standalone.log"),
+          Path.of(a.string("server-log")),
+          StandardCopyOption.REPLACE_EXISTING);
     }
     StandaloneChild.deleteTree(state);
     System.exit(0);
@@ -198,17 +210,34 @@ public final class QueueBenchmark {
 
   /**
    * M tiny jobs from the C clients: seconds from the first create to the last Succeeded seen;
-   * beside it (as {@code FIGURE_created_s}, {@code _admitted_s}) when the last create was
-   * acknowledged and the last admission seen, so that a slow drain shows which stage holds it.
+   * beside it (as {@code FIGURE_created_s}, {@code _admitted_s}, {@code _reported_s}, {@code
+   * _reported_finished_s}) when the last create was acknowledged, the last admission seen, the last
+   * job first seen in the node's report and the last seen finished there, so that a slow drain
+   * shows which stage holds it; {@code _stages_ms} gives each job's time in each stage (create
+   * acknowledged → admitted → in the node's report → finished in the report → finished status), and
+   * {@code _node_reports} how many node status updates the drain took.
    */
   private double drain(int m, String prefix, String figure) throws Exception {
+    long reportsBefore = reports.reports();
+    Map<String, Long> acked = new ConcurrentHashMap<>();
     long t0 = System.nanoTime();
-    List<String> tiny = createAll(m, i -> tinyJob(prefix + String.format("%05d", i)));
+    List<String> tiny = createAll(m, i -> tinyJob(prefix + String.format("%05d", i)), acked);
     double created = (System.nanoTime() - t0) / 1e9;
     awaitCount(() -> times.finishedCount(tiny), m, "tiny jobs finished");
     double seconds = (latest(tiny, times::finished) - t0) / 1e9;
     figure(figure + "_created_s", "%.2f", created);
     figure(figure + "_admitted_s", "%.2f", (latest(tiny, times::decided) - t0) / 1e9);
+    figure(figure + "_reported_s", "%.2f", (latest(tiny, reports::reported) - t0) / 1e9);
+    figure(figure + "_reported_finished_s", "%.2f", (latest(tiny, reports::finished) - t0) / 1e9);
+    figure(figure + "_node_reports", "%d", reports.reports() - reportsBefore);
+    figure(
+        figure + "_stages_ms",
+        "ack>admitted %s; admitted>reported %s; reported>finished-in-report %s;"
+            + " finished-in-report>finished %s",
+        latencies(tiny, acked, times::decided),
+        between(tiny, times::decided, reports::reported),
+        between(tiny, reports::reported, reports::finished),
+        between(tiny, reports::finished, times::finished));
     long succeeded = times.succeededCount(tiny);
     if (succeeded != m) {
       throw new IllegalStateException(
@@ -216,6 +245,20 @@ public final class QueueBenchmark {
     }
     deleteAll(tiny);
     return seconds;
+  }
+
+  /** Per job, {@code to - from} in ms; a job missing either is left out (and counted out of n). */
+  private static String between(
+      List<String> names, Function<String, Long> from, Function<String, Long> to) {
+    List<Double> ms = new ArrayList<>();
+    for (String n : names) {
+      Long a = from.apply(n);
+      Long b = to.apply(n);
+      if (a != null && b != null) {
+        ms.add(Math.max(0, b - a) / 1e6);
+      }
+    }
+    return ms.isEmpty() ? "none" : summary(ms);
   }
 
   private List<String> createAll(int n, IntFunction<BatchJob> job) {
@@ -268,7 +311,7 @@ public final class QueueBenchmark {
   }
 
   private static long latest(List<String> names, Function<String, Long> at) {
-    return names.stream().mapToLong(at::apply).max().orElseThrow();
+    return names.stream().map(at).filter(t -> t != null).mapToLong(t -> t).max().orElseThrow();
   }
 
   private static String latencies(
@@ -285,8 +328,8 @@ public final class QueueBenchmark {
     return String.format("p50=%.1f,p99=%.1f,max=%.1f,n=%d", p.p(50), p.p(99), p.p(100), ms.size());
   }
 
-  private void figure(String name, String format, Object value) {
-    figures.put(name, String.format(format, value));
+  private void figure(String name, String format, Object... values) {
+    figures.put(name, String.format(format, values));
     System.out.println("# " + name + " " + figures.get(name));
   }
 
