@@ -299,17 +299,20 @@ final class FuturePasses {
     return false;
   }
 
-  /** Parks a job on the gate it failed; jobs that no expected end can help are left out. */
+  /**
+   * Parks a job on the gate it failed. A job that no pass will ever admit is left out: with nodes,
+   * modes and the policy fixed, no ready node's full offer holds it, its group may run nothing, or
+   * it asks more than its namespace's whole budget. Whatever gate it fails first, such a job is
+   * never the one a pass protects either ({@link StarvationGuard}), so deciding it again would
+   * change no other decision.
+   */
   private void park(PreparedJob job, Decision d) {
+    if (neverStarts(job)) {
+      return;
+    }
     switch (d.reason()) {
       case WaitingForLock -> room.parkForLock(job, d.waitingOn().get(0).key());
-      case WaitingForGroup -> {
-        if (reservations.groupCap(job) > 0) {
-          room.parkForGroup(job);
-        } else if (!job.lockKeys.isEmpty()) {
-          room.parkUnhelped(job); // a lock taken later would be the first gate it fails
-        }
-      }
+      case WaitingForGroup -> room.parkForGroup(job);
       case WaitingForBudget -> room.parkForBudget(job);
       case BestEffortDeferred ->
           // Measured use does not change in a forecast: it waits until it starts starving.
@@ -321,14 +324,13 @@ final class FuturePasses {
                   pass.guard().protectedJob().index, pool.indexOf(pass.guard().hold().node())),
               version(job));
       case WaitingForCapacity -> room.parkForCapacity(job);
-      case NoNodeFits -> {
-        // Offers do not change, but a lock, a group slot or budget taken later may become the
-        // first gate it fails; without any of them it fails nothing else, ever.
-        if (!job.lockKeys.isEmpty() || job.group() != null || reservations.hasBudget(job)) {
-          room.parkUnhelped(job);
-        }
-      }
       default -> {} // rejected or skipped: they never run
     }
+  }
+
+  private boolean neverStarts(PreparedJob job) {
+    return (job.group() != null && reservations.groupCap(job) <= 0)
+        || !reservations.fitsWholeBudget(job)
+        || !pass.placement().fitsSomeFullOffer(job);
   }
 }

@@ -23,11 +23,11 @@ import java.util.TreeSet;
  *   <li>held for a starving job: see {@link HeldJobs}.
  * </ul>
  *
- * <p>Every parked job is also listed per class in pass order, and so is a job that no end can help
- * (no node could ever hold it, its group may run nothing), parked on no gate at all: which gate a
- * job fails first changes as others are admitted (a lock taken, budget spent), and a starving job
- * whose first failed gate can end becomes the job a pass protects ({@link StarvationGuard}). A pass
- * therefore decides the starving ones again, in pass order, until one is protected.
+ * <p>Every parked job is also listed per class in pass order: which gate a job fails first changes
+ * as others are admitted (a lock taken, budget spent), and a starving job whose first failed gate
+ * can end becomes the job a pass protects ({@link StarvationGuard}). A pass therefore decides the
+ * starving ones again, in pass order, until one is protected. A job that no pass will ever admit
+ * (see {@link FuturePasses}) is never parked: it could not be protected either.
  *
  * <p>Within a service class the pass order never changes (an older job has aged at least as much,
  * and ties go to the older one), so a class's order is fixed once; across classes it depends on the
@@ -144,14 +144,6 @@ final class WaitingRoom {
     dependenciesLeft[job.index]++;
   }
 
-  /**
-   * Parks a job that no end can help (no node could ever hold it, its group may run nothing): on no
-   * wake list, only among the jobs a pass looks through for the starving one (marked NoNodeFits).
-   */
-  void parkUnhelped(PreparedJob job) {
-    parked(job, Reason.NoNodeFits);
-  }
-
   private void parked(PreparedJob job, Reason gate) {
     parkedOn[job.index] = gate;
     protectable.get(classOf[job.index]).add(job);
@@ -200,7 +192,6 @@ final class WaitingRoom {
         }
         unparked(job);
       }
-      case NoNodeFits -> unparked(job);
       default -> throw new IllegalStateException(job.key + " is parked on " + gate);
     }
   }
