@@ -107,6 +107,7 @@ public final class StartAccuracyBenchmark {
     System.out.println("warm-up done: " + n + " jobs, every type has its timed runs");
 
     List<String> names = new ArrayList<>();
+    Map<String, String> types = new LinkedHashMap<>();
     Map<String, Instant> submitted = new LinkedHashMap<>();
     Map<String, Instant> expected = new LinkedHashMap<>();
     List<String> typeNames = new ArrayList<>(medians.keySet());
@@ -114,6 +115,7 @@ public final class StartAccuracyBenchmark {
       Thread.sleep((long) (-Math.log(1 - random.nextDouble()) * a.integer("gap-ms")));
       String type = typeNames.get(random.nextInt(typeNames.size()));
       String name = "trace-" + i;
+      types.put(name, type);
       Instant at = Instant.now();
       BatchJob job = manifest(name, type, runSeconds(type));
       JsonNode fit = fit(job).path("status");
@@ -129,17 +131,25 @@ public final class StartAccuracyBenchmark {
     awaitAllSucceeded();
 
     List<Double> absErrors = new ArrayList<>();
+    List<Double> errors = new ArrayList<>();
     List<Double> waits = new ArrayList<>();
     List<Double> relative = new ArrayList<>();
+    Map<String, List<Double>> relativeByType = new LinkedHashMap<>();
+    Map<String, List<Double>> errorsByType = new LinkedHashMap<>();
     for (String name : names) {
       BatchJob job = client.resources(BatchJob.class).inNamespace(NS).withName(name).get();
       Instant admitted = Times.parse(job.getStatus().getAdmittedAt());
       double wait = Duration.between(submitted.get(name), admitted).toMillis() / 1000.0;
       double error = Duration.between(admitted, expected.get(name)).toMillis() / 1000.0;
       absErrors.add(Math.abs(error));
+      errors.add(error);
       waits.add(wait);
+      errorsByType.computeIfAbsent(types.get(name), t -> new ArrayList<>()).add(Math.abs(error));
       if (wait >= 1) {
         relative.add(Math.abs(error) / wait);
+        relativeByType
+            .computeIfAbsent(types.get(name), t -> new ArrayList<>())
+            .add(Math.abs(error) / wait);
       }
     }
     System.out.printf("jobs %d, of which waited at least 1 s: %d%n", names.size(), relative.size());
@@ -148,8 +158,32 @@ public final class StartAccuracyBenchmark {
     Percentiles r = percentiles(relative);
     System.out.printf("wait_s median %.1f p90 %.1f%n", w.p(50), w.p(90));
     System.out.printf("abs_error_s median %.1f p90 %.1f%n", e.p(50), e.p(90));
+    Percentiles signed = percentiles(errors);
+    System.out.printf(
+        "error_s (expected - actual) p10 %.1f median %.1f p90 %.1f%n",
+        signed.p(10), signed.p(50), signed.p(90));
     System.out.printf(
         "abs_error_over_wait median %.2f p90 %.2f (goal: median <= 0.20)%n", r.p(50), r.p(90));
+    // Every type ran --warmup times before the trace, so each has at least that many timed runs.
+    for (String type : medians.keySet()) {
+      List<Double> typeErrors = errorsByType.getOrDefault(type, List.of());
+      List<Double> rel = relativeByType.getOrDefault(type, List.of());
+      if (typeErrors.isEmpty()) {
+        continue;
+      }
+      Percentiles te = percentiles(typeErrors);
+      System.out.printf(
+          "type %s (median %d s, >= %d timed runs): %d jobs, abs_error_s median %.1f p90 %.1f,"
+              + " abs_error_over_wait median %s over %d that waited at least 1 s%n",
+          type,
+          medians.get(type),
+          a.integer("warmup"),
+          typeErrors.size(),
+          te.p(50),
+          te.p(90),
+          rel.isEmpty() ? "-" : String.format("%.2f", percentiles(rel).p(50)),
+          rel.size());
+    }
   }
 
   private static Percentiles percentiles(List<Double> values) {
