@@ -1,9 +1,7 @@
 package io.octomy.batch.admission;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.TreeSet;
+import java.util.BitSet;
 
 /**
  * The jobs the forecast saw held for a starving job, each remembered with the hold it was held
@@ -18,52 +16,61 @@ final class HeldJobs {
   /** The hold a job was held under: the starving job and the node kept for it. */
   record Hold(int starvingJob, int node) {}
 
-  private final List<TreeSet<PreparedJob>> byClass = new ArrayList<>();
+  /** Per class, the positions ({@link WaitingRoom#position}) of the held jobs. */
+  private final BitSet[] byClass;
+
   private final Hold[] heldUnder;
   private final long[] namespaceVersion;
-  private final PreparedJob[] cursor;
+
+  /** Per class, the position from which this pass looks for the next held job. */
+  private final int[] cursor;
+
   private final WaitingRoom room;
 
   HeldJobs(int jobs, WaitingRoom room) {
     this.room = room;
     this.heldUnder = new Hold[jobs];
     this.namespaceVersion = new long[jobs];
-    this.cursor = new PreparedJob[room.classes()];
+    this.cursor = new int[room.classes()];
+    this.byClass = new BitSet[room.classes()];
     for (int c = 0; c < room.classes(); c++) {
-      byClass.add(new TreeSet<>(WaitingRoom.CLASS_ORDER));
+      byClass[c] = new BitSet(room.size(c));
     }
   }
 
   boolean isEmpty() {
-    return byClass.stream().allMatch(TreeSet::isEmpty);
+    for (BitSet held : byClass) {
+      if (!held.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   void hold(PreparedJob job, Hold under, long version) {
     heldUnder[job.index] = under;
     namespaceVersion[job.index] = version;
-    byClass.get(room.classOf(job)).add(job);
+    byClass[room.classOf(job)].set(room.position(job));
   }
 
   /** Starts a pass: every held job will come up once, in class order. */
   void startPass() {
-    Arrays.fill(cursor, null);
+    Arrays.fill(cursor, 0);
   }
 
   /** The next held job of a class not yet looked at in this pass, or null. */
   PreparedJob next(int serviceClass) {
-    TreeSet<PreparedJob> set = byClass.get(serviceClass);
-    PreparedJob at = cursor[serviceClass];
-    return at == null ? (set.isEmpty() ? null : set.first()) : set.higher(at);
+    return room.member(serviceClass, byClass[serviceClass].nextSetBit(cursor[serviceClass]));
   }
 
   /** The job came up at its turn and stays held: it is passed over for the rest of the pass. */
   void passOver(PreparedJob job) {
-    cursor[room.classOf(job)] = job;
+    cursor[room.classOf(job)] = room.position(job) + 1;
   }
 
   /** The job is decided again: it leaves the held jobs. */
   void release(PreparedJob job) {
-    byClass.get(room.classOf(job)).remove(job);
+    byClass[room.classOf(job)].clear(room.position(job));
     heldUnder[job.index] = null;
   }
 

@@ -2,11 +2,10 @@ package io.octomy.batch.admission;
 
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * Where the forecast keeps each waiting job between simulated passes: parked on exactly one gate it
@@ -30,18 +29,16 @@ import java.util.TreeSet;
  * (see {@link FuturePasses}) is never parked: it could not be protected either.
  *
  * <p>Within a service class the pass order never changes (an older job has aged at least as much,
- * and ties go to the older one), so a class's order is fixed once; across classes it depends on the
- * time, which the caller compares at each pass.
+ * and ties go to the older one), so a class's order is fixed once, as the pass order of the
+ * snapshot, and each job has its position in it; across classes the order depends on the time,
+ * which the caller compares at each pass. Sets of a class's jobs are bit sets over those positions.
  */
 final class WaitingRoom {
-
-  /** The fixed order within a class: queuedAt, then namespace/name. */
-  static final Comparator<PreparedJob> CLASS_ORDER =
-      Comparator.comparing((PreparedJob j) -> j.queuedAt).thenComparing(j -> j.key);
 
   private final int classes = ServiceClass.values().length;
   private final int[] classOf;
   private final int[] position;
+  private final PreparedJob[][] members = new PreparedJob[classes][];
   private final int[] namespacePosition;
   private final RequestTree[] capacity = new RequestTree[classes];
   private final Map<Integer, List<PreparedJob>> byOrigin = new HashMap<>();
@@ -55,12 +52,12 @@ final class WaitingRoom {
   /** The gate each parked job waits on, by job index; null when it is not parked on one. */
   private final Reason[] parkedOn;
 
-  /** Per class, in pass order: every parked job (see the class comment). */
-  private final List<TreeSet<PreparedJob>> protectable = new ArrayList<>();
+  /** Per class, by position: every parked job (see the class comment). */
+  private final BitSet[] protectable = new BitSet[classes];
 
   /**
    * @param jobs every job of the snapshot, by index
-   * @param queued the Queued jobs
+   * @param queued the Queued jobs, in pass order
    * @param resources the number of resource ids
    */
   WaitingRoom(List<PreparedJob> jobs, List<PreparedJob> queued, int resources) {
@@ -70,9 +67,6 @@ final class WaitingRoom {
     namespacePosition = new int[n];
     dependenciesLeft = new int[n];
     parkedOn = new Reason[n];
-    for (int c = 0; c < classes; c++) {
-      protectable.add(new TreeSet<>(CLASS_ORDER));
-    }
     List<List<PreparedJob>> byClass = new ArrayList<>();
     for (int c = 0; c < classes; c++) {
       byClass.add(new ArrayList<>());
@@ -83,15 +77,15 @@ final class WaitingRoom {
     }
     Map<String, int[]> namespaceCounts = new HashMap<>();
     for (int c = 0; c < classes; c++) {
-      List<PreparedJob> members = byClass.get(c);
-      members.sort(CLASS_ORDER);
-      for (int i = 0; i < members.size(); i++) {
-        PreparedJob job = members.get(i);
+      members[c] = byClass.get(c).toArray(PreparedJob[]::new);
+      protectable[c] = new BitSet(members[c].length);
+      for (int i = 0; i < members[c].length; i++) {
+        PreparedJob job = members[c][i];
         position[job.index] = i;
         int[] counts = namespaceCounts.computeIfAbsent(job.key.namespace(), k -> new int[classes]);
         namespacePosition[job.index] = counts[c]++;
       }
-      capacity[c] = new RequestTree(members.size(), resources);
+      capacity[c] = new RequestTree(members[c].length, resources);
     }
     namespaceCounts.forEach(
         (namespace, counts) -> {
@@ -146,12 +140,12 @@ final class WaitingRoom {
 
   private void parked(PreparedJob job, Reason gate) {
     parkedOn[job.index] = gate;
-    protectable.get(classOf[job.index]).add(job);
+    protectable[classOf[job.index]].set(position[job.index]);
   }
 
   private void unparked(PreparedJob job) {
     parkedOn[job.index] = null;
-    protectable.get(classOf[job.index]).remove(job);
+    protectable[classOf[job.index]].clear(position[job.index]);
   }
 
   /** The gate a job is parked on, or null. */
@@ -161,8 +155,22 @@ final class WaitingRoom {
 
   /** The first parked job of a class in pass order; null when none. */
   PreparedJob firstProtectable(int serviceClass) {
-    TreeSet<PreparedJob> set = protectable.get(serviceClass);
-    return set.isEmpty() ? null : set.first();
+    return member(serviceClass, protectable[serviceClass].nextSetBit(0));
+  }
+
+  /** A Queued job's position within its class's fixed order. */
+  int position(PreparedJob job) {
+    return position[job.index];
+  }
+
+  /** The job at a position of a class's order; null for a negative position (none). */
+  PreparedJob member(int serviceClass, int position) {
+    return position < 0 ? null : members[serviceClass][position];
+  }
+
+  /** How many Queued jobs the class has. */
+  int size(int serviceClass) {
+    return members[serviceClass].length;
   }
 
   /** Takes a job out of wherever it is parked. */
