@@ -249,6 +249,38 @@ kubectl get events.v1.events.k8s.io -n "$NS" -o custom-columns=NAME:.metadata.na
 kubectl events -n "$NS"
 kubectl events -n "$NS" --for bj/solve-a --types=Warning
 
+# step: events-in-both-versions
+kubectl create -n "$NS" -f - <<EOF
+apiVersion: events.k8s.io/v1
+kind: Event
+metadata: {name: render-c.started}
+regarding: {apiVersion: batch.octomy.io/v1alpha1, kind: BatchJob, name: render-c, namespace: "$NS"}
+reason: Started
+note: "started on ws-7"
+type: Normal
+eventTime: "2025-01-01T00:00:00.000000Z"
+reportingController: octomy.io/agent
+reportingInstance: ws-7
+action: Start
+EOF
+kubectl get events -n "$NS" --field-selector involvedObject.name=render-c -o yaml
+kubectl get events.v1.events.k8s.io -n "$NS" --field-selector regarding.name=render-c,reportingController=octomy.io/agent -o wide
+kubectl get events.v1.events.k8s.io -n "$NS" --field-selector involvedObject.name=render-c
+: > "$WORK/event-watch.out"
+kubectl get events.v1.events.k8s.io render-c.started -n "$NS" -w -o custom-columns=NAME:.metadata.name,NOTE:.note > "$WORK/event-watch.out" 2>&1 &
+watcher=$!
+for _ in $(seq 100); do grep -q "started on" "$WORK/event-watch.out" && break; sleep 0.1; done
+kubectl patch event render-c.started -n "$NS" --type=merge -p '{"message":"running on ws-7"}'
+for _ in $(seq 100); do grep -q "running on" "$WORK/event-watch.out" && break; sleep 0.1; done
+kill "$watcher"
+wait "$watcher" 2> /dev/null
+cat "$WORK/event-watch.out"
+kubectl patch events.v1.events.k8s.io render-c.started -n "$NS" --type=strategic -p '{"series":{"count":2,"lastObservedTime":"2025-01-01T00:10:00.000000Z"}}'
+kubectl label events.v1.events.k8s.io render-c.started -n "$NS" seen=yes
+kubectl get event render-c.started -n "$NS" -o jsonpath='{.message}{"|"}{.reportingComponent}{"|"}{.involvedObject.name}{"|"}{.series.count}{"|"}{.metadata.labels}{"\n"}'
+kubectl delete event render-c.started -n "$NS"
+kubectl get events.v1.events.k8s.io render-c.started -n "$NS"
+
 # step: describe-job
 kubectl describe bj solve-a -n "$NS"
 

@@ -39,25 +39,27 @@ final class Deletions {
     }
     ObjectNode result =
         store.write(
-            type.key(),
+            type.storageKey(),
             ns,
             name,
             dryRun,
-            current -> {
-              if (current == null) {
-                throw ApiException.notFound(type, name);
-              }
-              options.preconditions().check(type, current);
-              if (options.propagation() != DeleteOptions.Propagation.BACKGROUND) {
-                return leaveToCollector(current, options.propagation());
-              }
-              if (ObjectRules.hasFinalizers(current)) {
-                return current.path("metadata").has("deletionTimestamp")
-                    ? new ObjectStore.Keep(current)
-                    : new ObjectStore.Put(rules.markDeleted(current));
-              }
-              return new ObjectStore.Remove(current.deepCopy());
-            });
+            ServedObjects.mutation(
+                type,
+                current -> {
+                  if (current == null) {
+                    throw ApiException.notFound(type, name);
+                  }
+                  options.preconditions().check(type, current);
+                  if (options.propagation() != DeleteOptions.Propagation.BACKGROUND) {
+                    return leaveToCollector(current, options.propagation());
+                  }
+                  if (ObjectRules.hasFinalizers(current)) {
+                    return current.path("metadata").has("deletionTimestamp")
+                        ? new ObjectStore.Keep(current)
+                        : new ObjectStore.Put(rules.markDeleted(current));
+                  }
+                  return new ObjectStore.Remove(current.deepCopy());
+                }));
     if (!dryRun && isNamespaces(type)) {
       deleteContents(name);
     } else if (!dryRun && type.group().equals(ResourceRegistry.CRD_GROUP)) {
@@ -134,12 +136,13 @@ final class Deletions {
     DeleteOptions options = DeleteOptions.of(req, json);
     DeleteOptions each =
         new DeleteOptions(Preconditions.NONE, options.dryRun(), options.propagation());
-    for (ObjectNode o : store.list(type.key(), type.namespaced() ? p.namespace() : null).items()) {
+    for (ObjectNode o :
+        store.list(type.storageKey(), type.namespaced() ? p.namespace() : null).items()) {
       if (filter.test(o)) {
         JsonNode meta = o.path("metadata");
         try {
           items.add(
-              ResourceHandler.view(
+              ServedObjects.view(
                   type,
                   p.version(),
                   delete(

@@ -128,6 +128,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       SqliteStateStore db = SqliteStateStore.open(stateDir.resolve("state.db"));
       opened.add(0, db);
       StateDirPermissions.restrictDatabaseFiles(stateDir);
+      EventRowsMigration.run(db, json);
       ResourceRegistry registry = new ResourceRegistry();
       ObjectStore store =
           new ObjectStore(

@@ -14,7 +14,8 @@ import java.util.function.Predicate;
  * on unescaped commas and taken in sorted order, {@code =}, {@code ==} and {@code !=}, the escapes
  * {@code \\}, {@code \,} and {@code \=} in values, and only the field labels the resource supports.
  * A field a client may not select on is refused with 400 and the real server's message, so that a
- * selector that works here works on a cluster.
+ * selector that works here works on a cluster. Selectors are matched against stored objects, so
+ * events.k8s.io's Event labels are read as the core fields they name ({@link EventVersions}).
  */
 final class FieldSelectors {
 
@@ -50,18 +51,6 @@ final class FieldSelectors {
               "reason",
               "reportingComponent",
               "source",
-              "type"),
-          "events.k8s.io/events",
-          Set.of(
-              "regarding.kind",
-              "regarding.namespace",
-              "regarding.name",
-              "regarding.uid",
-              "regarding.apiVersion",
-              "regarding.resourceVersion",
-              "regarding.fieldPath",
-              "reason",
-              "reportingController",
               "type"),
           "/secrets",
           Set.of("type"),
@@ -108,7 +97,12 @@ final class FieldSelectors {
                     + " \"metadata.namespace\""
                 : "field label not supported: " + label);
       }
-      all = all.and(o -> negate != value.equals(value(o, label)));
+      // events.k8s.io's labels name the fields of the core form Events are kept in
+      String field =
+          EventVersions.isEventsV1(type)
+              ? EventVersions.coreFieldLabel(label).orElseThrow()
+              : label;
+      all = all.and(o -> negate != value.equals(value(o, field)));
     }
     return all;
   }
@@ -116,6 +110,9 @@ final class FieldSelectors {
   private static SelectableFields labels(ResourceType type) {
     if (type.isCustom()) {
       return new SelectableFields(type.namespaced() ? NAMESPACED : CLUSTER, false);
+    }
+    if (EventVersions.isEventsV1(type)) {
+      return new SelectableFields(EventVersions.eventsV1FieldLabels(), false);
     }
     Set<String> own = BUILT_IN.get(type.key());
     if (own == null) {

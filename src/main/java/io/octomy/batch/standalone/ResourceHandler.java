@@ -74,12 +74,16 @@ final class ResourceHandler {
         }
         ObjectNode body = parse(req);
         List<String> warnings = fields.decoded(req, type, p.version());
-        yield warned(respond(201, view(type, p.version(), create(req, type, ns, body))), warnings);
+        yield warned(
+            respond(201, ServedObjects.view(type, p.version(), create(req, type, ns, body))),
+            warnings);
       }
       case "PUT" -> {
         List<String> warnings = fields.decoded(req, type, p.version());
         yield warned(
-            respond(200, view(type, p.version(), update(req, type, ns, p.name(), status))),
+            respond(
+                200,
+                ServedObjects.view(type, p.version(), update(req, type, ns, p.name(), status))),
             warnings);
       }
       case "PATCH" -> patch(req, p, type, ns, status);
@@ -88,7 +92,8 @@ final class ResourceHandler {
               ? respond(200, deletions.deleteCollection(req, p, type))
               : respond(
                   200,
-                  view(type, p.version(), delete(type, ns, p.name(), DeleteOptions.of(req, json))));
+                  ServedObjects.view(
+                      type, p.version(), delete(type, ns, p.name(), DeleteOptions.of(req, json))));
       default ->
           throw new ApiException(405, "MethodNotAllowed", req.method() + " is not supported");
     };
@@ -96,7 +101,7 @@ final class ResourceHandler {
 
   private ApiResponse get(ApiRequest req, RequestPath p, ResourceType type, String ns) {
     ListPage.checkResourceVersion(req.param("resourceVersion"));
-    ObjectNode object = store.get(type.key(), ns, p.name());
+    ObjectNode object = store.get(type.storageKey(), ns, p.name());
     if (object == null) {
       throw ApiException.notFound(type, p.name());
     }
@@ -106,21 +111,23 @@ final class ResourceHandler {
           tables.table(
               type,
               p.version(),
-              List.of(view(type, p.version(), object)),
+              List.of(ServedObjects.view(type, p.version(), object)),
               req.param("includeObject"),
               store.resourceVersion()));
     }
-    return respond(200, view(type, p.version(), object));
+    return respond(200, ServedObjects.view(type, p.version(), object));
   }
 
   private ApiResponse list(ApiRequest req, RequestPath p, ResourceType type) {
     ListPage.checkResourceVersion(req.param("resourceVersion"));
-    ObjectStore.Listing snapshot = store.list(type.key(), type.namespaced() ? p.namespace() : null);
+    ObjectStore.Listing snapshot =
+        store.list(type.storageKey(), type.namespaced() ? p.namespace() : null);
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
             .and(FieldSelectors.of(req.param("fieldSelector"), type));
     ListPage page = ListPage.of(req, snapshot, filter);
-    List<ObjectNode> items = page.items().stream().map(o -> view(type, p.version(), o)).toList();
+    List<ObjectNode> items =
+        page.items().stream().map(o -> ServedObjects.view(type, p.version(), o)).toList();
     if (TableRenderer.wantsTable(req.accept())) {
       ObjectNode table =
           tables.table(
@@ -152,16 +159,18 @@ final class ResourceHandler {
       String name = object.path("metadata").path("name").asText();
       try {
         return store.write(
-            type.key(),
+            type.storageKey(),
             ns,
             name,
             req.dryRun(),
-            current -> {
-              if (current != null) {
-                throw ApiException.alreadyExists(type, name);
-              }
-              return new ObjectStore.Put(object);
-            });
+            ServedObjects.mutation(
+                type,
+                current -> {
+                  if (current != null) {
+                    throw ApiException.alreadyExists(type, name);
+                  }
+                  return new ObjectStore.Put(object);
+                }));
       } catch (ApiException e) {
         if (!generated || attempt == GENERATED_NAME_ATTEMPTS || e.code() != 409) {
           throw e;
@@ -177,16 +186,18 @@ final class ResourceHandler {
     ObjectNode body = parse(req);
     ObjectRules.sameNameAndNamespace(type, body, name, ns);
     return store.write(
-        type.key(),
+        type.storageKey(),
         ns,
         name,
         req.dryRun(),
-        current -> {
-          if (current == null) {
-            throw ApiException.notFound(type, name);
-          }
-          return change(req, type, current, body, status);
-        });
+        ServedObjects.mutation(
+            type,
+            current -> {
+              if (current == null) {
+                throw ApiException.notFound(type, name);
+              }
+              return change(req, type, current, body, status);
+            }));
   }
 
   private ApiResponse patch(
@@ -212,38 +223,41 @@ final class ResourceHandler {
         new ArrayList<>(apply ? fields.applied(req, type, p.version()) : List.of());
     ObjectNode result =
         store.write(
-            type.key(),
+            type.storageKey(),
             ns,
             p.name(),
             req.dryRun(),
-            current -> {
-              if (current == null) {
-                if (!apply || status) {
-                  throw ApiException.notFound(type, p.name());
-                }
-                // server-side apply creates what does not exist yet
-                requireNamespace(type, ns);
-                ObjectNode applied = ownership.apply(req, type, null, false);
-                ObjectRules.sameNameAndNamespace(type, applied, p.name(), ns);
-                applied.withObjectProperty("metadata").put("name", p.name());
-                ObjectNode object = rules.prepareCreate(type, ns, applied);
-                admit(type, object, null);
-                created[0] = p.name();
-                return new ObjectStore.Put(object);
-              }
-              ObjectNode candidate =
-                  apply
-                      ? ownership.apply(req, type, current, status)
-                      : Patches.apply(
-                          current, req.contentType(), req.body(), type.isCustom(), json);
-              ObjectRules.sameNameAndNamespace(type, candidate, p.name(), ns);
-              if (!apply) {
-                warnings.addAll(fields.patched(req, type, p.version(), candidate));
-              }
-              return change(req, type, current, candidate, status);
-            });
+            ServedObjects.mutation(
+                type,
+                current -> {
+                  if (current == null) {
+                    if (!apply || status) {
+                      throw ApiException.notFound(type, p.name());
+                    }
+                    // server-side apply creates what does not exist yet
+                    requireNamespace(type, ns);
+                    ObjectNode applied = ownership.apply(req, type, null, false);
+                    ObjectRules.sameNameAndNamespace(type, applied, p.name(), ns);
+                    applied.withObjectProperty("metadata").put("name", p.name());
+                    ObjectNode object = rules.prepareCreate(type, ns, applied);
+                    admit(type, object, null);
+                    created[0] = p.name();
+                    return new ObjectStore.Put(object);
+                  }
+                  ObjectNode candidate =
+                      apply
+                          ? ownership.apply(req, type, current, status)
+                          : Patches.apply(
+                              current, req.contentType(), req.body(), type.isCustom(), json);
+                  ObjectRules.sameNameAndNamespace(type, candidate, p.name(), ns);
+                  if (!apply) {
+                    warnings.addAll(fields.patched(req, type, p.version(), candidate));
+                  }
+                  return change(req, type, current, candidate, status);
+                }));
     return warned(
-        respond(created[0] != null ? 201 : 200, view(type, p.version(), result)), warnings);
+        respond(created[0] != null ? 201 : 200, ServedObjects.view(type, p.version(), result)),
+        warnings);
   }
 
   /** The change an update or patch makes, given the stored object and the requested one. */
@@ -293,7 +307,7 @@ final class ResourceHandler {
               type.schemas().get(version),
               object,
               old,
-              CommitGuard.metadataCauses(type.key(), ns, name, object));
+              CommitGuard.metadataCauses(type.storageKey(), ns, name, object));
       if (!causes.isEmpty()) {
         throw ApiException.invalid(type, name, causes);
       }
@@ -309,19 +323,6 @@ final class ResourceHandler {
             List.of(new ApiException.Cause("spec", e.getMessage(), "FieldValueInvalid")));
       }
     }
-  }
-
-  /**
-   * The stored object as seen at the requested version (no conversion: only apiVersion differs).
-   */
-  static ObjectNode view(ResourceType type, String version, ObjectNode object) {
-    String apiVersion = type.apiVersion(version);
-    if (object == null || apiVersion.equals(object.path("apiVersion").asText())) {
-      return object;
-    }
-    ObjectNode copy = object.deepCopy();
-    copy.put("apiVersion", apiVersion);
-    return copy;
   }
 
   private static boolean isNamespaces(ResourceType type) {

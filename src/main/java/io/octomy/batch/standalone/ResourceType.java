@@ -34,11 +34,17 @@ record ResourceType(
     Map<String, JsonNode> printerColumns,
     Map<String, JsonNode> schemas) {
 
-  /**
-   * The storage identity of this resource: objects are kept per group and plural, not per version.
-   */
+  /** The identity of this resource: per group and plural, not per version. */
   String key() {
     return group + "/" + plural;
+  }
+
+  /**
+   * Where objects of this resource are kept: under {@link #key}, except events.k8s.io's Events,
+   * which are the core Events served in another version ({@link EventVersions}).
+   */
+  String storageKey() {
+    return EventVersions.isEventsV1(this) ? EventVersions.STORAGE_KEY : key();
   }
 
   /**

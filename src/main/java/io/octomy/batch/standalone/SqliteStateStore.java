@@ -179,6 +179,60 @@ final class SqliteStateStore implements AutoCloseable {
     }
   }
 
+  /** Every stored object of one resource. */
+  List<Row> loadResource(String resource) {
+    List<Row> rows = new ArrayList<>();
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "SELECT resource, namespace, name, body FROM objects WHERE resource = ?")) {
+      s.setString(1, resource);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          rows.add(new Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
+        }
+      }
+      connection.commit();
+      return rows;
+    } catch (SQLException e) {
+      throw failure("load objects of " + resource, e);
+    }
+  }
+
+  /**
+   * Moves an object to another resource with a new body, keeping its resourceVersion, in one
+   * transaction (the resourceVersion counter is not touched).
+   *
+   * @return {@code false}, with nothing changed, when the other resource already holds an object of
+   *     that namespace and name
+   */
+  boolean move(Row row, String resource, long resourceVersion, String body) {
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "INSERT INTO objects(resource, namespace, name, resource_version, body)"
+                + " VALUES (?, ?, ?, ?, ?) ON CONFLICT(resource, namespace, name) DO NOTHING")) {
+      insert.setString(1, resource);
+      insert.setString(2, row.namespace());
+      insert.setString(3, row.name());
+      insert.setLong(4, resourceVersion);
+      insert.setString(5, body);
+      if (insert.executeUpdate() == 0) {
+        connection.rollback();
+        return false;
+      }
+      delete.setString(1, row.resource());
+      delete.setString(2, row.namespace());
+      delete.setString(3, row.name());
+      delete.executeUpdate();
+      connection.commit();
+      return true;
+    } catch (SQLException e) {
+      rollback();
+      throw failure(
+          "move " + row.resource() + " " + row.namespace() + "/" + row.name() + " to " + resource,
+          e);
+    }
+  }
+
   /**
    * Moves a row that cannot be served into the {@code quarantine} table, in one transaction, so
    * that nothing is lost and its name is free again.

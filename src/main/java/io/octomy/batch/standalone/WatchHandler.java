@@ -79,7 +79,7 @@ final class WatchHandler {
 
           @Override
           public void send(ObjectStore.Event event) {
-            ObjectNode object = ResourceHandler.view(type, p.version(), event.object());
+            ObjectNode object = ServedObjects.view(type, p.version(), event.object());
             JsonNode body =
                 table
                     ? tables.table(
@@ -95,7 +95,7 @@ final class WatchHandler {
     try {
       Runnable stop =
           store.watch(
-              type.key(),
+              type.storageKey(),
               type.namespaced() ? p.namespace() : null,
               from,
               watcher,
