@@ -277,9 +277,27 @@ wait "$watcher" 2> /dev/null
 cat "$WORK/event-watch.out"
 kubectl patch events.v1.events.k8s.io render-c.started -n "$NS" --type=strategic -p '{"series":{"count":2,"lastObservedTime":"2025-01-01T00:10:00.000000Z"}}'
 kubectl label events.v1.events.k8s.io render-c.started -n "$NS" seen=yes
+kubectl patch events.v1.events.k8s.io render-c.started -n "$NS" --type=merge -p '{"note":"finished on ws-7","deprecatedCount":5}'
 kubectl get event render-c.started -n "$NS" -o jsonpath='{.message}{"|"}{.reportingComponent}{"|"}{.involvedObject.name}{"|"}{.series.count}{"|"}{.metadata.labels}{"\n"}'
 kubectl delete event render-c.started -n "$NS"
 kubectl get events.v1.events.k8s.io render-c.started -n "$NS"
+kubectl create -n "$NS" -f - <<EOF
+apiVersion: events.k8s.io/v1
+kind: Event
+metadata: {name: render-c.untimed}
+regarding: {kind: BatchJob, name: render-c, namespace: "$NS"}
+reason: Started
+note: "no eventTime"
+type: Normal
+deprecatedCount: 2
+EOF
+kubectl create -n "$NS" -f - <<EOF
+apiVersion: v1
+kind: Event
+metadata: {name: render-c.elsewhere}
+involvedObject: {kind: BatchJob, name: render-c, namespace: other}
+reason: Started
+EOF
 
 # step: describe-job
 kubectl describe bj solve-a -n "$NS"

@@ -296,7 +296,10 @@ final class ResourceHandler {
     return new ObjectStore.Put(result);
   }
 
-  /** Schema and CEL admission of custom resources; CRDs themselves are checked to be servable. */
+  /**
+   * Schema and CEL admission of custom resources, the real server's checks of Events; CRDs
+   * themselves are checked to be servable.
+   */
   private void admit(ResourceType type, ObjectNode object, ObjectNode old) {
     String name = object.path("metadata").path("name").asText();
     if (type.isCustom()) {
@@ -308,6 +311,15 @@ final class ResourceHandler {
               object,
               old,
               CommitGuard.metadataCauses(type.storageKey(), ns, name, object));
+      if (!causes.isEmpty()) {
+        throw ApiException.invalid(type, name, causes);
+      }
+    } else if (EventVersions.isEvent(type)) {
+      List<ApiException.Cause> causes =
+          EventValidation.check(
+              ServedObjects.stored(type, object),
+              old == null ? null : ServedObjects.stored(type, old),
+              EventVersions.isEventsV1(type));
       if (!causes.isEmpty()) {
         throw ApiException.invalid(type, name, causes);
       }

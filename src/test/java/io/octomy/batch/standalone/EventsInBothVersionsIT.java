@@ -157,25 +157,38 @@ class EventsInBothVersionsIT {
             "PATCH",
             EVENTS_V1 + "/watched",
             "application/merge-patch+json",
-            "{\"note\":\"second\",\"deprecatedCount\":2}");
+            "{\"metadata\":{\"labels\":{\"seen\":\"yes\"}},"
+                + "\"series\":{\"count\":2,\"lastObservedTime\":\"2025-01-01T00:10:00.000000Z\"}}");
     assertThat(merged.code()).as(merged.body()).isEqualTo(200);
-    assertThat(merged.json().path("note").asText()).isEqualTo("second");
+    assertThat(merged.json().path("note").asText()).isEqualTo("first");
     JsonNode core = ok(api.get(CORE + "/watched"));
-    assertThat(core.path("message").asText()).isEqualTo("second");
-    assertThat(core.path("count").asInt()).isEqualTo(2);
+    assertThat(core.path("series").path("count").asInt()).isEqualTo(2);
+    assertThat(core.path("metadata").path("labels").path("seen").asText()).isEqualTo("yes");
+
+    RawApi.Answer immutable =
+        api.send(
+            "PATCH",
+            EVENTS_V1 + "/watched",
+            "application/merge-patch+json",
+            "{\"note\":\"changed\"}");
+    assertThat(immutable.code()).as(immutable.body()).isEqualTo(422);
+    assertThat(immutable.json().path("message").asText())
+        .isEqualTo(
+            "Event.events.k8s.io \"watched\" is invalid: message: Invalid value: \"changed\": field"
+                + " is immutable");
 
     RawApi.Answer strategic =
         api.send(
             "PATCH",
             CORE + "/watched",
             "application/strategic-merge-patch+json",
-            "{\"message\":\"third\"}");
+            "{\"message\":\"second\"}");
     assertThat(strategic.code()).as(strategic.body()).isEqualTo(200);
-    assertThat(ok(api.get(EVENTS_V1 + "/watched")).path("note").asText()).isEqualTo("third");
+    assertThat(ok(api.get(EVENTS_V1 + "/watched")).path("note").asText()).isEqualTo("second");
 
     RawApi.Answer deleted = api.send("DELETE", EVENTS_V1 + "/watched", null, new byte[0]);
     assertThat(deleted.code()).as(deleted.body()).isEqualTo(200);
-    assertThat(deleted.json().path("note").asText()).isEqualTo("third");
+    assertThat(deleted.json().path("note").asText()).isEqualTo("second");
     assertThat(api.get(CORE + "/watched").code()).isEqualTo(404);
 
     RawApi.Answer watch =
@@ -190,12 +203,42 @@ class EventsInBothVersionsIT {
         .containsExactly("MODIFIED", "MODIFIED", "DELETED");
     assertThat(lines)
         .extracting(l -> l.path("object").path("note").asText())
-        .containsExactly("second", "third", "third");
+        .containsExactly("first", "second", "second");
     assertThat(lines)
         .allSatisfy(
             l ->
                 assertThat(l.path("object").path("apiVersion").asText())
                     .isEqualTo("events.k8s.io/v1"));
+  }
+
+  @Test
+  void eachVersionChecksAWriteAsTheRealServerDoes() {
+    RawApi.Answer untimed =
+        api.post(
+            EVENTS_V1,
+            """
+            {"metadata":{"name":"untimed"},"regarding":{"kind":"BatchJob","name":"j","namespace":"default"},
+             "reason":"Started","note":"no eventTime","type":"Normal","deprecatedCount":2}
+            """);
+    assertThat(untimed.code()).as(untimed.body()).isEqualTo(422);
+    assertThat(untimed.json().path("message").asText())
+        .isEqualTo(
+            "Event.events.k8s.io \"untimed\" is invalid: [eventTime: Required value, count:"
+                + " Invalid value: \"\": needs to be unset]");
+    RawApi.Answer elsewhere =
+        api.post(
+            CORE,
+            """
+            {"metadata":{"name":"elsewhere"},"reason":"Started",
+             "involvedObject":{"kind":"BatchJob","name":"j","namespace":"other"}}
+            """);
+    assertThat(elsewhere.code()).as(elsewhere.body()).isEqualTo(422);
+    assertThat(elsewhere.json().path("message").asText())
+        .isEqualTo(
+            "Event \"elsewhere\" is invalid: involvedObject.namespace: Invalid value: \"other\":"
+                + " does not match event.namespace");
+    assertThat(api.get(CORE + "/untimed").code()).isEqualTo(404);
+    assertThat(api.get(CORE + "/elsewhere").code()).isEqualTo(404);
   }
 
   @Test
