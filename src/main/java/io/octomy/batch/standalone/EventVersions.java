@@ -32,7 +32,7 @@ final class EventVersions {
   static final String GROUP = "events.k8s.io";
 
   /** How an absent field is printed. */
-  private enum Empty {
+  private enum PrintedWhenEmpty {
     /** left out ({@code omitempty}, or a pointer) */
     OMITTED,
     /** a struct without {@code omitempty} semantics in Go: {@code {}} */
@@ -44,25 +44,45 @@ final class EventVersions {
   }
 
   /** One field: its core name, its events.k8s.io/v1 name, and how each version prints it empty. */
-  private record Field(String core, String eventsV1, Empty coreEmpty, Empty eventsV1Empty) {}
+  private record EventField(
+      String core, String eventsV1, PrintedWhenEmpty coreEmpty, PrintedWhenEmpty eventsV1Empty) {}
 
   /** Every field but apiVersion, kind and metadata, in core v1's order. */
-  private static final List<Field> FIELDS =
+  private static final List<EventField> FIELDS =
       List.of(
-          new Field("involvedObject", "regarding", Empty.OBJECT, Empty.OBJECT),
-          new Field("reason", "reason", Empty.OMITTED, Empty.OMITTED),
-          new Field("message", "note", Empty.OMITTED, Empty.OMITTED),
-          new Field("source", "deprecatedSource", Empty.OBJECT, Empty.OBJECT),
-          new Field("firstTimestamp", "deprecatedFirstTimestamp", Empty.NULL, Empty.NULL),
-          new Field("lastTimestamp", "deprecatedLastTimestamp", Empty.NULL, Empty.NULL),
-          new Field("count", "deprecatedCount", Empty.OMITTED, Empty.OMITTED),
-          new Field("type", "type", Empty.OMITTED, Empty.OMITTED),
-          new Field("eventTime", "eventTime", Empty.NULL, Empty.NULL),
-          new Field("series", "series", Empty.OMITTED, Empty.OMITTED),
-          new Field("action", "action", Empty.OMITTED, Empty.OMITTED),
-          new Field("related", "related", Empty.OMITTED, Empty.OMITTED),
-          new Field("reportingComponent", "reportingController", Empty.STRING, Empty.OMITTED),
-          new Field("reportingInstance", "reportingInstance", Empty.STRING, Empty.OMITTED));
+          new EventField(
+              "involvedObject", "regarding", PrintedWhenEmpty.OBJECT, PrintedWhenEmpty.OBJECT),
+          new EventField("reason", "reason", PrintedWhenEmpty.OMITTED, PrintedWhenEmpty.OMITTED),
+          new EventField("message", "note", PrintedWhenEmpty.OMITTED, PrintedWhenEmpty.OMITTED),
+          new EventField(
+              "source", "deprecatedSource", PrintedWhenEmpty.OBJECT, PrintedWhenEmpty.OBJECT),
+          new EventField(
+              "firstTimestamp",
+              "deprecatedFirstTimestamp",
+              PrintedWhenEmpty.NULL,
+              PrintedWhenEmpty.NULL),
+          new EventField(
+              "lastTimestamp",
+              "deprecatedLastTimestamp",
+              PrintedWhenEmpty.NULL,
+              PrintedWhenEmpty.NULL),
+          new EventField(
+              "count", "deprecatedCount", PrintedWhenEmpty.OMITTED, PrintedWhenEmpty.OMITTED),
+          new EventField("type", "type", PrintedWhenEmpty.OMITTED, PrintedWhenEmpty.OMITTED),
+          new EventField("eventTime", "eventTime", PrintedWhenEmpty.NULL, PrintedWhenEmpty.NULL),
+          new EventField("series", "series", PrintedWhenEmpty.OMITTED, PrintedWhenEmpty.OMITTED),
+          new EventField("action", "action", PrintedWhenEmpty.OMITTED, PrintedWhenEmpty.OMITTED),
+          new EventField("related", "related", PrintedWhenEmpty.OMITTED, PrintedWhenEmpty.OMITTED),
+          new EventField(
+              "reportingComponent",
+              "reportingController",
+              PrintedWhenEmpty.STRING,
+              PrintedWhenEmpty.OMITTED),
+          new EventField(
+              "reportingInstance",
+              "reportingInstance",
+              PrintedWhenEmpty.STRING,
+              PrintedWhenEmpty.OMITTED));
 
   /** events.k8s.io/v1's order of the same fields (its Go type's). */
   private static final List<String> EVENTS_V1_ORDER =
@@ -116,7 +136,7 @@ final class EventVersions {
    */
   static ObjectNode toCore(JsonNode eventsV1) {
     ObjectNode core = head(eventsV1, "v1");
-    for (Field f : FIELDS) {
+    for (EventField f : FIELDS) {
       copyIfSet(eventsV1, f.eventsV1(), core, f.core());
     }
     return core;
@@ -127,7 +147,7 @@ final class EventVersions {
    */
   static ObjectNode canonicalCore(JsonNode core) {
     ObjectNode out = head(core, "v1");
-    for (Field f : FIELDS) {
+    for (EventField f : FIELDS) {
       copyIfSet(core, f.core(), out, f.core());
     }
     return out;
@@ -137,7 +157,8 @@ final class EventVersions {
   static ObjectNode printedEventsV1(JsonNode core) {
     ObjectNode out = head(core, GROUP + "/v1");
     for (String name : EVENTS_V1_ORDER) {
-      Field f = FIELDS.stream().filter(x -> x.eventsV1().equals(name)).findFirst().orElseThrow();
+      EventField f =
+          FIELDS.stream().filter(x -> x.eventsV1().equals(name)).findFirst().orElseThrow();
       print(core.get(f.core()), out, name, f.eventsV1Empty());
     }
     return out;
@@ -146,7 +167,7 @@ final class EventVersions {
   /** A stored (core) Event as core v1 prints it. */
   static ObjectNode printedCore(JsonNode core) {
     ObjectNode out = head(core, "v1");
-    for (Field f : FIELDS) {
+    for (EventField f : FIELDS) {
       print(core.get(f.core()), out, f.core(), f.coreEmpty());
     }
     return out;
@@ -182,7 +203,7 @@ final class EventVersions {
     }
   }
 
-  private static void print(JsonNode value, ObjectNode to, String name, Empty empty) {
+  private static void print(JsonNode value, ObjectNode to, String name, PrintedWhenEmpty empty) {
     if (!isEmpty(value)) {
       to.set(name, value.deepCopy());
       return;
