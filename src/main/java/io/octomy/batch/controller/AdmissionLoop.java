@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,9 +39,17 @@ import org.slf4j.LoggerFactory;
  * <p>When passes run: a change asks for one, and on an idle loop it starts at once (leading edge),
  * so a job created on a quiet system is decided within milliseconds. Changes that arrive while a
  * pass runs all share the one pass that follows it, which starts as soon as the running one has
- * written its statuses; under a burst each pass therefore takes everything that arrived during the
- * pass before, and the batches grow with the load instead of the passes multiplying. A timer adds a
- * pass every {@code tick} for aging, heartbeats and starvation.
+ * sent its writes; under a burst each pass therefore takes everything that arrived during the pass
+ * before, and the batches grow with the load instead of the passes multiplying. A timer adds a pass
+ * every {@code tick} for aging, heartbeats and starvation.
+ *
+ * <p>A pass does not wait for its writes to be answered: the next pass leaves the jobs whose writes
+ * are still out alone ({@link StatusWriteGate#ourWritePending}) and counts the admissions among
+ * them as held ({@link AssumedAdmissions}), so nothing is booked or written twice. While more
+ * writes are out than there are writers, a pass is put off until they drain below that (its writes
+ * would only queue behind them, and deciding takes processor time from the server that answers
+ * them); it then starts while the last writes of the batch before are still out, so the writers are
+ * not left idle between batches.
  */
 public final class AdmissionLoop implements AutoCloseable {
 
@@ -112,6 +121,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final ThreadPoolExecutor events;
   private final AtomicBoolean passPending = new AtomicBoolean();
   private final AtomicLong requestedAt = new AtomicLong();
+  private final AtomicBoolean passAfterWrites = new AtomicBoolean();
   private volatile boolean active;
 
   public AdmissionLoop(
@@ -144,7 +154,8 @@ public final class AdmissionLoop implements AutoCloseable {
     this.readBack = new AdmissionReadBack(assumed, writer);
     this.deciding = new DecisionStep(assumed, snapshots, gate, policy);
     this.runs = new RunFollower(snapshots, gate, policy.nodeHeartbeatTimeout());
-    this.writing = new WriteStep(writer, metrics, gate, assumed, writers, events);
+    this.writing =
+        new WriteStep(writer, metrics, gate, assumed, writers, events, this::writeAnswered);
     this.liveness = new SilentNodeMarker(writer, policy.nodeHeartbeatTimeout());
   }
 
@@ -197,12 +208,44 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
+  /**
+   * What the timer and requested passes run, only while this replica leads: a pass that does not
+   * wait for its writes. While more status writes are out than there are writers to take them, the
+   * pass is put off until they drain below that: deciding now would only queue its writes behind
+   * them, and take processor time from the server that answers them. The write answered then asks
+   * for the pass again.
+   */
   private void safePass() {
+    if (!active) {
+      return;
+    }
+    if (gate.sending() > settings.writeThreads()) {
+      passAfterWrites.set(true);
+      // A write answered between the check and the flag would not have seen the flag: look again.
+      if (gate.sending() > settings.writeThreads() || !passAfterWrites.compareAndSet(true, false)) {
+        return;
+      }
+    }
     try {
-      passIfActive();
+      sendPass()
+          .whenComplete(
+              (report, e) -> {
+                if (e != null) {
+                  LOG.error("the writes of an admission pass failed", e);
+                }
+              });
     } catch (RuntimeException e) {
       // A bad object or a bug must not stop the loop: log it and try again on the next pass.
       LOG.error("admission pass failed; retrying on the next pass", e);
+    }
+  }
+
+  /** A status write was answered: a pass put off behind the writes may go now. */
+  private void writeAnswered() {
+    if (passAfterWrites.get()
+        && gate.sending() <= settings.writeThreads()
+        && passAfterWrites.compareAndSet(true, false)) {
+      requestPass();
     }
   }
 
@@ -235,8 +278,18 @@ public final class AdmissionLoop implements AutoCloseable {
     return view;
   }
 
-  /** One pass; synchronous, for the loop thread and for tests. */
-  public synchronized PassReport runPass() {
+  /** One pass, its writes awaited; for tests (the loop's own passes do not wait for theirs). */
+  public PassReport runPass() {
+    return sendPass().join();
+  }
+
+  /**
+   * One pass: decides, follows runs and sends the writes; returns once they are sent, with a future
+   * of the pass's report, complete once every write has its answer. Passes never overlap (this
+   * monitor), but a pass may start while the writes of the one before are still out: those jobs are
+   * left alone until theirs are answered ({@link StatusWriteGate#ourWritePending}).
+   */
+  synchronized CompletableFuture<PassReport> sendPass() {
     long t0 = System.nanoTime();
     Instant now = clock.instant();
     List<BatchJob> jobs = new ArrayList<>(view.jobs());
@@ -255,44 +308,49 @@ public final class AdmissionLoop implements AutoCloseable {
     List<StatusWrite> writes = new ArrayList<>(decided.writes());
     writes.addAll(followed.writes());
     writing.deletePods(followed.podsToDelete());
-    WriteStep.Written written =
-        writing.write(followed.podsToCreate(), writes, now, runs::podNotCreated);
-    long t3 = System.nanoTime();
+    CompletableFuture<WriteStep.Written> written =
+        writing.send(followed.podsToCreate(), writes, now, runs::podNotCreated);
     List<BatchJob> released = finalizer.toRelease(jobs, snapshots, assumed, gate);
-    int releaseConflicts = writing.release(released, finalizer);
-    long t4 = System.nanoTime();
-    if (written.conflicts() > 0 || releaseConflicts > 0) {
-      requestPass(); // decide again on fresh data
-    }
-
+    CompletableFuture<Integer> releaseConflicts = writing.release(released, finalizer);
     SilentNodeMarker.Marked marked = liveness.mark(nodes, now);
-    metrics.admitted(written.admissionsWritten());
     updateGauges(jobs, decided.result());
+    long sent = System.nanoTime();
     if (LOG.isDebugEnabled()) {
       LOG.debug(
-          "pass over {} jobs: {} decisions written ({} admissions), {} run statuses, {} landed,"
-              + " {} conflicts, {} finalizers released; decide {} ms, follow {} ms, write {} ms,"
-              + " release {} ms, rest {} ms",
+          "pass over {} jobs: {} decisions to write ({} admissions), {} run statuses, {} finalizers"
+              + " to release, {} writes out; decide {} ms, follow {} ms, send {} ms",
           jobs.size(),
           decided.writes().size(),
           decided.admitted(),
           followed.writes().size(),
-          written.written(),
-          written.conflicts(),
           released.size(),
+          gate.sending(),
           (t1 - t0) / 1_000_000,
           (t2 - t1) / 1_000_000,
-          (t3 - t2) / 1_000_000,
-          (t4 - t3) / 1_000_000,
-          (System.nanoTime() - t4) / 1_000_000);
+          (sent - t2) / 1_000_000);
     }
-    return new PassReport(
-        decided.result().decisions().size(),
-        decided.admitted(),
-        decided.skippedUnchanged(),
-        decided.decideTime(),
-        written,
-        marked);
+    return written.thenCombine(
+        releaseConflicts,
+        (w, conflicts) -> {
+          metrics.admitted(w.admissionsWritten());
+          if (w.conflicts() > 0 || conflicts > 0) {
+            requestPass(); // decide again on fresh data
+          }
+          if (LOG.isDebugEnabled()) {
+            LOG.debug(
+                "writes of the pass of {} ms ago answered: {} landed, {} conflicts",
+                (System.nanoTime() - t0) / 1_000_000,
+                w.written(),
+                w.conflicts());
+          }
+          return new PassReport(
+              decided.result().decisions().size(),
+              decided.admitted(),
+              decided.skippedUnchanged(),
+              decided.decideTime(),
+              w,
+              marked);
+        });
   }
 
   private void updateGauges(List<BatchJob> jobs, AdmissionResult result) {

@@ -84,7 +84,7 @@ final class DecisionStep {
       BatchJob job = byKey.get(e.getKey());
       if (job == null
           || assumed.get(e.getKey(), job.getMetadata().getUid()) != null
-          || gate.cacheBehindOurWrite(job)) {
+          || gate.ourWritePending(job)) {
         continue;
       }
       Executor executor =

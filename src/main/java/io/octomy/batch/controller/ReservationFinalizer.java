@@ -91,7 +91,7 @@ final class ReservationFinalizer {
       JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
       if (holdsNothing
           && assumed.get(key, job.getMetadata().getUid()) == null
-          && !gate.cacheBehindOurWrite(job)
+          && !gate.ourWritePending(job)
           && !releasing.contains(version)) {
         out.add(job);
       }

@@ -94,7 +94,7 @@ final class RunFollower {
       if (!phase.holdsReservation()
           || job.getStatus() == null
           || job.getStatus().getNode() == null
-          || gate.cacheBehindOurWrite(job)) {
+          || gate.ourWritePending(job)) {
         continue;
       }
       BatchNode node = nodeByName.get(job.getStatus().getNode());

@@ -15,8 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Which composed statuses the admission loop actually writes. It remembers, per job, when its
- * wording was last written and which resourceVersion our last write replaced. Thread-safe: the loop
- * asks, the status writers report.
+ * wording was last written, whether a status write of ours is on its way, and which resourceVersion
+ * our last write replaced. Thread-safe: the loop asks, the status writers report.
  */
 final class StatusWriteGate {
 
@@ -30,6 +30,13 @@ final class StatusWriteGate {
    * writing on it would only be refused (409), and deciding on it could flip what was written.
    */
   private final Map<String, String> writtenOver = new ConcurrentHashMap<>();
+
+  /**
+   * uids of jobs with a status write of ours sent and not yet answered. A pass runs while the
+   * writes of the pass before are still out; it leaves these jobs alone, as it would a job whose
+   * cached copy our write replaced, instead of writing on a version that is about to change.
+   */
+  private final Set<String> sending = ConcurrentHashMap.newKeySet();
 
   StatusWriteGate(Duration messageRefresh, ControllerMetrics metrics) {
     this.messageRefresh = messageRefresh;
@@ -50,11 +57,37 @@ final class StatusWriteGate {
     writtenOver.entrySet().removeIf(e -> !e.getValue().equals(versionByUid.get(e.getKey())));
   }
 
-  /** True while the cache still shows the version one of our status writes replaced. */
-  boolean cacheBehindOurWrite(BatchJob job) {
+  /**
+   * True while a status write of ours to the job is on its way, or landed but the cache still shows
+   * the version it replaced: either way the cached status is about to change under us.
+   */
+  boolean ourWritePending(BatchJob job) {
     String uid = job.getMetadata().getUid();
     return uid != null
-        && Objects.equals(writtenOver.get(uid), job.getMetadata().getResourceVersion());
+        && (sending.contains(uid)
+            || Objects.equals(writtenOver.get(uid), job.getMetadata().getResourceVersion()));
+  }
+
+  /** A status write of {@code job} (as read from the cache) is about to be sent. */
+  void sending(BatchJob job) {
+    if (job.getMetadata().getUid() != null) {
+      sending.add(job.getMetadata().getUid());
+    }
+  }
+
+  /**
+   * The write of {@code job} got its answer, whatever it was (after {@link #written} when it
+   * landed, so the job never looks free of our write in between).
+   */
+  void answered(BatchJob job) {
+    if (job.getMetadata().getUid() != null) {
+      sending.remove(job.getMetadata().getUid());
+    }
+  }
+
+  /** Status writes sent and not yet answered. */
+  int sending() {
+    return sending.size();
   }
 
   /**

@@ -19,14 +19,24 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writing, the third job of a pass: the Pods of admitted jobs first, then the statuses, in parallel
  * on the status writers, each conditional on the version it was decided on. A finished run is
  * folded into its type's drift record before its job is marked finished. Events go out after their
  * status landed, on their own queue.
+ *
+ * <p>The statuses are sent, not awaited: {@link #send} returns once they are on the writers' queue,
+ * with a future of their answers. Until a job's write is answered the {@link StatusWriteGate} holds
+ * the job as pending, so the next pass, which may start meanwhile, neither writes it again nor
+ * decides on its outgoing version; an admission among them stays assumed ({@link
+ * AssumedAdmissions}) until the cache shows it, so its place is never booked twice.
  */
 final class WriteStep {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WriteStep.class);
 
   /**
    * How the writes of one pass ended.
@@ -55,14 +65,21 @@ final class WriteStep {
   private final DriftFolder drift = new DriftFolder();
   private final Executor writers;
   private final Executor events;
+  private final Runnable onAnswered;
 
+  /**
+   * @param onAnswered called on the writer's thread after each status write is answered (and the
+   *     gate told)
+   */
   WriteStep(
       ClusterWriter writer,
       ControllerMetrics metrics,
       StatusWriteGate gate,
       AssumedAdmissions assumed,
       Executor writers,
-      Executor events) {
+      Executor events,
+      Runnable onAnswered) {
+    this.onAnswered = onAnswered;
     this.writer = writer;
     this.metrics = metrics;
     this.gate = gate;
@@ -71,7 +88,13 @@ final class WriteStep {
     this.events = events;
   }
 
-  Written write(List<Pod> pods, List<StatusWrite> writes, Instant now, Consumer<Pod> podFailed) {
+  /**
+   * Creates the Pods (awaited), then sends the statuses.
+   *
+   * @return completes once every status write has its answer
+   */
+  CompletableFuture<Written> send(
+      List<Pod> pods, List<StatusWrite> writes, Instant now, Consumer<Pod> podFailed) {
     List<CompletableFuture<Boolean>> podFutures = new ArrayList<>();
     for (Pod p : pods) {
       podFutures.add(CompletableFuture.supplyAsync(() -> writer.createPod(p), writers));
@@ -87,25 +110,52 @@ final class WriteStep {
 
     List<CompletableFuture<ClusterWriter.Result>> futures = new ArrayList<>();
     for (StatusWrite w : writes) {
-      futures.add(CompletableFuture.supplyAsync(() -> write(w, now), writers));
+      gate.sending(w.job());
+      futures.add(CompletableFuture.supplyAsync(() -> answered(w, now), writers));
     }
-    int[] byResult = new int[ClusterWriter.Result.values().length];
-    int admissions = 0;
-    for (int i = 0; i < futures.size(); i++) {
-      ClusterWriter.Result r = futures.get(i).join();
-      byResult[r.ordinal()]++;
-      if (r == ClusterWriter.Result.WRITTEN && writes.get(i).admission()) {
-        admissions++;
-      }
+    int created = podsCreated;
+    return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+        .thenApply(
+            v -> {
+              int[] byResult = new int[ClusterWriter.Result.values().length];
+              int admissions = 0;
+              for (int i = 0; i < futures.size(); i++) {
+                ClusterWriter.Result r = futures.get(i).join();
+                byResult[r.ordinal()]++;
+                if (r == ClusterWriter.Result.WRITTEN && writes.get(i).admission()) {
+                  admissions++;
+                }
+              }
+              return new Written(
+                  byResult[ClusterWriter.Result.WRITTEN.ordinal()],
+                  byResult[ClusterWriter.Result.CONFLICT.ordinal()],
+                  byResult[ClusterWriter.Result.GONE.ordinal()],
+                  byResult[ClusterWriter.Result.FAILED.ordinal()],
+                  admissions,
+                  created,
+                  pods.size() - created);
+            });
+  }
+
+  /**
+   * One status write, the gate told once it is answered. An unexpected error counts as a write
+   * without an answer (logged); an admission among them stays assumed, as after a timeout.
+   */
+  private ClusterWriter.Result answered(StatusWrite w, Instant now) {
+    try {
+      return write(w, now);
+    } catch (RuntimeException e) {
+      LOG.error(
+          "status write for {}/{} failed",
+          w.job().getMetadata().getNamespace(),
+          w.job().getMetadata().getName(),
+          e);
+      metrics.statusWrite(ClusterWriter.Result.FAILED);
+      return ClusterWriter.Result.FAILED;
+    } finally {
+      gate.answered(w.job());
+      onAnswered.run();
     }
-    return new Written(
-        byResult[ClusterWriter.Result.WRITTEN.ordinal()],
-        byResult[ClusterWriter.Result.CONFLICT.ordinal()],
-        byResult[ClusterWriter.Result.GONE.ordinal()],
-        byResult[ClusterWriter.Result.FAILED.ordinal()],
-        admissions,
-        podsCreated,
-        pods.size() - podsCreated);
   }
 
   /** Deletes the Pods of jobs being deleted; returns how many deletes were sent without error. */
@@ -170,9 +220,10 @@ final class WriteStep {
 
   /**
    * Removes the controller's finalizer from jobs that hold nothing any more (see {@link
-   * ReservationFinalizer#toRelease}); returns how many conflicted (decided again on fresh data).
+   * ReservationFinalizer#toRelease}); completes with how many conflicted (decided again on fresh
+   * data). A release sent is not sent again while it is out ({@link ReservationFinalizer#sent}).
    */
-  int release(List<BatchJob> jobs, ReservationFinalizer finalizer) {
+  CompletableFuture<Integer> release(List<BatchJob> jobs, ReservationFinalizer finalizer) {
     List<CompletableFuture<ClusterWriter.Result>> futures = new ArrayList<>();
     for (BatchJob j : jobs) {
       finalizer.sent(j);
@@ -180,15 +231,22 @@ final class WriteStep {
           CompletableFuture.supplyAsync(
               () -> writer.writeFinalizers(j, ReservationFinalizer.removed(j)).result(), writers));
     }
-    int conflicts = 0;
-    for (int i = 0; i < futures.size(); i++) {
-      ClusterWriter.Result r = futures.get(i).join();
-      if (r == ClusterWriter.Result.CONFLICT || r == ClusterWriter.Result.FAILED) {
-        finalizer.notSent(jobs.get(i));
-        conflicts++;
-      }
-    }
-    return conflicts;
+    return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+        .handle(
+            (v, e) -> {
+              int conflicts = 0;
+              for (int i = 0; i < futures.size(); i++) {
+                ClusterWriter.Result r =
+                    futures.get(i).isCompletedExceptionally()
+                        ? ClusterWriter.Result.FAILED
+                        : futures.get(i).join();
+                if (r == ClusterWriter.Result.CONFLICT || r == ClusterWriter.Result.FAILED) {
+                  finalizer.notSent(jobs.get(i));
+                  conflicts++;
+                }
+              }
+              return conflicts;
+            });
   }
 
   /** Folds the finished run into its type's record; true when done or nothing to fold. */

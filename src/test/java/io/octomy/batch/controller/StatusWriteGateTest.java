@@ -87,17 +87,36 @@ class StatusWriteGateTest {
   @Test
   void aCachedCopyOurWriteReplacedIsStaleUntilTheCacheMovesOn() {
     BatchJob cached = job("7", null);
-    assertThat(gate.cacheBehindOurWrite(cached)).isFalse();
+    assertThat(gate.ourWritePending(cached)).isFalse();
     gate.written(cached, T0);
-    assertThat(gate.cacheBehindOurWrite(cached)).isTrue();
+    assertThat(gate.ourWritePending(cached)).isTrue();
 
     gate.retain(List.of(cached)); // the cache still shows version 7
-    assertThat(gate.cacheBehindOurWrite(cached)).isTrue();
+    assertThat(gate.ourWritePending(cached)).isTrue();
 
     BatchJob caughtUp = job("8", null);
     gate.retain(List.of(caughtUp));
-    assertThat(gate.cacheBehindOurWrite(caughtUp)).isFalse();
-    assertThat(gate.cacheBehindOurWrite(cached)).as("forgotten once the cache moved on").isFalse();
+    assertThat(gate.ourWritePending(caughtUp)).isFalse();
+    assertThat(gate.ourWritePending(cached)).as("forgotten once the cache moved on").isFalse();
+  }
+
+  @Test
+  void aWriteOnItsWayKeepsTheJobPendingWhateverTheCacheShowsUntilAnswered() {
+    BatchJob cached = job("7", null);
+    gate.sending(cached);
+    assertThat(gate.ourWritePending(cached)).isTrue();
+    BatchJob otherVersion = job("8", null); // e.g. our finalizer write landed before the status
+    gate.retain(List.of(otherVersion));
+    assertThat(gate.ourWritePending(otherVersion)).isTrue();
+    assertThat(gate.sending()).isEqualTo(1);
+
+    gate.written(otherVersion, T0);
+    gate.answered(cached);
+
+    assertThat(gate.sending()).isZero();
+    assertThat(gate.ourWritePending(otherVersion)).as("landed, the cache not there yet").isTrue();
+    gate.retain(List.of(job("9", null)));
+    assertThat(gate.ourWritePending(job("9", null))).isFalse();
   }
 
   @Test
@@ -105,6 +124,6 @@ class StatusWriteGateTest {
     BatchJob cached = job("7", null);
     gate.written(cached, T0);
     gate.retain(List.of());
-    assertThat(gate.cacheBehindOurWrite(cached)).isFalse();
+    assertThat(gate.ourWritePending(cached)).isFalse();
   }
 }
