@@ -8,6 +8,7 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Executor;
+import io.octomy.batch.api.OwnerlessItemStore;
 import io.octomy.batch.vocabulary.Labels;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -130,14 +131,17 @@ public final class NodeAgent implements AutoCloseable {
     writer.ensureExists(settings.initialMode(), settings.executor());
     nodes = client.resources(BatchNode.class).withName(settings.nodeName()).inform(nodeHandler());
     informers.add(nodes);
-    // inform() returns after the initial list: a job missing from the cache is really gone,
+    // run() returns after the initial list: a job missing from the cache is really gone,
     // which matters because a running job whose BatchJob is gone gets stopped.
     jobs =
         client
             .resources(BatchJob.class)
             .inAnyNamespace()
             .withIndexers(InformedJobs.indexers())
-            .inform(anyChange(this::requestReconcile));
+            .runnableInformer(0)
+            .itemStore(new OwnerlessItemStore<>());
+    jobs.addEventHandler(anyChange(this::requestReconcile));
+    jobs.run();
     informed = InformedJobs.of(jobs.getIndexer());
     informers.add(jobs);
     tracker = newTracker();

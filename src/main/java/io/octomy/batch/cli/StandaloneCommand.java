@@ -79,6 +79,7 @@ public final class StandaloneCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    IdleHeapRelease.apply();
     Policy p = policy.load();
     String nodeName = node != null ? node : NodeNames.ofThisHost();
     StandaloneRuntime runtime =

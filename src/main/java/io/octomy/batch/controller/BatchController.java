@@ -7,6 +7,7 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.OwnerlessItemStore;
 import io.octomy.batch.vocabulary.Labels;
 import io.octomy.batch.vocabulary.Policy;
 import java.io.IOException;
@@ -147,7 +148,9 @@ public final class BatchController implements AutoCloseable {
                         false));
               }
             });
-    operator.register(new BatchJobReconciler(loop, caches));
+    operator.register(
+        new BatchJobReconciler(loop, caches),
+        overrider -> overrider.withItemStore(new OwnerlessItemStore<>()));
     loop.start();
     // Ready once the operator has started: caches synced on the leader, or standing by for the
     // Lease on the others. Every replica of a healthy Deployment is Ready, as with

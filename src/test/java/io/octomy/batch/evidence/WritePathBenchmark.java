@@ -126,6 +126,9 @@ public final class WritePathBenchmark {
         out.put("rss_mib" + tag, Long.toString(ProcStatus.kib(standalone.pid(), "VmRSS") / 1024));
         out.put(
             "peak_rss_mib" + tag, Long.toString(ProcStatus.kib(standalone.pid(), "VmHWM") / 1024));
+        Thread.sleep(20_000); // idle: what the process keeps once the burst is over
+        out.put(
+            "idle_rss_mib" + tag, Long.toString(ProcStatus.kib(standalone.pid(), "VmRSS") / 1024));
         if (!restart) {
           return;
         }
