@@ -47,6 +47,7 @@ class AdmissionLoopPipelineTest {
     final Semaphore arrived = new Semaphore(0);
     final Semaphore letGo = new Semaphore(0);
     final Map<String, Integer> statusWrites = new ConcurrentHashMap<>();
+    final Semaphore answered = new Semaphore(0);
 
     HeldWrites(FakeCluster cluster) {
       this.cluster = cluster;
@@ -60,7 +61,11 @@ class AdmissionLoopPipelineTest {
         arrived.release();
         letGo.acquireUninterruptibly();
       }
-      return cluster.writeStatus(job, status);
+      try {
+        return cluster.writeStatus(job, status);
+      } finally {
+        answered.release();
+      }
     }
 
     @Override
@@ -114,6 +119,10 @@ class AdmissionLoopPipelineTest {
 
   private AdmissionLoop loop() {
     // Passes run on the test's thread; a pass asked for by the loop itself never runs meanwhile.
+    return loop(Duration.ofHours(1), 4);
+  }
+
+  private AdmissionLoop loop(Duration passDelay, int writers) {
     loop =
         new AdmissionLoop(
             cluster,
@@ -122,7 +131,7 @@ class AdmissionLoopPipelineTest {
             clock,
             new ControllerMetrics(new SimpleMeterRegistry()),
             new AdmissionLoop.Settings(
-                Duration.ofHours(1), Duration.ofHours(1), Duration.ofSeconds(30), 4));
+                passDelay, Duration.ofHours(1), Duration.ofSeconds(30), writers));
     return loop;
   }
 
@@ -184,6 +193,32 @@ class AdmissionLoopPipelineTest {
     loop.runPass();
     assertThat(cluster.job("quick").getStatus().getPhase()).isEqualTo(JobPhase.Succeeded);
     assertThat(writer.statusWrites).containsEntry("quick", 2);
+  }
+
+  @Test
+  void aPassAskedForWhileMoreWritesAreOutThanWritersRunsWhenTheyDrainBelowThat() throws Exception {
+    cluster.add(node(1000));
+    for (String name : List.of("a", "b", "c")) {
+      cluster.add(aJob(name).request(CPU, 100).build());
+      writer.hold.add(name);
+    }
+    loop(Duration.ZERO, 1)
+        .activate(); // the first pass, on the loop's thread: three writes, one writer
+    assertThat(writer.arrived.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
+    loop.awaitIdle();
+
+    cluster.add(aJob("later").request(CPU, 100).build());
+    loop.requestPass();
+    loop.awaitIdle();
+    assertThat(cluster.job("later").getStatus()).as("put off while three writes are out").isNull();
+
+    writer.letGo.release(3);
+    assertThat(writer.answered.tryAcquire(4, 30, TimeUnit.SECONDS))
+        .as("the put-off pass ran once the writes drained, and wrote later's admission")
+        .isTrue();
+    assertThat(cluster.job("later").getStatus().getNode()).isEqualTo("n1");
+    assertThat(cluster.admissionsApplied())
+        .containsExactlyInAnyOrder("a@n1", "b@n1", "c@n1", "later@n1");
   }
 
   private NodeJob succeeded(String job) {
