@@ -159,7 +159,7 @@ public final class AdmissionPass {
 
   /** Step 5: decides each job in order, reserving every admission before the next job. */
   AdmissionResult decideAll(TurnListener listener) {
-    Map<JobKey, Decision> decisions = new LinkedHashMap<>(queued.size() * 2);
+    PassDecisions decisions = new PassDecisions(queued.size());
     List<Admission> admissions = new ArrayList<>();
     for (PreparedJob job : queued) {
       DependencyVerdict verdict = dependencies.verdict(job.index);
@@ -167,7 +167,7 @@ public final class AdmissionPass {
         listener.turn(job, verdict);
       }
       Decision decision = decideOne(job, verdict);
-      decisions.put(job.key, decision);
+      decisions.add(job.key, decision);
       if (decision instanceof Decision.Admit admit) {
         admissions.add(
             new Admission(job.key, admit.node(), admit.effectivePriority(), admit.starving()));

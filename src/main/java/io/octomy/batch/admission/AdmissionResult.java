@@ -20,7 +20,10 @@ public record AdmissionResult(
     Map<JobKey, Decision> decisions, List<Admission> admissions, StarvationHold hold) {
 
   public AdmissionResult {
-    decisions = Collections.unmodifiableMap(new LinkedHashMap<>(decisions));
+    decisions =
+        decisions instanceof PassDecisions passOrder
+            ? passOrder
+            : Collections.unmodifiableMap(new LinkedHashMap<>(decisions));
     admissions = List.copyOf(admissions);
   }
 

@@ -101,6 +101,14 @@ final class DependencyGraph {
       if (edges[root] == null || order[root] >= 0) {
         continue;
       }
+      if (edges[root].length == 0) {
+        // A component of its own that waits on no other vertex: most jobs.
+        order[root] = low[root] = counter++;
+        if (jobs.get(root).view.phase() == JobPhase.Queued) {
+          verdicts[root] = resolve(jobs.get(root));
+        }
+        continue;
+      }
       int depth = 0;
       callNode[depth] = root;
       callEdge[depth] = 0;
