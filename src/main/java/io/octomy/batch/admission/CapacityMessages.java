@@ -32,6 +32,7 @@ final class CapacityMessages {
               + " ("
               + where(pool, job, node)
               + overAllocated(pool, job, node, resource)
+              + strayRuns(pool, node)
               + ")");
     }
     s.append("; the most free on a ready node is ").append(String.join(" and ", parts));
@@ -154,6 +155,17 @@ final class CapacityMessages {
     long offer = pool.offerFor(node, job, resource);
     long allocated = pool.allocated(node, resource);
     return allocated > offer ? "; " + allocated + " allocated is above its offer of " + offer : "";
+  }
+
+  private static String strayRuns(NodePool pool, int node) {
+    List<String> runs = pool.strayRuns(node);
+    if (runs.isEmpty()) {
+      return "";
+    }
+    return "; full until its agent reports "
+        + String.join(", ", runs)
+        + " stopped, "
+        + (runs.size() == 1 ? "a run whose job is gone" : "runs whose jobs are gone");
   }
 
   private static String noneOffers(NodePool pool, int resource) {

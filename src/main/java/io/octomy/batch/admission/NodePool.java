@@ -20,6 +20,9 @@ import java.util.Map;
  * least as much of some resource in use (ours and everything else) as it offers of it; a BestEffort
  * job that is not starving is not placed on a busy node.
  *
+ * <p>A node whose agent still reports a run whose job is gone ({@link NodeView#strayRuns()}) counts
+ * as fully allocated until that run is reported ended.
+ *
  * <p>The nodes eligible for others' work are indexed by free amount ({@link FreeSpaceIndex});
  * reserving and releasing keep that index in step. Where a job goes is decided by {@link
  * Placement}.
@@ -86,6 +89,11 @@ final class NodePool {
         int id = resources.id(e.getKey());
         othersOffer[i * r + id] = table.offer(node.mode(), e.getKey(), e.getValue());
         ownOffer[i * r + id] = table.offer(node.ownMode(), e.getKey(), e.getValue());
+        if (!node.strayRuns().isEmpty()) {
+          // Runs whose jobs are gone hold what they were admitted with, which is no longer known:
+          // the whole offer, until the agent reports them ended.
+          allocated[i * r + id] = Math.max(othersOffer[i * r + id], ownOffer[i * r + id]);
+        }
       }
       busyForOthers[i] = busyResource(i, othersOffer);
       busyForOwn[i] = busyResource(i, ownOffer);
@@ -186,6 +194,11 @@ final class NodePool {
   /** The mode that applies to {@code job} on {@code node}. */
   NodeMode modeFor(int node, PreparedJob job) {
     return node == job.origin ? nodes[node].ownMode() : nodes[node].mode();
+  }
+
+  /** Runs the agent reports still going whose jobs are gone; the node is full while any is. */
+  List<String> strayRuns(int node) {
+    return nodes[node].strayRuns();
   }
 
   long allocated(int node, int resource) {

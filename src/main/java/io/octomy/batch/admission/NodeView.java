@@ -3,6 +3,7 @@ package io.octomy.batch.admission;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -19,6 +20,11 @@ import java.util.Objects;
  * @param usage resource name to what the agent measures in use on the whole machine, our jobs and
  *     everything else together; a node is busy for BestEffort work when it uses at least as much of
  *     a resource as it offers
+ * @param strayRuns runs the node's agent reports still running whose jobs are gone (deleted past
+ *     their finalizer, or re-created under a new uid), as "namespace/name"; while there is one, the
+ *     node counts as fully allocated, since what they were admitted with is no longer known: like a
+ *     Slurm node in COMPLETING, it takes no work that requests anything until its agent reports
+ *     them ended
  */
 public record NodeView(
     String name,
@@ -27,7 +33,8 @@ public record NodeView(
     Map<String, Long> capacity,
     Instant heartbeat,
     boolean ready,
-    Map<String, Long> usage) {
+    Map<String, Long> usage,
+    List<String> strayRuns) {
 
   public NodeView {
     Objects.requireNonNull(name, "name");
@@ -35,6 +42,19 @@ public record NodeView(
     ownMode = ownMode == null ? mode : ownMode;
     capacity = capacity == null ? Map.of() : Map.copyOf(capacity);
     usage = usage == null ? Map.of() : Map.copyOf(usage);
+    strayRuns = strayRuns == null ? List.of() : List.copyOf(strayRuns);
+  }
+
+  /** A node whose agent reports no run of a job that is gone. */
+  public NodeView(
+      String name,
+      NodeMode mode,
+      NodeMode ownMode,
+      Map<String, Long> capacity,
+      Instant heartbeat,
+      boolean ready,
+      Map<String, Long> usage) {
+    this(name, mode, ownMode, capacity, heartbeat, ready, usage, List.of());
   }
 
   /** A node whose measured use is not known (or not given). */
@@ -45,7 +65,7 @@ public record NodeView(
       Map<String, Long> capacity,
       Instant heartbeat,
       boolean ready) {
-    this(name, mode, ownMode, capacity, heartbeat, ready, Map.of());
+    this(name, mode, ownMode, capacity, heartbeat, ready, Map.of(), List.of());
   }
 
   /**

@@ -11,7 +11,9 @@ import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
+import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Conditions;
+import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.api.SpecValidator;
 import io.octomy.batch.vocabulary.ConditionTypes;
@@ -28,7 +30,8 @@ import java.util.Set;
 
 /**
  * Turns the informer caches into the admission pass's immutable snapshot. Admissions still in
- * flight count as admitted, and so do jobs being deleted whose work has not stopped yet; an
+ * flight count as admitted, and so do jobs being deleted whose work has not stopped yet; a node
+ * still running work whose job is gone counts as full until its agent reports that work ended; an
  * InvalidSpec rejection whose spec has since been edited is queued again, so fixing a manifest is
  * enough to be reconsidered.
  */
@@ -44,6 +47,10 @@ public final class SnapshotBuilder {
       Instant now) {
     List<JobView> jobViews = new ArrayList<>(jobs.size());
     Set<String> uids = new HashSet<>();
+    Set<String> known = new HashSet<>(jobs.size() * 2);
+    for (BatchJob job : jobs) {
+      known.add(job.getMetadata().getUid());
+    }
     Map<JobKey, Instant> queueTimes = QueueTimes.of(jobs, now);
     for (BatchJob job : jobs) {
       if (job.getMetadata().getDeletionTimestamp() != null
@@ -60,7 +67,7 @@ public final class SnapshotBuilder {
     validation.retain(uids);
     List<NodeView> nodeViews = new ArrayList<>(nodes.size());
     for (BatchNode node : nodes) {
-      nodeViews.add(view(node));
+      nodeViews.add(view(node, strayRuns(node, known)));
     }
     return new Snapshot(jobViews, nodeViews, policy, now);
   }
@@ -174,8 +181,33 @@ public final class SnapshotBuilder {
         problems);
   }
 
+  /**
+   * Runs the node's agent reports unfinished whose jobs the cache does not hold (deleted past their
+   * finalizer, or re-created under a new uid): the agent stops them at its next report, and until
+   * then they still take the machine.
+   */
+  static List<String> strayRuns(BatchNode node, Set<String> knownUids) {
+    BatchNodeStatus st = node.getStatus();
+    if (st == null || st.getJobs() == null) {
+      return List.of();
+    }
+    List<String> stray = new ArrayList<>(0);
+    for (NodeJob run : st.getJobs()) {
+      if (run.getUid() != null
+          && (run.getPhase() == null || !run.getPhase().isFinished())
+          && !knownUids.contains(run.getUid())) {
+        stray.add(run.getNamespace() + "/" + run.getName());
+      }
+    }
+    return stray;
+  }
+
   /** What admission reads of a BatchNode; the modes as the agent reads them, defaults included. */
   public static NodeView view(BatchNode node) {
+    return view(node, List.of());
+  }
+
+  private static NodeView view(BatchNode node, List<String> strayRuns) {
     var st = node.getStatus();
     return new NodeView(
         node.getMetadata().getName(),
@@ -184,7 +216,8 @@ public final class SnapshotBuilder {
         st == null ? null : st.getCapacity(),
         st == null ? null : Times.parse(st.getHeartbeatTime()),
         st != null && Conditions.isTrue(st.getConditions(), ConditionTypes.READY),
-        st == null ? null : st.getUsage());
+        st == null ? null : st.getUsage(),
+        strayRuns);
   }
 
   private static JobKey key(BatchJob job) {

@@ -184,6 +184,20 @@ class AdmissionPassTest {
                   assertThat(r.decision(key("run"))).isEmpty();
                   assertThat(r.countsByReason()).isEqualTo(Map.of(Reason.Admitted, 1));
                 }),
+        scenario(
+                "a node still running work whose job is gone is full until its agent reports it"
+                    + " ended; a job that requests nothing still goes there",
+                world()
+                    .with(node("ws-1").capacity(CPU, 8000).strayRun("default/forced-out"))
+                    .with(job("solve").guaranteed(CPU, 1000), job("nothing")))
+            .expect(
+                "solve",
+                waits(Reason.WaitingForCapacity)
+                    .message(
+                        "waiting for capacity: need 1000 octomy.io/cpu-milli; the most free on a"
+                            + " ready node is 0 (ws-1, Drone; full until its agent reports"
+                            + " default/forced-out stopped, a run whose job is gone)."))
+            .expect("nothing", admitted("ws-1")),
 
         // ---- BestEffort is deferred first when the machine is busy ---------------------------
         scenario(

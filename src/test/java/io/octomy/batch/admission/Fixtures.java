@@ -151,6 +151,7 @@ final class Fixtures {
     private final Map<String, Long> usage = new LinkedHashMap<>();
     private Instant heartbeat = NOW.minusSeconds(10);
     private boolean ready = true;
+    private final List<String> strayRuns = new ArrayList<>();
 
     private NodeBuilder(String name) {
       this.name = name;
@@ -187,8 +188,14 @@ final class Fixtures {
       return this;
     }
 
+    /** A run the agent reports still going whose job is gone, as "namespace/name". */
+    NodeBuilder strayRun(String run) {
+      strayRuns.add(run);
+      return this;
+    }
+
     NodeView build() {
-      return new NodeView(name, mode, ownMode, capacity, heartbeat, ready, usage);
+      return new NodeView(name, mode, ownMode, capacity, heartbeat, ready, usage, strayRuns);
     }
   }
 

@@ -1,17 +1,26 @@
 package io.octomy.batch.controller;
 
 import static io.octomy.batch.fixtures.ApiFixtures.aJob;
+import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.fixtures.ApiFixtures;
 import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Policy;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** What is final and what is decided again, read off a job's status. */
+/** What is final and what is decided again, read off a job's status; which runs are stray. */
 class SnapshotBuilderTest {
 
   static Stream<Arguments> phases() {
@@ -47,6 +56,53 @@ class SnapshotBuilderTest {
             "InvalidSpec",
             false,
             JobPhase.Rejected));
+  }
+
+  /**
+   * The node's report names runs by uid: only an unfinished run of a uid not in the cache is stray.
+   */
+  @Test
+  void aNodeIsFullWhileItsAgentReportsAnUnfinishedRunOfAJobTheCacheDoesNotHold() {
+    BatchJob kept = aJob("kept").build();
+    kept.getMetadata().setUid("uid-kept");
+    BatchNode node = aNode("ws-1").capacity(ApiFixtures.CPU, 8000).build();
+    node.getStatus()
+        .setJobs(
+            List.of(
+                run("kept", "uid-kept", JobPhase.Running),
+                run("forced-out", "uid-gone", JobPhase.Running),
+                run("done-and-gone", "uid-done", JobPhase.Succeeded),
+                run("recreated", "uid-old", JobPhase.Running)));
+    BatchJob recreated = aJob("recreated").build();
+    recreated.getMetadata().setUid("uid-new");
+
+    assertThat(SnapshotBuilder.strayRuns(node, Set.of("uid-kept", "uid-new")))
+        .containsExactly("default/forced-out", "default/recreated");
+    assertThat(
+            new SnapshotBuilder()
+                .build(
+                    List.of(kept, recreated),
+                    List.of(node),
+                    new AssumedAdmissions(),
+                    Policy.defaults(),
+                    Instant.now())
+                .nodes())
+        .singleElement()
+        .satisfies(
+            v ->
+                assertThat(v.strayRuns())
+                    .containsExactly("default/forced-out", "default/recreated"));
+    node.getStatus().setJobs(List.of(run("kept", "uid-kept", JobPhase.Running)));
+    assertThat(SnapshotBuilder.strayRuns(node, Set.of("uid-kept"))).isEmpty();
+  }
+
+  private static NodeJob run(String name, String uid, JobPhase phase) {
+    NodeJob r = new NodeJob();
+    r.setNamespace("default");
+    r.setName(name);
+    r.setUid(uid);
+    r.setPhase(phase);
+    return r;
   }
 
   @ParameterizedTest(name = "{0}")
