@@ -17,13 +17,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,7 +52,6 @@ import org.slf4j.LoggerFactory;
 public final class AdmissionLoop implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
-  private static final int EVENT_QUEUE = 1000;
 
   /**
    * Settings of the loop.
@@ -118,7 +115,7 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private final ScheduledExecutorService loop;
   private final ExecutorService writers;
-  private final ThreadPoolExecutor events;
+  private final EventRecorder events;
   private final AtomicBoolean passPending = new AtomicBoolean();
   private final AtomicLong requestedAt = new AtomicLong();
   private final AtomicBoolean passAfterWrites = new AtomicBoolean();
@@ -138,18 +135,10 @@ public final class AdmissionLoop implements AutoCloseable {
     this.loop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "admission-loop"));
     this.writers =
         Executors.newFixedThreadPool(settings.writeThreads(), r -> daemon(r, "status-writer"));
-    // Events go out on their own thread through a bounded queue, as Kubernetes' event recorder
-    // does: they never delay a status write, and under a burst the overflow is dropped (and
-    // counted) rather than taking the API server's capacity from decisions.
-    this.events =
-        new ThreadPoolExecutor(
-            1,
-            1,
-            0,
-            TimeUnit.MILLISECONDS,
-            new ArrayBlockingQueue<>(EVENT_QUEUE),
-            r -> daemon(r, "event-recorder"),
-            (task, pool) -> metrics.eventDropped());
+    // Events go out on their own thread: they never delay a status write, and under a burst they
+    // are folded into Events with a count rather than taking the API server's capacity from
+    // decisions, or being dropped.
+    this.events = new EventRecorder(writer::recordEvent, System::nanoTime, metrics);
     this.gate = new StatusWriteGate(settings.messageRefresh(), metrics);
     this.readBack = new AdmissionReadBack(assumed, writer);
     this.deciding = new DecisionStep(assumed, snapshots, gate, policy);
@@ -386,12 +375,11 @@ public final class AdmissionLoop implements AutoCloseable {
     active = false;
     loop.shutdownNow();
     writers.shutdown();
-    events.shutdown();
     try {
       writers.awaitTermination(10, TimeUnit.SECONDS);
-      events.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    events.close();
   }
 }

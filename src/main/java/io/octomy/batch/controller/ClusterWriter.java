@@ -75,8 +75,11 @@ public interface ClusterWriter {
    */
   boolean deletePod(Pod pod);
 
-  /** Records a Kubernetes Event on the job; failures are logged and otherwise ignored. */
-  void recordEvent(BatchJob job, JobEvent event);
+  /**
+   * Records a Kubernetes Event on the job, standing for {@code count} Events of its kind (more than
+   * one when similar Events were folded together); failures are logged and otherwise ignored.
+   */
+  void recordEvent(BatchJob job, JobEvent event, int count);
 
   /**
    * Folds a finished run into the BatchJobProfile named after its type (idempotent). False on

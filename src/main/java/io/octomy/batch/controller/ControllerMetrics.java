@@ -57,8 +57,9 @@ public final class ControllerMetrics {
     registry.counter("octomy_status_writes", "result", result.name().toLowerCase()).increment();
   }
 
-  public void eventDropped() {
-    registry.counter("octomy_events_dropped").increment();
+  /** An Event folded into one with a count instead of going out on its own. */
+  public void eventFolded() {
+    registry.counter("octomy_events_folded").increment();
   }
 
   public void statusWriteSkipped() {

@@ -180,7 +180,7 @@ public final class KubernetesWriter implements ClusterWriter {
   }
 
   @Override
-  public void recordEvent(BatchJob job, JobEvent event) {
+  public void recordEvent(BatchJob job, JobEvent event, int count) {
     String now = Times.format(clock.instant());
     String name = job.getMetadata().getName();
     if (name.length() > 200) {
@@ -210,7 +210,7 @@ public final class KubernetesWriter implements ClusterWriter {
                   .withMessage(event.message())
                   .withFirstTimestamp(now)
                   .withLastTimestamp(now)
-                  .withCount(1)
+                  .withCount(count)
                   .withNewSource()
                   .withComponent(Labels.COMPONENT)
                   .endSource()

@@ -64,7 +64,7 @@ final class WriteStep {
   private final AssumedAdmissions assumed;
   private final DriftFolder drift = new DriftFolder();
   private final Executor writers;
-  private final Executor events;
+  private final EventRecorder events;
   private final Runnable onAnswered;
 
   /**
@@ -77,7 +77,7 @@ final class WriteStep {
       StatusWriteGate gate,
       AssumedAdmissions assumed,
       Executor writers,
-      Executor events,
+      EventRecorder events,
       Runnable onAnswered) {
     this.onAnswered = onAnswered;
     this.writer = writer;
@@ -200,7 +200,7 @@ final class WriteStep {
     metrics.statusWrite(r);
     if (r == ClusterWriter.Result.WRITTEN) {
       gate.written(job, now);
-      w.composed().events().forEach(e -> events.execute(() -> writer.recordEvent(job, e)));
+      w.composed().events().forEach(e -> events.record(job, e));
     } else if (w.admission()) {
       if (r == ClusterWriter.Result.FAILED) {
         // No answer: it may have landed. Held until read back (AdmissionReadBack).

@@ -94,8 +94,8 @@ class AdmissionLoopPipelineTest {
     }
 
     @Override
-    public void recordEvent(BatchJob job, JobEvent event) {
-      cluster.recordEvent(job, event);
+    public void recordEvent(BatchJob job, JobEvent event, int count) {
+      cluster.recordEvent(job, event, count);
     }
 
     @Override

@@ -486,7 +486,7 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   }
 
   @Override
-  public synchronized void recordEvent(BatchJob job, JobEvent event) {
+  public synchronized void recordEvent(BatchJob job, JobEvent event, int count) {
     events.add(job.getMetadata().getName() + ": " + event.reason());
   }
 

@@ -1,0 +1,37 @@
+package io.octomy.batch.controller;
+
+import static io.octomy.batch.fixtures.ApiFixtures.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The recorder's thread sends what the folding lets out, and its close loses nothing. */
+class EventRecorderTest {
+
+  private record Sent(String job, String reason, int count) {}
+
+  @Test
+  void aBurstGoesOutAsTheRateAllowsThenAsOneFoldedEventAndCloseSendsTheFold() {
+    List<Sent> sent = new ArrayList<>();
+    EventRecorder r =
+        new EventRecorder(
+            (job, event, count) -> {
+              synchronized (sent) {
+                sent.add(new Sent(job.getMetadata().getName(), event.reason(), count));
+              }
+            },
+            () -> 0L, // time stands still: no tokens come back, no fold falls due
+            new ControllerMetrics(new SimpleMeterRegistry()));
+    for (int i = 0; i < 1000; i++) {
+      r.record(aJob("j" + i).build(), JobEvent.normal("Admitted", "m"));
+    }
+    r.close();
+    assertThat(sent).hasSize(EventFolding.BURST + 1);
+    assertThat(sent.subList(0, EventFolding.BURST)).allMatch(s -> s.count() == 1);
+    assertThat(sent.get(EventFolding.BURST)).isEqualTo(new Sent("j999", "Admitted", 900));
+    assertThat(sent.stream().mapToInt(Sent::count).sum()).isEqualTo(1000);
+  }
+}
