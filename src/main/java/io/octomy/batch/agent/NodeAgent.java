@@ -8,7 +8,6 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Executor;
-import io.octomy.batch.api.OwnerlessItemStore;
 import io.octomy.batch.vocabulary.Labels;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * <p>On {@link #start()} it creates the BatchNode when missing (spec from the settings; an existing
  * spec is never rewritten), then writes the whole status at every report interval (the heartbeat),
  * at once after a spec change, and soon after a local job starts or ends. Jobs are followed through
- * an informer on BatchJobs in all namespaces and reconciled every sample interval, when running
- * jobs are also measured.
+ * an informer on the BatchJobs placed on this node, in all namespaces, and reconciled every sample
+ * interval, when running jobs are also measured.
  *
  * <p>Everything but the informers' callbacks and process stops runs on one agent thread, so the job
  * trackers need no locks. {@link #close()} leaves running processes running: the next agent on the
@@ -133,13 +132,7 @@ public final class NodeAgent implements AutoCloseable {
     informers.add(nodes);
     // run() returns after the initial list: a job missing from the cache is really gone,
     // which matters because a running job whose BatchJob is gone gets stopped.
-    jobs =
-        client
-            .resources(BatchJob.class)
-            .inAnyNamespace()
-            .withIndexers(InformedJobs.indexers())
-            .runnableInformer(0)
-            .itemStore(new OwnerlessItemStore<>());
+    jobs = InformedJobs.informer(client, settings.nodeName());
     jobs.addEventHandler(anyChange(this::requestReconcile));
     jobs.run();
     informed = InformedJobs.of(jobs.getIndexer());

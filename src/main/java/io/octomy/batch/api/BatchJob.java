@@ -1,6 +1,7 @@
 package io.octomy.batch.api;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.AdditionalSelectableField;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -48,6 +49,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.message",
     type = AdditionalPrinterColumn.Type.STRING,
     priority = 1)
+// a node's agent lists and watches only the jobs placed on it
+// (`fieldSelector=status.node=NAME`), not every job of the cluster
+@AdditionalSelectableField(jsonPath = ".status.node")
 @ValidationRule(
     value = BatchJob.SPEC_FIXED_ONCE_ADMITTED,
     message =

@@ -129,7 +129,7 @@ final class Deletions {
     }
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
-            .and(FieldSelectors.of(req.param("fieldSelector"), type));
+            .and(FieldSelectors.of(req.param("fieldSelector"), type, p.version()));
     ObjectNode list = json.createObjectNode();
     list.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
     ArrayNode items = list.putArray("items");

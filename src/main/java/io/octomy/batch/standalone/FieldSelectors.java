@@ -68,14 +68,14 @@ final class FieldSelectors {
    *
    * @throws ApiException 400 for an expression the real server refuses
    */
-  static Predicate<JsonNode> of(String expression, ResourceType type) {
+  static Predicate<JsonNode> of(String expression, ResourceType type, String version) {
     Predicate<JsonNode> all = o -> true;
     if (expression == null || expression.isBlank()) {
       return all;
     }
     List<String> terms = splitTerms(expression);
     terms.sort(null);
-    SelectableFields labels = labels(type);
+    SelectableFields labels = labels(type, version);
     for (String term : terms) {
       if (term.isEmpty()) {
         continue;
@@ -107,9 +107,11 @@ final class FieldSelectors {
     return all;
   }
 
-  private static SelectableFields labels(ResourceType type) {
+  private static SelectableFields labels(ResourceType type, String version) {
     if (type.isCustom()) {
-      return new SelectableFields(type.namespaced() ? NAMESPACED : CLUSTER, false);
+      Set<String> all = new HashSet<>(type.namespaced() ? NAMESPACED : CLUSTER);
+      all.addAll(type.selectableFields().getOrDefault(version, Set.of()));
+      return new SelectableFields(Set.copyOf(all), false);
     }
     if (EventVersions.isEventsV1(type)) {
       return new SelectableFields(EventVersions.eventsV1FieldLabels(), false);

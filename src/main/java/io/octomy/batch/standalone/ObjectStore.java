@@ -33,13 +33,19 @@ final class ObjectStore implements AutoCloseable {
     DELETED
   }
 
-  /** One committed change, as delivered to watchers. */
+  /**
+   * One committed change, as delivered to watchers.
+   *
+   * @param previous the object as it was before a MODIFIED change (else {@code null}): a watch with
+   *     a selector sees an object that starts or stops matching as ADDED or DELETED
+   */
   record Event(
       EventType type,
       String resource,
       String namespace,
       long resourceVersion,
       ObjectNode object,
+      ObjectNode previous,
       long bytes) {}
 
   /** A watch. {@link #send} runs under the write lock and must not block. */
@@ -245,6 +251,7 @@ final class ObjectStore implements AutoCloseable {
 
   /** A durable write becomes what reads and watches see; under the lock, in version order. */
   private void makeVisible(GroupCommit.Staged s) {
+    ObjectNode previous = s.type == EventType.MODIFIED ? objects.get(s.key) : null;
     if (s.removes()) {
       objects.remove(s.key);
     } else {
@@ -253,7 +260,13 @@ final class ObjectStore implements AutoCloseable {
     resourceVersion = s.resourceVersion();
     feed.publish(
         new Event(
-            s.type, s.row.resource(), s.row.namespace(), s.resourceVersion(), s.object, s.bytes));
+            s.type,
+            s.row.resource(),
+            s.row.namespace(),
+            s.resourceVersion(),
+            s.object,
+            previous,
+            s.bytes));
   }
 
   private String serialize(ObjectNode object) {
@@ -301,6 +314,7 @@ final class ObjectStore implements AutoCloseable {
                   o.path("metadata").path("namespace").asText(""),
                   version(o),
                   o,
+                  null,
                   0);
           if (scoped.matches(e)) {
             scoped.send(e);

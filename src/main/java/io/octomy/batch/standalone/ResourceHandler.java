@@ -124,7 +124,7 @@ final class ResourceHandler {
         store.list(type.storageKey(), type.namespaced() ? p.namespace() : null);
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
-            .and(FieldSelectors.of(req.param("fieldSelector"), type));
+            .and(FieldSelectors.of(req.param("fieldSelector"), type, p.version()));
     ListPage page = ListPage.of(req, snapshot, filter);
     List<ObjectNode> items =
         page.items().stream().map(o -> ServedObjects.view(type, p.version(), o)).toList();

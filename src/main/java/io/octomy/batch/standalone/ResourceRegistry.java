@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -76,6 +77,7 @@ final class ResourceRegistry {
             List.of(),
             hasStatus,
             Map.of(),
+            Map.of(),
             Map.of());
     byKey.put(type.key(), type);
   }
@@ -143,6 +145,7 @@ final class ResourceRegistry {
     List<String> versions = new ArrayList<>();
     Map<String, JsonNode> columns = new LinkedHashMap<>();
     Map<String, JsonNode> schemas = new LinkedHashMap<>();
+    Map<String, Set<String>> selectable = new LinkedHashMap<>();
     boolean hasStatus = false;
     for (JsonNode v : spec.path("versions")) {
       if (!v.path("served").asBoolean(true)) {
@@ -159,6 +162,11 @@ final class ResourceRegistry {
         columns.put(name, v.get("additionalPrinterColumns"));
       }
       schemas.put(name, v.path("schema").path("openAPIV3Schema"));
+      Set<String> labels = new LinkedHashSet<>();
+      // a selectable field's label is its JSON path without the leading dot, as kube-apiserver
+      // names it
+      v.path("selectableFields").forEach(f -> labels.add(f.path("jsonPath").asText().substring(1)));
+      selectable.put(name, Set.copyOf(labels));
       hasStatus |= v.path("subresources").has("status");
     }
     if (versions.isEmpty()) {
@@ -176,7 +184,8 @@ final class ResourceRegistry {
         strings(names.path("categories")),
         hasStatus,
         Map.copyOf(columns),
-        Map.copyOf(schemas));
+        Map.copyOf(schemas),
+        Map.copyOf(selectable));
   }
 
   private static List<String> strings(JsonNode array) {

@@ -3,6 +3,7 @@ package io.octomy.batch.standalone;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One served resource (a built-in kind or a CustomResourceDefinition), with everything the server
@@ -20,6 +21,8 @@ import java.util.Map;
  *     apart)
  * @param printerColumns per version: the CRD's {@code additionalPrinterColumns} (may be absent)
  * @param schemas per version: the CRD's {@code openAPIV3Schema} (absent for built-ins)
+ * @param selectableFields per version: the field labels of the CRD's {@code selectableFields}
+ *     ({@code status.node} for {@code jsonPath: .status.node}), beside the metadata ones
  */
 record ResourceType(
     String group,
@@ -32,7 +35,8 @@ record ResourceType(
     List<String> categories,
     boolean hasStatus,
     Map<String, JsonNode> printerColumns,
-    Map<String, JsonNode> schemas) {
+    Map<String, JsonNode> schemas,
+    Map<String, Set<String>> selectableFields) {
 
   /** The identity of this resource: per group and plural, not per version. */
   String key() {

@@ -59,7 +59,7 @@ final class WatchHandler {
   void watch(ApiRequest req, RequestPath p, ResourceType type, WatchSink sink) {
     Predicate<JsonNode> filter =
         Selectors.labels(req.param("labelSelector"))
-            .and(FieldSelectors.of(req.param("fieldSelector"), type));
+            .and(FieldSelectors.of(req.param("fieldSelector"), type, p.version()));
     if (p.name() != null) {
       filter = filter.and(o -> p.name().equals(o.path("metadata").path("name").asText()));
     }
@@ -74,12 +74,14 @@ final class WatchHandler {
         new ObjectStore.Watcher() {
           @Override
           public boolean matches(ObjectStore.Event event) {
-            return matches.test(event.object());
+            return matches.test(event.object())
+                || (event.previous() != null && matches.test(event.previous()));
           }
 
           @Override
           public void send(ObjectStore.Event event) {
-            ObjectNode object = ServedObjects.view(type, p.version(), event.object());
+            SelectedChange seen = SelectedChange.of(event, matches);
+            ObjectNode object = ServedObjects.view(type, p.version(), seen.object());
             JsonNode body =
                 table
                     ? tables.table(
@@ -89,7 +91,7 @@ final class WatchHandler {
                         req.param("includeObject"),
                         event.resourceVersion())
                     : object;
-            sink.send(line(event.type().name(), body));
+            sink.send(line(seen.type().name(), body));
           }
         };
     try {

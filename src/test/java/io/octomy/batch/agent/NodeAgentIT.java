@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
@@ -18,8 +19,9 @@ import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
-import io.octomy.batch.controller.MockApi;
 import io.octomy.batch.fixtures.ApiFixtures;
+import io.octomy.batch.standalone.EmbeddedApiServer;
+import io.octomy.batch.standalone.StandaloneRuntime;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
@@ -45,8 +47,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The agent against the fabric8 mock server in CRUD mode, with fixed host readings and real
- * processes.
+ * The agent against the embedded API server (the product's CRDs, as in standalone mode), with fixed
+ * host readings and real processes.
  */
 class NodeAgentIT {
 
@@ -61,16 +63,19 @@ class NodeAgentIT {
 
   @TempDir Path state;
   @TempDir Path cgroups;
-  private KubernetesMockServer server;
+  @TempDir Path serverState;
+  private EmbeddedApiServer server;
   private KubernetesClient client;
   private final List<NodeAgent> agents = new ArrayList<>();
 
   @BeforeEach
   void startServer() throws IOException {
-    server = MockApi.crudServer();
-    client = server.createClient();
-    // The CRDs tell the mock server that BatchNode is cluster-scoped and has a status subresource.
-    MockApi.installCrds(client);
+    server = EmbeddedApiServer.start(serverState, 0, StandaloneRuntime.productCrds());
+    client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+        .create();
   }
 
   @AfterEach
@@ -78,7 +83,7 @@ class NodeAgentIT {
     agents.forEach(NodeAgent::close);
     killJobProcesses();
     client.close();
-    server.destroy();
+    server.close();
   }
 
   // --- (a) the BatchNode's spec --------------------------------------------------------------

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
@@ -100,27 +101,53 @@ class SelectorsTest {
         JSON.readTree(
             "{\"metadata\":{\"name\":\"e\"},\"involvedObject\":{\"name\":\"a\"},"
                 + "\"type\":\"Warning\",\"source\":{\"component\":\"agent\"}}");
-    assertThat(FieldSelectors.of("involvedObject.name=a,type=Warning", events).test(event))
+    assertThat(FieldSelectors.of("involvedObject.name=a,type=Warning", events, "v1").test(event))
         .isTrue();
-    assertThat(FieldSelectors.of("source=agent", events).test(event)).isTrue();
-    assertThat(FieldSelectors.of("metadata.name!=e", events).test(event)).isFalse();
-    assertThat(FieldSelectors.of("spec.unschedulable=false", nodes).test(JSON.readTree("{}")))
+    assertThat(FieldSelectors.of("source=agent", events, "v1").test(event)).isTrue();
+    assertThat(FieldSelectors.of("metadata.name!=e", events, "v1").test(event)).isFalse();
+    assertThat(FieldSelectors.of("spec.unschedulable=false", nodes, "v1").test(JSON.readTree("{}")))
         .isTrue();
     assertThat(
-            FieldSelectors.of("metadata.name=a\\,b", configMaps)
+            FieldSelectors.of("metadata.name=a\\,b", configMaps, "v1")
                 .test(JSON.readTree("{\"metadata\":{\"name\":\"a,b\"}}")))
         .isTrue();
 
-    assertThatThrownBy(() -> FieldSelectors.of("data.a=b", configMaps))
+    assertThatThrownBy(() -> FieldSelectors.of("data.a=b", configMaps, "v1"))
         .hasMessage(
             "\"data.a\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\"");
-    assertThatThrownBy(() -> FieldSelectors.of("spec.size=4", custom))
+    assertThatThrownBy(() -> FieldSelectors.of("spec.size=4", custom, custom.preferredVersion()))
         .hasMessage("field label not supported: spec.size");
-    assertThatThrownBy(() -> FieldSelectors.of("metadata.namespace=x", nodes))
+    assertThatThrownBy(() -> FieldSelectors.of("metadata.namespace=x", nodes, "v1"))
         .hasMessage("field label not supported: metadata.namespace");
-    assertThatThrownBy(() -> FieldSelectors.of("metadata.name=a=b", configMaps))
+    assertThatThrownBy(() -> FieldSelectors.of("metadata.name=a=b", configMaps, "v1"))
         .hasMessage("invalid field selector: unescaped character in value: 61");
-    assertThatThrownBy(() -> FieldSelectors.of("metadata.name", configMaps))
+    assertThatThrownBy(() -> FieldSelectors.of("metadata.name", configMaps, "v1"))
         .hasMessage("invalid selector: 'metadata.name'; can't understand 'metadata.name'");
+  }
+
+  @Test
+  void aCustomResourceOffersItsSelectableFieldsInTheVersionsThatDeclareThem() throws Exception {
+    ResourceType jobs =
+        ResourceRegistry.fromCrd(
+            TableRendererTest.YAML.readTree(
+                Files.readString(Path.of("crds/batchjobs.batch.octomy.io.yaml"))));
+    Predicate<JsonNode> onWs1 = FieldSelectors.of("status.node=ws-1", jobs, "v1alpha1");
+    JsonNode placed =
+        JSON.readTree("{\"metadata\":{\"name\":\"a\"},\"status\":{\"node\":\"ws-1\"}}");
+    JsonNode elsewhere = JSON.readTree("{\"status\":{\"node\":\"ws-2\"}}");
+    JsonNode waiting = JSON.readTree("{\"status\":{\"phase\":\"Queued\"}}");
+    assertThat(onWs1.test(placed)).isTrue();
+    assertThat(onWs1.test(elsewhere)).isFalse();
+    assertThat(onWs1.test(waiting)).isFalse();
+    // an absent field reads as the empty string
+    assertThat(FieldSelectors.of("status.node=", jobs, "v1alpha1").test(waiting)).isTrue();
+    assertThat(
+            FieldSelectors.of("status.node!=ws-1,metadata.name=a", jobs, "v1alpha1").test(placed))
+        .isFalse();
+    // a version that does not declare it does not offer it
+    assertThatThrownBy(() -> FieldSelectors.of("status.node=ws-1", jobs, "v9"))
+        .hasMessage("field label not supported: status.node");
+    assertThatThrownBy(() -> FieldSelectors.of("status.phase=Queued", jobs, "v1alpha1"))
+        .hasMessage("field label not supported: status.phase");
   }
 }
