@@ -49,6 +49,13 @@ public final class AdmissionPass {
   private StarvationGuard guard;
   private DependencyGraph dependencies;
 
+  /**
+   * Whether decisions carry their sentences. The passes a forecast simulates after the next one
+   * read only a decision's reason, what it waits on and where it is admitted, and never show its
+   * sentences: they are decided without them ({@link #withoutSentences}).
+   */
+  private boolean worded = true;
+
   AdmissionPass(Snapshot snapshot) {
     this.snapshot = snapshot;
     this.policy = snapshot.policy();
@@ -190,29 +197,32 @@ public final class AdmissionPass {
         return new Decision.Skip(dependency.ancestor(), dependency.message());
       case WAIT:
         return waiting(
-            job, Reason.WaitingForDependency, dependency.message(), dependency.waitingOn());
+            job,
+            Reason.WaitingForDependency,
+            worded ? dependency.message() : "",
+            dependency.waitingOn());
       default:
         break;
     }
     // 5.3 Locks: every held key is listed with its holder.
     List<WaitingOn> blocking = reservations.blockingLocks(job);
     if (!blocking.isEmpty()) {
-      return waiting(job, Reason.WaitingForLock, lockMessage(blocking), blocking);
+      return waiting(job, Reason.WaitingForLock, worded ? lockMessage(blocking) : "", blocking);
     }
     // 5.4 Group cap (namespace-scoped, like locks).
     List<String> groupHolders = reservations.fullGroupHolders(job);
     if (!groupHolders.isEmpty() || (job.group() != null && reservations.groupCap(job) <= 0)) {
       List<WaitingOn> on = groupHolders.stream().map(h -> new WaitingOn(job.group(), h)).toList();
-      return waiting(job, Reason.WaitingForGroup, groupMessage(job, groupHolders), on);
+      return waiting(
+          job, Reason.WaitingForGroup, worded ? groupMessage(job, groupHolders) : "", on);
     }
     // 5.5 Namespace budget: requests of admitted and running jobs of the namespace.
-    List<String> budget = reservations.budgetShortfalls(job);
-    if (!budget.isEmpty()) {
-      return waiting(
-          job,
-          Reason.WaitingForBudget,
-          "waiting for budget: " + String.join("; ", budget) + ".",
-          List.of());
+    if (!reservations.fitsBudgetNow(job)) {
+      String message =
+          worded
+              ? "waiting for budget: " + String.join("; ", reservations.budgetShortfalls(job)) + "."
+              : "";
+      return waiting(job, Reason.WaitingForBudget, message, List.of());
     }
     // 5.6 What the protected starving job will need besides capacity: its locks, the last slot of
     //     its group, what is left of its namespace's budget. Taken by a lower-priority job now,
@@ -222,11 +232,13 @@ public final class AdmissionPass {
       return waiting(
           job,
           Reason.HeldForStarvingJob,
-          "held for starving job "
-              + guard.hold().starvingJob()
-              + ": it needs "
-              + contested
-              + " too, and comes first.",
+          worded
+              ? "held for starving job "
+                  + guard.hold().starvingJob()
+                  + ": it needs "
+                  + contested
+                  + " too, and comes first."
+              : "",
           List.of());
     }
     // 5.7 Capacity, keeping the node held for a starving job for it.
@@ -242,7 +254,7 @@ public final class AdmissionPass {
       return waiting(
           job,
           Reason.NoNodeFits,
-          CapacityMessages.noNodeFits(pool, job, policy.nodeHeartbeatTimeout()),
+          worded ? CapacityMessages.noNodeFits(pool, job, policy.nodeHeartbeatTimeout()) : "",
           List.of());
     }
     if (job.deferrable && job.requestsNothing()) {
@@ -250,18 +262,23 @@ public final class AdmissionPass {
       return waiting(
           job,
           Reason.BestEffortDeferred,
-          CapacityMessages.bestEffortDeferred(pool, job, policy.priority().starvationAfter()),
+          worded
+              ? CapacityMessages.bestEffortDeferred(pool, job, policy.priority().starvationAfter())
+              : "",
           List.of());
     }
     if (excluded >= 0 && pool.fitsNow(excluded, job)) {
       return waiting(
           job,
           Reason.HeldForStarvingJob,
-          CapacityMessages.heldForStarvingJob(guard.hold()),
+          worded ? CapacityMessages.heldForStarvingJob(guard.hold()) : "",
           List.of());
     }
     return waiting(
-        job, Reason.WaitingForCapacity, CapacityMessages.waitingForCapacity(pool, job), List.of());
+        job,
+        Reason.WaitingForCapacity,
+        worded ? CapacityMessages.waitingForCapacity(pool, job) : "",
+        List.of());
   }
 
   /**
@@ -274,10 +291,10 @@ public final class AdmissionPass {
     String starvation = null;
     if (job.starving) {
       String capacityNote = guard.consider(job, reason);
-      if (capacityNote != null) {
+      if (capacityNote != null && worded) {
         message += capacityNote;
       }
-      starvation = guard.note(job, reason);
+      starvation = worded ? guard.note(job, reason) : "";
     }
     return new Decision.Wait(reason, message, on, job.effectivePriority, starvation);
   }
@@ -315,6 +332,15 @@ public final class AdmissionPass {
         + (holders.size() == 1 ? " is" : " are")
         + (holders.isEmpty() ? "" : " (" + String.join(", ", holders) + ")")
         + ".";
+  }
+
+  /**
+   * From now on decisions carry no sentences: a Wait's message is empty, and so is a starving job's
+   * note (still there, so {@link Decision#starving} holds). Reasons, what a job waits on, where it
+   * is admitted and every reservation are as before. For the passes a forecast simulates.
+   */
+  void withoutSentences() {
+    worded = false;
   }
 
   /** Forgets the starving job's protection: every pass starts without one. */

@@ -57,6 +57,9 @@ final class FuturePasses {
   // One pass.
   private Instant t;
 
+  /** A job decided in a simulated pass and not admitted, parked once the pass is over. */
+  private record Parking(PreparedJob job, Decision decision) {}
+
   FuturePasses(AdmissionPass pass, RunTimeModel model) {
     this.pass = pass;
     this.pool = pass.pool();
@@ -95,6 +98,7 @@ final class FuturePasses {
         park(job, d);
       }
     }
+    pass.withoutSentences(); // the later passes' sentences are never shown
     while (true) {
       Instant at = timeline.next(now, !held.isEmpty());
       if (at == null) {
@@ -140,7 +144,7 @@ final class FuturePasses {
       wake(job, sources.firstEnd());
     }
     candidates.startPass();
-    List<Object[]> parkings = new ArrayList<>();
+    List<Parking> parkings = new ArrayList<>();
     for (PassSources.Choice next = sources.next(); next != null; next = sources.next()) {
       PreparedJob best = next.job();
       if (next.from() == TakenFrom.HELD && !mayNoLongerBeHeld(best)) {
@@ -154,12 +158,12 @@ final class FuturePasses {
       if (d instanceof Decision.Admit admit) {
         admitted(best, admit, at);
       } else {
-        parkings.add(new Object[] {best, d});
+        parkings.add(new Parking(best, d));
       }
     }
     // Parked only now: nothing a job waits for can free up within the pass.
-    for (Object[] p : parkings) {
-      park((PreparedJob) p[0], (Decision) p[1]);
+    for (Parking p : parkings) {
+      park(p.job(), p.decision());
     }
     sources.endPass();
   }

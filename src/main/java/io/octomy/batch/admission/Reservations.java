@@ -230,6 +230,22 @@ final class Reservations {
     return true;
   }
 
+  /** True when the job fits what is left of its namespace's budget now (or it has none). */
+  boolean fitsBudgetNow(PreparedJob job) {
+    long[] limits = budgetLimits.get(job.key.namespace());
+    if (limits == null) {
+      return true;
+    }
+    long[] used = budgetUsed.get(job.key.namespace());
+    for (int k = 0; k < job.resourceIds.length; k++) {
+      int id = job.resourceIds[k];
+      if (limits[id] >= 0 && QuantityMath.add(used[id], job.quantities[k]) > limits[id]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * Every budgeted request that would take the namespace over its budget now, with the numbers;
    * empty when the job fits the budget (or the namespace has none).

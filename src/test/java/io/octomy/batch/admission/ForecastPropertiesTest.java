@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -33,6 +34,11 @@ class ForecastPropertiesTest {
   @Provide
   Arbitrary<Snapshot> crowdedWorlds() {
     return ForecastWorlds.crowdedWorlds();
+  }
+
+  @Provide
+  Arbitrary<Snapshot> anyWorlds() {
+    return Arbitraries.oneOf(ForecastWorlds.worlds(), ForecastWorlds.crowdedWorlds());
   }
 
   /** Run times that vary by job and make several jobs end at the same moment. */
@@ -81,6 +87,37 @@ class ForecastPropertiesTest {
     Set<JobKey> all = new HashSet<>(pass.decisions().keySet());
     assertThat(AdmissionPass.forecast(world, RUN_TIMES, all).next()).isEqualTo(pass);
     assertThat(AdmissionPass.inspect(world, all).result()).isEqualTo(pass);
+  }
+
+  /**
+   * The simulated passes decide without sentences ({@link AdmissionPass#withoutSentences}): the
+   * same decisions as the pass with them, whatever the world, only the messages left empty.
+   */
+  @Property(tries = 300)
+  void decisionsWithoutSentencesAreTheSameDecisions(@ForAll("anyWorlds") Snapshot world) {
+    AdmissionResult worded = AdmissionPass.decide(world);
+    AdmissionPass pass = new AdmissionPass(world);
+    pass.prepare();
+    pass.withoutSentences();
+    AdmissionResult bare = pass.decideAll(null);
+    assertThat(bare.decisions().keySet()).containsExactlyElementsOf(worded.decisions().keySet());
+    assertThat(bare.admissions()).isEqualTo(worded.admissions());
+    assertThat(bare.hold()).isEqualTo(worded.hold());
+    worded
+        .decisions()
+        .forEach(
+            (key, decision) -> {
+              Decision other = bare.decisions().get(key);
+              assertThat(other.reason()).as("%s", key).isEqualTo(decision.reason());
+              assertThat(other.waitingOn()).as("%s", key).isEqualTo(decision.waitingOn());
+              assertThat(other.starving()).as("%s", key).isEqualTo(decision.starving());
+              if (decision instanceof Decision.Wait) {
+                assertThat(other.message()).isEmpty();
+              } else {
+                assertThat(other).isEqualTo(decision);
+              }
+              Statistics.label("reason").collect(decision.reason());
+            });
   }
 
   @Property(tries = 300)
