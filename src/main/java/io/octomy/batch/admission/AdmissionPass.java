@@ -132,11 +132,11 @@ public final class AdmissionPass {
       }
       jobs.add(job);
       if (view.phase() == JobPhase.Queued) {
+        job.serviceClass = view.serviceClass();
         job.effectivePriority =
-            Priorities.effective(
-                policy.priority(), view.serviceClass(), job.queuedAt, snapshot.now());
+            Priorities.effective(policy.priority(), job.serviceClass, job.queuedAt, snapshot.now());
         job.starving = Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
-        job.deferrable = view.serviceClass() == ServiceClass.BestEffort && !job.starving;
+        job.deferrable = job.serviceClass == ServiceClass.BestEffort && !job.starving;
         job.origin = pool.indexOf(view.origin());
         invalid[job.index] = !job.problems.isEmpty();
         queued.add(job);

@@ -264,7 +264,7 @@ final class FuturePasses {
   private void touch(PreparedJob job) {
     if (stamp[job.index] != passId) {
       stamp[job.index] = passId;
-      ServiceClass c = ServiceClass.values()[room.classOf(job)];
+      ServiceClass c = job.serviceClass;
       job.effectivePriority = Priorities.effective(priority, c, job.queuedAt, t);
       job.starving = Priorities.starving(priority, job.queuedAt, t);
       job.deferrable = c == ServiceClass.BestEffort && !job.starving;

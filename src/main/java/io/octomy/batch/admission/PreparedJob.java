@@ -1,6 +1,7 @@
 package io.octomy.batch.admission;
 
 import io.octomy.batch.vocabulary.Quantities;
+import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,6 +35,10 @@ final class PreparedJob {
   final List<String> problems;
 
   final Instant queuedAt;
+
+  /** The service class, worked out once from the requests and limits; for Queued jobs only. */
+  ServiceClass serviceClass;
+
   long effectivePriority;
   boolean starving;
 

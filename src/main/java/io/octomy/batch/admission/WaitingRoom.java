@@ -72,7 +72,7 @@ final class WaitingRoom {
       byClass.add(new ArrayList<>());
     }
     for (PreparedJob job : queued) {
-      classOf[job.index] = job.view.serviceClass().ordinal();
+      classOf[job.index] = job.serviceClass.ordinal();
       byClass.get(classOf[job.index]).add(job);
     }
     Map<String, int[]> namespaceCounts = new HashMap<>();
