@@ -1,5 +1,7 @@
 package io.octomy.batch.standalone;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,6 +9,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.octomy.batch.vocabulary.ResourceNames;
+import java.io.IOException;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -87,10 +91,14 @@ final class CommitGuard {
     if (!causes.isEmpty()) {
       throw refusal(type, resource, name, causes);
     }
-    replaceLoneSurrogates(object);
     String text;
     try {
       text = json.writeValueAsString(object);
+      // the text holds every key and string as written, so a lone surrogate anywhere shows in it
+      if (hasLoneSurrogate(text)) {
+        replaceLoneSurrogates(object);
+        text = json.writeValueAsString(object);
+      }
     } catch (JsonProcessingException e) {
       throw refusal(type, resource, name, List.of(unreadable(e)));
     }
@@ -105,8 +113,8 @@ final class CommitGuard {
               + MAX_OBJECT_BYTES);
     }
     try {
-      // compared as text: the tree read back may hold other number node types for equal numbers
-      if (!reader.writeValueAsString(reader.readTree(bytes)).equals(text)) {
+      // compared as text: a tree read back may hold other number node types for equal numbers
+      if (!readBack(bytes).equals(text)) {
         throw refusal(
             type,
             resource,
@@ -115,10 +123,26 @@ final class CommitGuard {
                 new ApiException.Cause(
                     "", "Invalid value: does not read back", "FieldValueInvalid")));
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw refusal(type, resource, name, List.of(unreadable(e)));
     }
     return text;
+  }
+
+  /**
+   * The text a client of default limits reads {@code bytes} as and writes back: every token parsed
+   * and written again, as reading a tree and writing it would (the same number types, the same
+   * limits), without building the tree.
+   */
+  private String readBack(byte[] bytes) throws IOException {
+    StringWriter out = new StringWriter(bytes.length);
+    try (JsonParser parser = reader.getFactory().createParser(bytes);
+        JsonGenerator generator = reader.getFactory().createGenerator(out)) {
+      while (parser.nextToken() != null) {
+        generator.copyCurrentEvent(parser);
+      }
+    }
+    return out.toString();
   }
 
   /**

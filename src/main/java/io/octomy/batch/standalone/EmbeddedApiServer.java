@@ -141,9 +141,17 @@ public final class EmbeddedApiServer implements AutoCloseable {
       store.listen(new RegistryFollower(registry));
       CelRules cel = new CelRules();
       TableRenderer tables = new TableRenderer(clock);
+      SerializedObjects texts = new SerializedObjects(json);
       ResourceHandler resources =
           new ResourceHandler(
-              store, json, yaml, new ObjectRules(clock), new SchemaValidator(cel), cel, tables);
+              store,
+              json,
+              yaml,
+              new ObjectRules(clock),
+              new SchemaValidator(cel),
+              cel,
+              tables,
+              texts);
       Vertx vertx =
           Vertx.vertx(
               new VertxOptions()
@@ -162,7 +170,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
       opened.add(0, collector);
       collector.start();
       WatchHandler watches =
-          new WatchHandler(store, json, tables, (ms, task) -> vertx.setTimer(ms, id -> task.run()));
+          new WatchHandler(
+              store,
+              json,
+              tables,
+              (ms, task) -> vertx.setTimer(ms, id -> task.run()),
+              WatchHandler.BOOKMARK_MILLIS,
+              texts);
       int[] boundPort = {0};
       ApiRouter router =
           new ApiRouter(registry, resources, watches, json, () -> "127.0.0.1:" + boundPort[0]);

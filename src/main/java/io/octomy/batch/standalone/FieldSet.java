@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
@@ -88,6 +89,9 @@ final class FieldSet {
   }
 
   FieldSet difference(FieldSet other) {
+    if (other.isEmpty() || isEmpty()) {
+      return this;
+    }
     TreeSet<List<String>> set = new TreeSet<>(paths);
     set.removeAll(other.paths);
     return new FieldSet(set);
@@ -126,49 +130,31 @@ final class FieldSet {
 
   /** Writes {@code fieldsV1}: each level's keys sorted, {@code "."} first. */
   ObjectNode toFieldsV1() {
-    ObjectNode root = JsonNodeFactory.instance.objectNode();
-    TreeSet<List<String>> byLevel =
-        new TreeSet<>(
-            (p, q) -> {
-              for (int i = 0; i < Math.min(p.size(), q.size()); i++) {
-                int c = ELEMENTS.compare(p.get(i), q.get(i));
-                if (c != 0) {
-                  return c;
-                }
-              }
-              return Integer.compare(p.size(), q.size());
-            });
-    byLevel.addAll(paths);
-    for (List<String> path : byLevel) {
-      ObjectNode node = root;
+    Level root = new Level();
+    for (List<String> path : paths) {
+      Level level = root;
       for (String element : path) {
-        ObjectNode child = (ObjectNode) node.get(element);
-        if (child == null) {
-          child = node.putObject(element);
-        }
-        node = child;
+        level = level.children.computeIfAbsent(element, e -> new Level());
       }
-      if (byLevel.higher(path) != null && startsWith(byLevel.higher(path), path)) {
-        node.putObject(".");
-      }
+      level.member = true;
     }
-    return sortDotFirst(root);
+    return root.toJson();
   }
 
-  private static boolean startsWith(List<String> path, List<String> prefix) {
-    return path.size() > prefix.size() && path.subList(0, prefix.size()).equals(prefix);
-  }
+  /** One level of {@code fieldsV1} while it is written: its members below, in element order. */
+  private static final class Level {
+    final TreeMap<String, Level> children = new TreeMap<>(ELEMENTS);
+    boolean member;
 
-  private static ObjectNode sortDotFirst(ObjectNode node) {
-    ObjectNode sorted = JsonNodeFactory.instance.objectNode();
-    if (node.has(".")) {
-      sorted.putObject(".");
+    /** {@code "."} when the level is a member and goes further; {@code {}} for a member leaf. */
+    ObjectNode toJson() {
+      ObjectNode out = JsonNodeFactory.instance.objectNode();
+      if (member && !children.isEmpty()) {
+        out.putObject(".");
+      }
+      children.forEach((element, below) -> out.set(element, below.toJson()));
+      return out;
     }
-    node.properties().stream()
-        .filter(e -> !e.getKey().equals("."))
-        .sorted(Map.Entry.comparingByKey(ELEMENTS))
-        .forEach(e -> sorted.set(e.getKey(), sortDotFirst((ObjectNode) e.getValue())));
-    return sorted;
   }
 
   /**

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.octomy.batch.api.crd.CelRules;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -31,6 +32,7 @@ final class ResourceHandler {
   private final Deletions deletions;
   private final FieldValidation fields;
   private final FieldOwnership ownership;
+  private final SerializedObjects texts;
 
   ResourceHandler(
       ObjectStore store,
@@ -40,6 +42,22 @@ final class ResourceHandler {
       SchemaValidator validator,
       CelRules cel,
       TableRenderer tables) {
+    this(store, json, yaml, rules, validator, cel, tables, new SerializedObjects(json));
+  }
+
+  /**
+   * @param texts the text of stored objects, shared with the watches
+   */
+  ResourceHandler(
+      ObjectStore store,
+      ObjectMapper json,
+      ObjectMapper yaml,
+      ObjectRules rules,
+      SchemaValidator validator,
+      CelRules cel,
+      TableRenderer tables,
+      SerializedObjects texts) {
+    this.texts = texts;
     this.store = store;
     this.json = json;
     this.yaml = yaml;
@@ -74,26 +92,23 @@ final class ResourceHandler {
         }
         ObjectNode body = parse(req);
         List<String> warnings = fields.decoded(req, type, p.version());
-        yield warned(
-            respond(201, ServedObjects.view(type, p.version(), create(req, type, ns, body))),
-            warnings);
+        yield warned(answer(201, req, type, p.version(), create(req, type, ns, body)), warnings);
       }
       case "PUT" -> {
         List<String> warnings = fields.decoded(req, type, p.version());
         yield warned(
-            respond(
-                200,
-                ServedObjects.view(type, p.version(), update(req, type, ns, p.name(), status))),
-            warnings);
+            answer(200, req, type, p.version(), update(req, type, ns, p.name(), status)), warnings);
       }
       case "PATCH" -> patch(req, p, type, ns, status);
       case "DELETE" ->
           p.name() == null
               ? respond(200, deletions.deleteCollection(req, p, type))
-              : respond(
+              : answer(
                   200,
-                  ServedObjects.view(
-                      type, p.version(), delete(type, ns, p.name(), DeleteOptions.of(req, json))));
+                  req,
+                  type,
+                  p.version(),
+                  delete(type, ns, p.name(), DeleteOptions.of(req, json)));
       default ->
           throw new ApiException(405, "MethodNotAllowed", req.method() + " is not supported");
     };
@@ -115,7 +130,7 @@ final class ResourceHandler {
               req.param("includeObject"),
               store.resourceVersion()));
     }
-    return respond(200, ServedObjects.view(type, p.version(), object));
+    return answer(200, req, type, p.version(), object);
   }
 
   private ApiResponse list(ApiRequest req, RequestPath p, ResourceType type) {
@@ -255,9 +270,7 @@ final class ResourceHandler {
                   }
                   return change(req, type, current, candidate, status);
                 }));
-    return warned(
-        respond(created[0] != null ? 201 : 200, ServedObjects.view(type, p.version(), result)),
-        warnings);
+    return warned(answer(created[0] != null ? 201 : 200, req, type, p.version(), result), warnings);
   }
 
   /** The change an update or patch makes, given the stored object and the requested one. */
@@ -378,6 +391,20 @@ final class ResourceHandler {
       response = response.warn(warning);
     }
     return response;
+  }
+
+  /**
+   * One object as {@code type} serves it at {@code version}; the text of a stored object served as
+   * stored is the one its watch events carry.
+   */
+  private ApiResponse answer(
+      int code, ApiRequest req, ResourceType type, String version, ObjectNode stored) {
+    ObjectNode served = ServedObjects.view(type, version, stored);
+    if (stored == null || served != stored || req.dryRun()) {
+      return respond(code, served);
+    }
+    return new ApiResponse(
+        code, "application/json", texts.text(stored).getBytes(StandardCharsets.UTF_8));
   }
 
   private ApiResponse respond(int code, JsonNode body) {

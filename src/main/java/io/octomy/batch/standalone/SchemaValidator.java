@@ -215,6 +215,12 @@ final class SchemaValidator {
       if (transition && old == null) {
         continue;
       }
+      if (!transition && node.equals(old)) {
+        // Ratcheting, as the real server does (CRD validation ratcheting, on by default since
+        // 1.30): a rule without oldSelf holds no error against a value the update left unchanged.
+        // A status write leaves the spec as it is, so its rules are not evaluated again.
+        continue;
+      }
       String field = rule.hasNonNull("fieldPath") ? path + rule.get("fieldPath").asText() : path;
       if (field.startsWith(".")) {
         field = field.substring(1);

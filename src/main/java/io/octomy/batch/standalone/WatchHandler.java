@@ -26,6 +26,7 @@ final class WatchHandler {
   private final TableRenderer tables;
   private final Scheduler scheduler;
   private final long bookmarkMillis;
+  private final SerializedObjects texts;
 
   /** How often a watch that allows bookmarks gets one. */
   static final long BOOKMARK_MILLIS = 60_000;
@@ -36,15 +37,20 @@ final class WatchHandler {
   }
 
   WatchHandler(ObjectStore store, ObjectMapper json, TableRenderer tables, Scheduler scheduler) {
-    this(store, json, tables, scheduler, BOOKMARK_MILLIS);
+    this(store, json, tables, scheduler, BOOKMARK_MILLIS, new SerializedObjects(json));
   }
 
+  /**
+   * @param texts the text of stored objects, shared with the answers to writes
+   */
   WatchHandler(
       ObjectStore store,
       ObjectMapper json,
       TableRenderer tables,
       Scheduler scheduler,
-      long bookmarkMillis) {
+      long bookmarkMillis,
+      SerializedObjects texts) {
+    this.texts = texts;
     this.bookmarkMillis = bookmarkMillis;
     this.store = store;
     this.json = json;
@@ -82,6 +88,11 @@ final class WatchHandler {
           public void send(ObjectStore.Event event) {
             SelectedChange seen = SelectedChange.of(event, matches);
             ObjectNode object = ServedObjects.view(type, p.version(), seen.object());
+            if (!table && object == event.object()) {
+              // served as stored: every watch of the resource sends the same text
+              sink.send(texts.watchLine(seen.type().name(), object));
+              return;
+            }
             JsonNode body =
                 table
                     ? tables.table(

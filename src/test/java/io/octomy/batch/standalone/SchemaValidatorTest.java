@@ -104,6 +104,22 @@ class SchemaValidatorTest {
   }
 
   @Test
+  void anUpdateIsNotHeldToRulesOnValuesItLeavesUnchanged() throws Exception {
+    // stored while the rule did not hold it (an older CRD): the real server ratchets such a value
+    ObjectNode stored = sample("{size: 30, limit: 5}");
+    assertThat(VALIDATOR.validate(schema, stored, null)).hasSize(1); // defaults filled in
+    ObjectNode relabelled = sample("{size: 30, limit: 5}");
+    relabelled.withObjectProperty("metadata").putObject("labels").put("team", "a");
+    assertThat(VALIDATOR.validate(schema, relabelled, stored)).isEmpty();
+    assertThat(VALIDATOR.validate(schema, sample("{size: 31, limit: 5}"), stored))
+        .extracting(c -> c.field() + ": " + c.message())
+        .containsExactly("spec: Invalid value: \"object\": size must not exceed limit");
+    assertThat(VALIDATOR.validate(schema, sample("{size: 30, limit: 5}"), null))
+        .extracting(c -> c.field() + ": " + c.message())
+        .containsExactly("spec: Invalid value: \"object\": size must not exceed limit");
+  }
+
+  @Test
   void transitionRulesUseOldSelfOnlyOnUpdate() throws Exception {
     JsonNode withTransition =
         YAML.readTree(

@@ -49,7 +49,8 @@ class WatchBookmarksTest {
                 timers.add(task);
               }
             },
-            BOOKMARK_MILLIS);
+            BOOKMARK_MILLIS,
+            new SerializedObjects(json));
   }
 
   @AfterEach
