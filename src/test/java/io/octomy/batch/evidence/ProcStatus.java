@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Lines of {@code /proc/PID/status} (Linux): resident memory of another process. */
+/**
+ * Lines of {@code /proc/PID/status} and {@code /proc/PID/stat} (Linux): resident memory and
+ * processor time of another process.
+ */
 final class ProcStatus {
   private ProcStatus() {}
 
@@ -17,4 +20,17 @@ final class ProcStatus {
     }
     throw new IllegalStateException(field + " is not in /proc/" + pid + "/status");
   }
+
+  /** Processor time the process has used so far, user and system, in seconds. */
+  static double cpuSeconds(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    // after the command name in parentheses: state (field 3) ... utime (14), stime (15)
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+    return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) CLOCK_TICKS;
+  }
+
+  /**
+   * Linux reports processor time in ticks of 1/100 s (USER_HZ) on every architecture it runs on.
+   */
+  private static final int CLOCK_TICKS = 100;
 }

@@ -91,8 +91,11 @@ public final class WritePathBenchmark {
         double lastRate = 0;
         int window = a.integer("window");
         long fillStart = System.nanoTime();
+        double cpuAtFill = ProcStatus.cpuSeconds(standalone.pid());
+        long filled = 0;
         for (int at = from; at < a.integer("to"); at += window) {
           RawCreates.Round r = raw.run(body, "", RawCreates.StopRule.after(window));
+          filled += r.created();
           windows.add(String.format("%d-%d:%.0f", at, at + r.created(), r.perSecond()));
           System.out.printf(
               "# %d clients, objects %d to %d: %.0f creates/s (%d failed)%n",
@@ -103,12 +106,22 @@ public final class WritePathBenchmark {
           lastRate = r.perSecond();
         }
         double fillSeconds = (System.nanoTime() - fillStart) / 1e9;
+        double cpuBeforeDry = ProcStatus.cpuSeconds(standalone.pid());
         RawCreates.Round dryHigh = raw.run(body, "dryRun=All", RawCreates.StopRule.after(dry));
+        double cpuDry = ProcStatus.cpuSeconds(standalone.pid()) - cpuBeforeDry;
         long total = client.resources(BatchJob.class).inNamespace(NS).list().getItems().size();
         long caughtUp = System.nanoTime();
         while (times.decidedTotal() < total) {
           Thread.sleep(20);
         }
+        // the server's processor time for each create of the fill, until every one is decided: the
+        // request, its commit, its watch events, and the controller's pass and status write (the
+        // dry-run round between is left out); less sensitive to other load than creates/s
+        double cpuFill = ProcStatus.cpuSeconds(standalone.pid()) - cpuAtFill - cpuDry;
+        out.put("server_cpu_ms_per_create" + tag, String.format("%.2f", cpuFill * 1000 / filled));
+        out.put(
+            "server_cpu_ms_per_dry_run_create" + tag,
+            String.format("%.2f", cpuDry * 1000 / Math.max(1, dryHigh.created())));
         out.put("creates_per_s_first_window" + tag, String.format("%.0f", firstRate));
         out.put("creates_per_s_last_window" + tag, String.format("%.0f", lastRate));
         out.put("first_over_last_window" + tag, String.format("%.2f", firstRate / lastRate));
