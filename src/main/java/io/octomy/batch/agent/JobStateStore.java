@@ -63,8 +63,9 @@ final class JobStateStore {
   /**
    * Replaces the state file atomically: readers (and a restarted agent) see the old or the new
    * content, never a torn one. The temporary file is flushed to disk before the rename so a power
-   * cut cannot leave an empty file under the final name. For the intent, which must be on disk
-   * before the process starts.
+   * cut cannot leave an empty file under the final name, and the directories after it so that the
+   * rename and the job's new directories (directory entries) are on disk too. For the intent, which
+   * must be on disk before the process starts.
    */
   void write(JobState state) {
     replace(state, true);
@@ -96,6 +97,14 @@ final class JobStateStore {
           dir.resolve(STATE_FILE),
           StandardCopyOption.ATOMIC_MOVE,
           StandardCopyOption.REPLACE_EXISTING);
+      if (force) {
+        // The job's directories may be new too: each entry is on disk once its parent is synced.
+        for (Path d = dir; d != null && d.startsWith(jobsDir); d = d.getParent()) {
+          try (FileChannel ch = FileChannel.open(d, StandardOpenOption.READ)) {
+            ch.force(true);
+          }
+        }
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot write the state of job " + state.key() + " in " + dir, e);

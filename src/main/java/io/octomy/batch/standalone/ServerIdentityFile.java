@@ -6,10 +6,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.cert.CertificateFactory;
@@ -23,9 +26,10 @@ import java.time.Instant;
  * --rotate-credentials}), or when the certificate has expired. The port the server last listened on
  * is kept beside them, so that a start without {@code --port} tries it first.
  *
- * <p>The file is written whole to a temporary file and moved into place, so a crash leaves either
- * the old identity or the new one. A file that cannot be read is not replaced silently (every copy
- * of the kubeconfig would stop working without a word): start-up fails and says how to rotate.
+ * <p>The file is written whole to a temporary file, synced, moved into place and the directory
+ * synced, so a crash or a power cut leaves either the old identity or the new one. A file that
+ * cannot be read is not replaced silently (every copy of the kubeconfig would stop working without
+ * a word): start-up fails and says how to rotate.
  */
 final class ServerIdentityFile {
 
@@ -128,8 +132,14 @@ final class ServerIdentityFile {
               ".tmp",
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       try {
-        json.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), node);
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+          ch.write(ByteBuffer.wrap(json.writerWithDefaultPrettyPrinter().writeValueAsBytes(node)));
+          ch.force(true);
+        }
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+          dir.force(true);
+        }
       } finally {
         Files.deleteIfExists(tmp);
       }
