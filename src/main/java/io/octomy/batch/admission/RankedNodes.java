@@ -7,18 +7,21 @@ import java.util.Comparator;
  * A set of node indexes in ascending order of a {@code long} key, ties by node index, kept in two
  * flat arrays (no boxing, no tree nodes to chase).
  *
- * <p>A node whose key changes moves to its new place by shifting only the nodes between its old and
- * new place, as one step of insertion sort: an admission changes a node's free amount by one job's
- * request, so it passes the nodes whose free amount lies in between, usually few of the whole set.
- * Positions are kept per node, so a move needs no search for where the node is now.
+ * <p>A node whose key changes moves to its new place in one block move of the nodes between its old
+ * and new place: an admission or an end changes a node's key by one job's request, yet it can pass
+ * hundreds of nodes with equal or nearby keys (many nodes share a free amount, or a job count).
+ * Both places are found by binary search on (key, node index), with each member's key kept per
+ * node, so no per-node position has to be rewritten as others move.
  */
 final class RankedNodes {
 
   private final int[] nodes;
   private final long[] keys;
 
-  /** Per node index: its position in {@link #nodes}, or -1 when it is not in the set. */
-  private final int[] positionOf;
+  /** Per node index: its key while it is a member. */
+  private final long[] keyOf;
+
+  private final boolean[] member;
 
   private int size;
 
@@ -26,8 +29,8 @@ final class RankedNodes {
   RankedNodes(int nodeCount) {
     nodes = new int[nodeCount];
     keys = new long[nodeCount];
-    positionOf = new int[nodeCount];
-    Arrays.fill(positionOf, -1);
+    keyOf = new long[nodeCount];
+    member = new boolean[nodeCount];
   }
 
   /**
@@ -46,7 +49,8 @@ final class RankedNodes {
       int node = order[p];
       nodes[p] = node;
       keys[p] = keyOf[node];
-      positionOf[node] = p;
+      this.keyOf[node] = keyOf[node];
+      member[node] = true;
     }
   }
 
@@ -55,7 +59,7 @@ final class RankedNodes {
   }
 
   boolean contains(int node) {
-    return positionOf[node] >= 0;
+    return member[node];
   }
 
   /** The node at a position, 0 being the smallest key. */
@@ -65,11 +69,16 @@ final class RankedNodes {
 
   /** The first position whose key is at least {@code key}; {@link #size()} when none is. */
   int firstAtLeast(long key) {
+    return firstNotBefore(key, Integer.MIN_VALUE);
+  }
+
+  /** The first position whose (key, node) is not before the given pair; size when none is. */
+  private int firstNotBefore(long key, int node) {
     int low = 0;
     int high = size;
     while (low < high) {
       int mid = (low + high) >>> 1;
-      if (keys[mid] < key) {
+      if (before(keys[mid], nodes[mid], key, node)) {
         low = mid + 1;
       } else {
         high = mid;
@@ -80,25 +89,25 @@ final class RankedNodes {
 
   /** Gives a member node a new key and moves it to its place. */
   void update(int node, long key) {
-    int p = positionOf[node];
-    while (p > 0 && before(key, node, keys[p - 1], nodes[p - 1])) {
-      shift(p - 1, p);
-      p--;
+    long old = keyOf[node];
+    if (old == key) {
+      return;
     }
-    while (p < size - 1 && before(keys[p + 1], nodes[p + 1], key, node)) {
-      shift(p + 1, p);
-      p++;
+    int from = firstNotBefore(old, node);
+    int to;
+    if (key > old) {
+      // Every node before (key, node) moves down one, itself (at from) included.
+      to = firstNotBefore(key, node) - 1;
+      System.arraycopy(nodes, from + 1, nodes, from, to - from);
+      System.arraycopy(keys, from + 1, keys, from, to - from);
+    } else {
+      to = firstNotBefore(key, node);
+      System.arraycopy(nodes, to, nodes, to + 1, from - to);
+      System.arraycopy(keys, to, keys, to + 1, from - to);
     }
-    nodes[p] = node;
-    keys[p] = key;
-    positionOf[node] = p;
-  }
-
-  private void shift(int from, int to) {
-    int moved = nodes[from];
-    nodes[to] = moved;
-    keys[to] = keys[from];
-    positionOf[moved] = to;
+    nodes[to] = node;
+    keys[to] = key;
+    keyOf[node] = key;
   }
 
   private static boolean before(long keyA, int nodeA, long keyB, int nodeB) {
