@@ -3,6 +3,7 @@ package io.octomy.batch.admission;
 import io.octomy.batch.vocabulary.ModeTable;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -54,6 +55,13 @@ final class NodePool {
   private final long[] nodeVersion;
 
   private long version;
+
+  /**
+   * The nodes whose allocation shrank, in order (the ends of a forecast); see {@link Placement}.
+   */
+  private int[] releasedNodes = new int[64];
+
+  private int releases;
 
   NodePool(Snapshot snapshot, ResourceIndex resources) {
     this.resources = resources;
@@ -286,10 +294,25 @@ final class NodePool {
   /**
    * Returns a finished job's requests to the node, keeping the indexes in order. Only for passes
    * simulated after this one ({@link FuturePasses}); {@link Placement#startPass()} must follow
-   * before the next placement, since its memos assume allocation only grows.
+   * before the next placement, since its memos within a pass assume allocation only grows. The node
+   * is logged ({@link #releasedNode}): across passes, only a logged node can have made room.
    */
   void release(int node, PreparedJob job) {
     change(node, job, -1);
+    if (releases == releasedNodes.length) {
+      releasedNodes = Arrays.copyOf(releasedNodes, releases * 2);
+    }
+    releasedNodes[releases++] = node;
+  }
+
+  /** How many releases there have been. */
+  int releases() {
+    return releases;
+  }
+
+  /** The node of the {@code i}-th release. */
+  int releasedNode(int i) {
+    return releasedNodes[i];
   }
 
   private void change(int node, PreparedJob job, int sign) {

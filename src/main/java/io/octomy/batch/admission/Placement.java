@@ -17,11 +17,17 @@ final class Placement {
   private final FreeSpaceIndex free;
 
   /**
-   * Request shapes that found no node in a walk that skipped no node. Allocation only grows during
-   * a pass and skipping nodes only removes candidates, so such a shape fits nowhere for the rest of
-   * the pass: later jobs asking for the same amounts are answered without a walk.
+   * Request shapes that found no node in a walk that skipped no node, each with the pool's count of
+   * releases then ({@link NodePool#releases}). Allocation only grows during a pass and skipping
+   * nodes only removes candidates, so such a shape fits nowhere for the rest of the pass: later
+   * jobs asking for the same amounts are answered without a walk. In the passes a forecast
+   * simulates, room only appears on a released node, so the shape still fits nowhere when none of
+   * the nodes released since has room for it; that is checked instead of a walk while they are few.
    */
-  private Set<RequestShape> unplaceable = new HashSet<>();
+  private final Map<RequestShape, Integer> unplaceable = new HashMap<>();
+
+  /** Past this many releases since a shape found no node, a walk is cheaper than the check. */
+  private static final int RELEASES_CHECKED_AT_MOST = 128;
 
   /**
    * The same, for walks that skipped only {@link #memoExcluded} (the node held for a starving job).
@@ -88,8 +94,7 @@ final class Placement {
       unplaceableWithout.clear();
       memoExcluded = excluded;
     }
-    if (unplaceable.contains(job.shape)
-        || (excluded >= 0 && unplaceableWithout.contains(job.shape))) {
+    if (stillUnplaceable(job) || (excluded >= 0 && unplaceableWithout.contains(job.shape))) {
       return -1;
     }
     // The best fit: walk the dominant resource upwards from the request to the first node that
@@ -114,10 +119,37 @@ final class Placement {
     }
     // No node other than the skipped ones fits.
     if (origin < 0 || !pool.takesOthersWork(origin)) {
-      (excluded < 0 || !pool.takesOthersWork(excluded) ? unplaceable : unplaceableWithout)
-          .add(job.shape);
+      if (excluded < 0 || !pool.takesOthersWork(excluded)) {
+        unplaceable.put(job.shape, pool.releases());
+      } else {
+        unplaceableWithout.add(job.shape);
+      }
     }
     return -1;
+  }
+
+  /** Whether the job's shape is known to fit no node now (see {@link #unplaceable}). */
+  private boolean stillUnplaceable(PreparedJob job) {
+    Integer since = unplaceable.get(job.shape);
+    if (since == null) {
+      return false;
+    }
+    int now = pool.releases();
+    if (now - since > RELEASES_CHECKED_AT_MOST) {
+      unplaceable.remove(job.shape);
+      return false;
+    }
+    for (int i = since; i < now; i++) {
+      int node = pool.releasedNode(i);
+      if (pool.takesOthersWork(node) && pool.fitsOthersNow(node, job)) {
+        unplaceable.remove(job.shape);
+        return false;
+      }
+    }
+    if (since != now) {
+      unplaceable.put(job.shape, now);
+    }
+    return true;
   }
 
   /**
@@ -243,11 +275,11 @@ final class Placement {
     return new long[] {worstShort, worstOffer};
   }
 
-  /** Forgets what this pass learnt about unplaceable shapes: allocation may have shrunk since. */
+  /**
+   * Forgets what this pass learnt about shapes unplaceable but for a skipped node: allocation may
+   * have shrunk since. Shapes unplaceable everywhere are checked against the releases instead.
+   */
   void startPass() {
-    if (!unplaceable.isEmpty()) {
-      unplaceable = new HashSet<>();
-    }
     if (!unplaceableWithout.isEmpty()) {
       unplaceableWithout = new HashSet<>();
     }
