@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
@@ -17,6 +19,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
  */
 @Group(Api.GROUP)
 @Version(Api.VERSION)
+// named, not derived: every instance computes its names in the constructor, and deriving the
+// plural (English rules, regular expressions) was most of the cost of reading a job off the wire
+@Plural("batchjobs")
+@Singular("batchjob")
 @ShortNames("bj")
 @Categories("octomy")
 @AdditionalPrinterColumn(

@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
@@ -14,6 +16,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
  */
 @Group(Api.GROUP)
 @Version(Api.VERSION)
+// named, not derived: see BatchJob
+@Plural("batchjobprofiles")
+@Singular("batchjobprofile")
 @ShortNames("bjp")
 @Categories("octomy")
 @AdditionalPrinterColumn(

@@ -4,7 +4,9 @@ import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
@@ -13,6 +15,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
  */
 @Group(Api.GROUP)
 @Version(Api.VERSION)
+// named, not derived: see BatchJob
+@Plural("batchnodes")
+@Singular("batchnode")
 @ShortNames("bn")
 @Categories("octomy")
 @AdditionalPrinterColumn(
