@@ -1,15 +1,23 @@
 package io.octomy.batch.standalone;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.octomy.batch.standalone.ObjectStore.Event;
+import io.octomy.batch.standalone.ObjectStore.EventType;
 import io.octomy.batch.standalone.ObjectStore.GoneException;
 import io.octomy.batch.standalone.ObjectStore.Watcher;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 /**
  * The committed events as watches see them: the recent ones, kept so that a watch can resume from a
  * resourceVersion, and the open watches each new one is sent to.
+ *
+ * <p>The kept events hold the objects' committed text, not their trees: the text of an object's
+ * latest version is the very string {@link ObjectIndex} keeps, so the history of the last 10,000
+ * changes costs little beyond the older versions' text. A replay parses what it sends.
  *
  * <p>Every method but {@link #listen} runs under {@link ObjectStore}'s write lock, so events are
  * kept and sent in resourceVersion order and a watch misses none between its replay and its first
@@ -17,8 +25,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class ChangeFeed {
 
+  /** One kept event: its object and (when MODIFIED) the object before, as committed text. */
+  private record Kept(
+      EventType type,
+      String resource,
+      String namespace,
+      long resourceVersion,
+      String text,
+      String previousText,
+      long bytes) {}
+
   private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
-  private final ArrayDeque<Event> history = new ArrayDeque<>();
+  private final ArrayDeque<Kept> history = new ArrayDeque<>();
+  private final Function<String, ObjectNode> parse;
   private final int historyLimit;
   private final long historyBytesLimit;
   private long historyBytes;
@@ -27,20 +46,39 @@ final class ChangeFeed {
   private long historyFloor;
 
   /**
+   * @param parse reads committed text back into a tree
    * @param historyFloor the resourceVersion the store starts at: no older event is kept
    */
-  ChangeFeed(int historyLimit, long historyBytesLimit, long historyFloor) {
+  ChangeFeed(
+      Function<String, ObjectNode> parse,
+      int historyLimit,
+      long historyBytesLimit,
+      long historyFloor) {
+    this.parse = parse;
     this.historyLimit = historyLimit;
     this.historyBytesLimit = historyBytesLimit;
     this.historyFloor = historyFloor;
   }
 
-  /** Keeps {@code event} (dropping the oldest past either limit) and sends it to every watch. */
-  void publish(Event event) {
-    history.addLast(event);
+  /**
+   * Keeps {@code event} (dropping the oldest past either limit) and sends it to every watch.
+   *
+   * @param text the event's object as committed text
+   * @param previousText the object before a MODIFIED change, as committed text, else {@code null}
+   */
+  void publish(Event event, String text, String previousText) {
+    history.addLast(
+        new Kept(
+            event.type(),
+            event.resource(),
+            event.namespace(),
+            event.resourceVersion(),
+            Objects.requireNonNull(text),
+            previousText,
+            event.bytes()));
     historyBytes += event.bytes();
     while (history.size() > historyLimit || historyBytes > historyBytesLimit) {
-      Event dropped = history.removeFirst();
+      Kept dropped = history.removeFirst();
       historyBytes -= dropped.bytes();
       historyFloor = dropped.resourceVersion();
     }
@@ -52,18 +90,33 @@ final class ChangeFeed {
   }
 
   /**
-   * Sends {@code watcher} every kept event after {@code fromVersion} that it matches.
+   * Sends {@code watcher} every kept event of {@code resource} (in {@code namespace}, or all when
+   * {@code null}) after {@code fromVersion} that it matches.
    *
    * @throws GoneException when {@code fromVersion} is older than the kept history
    */
-  void replay(long fromVersion, Watcher watcher) throws GoneException {
+  void replay(long fromVersion, String resource, String namespace, Watcher watcher)
+      throws GoneException {
     if (fromVersion < historyFloor) {
       throw new GoneException(
           "too old resource version: " + fromVersion + " (" + historyFloor + ")");
     }
-    for (Event e : history) {
-      if (e.resourceVersion() > fromVersion && watcher.matches(e)) {
-        watcher.send(e);
+    for (Kept k : history) {
+      if (k.resourceVersion() > fromVersion
+          && k.resource().equals(resource)
+          && (namespace == null || namespace.equals(k.namespace()))) {
+        Event e =
+            new Event(
+                k.type(),
+                k.resource(),
+                k.namespace(),
+                k.resourceVersion(),
+                parse.apply(k.text()),
+                parse.apply(k.previousText()),
+                k.bytes());
+        if (watcher.matches(e)) {
+          watcher.send(e);
+        }
       }
     }
   }

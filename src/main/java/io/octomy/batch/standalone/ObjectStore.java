@@ -9,15 +9,15 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 
 /**
- * All objects, indexed by resource/namespace/name in a sorted map ({@link ObjectIndex}), written
- * through to SQLite.
+ * All objects, indexed by resource/namespace/name in a sorted map ({@link ObjectIndex}, as the JSON
+ * text committed), written through to SQLite.
  *
  * <p>Writes are decided one at a time under a lock: the read-modify-write of a patch is atomic and
  * resourceVersions are handed out in order. They are then made durable together ({@link
  * GroupCommit}: many writes share one SQLite commit), and only once a write is on disk does it
  * become visible to reads and watches ({@link ChangeFeed}), in resourceVersion order, and is its
- * writer answered. Reads do not lock. Stored nodes are never mutated after they are stored; callers
- * copy before changing.
+ * writer answered. Reads do not lock; each read parses a tree of its own. A node handed to {@link
+ * #write} is never mutated after it is stored (watches are sent it); callers copy before changing.
  */
 final class ObjectStore implements AutoCloseable {
 
@@ -128,7 +128,7 @@ final class ObjectStore implements AutoCloseable {
     this.resourceVersion = db.lastResourceVersion();
     this.stagedVersion = resourceVersion;
     // events from before this start are gone: a watch from an older version must relist
-    this.feed = new ChangeFeed(historyLimit, historyBytesLimit, resourceVersion);
+    this.feed = new ChangeFeed(objects::parse, historyLimit, historyBytesLimit, resourceVersion);
     this.commits =
         new GroupCommit(
             durability,
@@ -251,11 +251,14 @@ final class ObjectStore implements AutoCloseable {
 
   /** A durable write becomes what reads and watches see; under the lock, in version order. */
   private void makeVisible(GroupCommit.Staged s) {
-    ObjectNode previous = s.type == EventType.MODIFIED ? objects.get(s.key) : null;
+    String previousText = s.type == EventType.MODIFIED ? objects.text(s.key) : null;
+    String text;
     if (s.removes()) {
       objects.remove(s.key);
+      text = serialize(s.object);
     } else {
-      objects.put(s.key, s.object);
+      text = s.row.body();
+      objects.put(s.key, text);
     }
     resourceVersion = s.resourceVersion();
     feed.publish(
@@ -265,8 +268,10 @@ final class ObjectStore implements AutoCloseable {
             s.row.namespace(),
             s.resourceVersion(),
             s.object,
-            previous,
-            s.bytes));
+            objects.parse(previousText),
+            s.bytes),
+        text,
+        previousText);
   }
 
   private String serialize(ObjectNode object) {
@@ -321,7 +326,7 @@ final class ObjectStore implements AutoCloseable {
           }
         }
       } else {
-        feed.replay(fromVersion, scoped);
+        feed.replay(fromVersion, resource, namespace, scoped);
       }
       afterReplay.run();
       return feed.open(scoped);
