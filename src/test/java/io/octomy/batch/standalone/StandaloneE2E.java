@@ -70,6 +70,8 @@ class StandaloneE2E {
 
   @Test
   void aNewUsersSession() throws Exception {
+    // More memory than the test machine's whole use reaches: a BestEffort job waits while the
+    // node's measured use is at or above its offer, and other builds on the machine count as use.
     try (StandaloneProcess sa =
         StandaloneProcess.start(
             dir.resolve("state"),
@@ -79,7 +81,7 @@ class StandaloneE2E {
             "--capacity",
             "octomy.io/cpu-milli=4000",
             "--capacity",
-            "octomy.io/memory-bytes=8000000000")) {
+            "octomy.io/memory-bytes=256000000000")) {
       Kubectl k = new Kubectl(Kubectl.versions().get(0), sa.kubeconfig, home);
 
       // The examples apply (the Guaranteed one needs example.com/su2-processes, which this node
