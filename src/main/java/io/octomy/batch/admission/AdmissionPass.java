@@ -5,6 +5,7 @@ import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -41,7 +42,13 @@ public final class AdmissionPass {
   private final Policy policy;
   private final ResourceIndex resources;
   private final List<PreparedJob> jobs = new ArrayList<>();
-  private final List<PreparedJob> queued = new ArrayList<>();
+  private List<PreparedJob> queued = new ArrayList<>();
+  private final PassMemory memory;
+  private final JobReading[] kept;
+
+  /** What this pass read, for the next pass's memory; null when no memory is wanted. */
+  private final Map<JobView, JobReading> readNow;
+
   private final Map<JobKey, Integer> indexByKey;
   private final NodePool pool;
   private final Placement placement;
@@ -57,9 +64,16 @@ public final class AdmissionPass {
   private boolean worded = true;
 
   AdmissionPass(Snapshot snapshot) {
+    this(snapshot, PassMemory.empty(), false);
+  }
+
+  private AdmissionPass(Snapshot snapshot, PassMemory memory, boolean remember) {
     this.snapshot = snapshot;
     this.policy = snapshot.policy();
-    this.resources = new ResourceIndex(snapshot);
+    this.memory = memory;
+    this.kept = memory.readingsFor(snapshot);
+    this.resources = memory.resourcesFor(snapshot, kept);
+    this.readNow = remember ? PassMemory.newReadings(snapshot.jobs().size()) : null;
     this.pool = new NodePool(snapshot, resources);
     this.placement = new Placement(pool);
     this.reservations = new Reservations(policy, resources);
@@ -72,6 +86,21 @@ public final class AdmissionPass {
     AdmissionPass pass = new AdmissionPass(snapshot);
     pass.prepare();
     return pass.decideAll(null);
+  }
+
+  /**
+   * Decides every Queued job of the snapshot as {@link #decide(Snapshot)} does, taking from {@code
+   * memory} what an earlier pass read of the jobs whose views have not changed since (see {@link
+   * PassMemory}), and returns the memory for the next pass with the result.
+   */
+  public static RememberedPass decide(Snapshot snapshot, PassMemory memory) {
+    AdmissionPass pass = new AdmissionPass(snapshot, memory, true);
+    pass.prepare();
+    AdmissionResult result = pass.decideAll(null);
+    List<JobKey> order = new ArrayList<>(pass.queued.size());
+    pass.queued.forEach(job -> order.add(job.key));
+    return new RememberedPass(
+        result, new PassMemory(pass.resources, pass.readNow, Collections.unmodifiableList(order)));
   }
 
   /**
@@ -123,16 +152,23 @@ public final class AdmissionPass {
 
   /** Steps 1 to 4: everything before the ordered decisions. */
   void prepare() {
-    // 1. Prepare every job: positive requests as arrays, lock keys, priority and starving.
+    // 1. Prepare every job: positive requests as arrays, lock keys, priority and starving. What
+    //    was read of a view an earlier pass saw is taken from the memory.
     boolean[] invalid = new boolean[snapshot.jobs().size()];
     for (JobView view : snapshot.jobs()) {
-      PreparedJob job = new PreparedJob(jobs.size(), view, resources, snapshot.now());
+      JobReading reading = kept[jobs.size()];
+      if (reading == null) {
+        reading = new JobReading(view, resources);
+      }
+      if (readNow != null) {
+        readNow.put(view, reading);
+      }
+      PreparedJob job = new PreparedJob(jobs.size(), reading, snapshot.now());
       if (indexByKey.put(job.key, job.index) != null) {
         throw new IllegalArgumentException("snapshot lists job " + job.key + " twice");
       }
       jobs.add(job);
       if (view.phase() == JobPhase.Queued) {
-        job.serviceClass = view.serviceClass();
         job.effectivePriority =
             Priorities.effective(policy.priority(), job.serviceClass, job.queuedAt, snapshot.now());
         job.starving = Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
@@ -160,7 +196,9 @@ public final class AdmissionPass {
     // 3. Resolve every dependency at once: waits, transitive skips and cycles.
     dependencies = new DependencyGraph(jobs, indexByKey, invalid);
 
-    // 4. Order by effective priority, then queuedAt, then namespace/name.
+    // 4. Order by effective priority, then queuedAt, then namespace/name; from the last pass's
+    //    order when there is one, which the sort then only mends.
+    queued = memory.inLastOrder(queued, jobs, indexByKey);
     queued.sort(PASS_ORDER);
   }
 

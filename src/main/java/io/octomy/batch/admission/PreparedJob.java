@@ -1,17 +1,14 @@
 package io.octomy.batch.admission;
 
-import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
 
 /**
- * A job turned into the arrays the pass works on: positive requests as (resource id, quantity)
- * pairs sorted by id, distinct sorted lock keys, and (for Queued jobs) priority and starving.
+ * A job as one pass works on it: what its {@link JobReading} holds (requests as arrays, lock keys,
+ * problems, service class), its place in the snapshot, and (for Queued jobs) what depends on the
+ * pass's now and nodes: priority, starving, origin node.
  */
 final class PreparedJob {
 
@@ -31,13 +28,12 @@ final class PreparedJob {
   /** Distinct lock keys, sorted. */
   final List<String> lockKeys;
 
-  /** Problems that make a Queued job InvalidSpec: the given ones plus negative quantities. */
+  /** Problems that make a Queued job InvalidSpec: the given ones plus out-of-range quantities. */
   final List<String> problems;
 
-  final Instant queuedAt;
+  final ServiceClass serviceClass;
 
-  /** The service class, worked out once from the requests and limits; for Queued jobs only. */
-  ServiceClass serviceClass;
+  final Instant queuedAt;
 
   long effectivePriority;
   boolean starving;
@@ -63,62 +59,17 @@ final class PreparedJob {
    */
   int dominant = -1;
 
-  PreparedJob(int index, JobView view, ResourceIndex names, Instant now) {
+  PreparedJob(int index, JobReading reading, Instant now) {
     this.index = index;
-    this.view = view;
-    this.key = view.key();
+    this.view = reading.view;
+    this.key = reading.key;
     this.queuedAt = view.queuedAt() == null ? now : view.queuedAt();
-    List<String> found = view.specProblems();
-    int[] ids = new int[view.requests().size()];
-    long[] amounts = new long[ids.length];
-    int positive = 0;
-    // A Queued job with a quantity out of range is rejected; a holder's (admitted elsewhere, or by
-    // a server that enforces nothing) still counts in full, saturating.
-    for (Map.Entry<String, Long> e : view.requests().entrySet()) {
-      long quantity = e.getValue();
-      if (!Quantities.inRange(quantity)) {
-        found = withProblem(found, outOfRange("Request", e));
-      }
-      if (quantity > 0) {
-        // Insertion by id: a job asks for a handful of resources.
-        int id = names.id(e.getKey());
-        int at = positive++;
-        for (; at > 0 && ids[at - 1] > id; at--) {
-          ids[at] = ids[at - 1];
-          amounts[at] = amounts[at - 1];
-        }
-        ids[at] = id;
-        amounts[at] = quantity;
-      }
-    }
-    for (Map.Entry<String, Long> e : view.limits().entrySet()) {
-      if (!Quantities.inRange(e.getValue())) {
-        found = withProblem(found, outOfRange("Limit", e));
-      }
-    }
-    this.problems = List.copyOf(found);
-    this.resourceIds = positive == ids.length ? ids : Arrays.copyOf(ids, positive);
-    this.quantities = positive == amounts.length ? amounts : Arrays.copyOf(amounts, positive);
-    this.shape = new RequestShape(resourceIds, quantities);
-    this.lockKeys =
-        view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
-  }
-
-  private static List<String> withProblem(List<String> problems, String problem) {
-    List<String> more = new ArrayList<>(problems);
-    more.add(problem);
-    return more;
-  }
-
-  private static String outOfRange(String what, Map.Entry<String, Long> e) {
-    return what
-        + " "
-        + e.getKey()
-        + " is "
-        + e.getValue()
-        + "; quantities are whole numbers from 0 to "
-        + Quantities.MAX
-        + ".";
+    this.resourceIds = reading.resourceIds;
+    this.quantities = reading.quantities;
+    this.shape = reading.shape;
+    this.lockKeys = reading.lockKeys;
+    this.problems = reading.problems;
+    this.serviceClass = reading.serviceClass;
   }
 
   boolean requestsNothing() {

@@ -29,14 +29,35 @@ public class AdmissionPassBenchmark {
 
   private Snapshot snapshot;
 
+  /**
+   * {@link #snapshot} one loop turn later (1% of the queue changed, see {@link BenchmarkWorld}).
+   */
+  private Snapshot changed;
+
+  private boolean atChanged;
+
   @Setup
   public void setUp() {
     snapshot = world(size);
+    changed = changedWorld(snapshot);
+    atChanged = false;
   }
 
   @Benchmark
   public AdmissionResult decide() {
     return AdmissionPass.decide(snapshot);
+  }
+
+  /** A full pass over each world in turn: the loop without a memory. */
+  @Benchmark
+  public AdmissionResult decideInTurn() {
+    atChanged = !atChanged;
+    return AdmissionPass.decide(atChanged ? changed : snapshot);
+  }
+
+  /** The world one loop turn later, with 1% of its jobs changed. */
+  static Snapshot changedWorld(Snapshot world) {
+    return BenchmarkWorld.changed(world, world.jobs().size() / 100, 7);
   }
 
   static Snapshot world(String size) {

@@ -1,5 +1,6 @@
 package io.octomy.batch.admission.bench;
 
+import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.NodeView;
 import io.octomy.batch.admission.Snapshot;
@@ -165,6 +166,89 @@ public final class BenchmarkWorld {
             budgets,
             defaults.nodeHeartbeatTimeout());
     return new Snapshot(jobs, nodes, policy, NOW);
+  }
+
+  /**
+   * The same world one busy loop turn later: the first {@code changes} admissions of a pass over it
+   * written back, as many running jobs finished and queued jobs created, a fifth as many queued
+   * jobs edited (new requests) and deleted, five nodes reporting a new heartbeat, and the clock 30
+   * s on. Every job and node that did not change is the same object as in {@code world}.
+   */
+  public static Snapshot changed(Snapshot world, int changes, long seed) {
+    Random random = new Random(seed);
+    Map<String, String> admittedTo = new HashMap<>();
+    AdmissionPass.decide(world).admissions().stream()
+        .limit(changes)
+        .forEach(a -> admittedTo.put(a.job().namespace() + "/" + a.job().name(), a.node()));
+    List<JobView> jobs = new ArrayList<>();
+    int finished = 0;
+    int edited = 0;
+    int deleted = 0;
+    int start = random.nextInt(world.jobs().size());
+    for (int k = 0; k < world.jobs().size(); k++) {
+      JobView job = world.jobs().get((start + k) % world.jobs().size());
+      String node = admittedTo.get(job.namespace() + "/" + job.name());
+      if (node != null) {
+        jobs.add(job.withPhase(JobPhase.Admitted, node));
+      } else if (job.phase().holdsReservation() && finished < changes) {
+        finished++;
+        jobs.add(job.withPhase(JobPhase.Succeeded, job.node()));
+      } else if (job.phase() == JobPhase.Queued && edited < changes / 5) {
+        edited++;
+        Map<String, Long> requests = new LinkedHashMap<>(job.requests());
+        requests.put(CPU, 500L * (1 + random.nextInt(16)));
+        jobs.add(
+            new JobView(
+                job.namespace(),
+                job.name(),
+                job.generation() + 1,
+                requests,
+                job.limits(),
+                job.after(),
+                job.locks(),
+                job.group(),
+                job.origin(),
+                job.phase(),
+                null,
+                job.queuedAt(),
+                job.specProblems()));
+      } else if (job.phase() == JobPhase.Queued && deleted < changes / 5) {
+        deleted++;
+      } else {
+        jobs.add(job);
+      }
+    }
+    int nodeCount = world.nodes().size();
+    for (int i = 0; i < changes; i++) {
+      jobs.add(
+          job(
+              random,
+              "new-" + seed + "-" + i,
+              "ns-" + (i % 30),
+              JobPhase.Queued,
+              null,
+              List.of(),
+              Math.max(20, jobs.size() / 60),
+              50,
+              nodeCount));
+    }
+    Instant now = world.now().plusSeconds(30);
+    List<NodeView> nodes = new ArrayList<>(world.nodes());
+    for (int i = 0; i < 5; i++) {
+      int n = random.nextInt(nodes.size());
+      NodeView node = nodes.get(n);
+      nodes.set(
+          n,
+          new NodeView(
+              node.name(),
+              node.mode(),
+              node.ownMode(),
+              node.capacity(),
+              now,
+              node.ready(),
+              node.usage()));
+    }
+    return new Snapshot(jobs, nodes, world.policy(), now);
   }
 
   private static NodeView node(Random random, int i) {

@@ -1,0 +1,103 @@
+package io.octomy.batch.admission;
+
+import io.octomy.batch.vocabulary.Quantities;
+import io.octomy.batch.vocabulary.ServiceClass;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * What the pass reads of one {@link JobView} alone: positive requests as (resource id, quantity)
+ * pairs sorted by id, distinct sorted lock keys, the validation problems and the service class.
+ * Nothing here depends on the clock, the nodes or the other jobs, only on the view and on the
+ * resource ids of the {@link ResourceIndex} it was read with, so a {@link PassMemory} hands it to
+ * the next pass for as long as the view and the index stay the same objects.
+ */
+final class JobReading {
+
+  final JobView view;
+  final JobKey key;
+
+  /** Resource ids of the positive requests, ascending; a request of 0 constrains nothing. */
+  final int[] resourceIds;
+
+  /** The quantities matching {@link #resourceIds}. */
+  final long[] quantities;
+
+  /** The requests as a value, for the node pool's per-pass memo. */
+  final RequestShape shape;
+
+  /** Distinct lock keys, sorted. */
+  final List<String> lockKeys;
+
+  /** Problems that make a Queued job InvalidSpec: the given ones plus out-of-range quantities. */
+  final List<String> problems;
+
+  final ServiceClass serviceClass;
+
+  /** The ids of every requested resource name, whatever its quantity: the names it brings in. */
+  final int[] requestedNames;
+
+  JobReading(JobView view, ResourceIndex names) {
+    this.view = view;
+    this.key = view.key();
+    this.serviceClass = view.serviceClass();
+    List<String> found = view.specProblems();
+    int[] ids = new int[view.requests().size()];
+    long[] amounts = new long[ids.length];
+    int[] named = new int[ids.length];
+    int positive = 0;
+    int n = 0;
+    // A Queued job with a quantity out of range is rejected; a holder's (admitted elsewhere, or by
+    // a server that enforces nothing) still counts in full, saturating.
+    for (Map.Entry<String, Long> e : view.requests().entrySet()) {
+      long quantity = e.getValue();
+      int id = names.id(e.getKey());
+      named[n++] = id;
+      if (!Quantities.inRange(quantity)) {
+        found = withProblem(found, outOfRange("Request", e));
+      }
+      if (quantity > 0) {
+        // Insertion by id: a job asks for a handful of resources.
+        int at = positive++;
+        for (; at > 0 && ids[at - 1] > id; at--) {
+          ids[at] = ids[at - 1];
+          amounts[at] = amounts[at - 1];
+        }
+        ids[at] = id;
+        amounts[at] = quantity;
+      }
+    }
+    for (Map.Entry<String, Long> e : view.limits().entrySet()) {
+      if (!Quantities.inRange(e.getValue())) {
+        found = withProblem(found, outOfRange("Limit", e));
+      }
+    }
+    this.requestedNames = named;
+    this.problems = List.copyOf(found);
+    this.resourceIds = positive == ids.length ? ids : Arrays.copyOf(ids, positive);
+    this.quantities = positive == amounts.length ? amounts : Arrays.copyOf(amounts, positive);
+    this.shape = new RequestShape(resourceIds, quantities);
+    this.lockKeys =
+        view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
+  }
+
+  private static List<String> withProblem(List<String> problems, String problem) {
+    List<String> more = new ArrayList<>(problems);
+    more.add(problem);
+    return more;
+  }
+
+  private static String outOfRange(String what, Map.Entry<String, Long> e) {
+    return what
+        + " "
+        + e.getKey()
+        + " is "
+        + e.getValue()
+        + "; quantities are whole numbers from 0 to "
+        + Quantities.MAX
+        + ".";
+  }
+}

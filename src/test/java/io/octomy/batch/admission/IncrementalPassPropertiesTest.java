@@ -1,0 +1,304 @@
+package io.octomy.batch.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * A pass given the memory of the pass before decides exactly what a pass without one decides, over
+ * random sequences of changes between passes: the last pass's decisions written back (admitted,
+ * rejected, skipped), jobs created, edited, copied into a new but equal view, deleted and finished,
+ * nodes changed, added and removed, the clock moved on (aging reorders the queue, jobs start to
+ * starve), and resource names that appear and disappear (the memory's resource ids no longer hold).
+ */
+class IncrementalPassPropertiesTest {
+
+  enum Kind {
+    WRITE_BACK,
+    CREATE,
+    EDIT,
+    COPY,
+    DELETE,
+    FINISH,
+    NODE_EDIT,
+    NODE_ADD,
+    NODE_REMOVE,
+    CLOCK,
+    NEW_RESOURCE,
+    DROP_RESOURCE
+  }
+
+  /** One change: its kind, which job or node it picks, and a seed for the rest of it. */
+  record Change(Kind kind, int pick, long seed) {}
+
+  @Provide
+  Arbitrary<List<List<Change>>> changeSequences() {
+    Arbitrary<Change> change =
+        Combinators.combine(
+                Arbitraries.frequencyOf(
+                    net.jqwik.api.Tuple.of(6, Arbitraries.just(Kind.WRITE_BACK)),
+                    net.jqwik.api.Tuple.of(
+                        3, Arbitraries.of(Kind.CREATE, Kind.EDIT, Kind.DELETE, Kind.FINISH)),
+                    net.jqwik.api.Tuple.of(2, Arbitraries.of(Kind.COPY, Kind.CLOCK)),
+                    net.jqwik.api.Tuple.of(
+                        1,
+                        Arbitraries.of(
+                            Kind.NODE_EDIT,
+                            Kind.NODE_ADD,
+                            Kind.NODE_REMOVE,
+                            Kind.NEW_RESOURCE,
+                            Kind.DROP_RESOURCE))),
+                Arbitraries.integers().between(0, 1000),
+                Arbitraries.longs())
+            .as(Change::new);
+    return change.list().ofMinSize(1).ofMaxSize(4).list().ofMinSize(2).ofMaxSize(8);
+  }
+
+  @Property(tries = 150)
+  void aRememberingPassDecidesWhatAFullPassDecides(
+      @ForAll("worlds") Snapshot world, @ForAll("changeSequences") List<List<Change>> steps) {
+    assertSameAsFullPasses(world, steps);
+  }
+
+  @Property(tries = 150)
+  void aRememberingPassDecidesWhatAFullPassDecidesInCrowdedWorlds(
+      @ForAll("crowdedWorlds") Snapshot world,
+      @ForAll("changeSequences") List<List<Change>> steps) {
+    assertSameAsFullPasses(world, steps);
+  }
+
+  @Provide
+  Arbitrary<Snapshot> worlds() {
+    return new AdmissionPropertiesTest().worlds();
+  }
+
+  @Provide
+  Arbitrary<Snapshot> crowdedWorlds() {
+    return new AdmissionPropertiesTest().crowdedWorlds();
+  }
+
+  private static void assertSameAsFullPasses(Snapshot world, List<List<Change>> steps) {
+    RememberedPass remembered = AdmissionPass.decide(world, PassMemory.empty());
+    assertSame(remembered.result(), AdmissionPass.decide(world));
+    Snapshot current = world;
+    for (List<Change> step : steps) {
+      for (Change change : step) {
+        current = apply(current, change, remembered.result());
+        Statistics.label("changes").collect(change.kind());
+      }
+      PassMemory before = remembered.memory();
+      remembered = AdmissionPass.decide(current, before);
+      assertSame(remembered.result(), AdmissionPass.decide(current));
+      assertThat(remembered.memory().size()).isEqualTo(current.jobs().size());
+      Statistics.label("readings taken from the memory")
+          .collect(keptReadings(before, remembered.memory()) > 0 ? "some" : "none");
+    }
+    Statistics.label("changes")
+        .coverage(
+            c -> {
+              for (Kind kind : Kind.values()) {
+                c.check(kind).count(n -> n > 0);
+              }
+            });
+    Statistics.label("readings taken from the memory")
+        .coverage(
+            c -> {
+              c.check("some").percentage(p -> p > 50);
+              c.check("none").count(n -> n > 0);
+            });
+  }
+
+  /** The same decisions in the same order, the same admissions and the same hold. */
+  private static void assertSame(AdmissionResult remembering, AdmissionResult full) {
+    assertThat(remembering).isEqualTo(full);
+    assertThat(List.copyOf(remembering.decisions().keySet()))
+        .isEqualTo(List.copyOf(full.decisions().keySet()));
+  }
+
+  /** How many readings of the new memory are the very objects the old one held. */
+  private static long keptReadings(PassMemory before, PassMemory after) {
+    Map<JobView, JobReading> old = before.readings();
+    return after.readings().entrySet().stream()
+        .filter(e -> old.get(e.getKey()) == e.getValue())
+        .count();
+  }
+
+  private static Snapshot apply(Snapshot world, Change change, AdmissionResult last) {
+    Random random = new Random(change.seed());
+    List<JobView> jobs = new ArrayList<>(world.jobs());
+    List<NodeView> nodes = new ArrayList<>(world.nodes());
+    int job = jobs.isEmpty() ? -1 : change.pick() % jobs.size();
+    int node = nodes.isEmpty() ? -1 : change.pick() % nodes.size();
+    switch (change.kind()) {
+      case WRITE_BACK -> {
+        return AdmissionPropertiesTest.applied(world, last);
+      }
+      case CREATE -> jobs.add(newJob(random, "c" + change.seed() + "-" + jobs.size(), nodes));
+      case EDIT -> {
+        if (job >= 0) {
+          JobView old = jobs.get(job);
+          JobView edited = newJob(random, old.name(), nodes);
+          jobs.set(job, withNamespace(edited, old.namespace(), old.phase(), old.node()));
+        }
+      }
+      case COPY -> {
+        if (job >= 0) {
+          JobView old = jobs.get(job);
+          jobs.set(job, old.withPhase(old.phase(), old.node()));
+        }
+      }
+      case DELETE -> {
+        if (job >= 0) {
+          jobs.remove(job);
+        }
+      }
+      case FINISH -> {
+        for (int i = 0; i < jobs.size(); i++) {
+          JobView j = jobs.get((i + Math.max(0, job)) % jobs.size());
+          if (j.phase().holdsReservation()) {
+            jobs.set(
+                jobs.indexOf(j),
+                j.withPhase(random.nextBoolean() ? JobPhase.Succeeded : JobPhase.Failed, null));
+            break;
+          }
+        }
+      }
+      case NODE_EDIT -> {
+        if (node >= 0) {
+          NodeView old = nodes.get(node);
+          nodes.set(node, newNode(random, old.name(), world));
+        }
+      }
+      case NODE_ADD -> nodes.add(newNode(random, "m" + change.pick(), world));
+      case NODE_REMOVE -> {
+        if (node >= 0) {
+          nodes.remove(node);
+        }
+      }
+      case CLOCK -> {
+        return new Snapshot(
+            jobs,
+            nodes,
+            world.policy(),
+            world.now().plus(Duration.ofSeconds(1 + random.nextInt(40 * 60))));
+      }
+      case NEW_RESOURCE -> {
+        Map<String, Long> requests = new HashMap<>(Map.of("d.io/licence", 1L));
+        JobView created = newJob(random, "r" + change.seed() + "-" + jobs.size(), nodes);
+        requests.putAll(created.requests());
+        jobs.add(withRequests(created, requests));
+      }
+      case DROP_RESOURCE -> {
+        // Every request of the name that appeared last goes; so do nodes that offer it.
+        jobs.replaceAll(
+            j -> j.requests().containsKey("d.io/licence") ? withRequests(j, Map.of()) : j);
+        nodes.removeIf(n -> n.capacity().containsKey("d.io/licence"));
+      }
+    }
+    return new Snapshot(jobs, nodes, world.policy(), world.now());
+  }
+
+  private static JobView newJob(Random random, String name, List<NodeView> nodes) {
+    Map<String, Long> requests = new HashMap<>();
+    for (String resource : AdmissionPropertiesTest.RESOURCES) {
+      if (random.nextInt(3) > 0) {
+        requests.put(resource, (long) random.nextInt(8));
+      }
+    }
+    List<String> after = new ArrayList<>();
+    if (random.nextInt(4) == 0) {
+      after.add("j" + random.nextInt(30));
+    }
+    List<String> locks = random.nextInt(4) == 0 ? List.of("k" + random.nextInt(4)) : List.of();
+    String group = random.nextInt(4) == 0 ? "g" + (1 + random.nextInt(2)) : null;
+    String origin =
+        random.nextInt(5) == 0 && !nodes.isEmpty()
+            ? nodes.get(random.nextInt(nodes.size())).name()
+            : null;
+    return new JobView(
+        random.nextBoolean() ? "a" : "b",
+        name,
+        1,
+        requests,
+        random.nextBoolean() ? requests : Map.of(),
+        after,
+        locks,
+        group,
+        origin,
+        JobPhase.Queued,
+        null,
+        random.nextInt(5) == 0
+            ? null
+            : AdmissionPropertiesTest.NOW.minus(Duration.ofMinutes(random.nextInt(200))),
+        random.nextInt(12) == 0 ? List.of("Resource name cfd-cores has no domain.") : List.of());
+  }
+
+  private static NodeView newNode(Random random, String name, Snapshot world) {
+    Map<String, Long> capacity = new HashMap<>();
+    for (String resource : AdmissionPropertiesTest.RESOURCES) {
+      if (random.nextInt(4) > 0) {
+        capacity.put(resource, 2L + random.nextInt(15));
+      }
+    }
+    if (random.nextInt(4) == 0) {
+      capacity.put("d.io/licence", 1L + random.nextInt(3));
+    }
+    NodeMode[] modes = {NodeMode.Drone, NodeMode.Drone, NodeMode.Background, NodeMode.Off};
+    return new NodeView(
+        name,
+        modes[random.nextInt(modes.length)],
+        random.nextInt(3) == 0 ? NodeMode.Drone : null,
+        capacity,
+        world.now().minusSeconds(random.nextInt(80)),
+        random.nextInt(6) > 0,
+        random.nextInt(4) == 0 ? capacity : Map.of());
+  }
+
+  private static JobView withNamespace(JobView j, String namespace, JobPhase phase, String node) {
+    return new JobView(
+        namespace,
+        j.name(),
+        j.generation() + 1,
+        j.requests(),
+        j.limits(),
+        j.after(),
+        j.locks(),
+        j.group(),
+        j.origin(),
+        phase,
+        node,
+        j.queuedAt(),
+        j.specProblems());
+  }
+
+  private static JobView withRequests(JobView j, Map<String, Long> requests) {
+    return new JobView(
+        j.namespace(),
+        j.name(),
+        j.generation() + 1,
+        requests,
+        Map.of(),
+        j.after(),
+        j.locks(),
+        j.group(),
+        j.origin(),
+        j.phase(),
+        j.node(),
+        j.queuedAt(),
+        j.specProblems());
+  }
+}
