@@ -5,7 +5,6 @@ import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -44,10 +43,7 @@ public final class AdmissionPass {
   private final List<PreparedJob> jobs = new ArrayList<>();
   private List<PreparedJob> queued = new ArrayList<>();
   private final PassMemory memory;
-  private final JobReading[] kept;
-
-  /** What this pass read, for the next pass's memory; null when no memory is wanted. */
-  private final Map<JobView, JobReading> readNow;
+  private final PassMemory.Kept[] kept;
 
   private final Map<JobKey, Integer> indexByKey;
   private final NodePool pool;
@@ -64,16 +60,15 @@ public final class AdmissionPass {
   private boolean worded = true;
 
   AdmissionPass(Snapshot snapshot) {
-    this(snapshot, PassMemory.empty(), false);
+    this(snapshot, PassMemory.empty());
   }
 
-  private AdmissionPass(Snapshot snapshot, PassMemory memory, boolean remember) {
+  private AdmissionPass(Snapshot snapshot, PassMemory memory) {
     this.snapshot = snapshot;
     this.policy = snapshot.policy();
     this.memory = memory;
     this.kept = memory.readingsFor(snapshot);
     this.resources = memory.resourcesFor(snapshot, kept);
-    this.readNow = remember ? PassMemory.newReadings(snapshot.jobs().size()) : null;
     this.pool = new NodePool(snapshot, resources);
     this.placement = new Placement(pool);
     this.reservations = new Reservations(policy, resources);
@@ -94,13 +89,10 @@ public final class AdmissionPass {
    * PassMemory}), and returns the memory for the next pass with the result.
    */
   public static RememberedPass decide(Snapshot snapshot, PassMemory memory) {
-    AdmissionPass pass = new AdmissionPass(snapshot, memory, true);
+    AdmissionPass pass = new AdmissionPass(snapshot, memory);
     pass.prepare();
     AdmissionResult result = pass.decideAll(null);
-    List<JobKey> order = new ArrayList<>(pass.queued.size());
-    pass.queued.forEach(job -> order.add(job.key));
-    return new RememberedPass(
-        result, new PassMemory(pass.resources, pass.readNow, Collections.unmodifiableList(order)));
+    return new RememberedPass(result, PassMemory.of(pass.resources, pass.jobs, pass.queued));
   }
 
   /**
@@ -156,13 +148,8 @@ public final class AdmissionPass {
     //    was read of a view an earlier pass saw is taken from the memory.
     boolean[] invalid = new boolean[snapshot.jobs().size()];
     for (JobView view : snapshot.jobs()) {
-      JobReading reading = kept[jobs.size()];
-      if (reading == null) {
-        reading = new JobReading(view, resources);
-      }
-      if (readNow != null) {
-        readNow.put(view, reading);
-      }
+      PassMemory.Kept known = kept[jobs.size()];
+      JobReading reading = known != null ? known.reading() : new JobReading(view, resources);
       PreparedJob job = new PreparedJob(jobs.size(), reading, snapshot.now());
       if (indexByKey.put(job.key, job.index) != null) {
         throw new IllegalArgumentException("snapshot lists job " + job.key + " twice");
@@ -198,7 +185,7 @@ public final class AdmissionPass {
 
     // 4. Order by effective priority, then queuedAt, then namespace/name; from the last pass's
     //    order when there is one, which the sort then only mends.
-    queued = memory.inLastOrder(queued, jobs, indexByKey);
+    queued = memory.inLastOrder(queued, kept);
     queued.sort(PASS_ORDER);
   }
 

@@ -1,8 +1,7 @@
 package io.octomy.batch.admission;
 
-import io.octomy.batch.vocabulary.JobPhase;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,19 +24,33 @@ import java.util.Map;
  */
 public final class PassMemory {
 
-  private static final PassMemory EMPTY = new PassMemory(null, Map.of(), List.of());
+  private static final PassMemory EMPTY = new PassMemory(null, Map.of(), 0);
+
+  /** What was read of a view, and its place in the last pass's order (-1: it was not Queued). */
+  record Kept(JobReading reading, int rank) {}
 
   private final ResourceIndex resources;
-  private final Map<JobView, JobReading> readings;
-  private final List<JobKey> order;
+  private final Map<JobView, Kept> readings;
+  private final int queuedCount;
 
-  /**
-   * @param readings keyed by identity; not copied, so the caller hands it over
-   */
-  PassMemory(ResourceIndex resources, Map<JobView, JobReading> readings, List<JobKey> order) {
+  private PassMemory(ResourceIndex resources, Map<JobView, Kept> readings, int queuedCount) {
     this.resources = resources;
     this.readings = readings;
-    this.order = order;
+    this.queuedCount = queuedCount;
+  }
+
+  /** What a pass that read {@code jobs} with {@code resources} leaves, its queue in order. */
+  static PassMemory of(ResourceIndex resources, List<PreparedJob> jobs, List<PreparedJob> queued) {
+    int[] rank = new int[jobs.size()];
+    Arrays.fill(rank, -1);
+    for (int r = 0; r < queued.size(); r++) {
+      rank[queued.get(r).index] = r;
+    }
+    Map<JobView, Kept> readings = new IdentityHashMap<>(jobs.size());
+    for (PreparedJob job : jobs) {
+      readings.put(job.view, new Kept(job.reading, rank[job.index]));
+    }
+    return new PassMemory(resources, readings, queued.size());
   }
 
   /** No memory: the pass reads every job. */
@@ -50,28 +63,23 @@ public final class PassMemory {
     return readings.size();
   }
 
-  /** A map for the next memory's readings, keyed by identity. */
-  static Map<JobView, JobReading> newReadings(int expected) {
-    return new IdentityHashMap<>(expected);
-  }
-
   /**
    * The kept readings of the snapshot's jobs by snapshot index (null where the view was not read
    * last time), or all null when the snapshot does not name exactly the resources they were read
    * with; then {@link #resourcesFor} gives a new index.
    */
-  JobReading[] readingsFor(Snapshot snapshot) {
+  Kept[] readingsFor(Snapshot snapshot) {
     List<JobView> jobs = snapshot.jobs();
-    JobReading[] kept = new JobReading[jobs.size()];
+    Kept[] kept = new Kept[jobs.size()];
     if (readings.isEmpty() || !sameNames(snapshot, jobs, kept)) {
-      return new JobReading[jobs.size()];
+      return new Kept[jobs.size()];
     }
     return kept;
   }
 
   /** The index the readings of {@link #readingsFor} go with. */
-  ResourceIndex resourcesFor(Snapshot snapshot, JobReading[] kept) {
-    for (JobReading reading : kept) {
+  ResourceIndex resourcesFor(Snapshot snapshot, Kept[] kept) {
+    for (Kept reading : kept) {
       if (reading != null) {
         return resources;
       }
@@ -83,25 +91,27 @@ public final class PassMemory {
    * The Queued jobs of this pass, those the last pass decided first in its order, the others after
    * them; {@code queued} itself when there is no last order.
    */
-  List<PreparedJob> inLastOrder(
-      List<PreparedJob> queued, List<PreparedJob> jobs, Map<JobKey, Integer> indexByKey) {
-    if (order.isEmpty()) {
+  List<PreparedJob> inLastOrder(List<PreparedJob> queued, Kept[] kept) {
+    if (queuedCount == 0) {
       return queued;
     }
-    List<PreparedJob> seeded = new ArrayList<>(queued.size());
-    boolean[] placed = new boolean[jobs.size()];
-    for (JobKey key : order) {
-      Integer i = indexByKey.get(key);
-      if (i != null && jobs.get(i).view.phase() == JobPhase.Queued) {
-        placed[i] = true;
-        seeded.add(jobs.get(i));
+    PreparedJob[] byRank = new PreparedJob[queuedCount];
+    List<PreparedJob> others = new ArrayList<>();
+    for (PreparedJob job : queued) {
+      Kept k = kept[job.index];
+      if (k != null && k.rank() >= 0) {
+        byRank[k.rank()] = job;
+      } else {
+        others.add(job);
       }
     }
-    for (PreparedJob job : queued) {
-      if (!placed[job.index]) {
+    List<PreparedJob> seeded = new ArrayList<>(queued.size());
+    for (PreparedJob job : byRank) {
+      if (job != null) {
         seeded.add(job);
       }
     }
+    seeded.addAll(others);
     return seeded;
   }
 
@@ -109,7 +119,7 @@ public final class PassMemory {
    * Fills {@code kept} and tells whether the snapshot names exactly the resources of the kept
    * index: every node capacity and requested name known to it, and every name of it still named.
    */
-  private boolean sameNames(Snapshot snapshot, List<JobView> jobs, JobReading[] kept) {
+  private boolean sameNames(Snapshot snapshot, List<JobView> jobs, Kept[] kept) {
     boolean[] named = new boolean[resources.count()];
     for (NodeView node : snapshot.nodes()) {
       for (String name : node.capacity().keySet()) {
@@ -120,10 +130,10 @@ public final class PassMemory {
     }
     for (int i = 0; i < kept.length; i++) {
       JobView view = jobs.get(i);
-      JobReading reading = readings.get(view);
+      Kept reading = readings.get(view);
       if (reading != null) {
         kept[i] = reading;
-        for (int id : reading.requestedNames) {
+        for (int id : reading.reading().requestedNames) {
           named[id] = true;
         }
       } else {
@@ -151,8 +161,9 @@ public final class PassMemory {
     return true;
   }
 
-  /** The readings as the pass that made this memory left them, for tests. */
-  Map<JobView, JobReading> readings() {
-    return Collections.unmodifiableMap(readings);
+  /** What was read of the view, or null; for tests. */
+  JobReading readingOf(JobView view) {
+    Kept k = readings.get(view);
+    return k == null ? null : k.reading();
   }
 }

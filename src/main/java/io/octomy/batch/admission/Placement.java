@@ -2,9 +2,7 @@ package io.octomy.batch.admission;
 
 import io.octomy.batch.vocabulary.Quantities;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Where a job goes in one pass, over the {@link NodePool}: the best fit now, whether any node could
@@ -30,9 +28,16 @@ final class Placement {
   private static final int RELEASES_CHECKED_AT_MOST = 128;
 
   /**
+   * The shapes found to fit nowhere in this pass, with the rule that a shape asking for at least as
+   * much of every resource fits nowhere either; forgotten at each pass, as releases between passes
+   * may make room for a larger shape before a smaller one.
+   */
+  private final UnplaceableShapes unplaceableThisPass = new UnplaceableShapes();
+
+  /**
    * The same, for walks that skipped only {@link #memoExcluded} (the node held for a starving job).
    */
-  private Set<RequestShape> unplaceableWithout = new HashSet<>();
+  private final UnplaceableShapes unplaceableWithout = new UnplaceableShapes();
 
   private int memoExcluded = -1;
 
@@ -94,7 +99,9 @@ final class Placement {
       unplaceableWithout.clear();
       memoExcluded = excluded;
     }
-    if (stillUnplaceable(job) || (excluded >= 0 && unplaceableWithout.contains(job.shape))) {
+    if (unplaceableThisPass.fitsNowhere(job.shape)
+        || stillUnplaceable(job)
+        || (excluded >= 0 && unplaceableWithout.fitsNowhere(job.shape))) {
       return -1;
     }
     // The best fit: walk the dominant resource upwards from the request to the first node that
@@ -121,6 +128,7 @@ final class Placement {
     if (origin < 0 || !pool.takesOthersWork(origin)) {
       if (excluded < 0 || !pool.takesOthersWork(excluded)) {
         unplaceable.put(job.shape, pool.releases());
+        unplaceableThisPass.add(job.shape);
       } else {
         unplaceableWithout.add(job.shape);
       }
@@ -276,13 +284,13 @@ final class Placement {
   }
 
   /**
-   * Forgets what this pass learnt about shapes unplaceable but for a skipped node: allocation may
-   * have shrunk since. Shapes unplaceable everywhere are checked against the releases instead.
+   * Forgets what this pass learnt about shapes unplaceable by the rule of covering, or but for a
+   * skipped node: allocation may have shrunk since. Exact shapes unplaceable everywhere are checked
+   * against the releases instead.
    */
   void startPass() {
-    if (!unplaceableWithout.isEmpty()) {
-      unplaceableWithout = new HashSet<>();
-    }
+    unplaceableThisPass.clear();
+    unplaceableWithout.clear();
     memoExcluded = -1;
   }
 }

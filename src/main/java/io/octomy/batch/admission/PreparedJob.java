@@ -13,6 +13,7 @@ import java.util.List;
 final class PreparedJob {
 
   final int index;
+  final JobReading reading;
   final JobView view;
   final JobKey key;
 
@@ -61,6 +62,7 @@ final class PreparedJob {
 
   PreparedJob(int index, JobReading reading, Instant now) {
     this.index = index;
+    this.reading = reading;
     this.view = reading.view;
     this.key = reading.key;
     this.queuedAt = view.queuedAt() == null ? now : view.queuedAt();

@@ -18,6 +18,25 @@ final class RequestShape {
     this.hash = 31 * Arrays.hashCode(resourceIds) + Arrays.hashCode(quantities);
   }
 
+  /**
+   * True when this shape asks for at least as much as {@code other} of every resource {@code other}
+   * asks for (it may ask for more resources besides): every node that holds this shape holds the
+   * other.
+   */
+  boolean coversAll(RequestShape other) {
+    int i = 0;
+    for (int k = 0; k < other.resourceIds.length; k++) {
+      int id = other.resourceIds[k];
+      while (i < resourceIds.length && resourceIds[i] < id) {
+        i++;
+      }
+      if (i == resourceIds.length || resourceIds[i] != id || quantities[i] < other.quantities[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Override
   public boolean equals(Object other) {
     return other instanceof RequestShape s

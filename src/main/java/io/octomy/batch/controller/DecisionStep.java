@@ -4,6 +4,8 @@ import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.admission.PassMemory;
+import io.octomy.batch.admission.RememberedPass;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
@@ -49,6 +51,12 @@ final class DecisionStep {
   private final StatusWriteGate gate;
   private final Policy policy;
 
+  /**
+   * What the last pass read of each job, for the next; the pass decides exactly what it would
+   * without it (see {@link PassMemory}).
+   */
+  private PassMemory memory = PassMemory.empty();
+
   DecisionStep(
       AssumedAdmissions assumed, SnapshotBuilder snapshots, StatusWriteGate gate, Policy policy) {
     this.assumed = assumed;
@@ -69,7 +77,9 @@ final class DecisionStep {
 
     long t0 = System.nanoTime();
     Snapshot snapshot = snapshots.build(jobs, nodes, assumed, policy, now);
-    AdmissionResult result = AdmissionPass.decide(snapshot);
+    RememberedPass pass = AdmissionPass.decide(snapshot, memory);
+    memory = pass.memory();
+    AdmissionResult result = pass.result();
     Duration decideTime = Duration.ofNanos(System.nanoTime() - t0);
 
     Map<JobKey, Instant> queuedAt = new HashMap<>();

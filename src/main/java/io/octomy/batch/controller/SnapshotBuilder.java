@@ -23,9 +23,11 @@ import io.octomy.batch.vocabulary.Times;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -38,6 +40,35 @@ import java.util.Set;
 public final class SnapshotBuilder {
 
   private final ValidationCache validation = new ValidationCache();
+
+  /**
+   * The view built for each job in the last snapshot, by uid. It is handed out again, the same
+   * object, while nothing it was built from has changed (the job's resourceVersion and what this
+   * builder derives besides), so that the admission pass's memory recognises the job ({@code
+   * PassMemory} knows views by identity) and an unchanged job costs no new view.
+   */
+  private Map<String, BuiltView> built = new HashMap<>();
+
+  private Map<String, BuiltView> building = new HashMap<>();
+
+  private record BuiltView(
+      String resourceVersion,
+      JobPhase phase,
+      String node,
+      Instant queuedAt,
+      List<String> problems,
+      AdmissionRecord held,
+      JobView view) {
+
+    boolean sameAs(BuiltView other) {
+      return resourceVersion.equals(other.resourceVersion)
+          && phase == other.phase
+          && Objects.equals(node, other.node)
+          && queuedAt.equals(other.queuedAt)
+          && problems.equals(other.problems)
+          && held == other.held;
+    }
+  }
 
   public Snapshot build(
       Collection<BatchJob> jobs,
@@ -65,6 +96,8 @@ public final class SnapshotBuilder {
       jobViews.add(view(job, assumed, queueTimes, now));
     }
     validation.retain(uids);
+    built = building;
+    building = new HashMap<>(built.size() * 2);
     List<NodeView> nodeViews = new ArrayList<>(nodes.size());
     for (BatchNode node : nodes) {
       nodeViews.add(view(node, strayRuns(node, known)));
@@ -146,8 +179,33 @@ public final class SnapshotBuilder {
         problems = validation.problems(job);
       }
     }
+    Instant queued = queueTimes.get(key);
+    Instant queuedAt = queued != null ? queued : now;
+    String uid = job.getMetadata().getUid();
+    String version = job.getMetadata().getResourceVersion();
+    if (uid == null || version == null) {
+      return newView(job, spec, key, phase, held, node, queuedAt, problems);
+    }
+    BuiltView wanted = new BuiltView(version, phase, node, queuedAt, problems, held, null);
+    BuiltView last = built.get(uid);
+    JobView view =
+        last != null && last.sameAs(wanted)
+            ? last.view()
+            : newView(job, spec, key, phase, held, node, queuedAt, problems);
+    building.put(uid, new BuiltView(version, phase, node, queuedAt, problems, held, view));
+    return view;
+  }
+
+  private static JobView newView(
+      BatchJob job,
+      BatchJobSpec spec,
+      JobKey key,
+      JobPhase phase,
+      AdmissionRecord held,
+      String node,
+      Instant queuedAt,
+      List<String> problems) {
     Resources r = spec.getResources();
-    Instant queuedAt = queueTimes.get(key);
     if (phase.holdsReservation() && held != null) {
       // What it was admitted with, whatever the spec says now.
       return new JobView(
@@ -162,7 +220,7 @@ public final class SnapshotBuilder {
           spec.getOrigin(),
           phase,
           held.getNode() != null ? held.getNode() : node,
-          queuedAt != null ? queuedAt : now,
+          queuedAt,
           problems);
     }
     return new JobView(
@@ -177,7 +235,7 @@ public final class SnapshotBuilder {
         spec.getOrigin(),
         phase,
         node,
-        queuedAt != null ? queuedAt : now,
+        queuedAt,
         problems);
   }
 

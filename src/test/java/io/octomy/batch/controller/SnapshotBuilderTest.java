@@ -4,6 +4,10 @@ import static io.octomy.batch.fixtures.ApiFixtures.aJob;
 import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.admission.JobView;
+import io.octomy.batch.admission.Snapshot;
+import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
@@ -20,7 +24,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** What is final and what is decided again, read off a job's status; which runs are stray. */
+/**
+ * What is final and what is decided again, read off a job's status; which runs are stray; and which
+ * views a snapshot hands out again.
+ */
 class SnapshotBuilderTest {
 
   static Stream<Arguments> phases() {
@@ -120,5 +127,49 @@ class SnapshotBuilderTest {
     assertThat(want == phase || phase == null)
         .as("only a final or holding phase stands as it is")
         .isEqualTo(phase == null || !phase.isFinished() || phase.isFinal() || !valid);
+  }
+
+  @Test
+  void anUnchangedJobKeepsItsViewAndAChangedOneGetsANewOne() {
+    SnapshotBuilder builder = new SnapshotBuilder();
+    AssumedAdmissions assumed = new AssumedAdmissions();
+    Instant now = Instant.parse("2026-03-01T12:00:00Z");
+    BatchJob a = withVersion(aJob("a").request("octomy.io/cpu-milli", 100).build(), "uid-a", "1");
+    BatchJob b = withVersion(aJob("b").request("octomy.io/cpu-milli", 200).build(), "uid-b", "1");
+    BatchJob c = withVersion(aJob("c").request("octomy.io/cpu-milli", 300).build(), "uid-c", "1");
+    JobView[] first = views(builder.build(List.of(a, b, c), List.of(), assumed, policy(), now));
+
+    // a as it was; b edited (a new resourceVersion); c assumed admitted by the pass before.
+    BatchJob edited =
+        withVersion(aJob("b").request("octomy.io/cpu-milli", 250).build(), "uid-b", "2");
+    assumed.assume(new JobKey("default", "c"), "n1", "uid-c", new AdmissionRecord());
+    JobView[] second =
+        views(builder.build(List.of(a, edited, c), List.of(), assumed, policy(), now));
+
+    assertThat(second[0]).isSameAs(first[0]);
+    assertThat(second[1]).isNotSameAs(first[1]);
+    assertThat(second[1].requests()).containsEntry("octomy.io/cpu-milli", 250L);
+    assertThat(second[2]).isNotSameAs(first[2]);
+    assertThat(second[2].phase()).isEqualTo(JobPhase.Admitted);
+
+    // A job gone for one snapshot and back with the same version is built again: only the last
+    // snapshot's views are kept.
+    builder.build(List.of(edited), List.of(), assumed, policy(), now);
+    JobView[] fourth = views(builder.build(List.of(a), List.of(), assumed, policy(), now));
+    assertThat(fourth[0]).isNotSameAs(first[0]).isEqualTo(first[0]);
+  }
+
+  private static BatchJob withVersion(BatchJob job, String uid, String resourceVersion) {
+    job.getMetadata().setUid(uid);
+    job.getMetadata().setResourceVersion(resourceVersion);
+    return job;
+  }
+
+  private static JobView[] views(Snapshot snapshot) {
+    return snapshot.jobs().toArray(JobView[]::new);
+  }
+
+  private static Policy policy() {
+    return Policy.defaults();
   }
 }
