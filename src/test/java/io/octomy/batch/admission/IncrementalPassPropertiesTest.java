@@ -146,7 +146,7 @@ class IncrementalPassPropertiesTest {
       case WRITE_BACK -> {
         return AdmissionPropertiesTest.applied(world, last);
       }
-      case CREATE -> jobs.add(newJob(random, "c" + change.seed() + "-" + jobs.size(), nodes));
+      case CREATE -> jobs.add(newJob(random, freshName("c", jobs), nodes));
       case EDIT -> {
         if (job >= 0) {
           JobView old = jobs.get(job);
@@ -197,7 +197,7 @@ class IncrementalPassPropertiesTest {
       }
       case NEW_RESOURCE -> {
         Map<String, Long> requests = new HashMap<>(Map.of("d.io/licence", 1L));
-        JobView created = newJob(random, "r" + change.seed() + "-" + jobs.size(), nodes);
+        JobView created = newJob(random, freshName("r", jobs), nodes);
         requests.putAll(created.requests());
         jobs.add(withRequests(created, requests));
       }
@@ -209,6 +209,18 @@ class IncrementalPassPropertiesTest {
       }
     }
     return new Snapshot(jobs, nodes, world.policy(), world.now());
+  }
+
+  /** A name no job of the list has, in either namespace. */
+  private static String freshName(String prefix, List<JobView> jobs) {
+    int n = jobs.size();
+    while (true) {
+      String name = prefix + n;
+      if (jobs.stream().noneMatch(j -> j.name().equals(name))) {
+        return name;
+      }
+      n++;
+    }
   }
 
   private static JobView newJob(Random random, String name, List<NodeView> nodes) {
