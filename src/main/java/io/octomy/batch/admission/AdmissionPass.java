@@ -43,7 +43,7 @@ public final class AdmissionPass {
   private final List<PreparedJob> jobs = new ArrayList<>();
   private List<PreparedJob> queued = new ArrayList<>();
   private final PassMemory memory;
-  private final PassMemory.Kept[] kept;
+  private final PassMemory.KeptReading[] kept;
 
   private final Map<JobKey, Integer> indexByKey;
   private final NodePool pool;
@@ -148,7 +148,7 @@ public final class AdmissionPass {
     //    was read of a view an earlier pass saw is taken from the memory.
     boolean[] invalid = new boolean[snapshot.jobs().size()];
     for (JobView view : snapshot.jobs()) {
-      PassMemory.Kept known = kept[jobs.size()];
+      PassMemory.KeptReading known = kept[jobs.size()];
       JobReading reading = known != null ? known.reading() : new JobReading(view, resources);
       PreparedJob job = new PreparedJob(jobs.size(), reading, snapshot.now());
       if (indexByKey.put(job.key, job.index) != null) {

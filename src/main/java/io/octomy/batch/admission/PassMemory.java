@@ -27,13 +27,13 @@ public final class PassMemory {
   private static final PassMemory EMPTY = new PassMemory(null, Map.of(), 0);
 
   /** What was read of a view, and its place in the last pass's order (-1: it was not Queued). */
-  record Kept(JobReading reading, int rank) {}
+  record KeptReading(JobReading reading, int rank) {}
 
   private final ResourceIndex resources;
-  private final Map<JobView, Kept> readings;
+  private final Map<JobView, KeptReading> readings;
   private final int queuedCount;
 
-  private PassMemory(ResourceIndex resources, Map<JobView, Kept> readings, int queuedCount) {
+  private PassMemory(ResourceIndex resources, Map<JobView, KeptReading> readings, int queuedCount) {
     this.resources = resources;
     this.readings = readings;
     this.queuedCount = queuedCount;
@@ -46,9 +46,9 @@ public final class PassMemory {
     for (int r = 0; r < queued.size(); r++) {
       rank[queued.get(r).index] = r;
     }
-    Map<JobView, Kept> readings = new IdentityHashMap<>(jobs.size());
+    Map<JobView, KeptReading> readings = new IdentityHashMap<>(jobs.size());
     for (PreparedJob job : jobs) {
-      readings.put(job.view, new Kept(job.reading, rank[job.index]));
+      readings.put(job.view, new KeptReading(job.reading, rank[job.index]));
     }
     return new PassMemory(resources, readings, queued.size());
   }
@@ -68,18 +68,18 @@ public final class PassMemory {
    * last time), or all null when the snapshot does not name exactly the resources they were read
    * with; then {@link #resourcesFor} gives a new index.
    */
-  Kept[] readingsFor(Snapshot snapshot) {
+  KeptReading[] readingsFor(Snapshot snapshot) {
     List<JobView> jobs = snapshot.jobs();
-    Kept[] kept = new Kept[jobs.size()];
+    KeptReading[] kept = new KeptReading[jobs.size()];
     if (readings.isEmpty() || !sameNames(snapshot, jobs, kept)) {
-      return new Kept[jobs.size()];
+      return new KeptReading[jobs.size()];
     }
     return kept;
   }
 
   /** The index the readings of {@link #readingsFor} go with. */
-  ResourceIndex resourcesFor(Snapshot snapshot, Kept[] kept) {
-    for (Kept reading : kept) {
+  ResourceIndex resourcesFor(Snapshot snapshot, KeptReading[] kept) {
+    for (KeptReading reading : kept) {
       if (reading != null) {
         return resources;
       }
@@ -91,14 +91,14 @@ public final class PassMemory {
    * The Queued jobs of this pass, those the last pass decided first in its order, the others after
    * them; {@code queued} itself when there is no last order.
    */
-  List<PreparedJob> inLastOrder(List<PreparedJob> queued, Kept[] kept) {
+  List<PreparedJob> inLastOrder(List<PreparedJob> queued, KeptReading[] kept) {
     if (queuedCount == 0) {
       return queued;
     }
     PreparedJob[] byRank = new PreparedJob[queuedCount];
     List<PreparedJob> others = new ArrayList<>();
     for (PreparedJob job : queued) {
-      Kept k = kept[job.index];
+      KeptReading k = kept[job.index];
       if (k != null && k.rank() >= 0) {
         byRank[k.rank()] = job;
       } else {
@@ -119,7 +119,7 @@ public final class PassMemory {
    * Fills {@code kept} and tells whether the snapshot names exactly the resources of the kept
    * index: every node capacity and requested name known to it, and every name of it still named.
    */
-  private boolean sameNames(Snapshot snapshot, List<JobView> jobs, Kept[] kept) {
+  private boolean sameNames(Snapshot snapshot, List<JobView> jobs, KeptReading[] kept) {
     boolean[] named = new boolean[resources.count()];
     for (NodeView node : snapshot.nodes()) {
       for (String name : node.capacity().keySet()) {
@@ -130,7 +130,7 @@ public final class PassMemory {
     }
     for (int i = 0; i < kept.length; i++) {
       JobView view = jobs.get(i);
-      Kept reading = readings.get(view);
+      KeptReading reading = readings.get(view);
       if (reading != null) {
         kept[i] = reading;
         for (int id : reading.reading().requestedNames) {
@@ -163,7 +163,7 @@ public final class PassMemory {
 
   /** What was read of the view, or null; for tests. */
   JobReading readingOf(JobView view) {
-    Kept k = readings.get(view);
+    KeptReading k = readings.get(view);
     return k == null ? null : k.reading();
   }
 }
