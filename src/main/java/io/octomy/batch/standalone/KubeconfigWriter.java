@@ -15,7 +15,8 @@ import java.util.Map;
  * Writes the kubeconfig of the embedded server: one cluster (with the server's self-signed
  * certificate as its CA), one user with the bearer token, one context (namespace {@code default}).
  * The file is created with mode 0600 before the token is written into it, then moved into place
- * atomically so that a reader never sees half a file.
+ * atomically so that a reader never sees half a file. It is not synced: every start writes it
+ * again, so what a power cut could leave behind lasts only until the next start.
  */
 final class KubeconfigWriter {
 

@@ -3,6 +3,9 @@ package io.octomy.batch.standalone;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
@@ -14,6 +17,15 @@ import java.util.stream.Collectors;
  * object and calls these at each node.
  */
 final class SchemaConstraints {
+
+  /**
+   * Compiled schema patterns (empty for one Java cannot compile). They come from the installed
+   * CRDs, so there are few; a schema that somehow held thousands only empties the memo now and
+   * then.
+   */
+  private static final Map<String, Optional<Pattern>> COMPILED = new ConcurrentHashMap<>();
+
+  private static final int MOST_COMPILED = 1024;
 
   private SchemaConstraints() {}
 
@@ -106,11 +118,22 @@ final class SchemaConstraints {
   }
 
   private static boolean matches(String pattern, String value) {
+    if (COMPILED.size() > MOST_COMPILED) {
+      COMPILED.clear();
+    }
+    // OpenAPI patterns are unanchored (ECMA 262 search semantics); one Java cannot read constrains
+    // nothing, as before the memo.
+    return COMPILED
+        .computeIfAbsent(pattern, SchemaConstraints::compile)
+        .map(p -> p.matcher(value).find())
+        .orElse(true);
+  }
+
+  private static Optional<Pattern> compile(String pattern) {
     try {
-      // OpenAPI patterns are unanchored (ECMA 262 search semantics)
-      return Pattern.compile(pattern).matcher(value).find();
+      return Optional.of(Pattern.compile(pattern));
     } catch (PatternSyntaxException e) {
-      return true;
+      return Optional.empty();
     }
   }
 
