@@ -4,36 +4,77 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Optional;
 
 /**
- * The one credential of the embedded server: a random bearer token, kept only in the 0600
- * kubeconfig and identity file ({@link ServerIdentityFile}). Every request must carry {@code
- * Authorization: Bearer <token>}.
+ * The credentials of the embedded server, random bearer tokens. The user's is kept only in the 0600
+ * kubeconfig and identity file ({@link ServerIdentityFile}); the in-process one, carried by the
+ * controller and agent running in the same process, is drawn at each start and never written
+ * anywhere. Every request must carry {@code Authorization: Bearer <token>} with one of them; which
+ * one decides the order in which it is served ({@link RequestWorkers}).
  */
 final class BearerAuth {
 
-  private final byte[] expected;
+  /** Who a request comes from, by the token it carries. */
+  enum Credential {
+    /** The controller and agent of this process. */
+    IN_PROCESS,
+    /** Anyone holding the kubeconfig. */
+    USER
+  }
+
   private final String token;
+  private final byte[] userHeader;
+  private final String inProcessToken;
+  private final byte[] inProcessHeader;
 
   BearerAuth(String token) {
     this.token = token;
-    this.expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+    this.userHeader = header(token);
+    this.inProcessToken = randomToken();
+    this.inProcessHeader = header(inProcessToken);
+  }
+
+  /** A new user token (see {@link #randomToken}). */
+  static BearerAuth random() {
+    return new BearerAuth(randomToken());
   }
 
   /** 32 bytes from SecureRandom, URL-safe base64 (43 characters). */
-  static BearerAuth random() {
+  private static String randomToken() {
     byte[] bytes = new byte[32];
     new SecureRandom().nextBytes(bytes);
-    return new BearerAuth(Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
+  private static byte[] header(String token) {
+    return ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The user's token, the one in the kubeconfig. */
   String token() {
     return token;
   }
 
-  /** Constant-time check of an Authorization header (which may be null). */
-  boolean allows(String authorization) {
-    return authorization != null
-        && MessageDigest.isEqual(expected, authorization.trim().getBytes(StandardCharsets.UTF_8));
+  /** The token of this process's own clients; it lives as long as this object. */
+  String inProcessToken() {
+    return inProcessToken;
+  }
+
+  /**
+   * Which credential an Authorization header (which may be null) carries, compared in constant
+   * time; empty when it carries none.
+   */
+  Optional<Credential> credential(String authorization) {
+    if (authorization == null) {
+      return Optional.empty();
+    }
+    byte[] given = authorization.trim().getBytes(StandardCharsets.UTF_8);
+    boolean user = MessageDigest.isEqual(userHeader, given);
+    boolean inProcess = MessageDigest.isEqual(inProcessHeader, given);
+    if (inProcess) {
+      return Optional.of(Credential.IN_PROCESS);
+    }
+    return user ? Optional.of(Credential.USER) : Optional.empty();
   }
 }

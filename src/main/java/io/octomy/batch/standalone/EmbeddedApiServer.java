@@ -263,13 +263,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   /**
-   * A fabric8 client configuration for this server (for the controller and agent in the same
-   * process).
+   * A fabric8 client configuration for this server, for the controller and agent in the same
+   * process: it carries the in-process credential, so its requests are served ahead of users' and
+   * outside their in-flight limits ({@link RequestWorkers}).
    */
   public Config clientConfig() {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(url().toString())
-        .withOauthToken(token())
+        .withOauthToken(auth.inProcessToken())
         .withNamespace("default")
         .withCaCertData(tls.caData())
         .withHttp2Disable(true)

@@ -1,5 +1,6 @@
 package io.octomy.batch.standalone;
 
+import io.octomy.batch.standalone.BearerAuth.Credential;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -15,8 +16,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * The HTTPS side, on Vert.x (the same engine the fabric8 mock web server runs on, taken from its
  * dependencies): listens on 127.0.0.1 only, with a self-signed certificate, checks the bearer token
  * on every request, runs ordinary requests on a small worker pool (store writes block on SQLite
- * commits), and streams watches either as a chunked HTTP response (kubectl, {@link
- * ChunkedWatchSink}) or over a WebSocket (fabric8 clients, {@link WebSocketWatchSink}).
+ * commits) that serves this process's controller and agent first ({@link RequestWorkers}), and
+ * streams watches either as a chunked HTTP response (kubectl, {@link ChunkedWatchSink}) or over a
+ * WebSocket (fabric8 clients, {@link WebSocketWatchSink}).
  *
  * <p>Why not the mock web server's own dispatcher: its responses are complete bodies ({@code
  * MockResponse}), so a watch could not stay open as a chunked response, which is all kubectl
@@ -58,11 +58,12 @@ final class HttpFront implements AutoCloseable {
   private final Vertx vertx;
   private final BearerAuth auth;
   private final ApiRouter router;
-  private final ExecutorService workers;
+  private final RequestWorkers workers;
   private final ServerLimits limits;
   private final ConnectionTimeouts timeouts;
   private final AtomicInteger readOnlyInFlight = new AtomicInteger();
   private final AtomicInteger mutatingInFlight = new AtomicInteger();
+  private final AtomicInteger inProcessInFlight = new AtomicInteger();
   private HttpServer server;
 
   private final TlsIdentity tls;
@@ -80,15 +81,7 @@ final class HttpFront implements AutoCloseable {
     this.vertx = vertx;
     this.auth = auth;
     this.router = router;
-    AtomicInteger n = new AtomicInteger();
-    this.workers =
-        Executors.newFixedThreadPool(
-            workerThreads,
-            r -> {
-              Thread t = new Thread(r, "octomy-api-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+    this.workers = new RequestWorkers(workerThreads);
   }
 
   /** Binds to 127.0.0.1:{@code port} (0 = any free port) and returns the bound port. */
@@ -132,29 +125,44 @@ final class HttpFront implements AutoCloseable {
     timeouts.started(req.connection());
     req.response().endHandler(v -> timeouts.finished(req.connection()));
     req.response().closeHandler(v -> timeouts.finished(req.connection()));
-    if (!auth.allows(req.getHeader("Authorization"))) {
+    Optional<Credential> credential = auth.credential(req.getHeader("Authorization"));
+    if (credential.isEmpty()) {
       req.response()
           .setStatusCode(401)
           .putHeader("Content-Type", "application/json")
           .end(UNAUTHORIZED);
       return;
     }
+    Credential caller = credential.get();
     ApiRequest head = request(req, new byte[0]);
     if (WatchHandler.isWatch(head)) {
       if ("websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
         req.toWebSocket()
             .onSuccess(
                 ws ->
-                    startWatch(head, new WebSocketWatchSink(ws, limits.watchBufferBytes()), null));
+                    startWatch(
+                        caller, head, new WebSocketWatchSink(ws, limits.watchBufferBytes()), null));
       } else {
         startWatch(
-            head, new ChunkedWatchSink(req.response(), limits.watchBufferBytes()), req.response());
+            caller,
+            head,
+            new ChunkedWatchSink(req.response(), limits.watchBufferBytes()),
+            req.response());
       }
       return;
     }
+    // The in-flight limits are the users' (kube-apiserver's max-requests-inflight): this process's
+    // controller and agent send a bounded number of requests, and a flood of users' requests must
+    // not refuse them the writes that let jobs start and end.
     boolean mutating = !req.method().name().equals("GET") && !req.method().name().equals("HEAD");
-    AtomicInteger inFlight = mutating ? mutatingInFlight : readOnlyInFlight;
-    int max = mutating ? limits.maxMutatingInFlight() : limits.maxReadOnlyInFlight();
+    AtomicInteger inFlight =
+        caller == Credential.IN_PROCESS
+            ? inProcessInFlight
+            : mutating ? mutatingInFlight : readOnlyInFlight;
+    int max =
+        caller == Credential.IN_PROCESS
+            ? Integer.MAX_VALUE
+            : mutating ? limits.maxMutatingInFlight() : limits.maxReadOnlyInFlight();
     if (inFlight.incrementAndGet() > max) {
       inFlight.decrementAndGet();
       req.response()
@@ -176,6 +184,7 @@ final class HttpFront implements AutoCloseable {
         req,
         body ->
             workers.execute(
+                caller,
                 () -> {
                   try {
                     answer(req, router.handle(request(req, body)));
@@ -287,8 +296,10 @@ final class HttpFront implements AutoCloseable {
             .toString());
   }
 
-  private void startWatch(ApiRequest head, WatchSink sink, HttpServerResponse http) {
+  private void startWatch(
+      Credential caller, ApiRequest head, WatchSink sink, HttpServerResponse http) {
     workers.execute(
+        caller,
         () -> {
           Optional<ApiResponse> refused;
           try {
@@ -338,14 +349,6 @@ final class HttpFront implements AutoCloseable {
         // closing anyway
       }
     }
-    workers.shutdown();
-    try {
-      if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
-        workers.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      workers.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
+    workers.close();
   }
 }

@@ -2,9 +2,13 @@ package io.octomy.batch.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,6 +45,27 @@ class ApiStatusCodesIT {
   private static void expect(RawApi.Answer a, int code, String reason) {
     assertThat(a.code()).as(a.body()).isEqualTo(code);
     assertThat(a.reason()).as(a.body()).isEqualTo(reason);
+  }
+
+  @Test
+  void theUsersAndThisProcesssOwnCredentialsAreServedAndOnlyTheUsersIsWrittenDown()
+      throws IOException {
+    String inProcess = server.clientConfig().getOauthToken();
+    assertThat(inProcess).isNotEqualTo(server.token());
+    assertThat(new RawApi(server, inProcess).get(CM).code()).isEqualTo(200);
+    assertThat(api.get(CM).code()).isEqualTo(200);
+    expect(new RawApi(server, inProcess + "x").get(CM), 401, "Unauthorized");
+    expect(new RawApi(server, "").get(CM), 401, "Unauthorized");
+    String written;
+    try (Stream<Path> files = Files.walk(dir)) {
+      StringBuilder all = new StringBuilder();
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        all.append(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1));
+      }
+      written = all.toString();
+    }
+    assertThat(written).as("the kubeconfig's token").contains(server.token());
+    assertThat(written).as("the in-process token").doesNotContain(inProcess);
   }
 
   @Test

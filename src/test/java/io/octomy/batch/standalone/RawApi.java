@@ -37,6 +37,11 @@ final class RawApi {
   private final String token;
 
   RawApi(EmbeddedApiServer server) {
+    this(server, server.token());
+  }
+
+  /** With another bearer token than the kubeconfig's. */
+  RawApi(EmbeddedApiServer server, String token) {
     try {
       this.http =
           HttpClient.newBuilder()
@@ -48,7 +53,7 @@ final class RawApi {
       throw new IllegalStateException(e);
     }
     this.base = server.url();
-    this.token = server.token();
+    this.token = token;
   }
 
   Answer send(String method, String pathAndQuery, String contentType, String body) {
