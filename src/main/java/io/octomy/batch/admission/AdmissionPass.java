@@ -6,7 +6,6 @@ import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +42,14 @@ public final class AdmissionPass {
   private final List<PreparedJob> jobs = new ArrayList<>();
   private List<PreparedJob> queued = new ArrayList<>();
   private final PassMemory memory;
-  private final PassMemory.KeptReading[] kept;
 
-  private final Map<JobKey, Integer> indexByKey;
+  /** Per snapshot index: what an earlier pass read of the same view, or null. */
+  private final JobReading[] kept;
+
+  /** Per snapshot index: the view's place in the last pass's order, or -1. */
+  private final int[] lastRanks;
+
+  private final KeyIndex indexByKey;
   private final NodePool pool;
   private final Placement placement;
   private final Reservations reservations;
@@ -67,13 +71,14 @@ public final class AdmissionPass {
     this.snapshot = snapshot;
     this.policy = snapshot.policy();
     this.memory = memory;
-    this.kept = memory.readingsFor(snapshot);
+    this.lastRanks = new int[snapshot.jobs().size()];
+    this.kept = memory.readingsFor(snapshot, lastRanks);
     this.resources = memory.resourcesFor(snapshot, kept);
     this.pool = new NodePool(snapshot, resources);
     this.placement = new Placement(pool);
     this.reservations = new Reservations(policy, resources);
     this.guard = newGuard();
-    this.indexByKey = new HashMap<>(snapshot.jobs().size() * 2);
+    this.indexByKey = new KeyIndex(snapshot.jobs().size());
   }
 
   /** Decides every Queued job of the snapshot. */
@@ -92,7 +97,8 @@ public final class AdmissionPass {
     AdmissionPass pass = new AdmissionPass(snapshot, memory);
     pass.prepare();
     AdmissionResult result = pass.decideAll(null);
-    return new RememberedPass(result, PassMemory.of(pass.resources, pass.jobs, pass.queued));
+    return new RememberedPass(
+        result, PassMemory.of(pass.resources, pass.jobs, pass.queued, pass.indexByKey));
   }
 
   /**
@@ -148,10 +154,10 @@ public final class AdmissionPass {
     //    was read of a view an earlier pass saw is taken from the memory.
     boolean[] invalid = new boolean[snapshot.jobs().size()];
     for (JobView view : snapshot.jobs()) {
-      PassMemory.KeptReading known = kept[jobs.size()];
-      JobReading reading = known != null ? known.reading() : new JobReading(view, resources);
+      JobReading known = kept[jobs.size()];
+      JobReading reading = known != null ? known : new JobReading(view, resources);
       PreparedJob job = new PreparedJob(jobs.size(), reading, snapshot.now());
-      if (indexByKey.put(job.key, job.index) != null) {
+      if (indexByKey.putIfAbsent(job.key, reading.keyHash, job.index) >= 0) {
         throw new IllegalArgumentException("snapshot lists job " + job.key + " twice");
       }
       jobs.add(job);
@@ -185,13 +191,13 @@ public final class AdmissionPass {
 
     // 4. Order by effective priority, then queuedAt, then namespace/name; from the last pass's
     //    order when there is one, which the sort then only mends.
-    queued = memory.inLastOrder(queued, kept);
+    queued = memory.inLastOrder(queued, lastRanks);
     queued.sort(PASS_ORDER);
   }
 
   /** Step 5: decides each job in order, reserving every admission before the next job. */
   AdmissionResult decideAll(TurnListener listener) {
-    PassDecisions decisions = new PassDecisions(queued.size());
+    PassDecisions decisions = new PassDecisions(indexByKey, jobs.size(), queued.size());
     List<Admission> admissions = new ArrayList<>();
     for (PreparedJob job : queued) {
       DependencyVerdict verdict = dependencies.verdict(job.index);
@@ -199,7 +205,7 @@ public final class AdmissionPass {
         listener.turn(job, verdict);
       }
       Decision decision = decideOne(job, verdict);
-      decisions.add(job.key, decision);
+      decisions.add(job, decision);
       if (decision instanceof Decision.Admit admit) {
         admissions.add(
             new Admission(job.key, admit.node(), admit.effectivePriority(), admit.starving()));
@@ -409,7 +415,7 @@ public final class AdmissionPass {
   }
 
   PreparedJob job(JobKey key) {
-    Integer i = indexByKey.get(key);
-    return i == null ? null : jobs.get(i);
+    int i = indexByKey.get(key);
+    return i < 0 ? null : jobs.get(i);
   }
 }

@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -27,7 +26,7 @@ import java.util.Map;
 final class DependencyGraph {
 
   private final List<PreparedJob> jobs;
-  private final Map<JobKey, Integer> indexByKey;
+  private final KeyIndex indexByKey;
   private final DependencyVerdict[] verdicts;
 
   private static final int[] NO_EDGES = new int[0];
@@ -40,7 +39,7 @@ final class DependencyGraph {
    * @param indexByKey job key to snapshot index
    * @param invalid per snapshot index: a Queued job whose spec is invalid
    */
-  DependencyGraph(List<PreparedJob> jobs, Map<JobKey, Integer> indexByKey, boolean[] invalid) {
+  DependencyGraph(List<PreparedJob> jobs, KeyIndex indexByKey, boolean[] invalid) {
     this.jobs = jobs;
     this.indexByKey = indexByKey;
     int n = jobs.size();
@@ -54,20 +53,20 @@ final class DependencyGraph {
         }
         continue;
       }
-      List<String> after = job.view.after();
-      if (after.isEmpty()) {
+      JobKey[] after = job.reading.afterKeys;
+      if (after.length == 0) {
         edges[i] = NO_EDGES;
         continue;
       }
-      int[] out = new int[after.size()];
+      int[] out = new int[after.length];
       int count = 0;
-      for (String name : after) {
-        Integer dep = indexByKey.get(new JobKey(job.key.namespace(), name));
-        if (dep != null && isVertex(jobs.get(dep), invalid[dep])) {
+      for (int k = 0; k < after.length; k++) {
+        int dep = indexByKey.get(after[k], job.reading.afterHashes[k]);
+        if (dep >= 0 && isVertex(jobs.get(dep), invalid[dep])) {
           out[count++] = dep;
         }
       }
-      edges[i] = Arrays.copyOf(out, count);
+      edges[i] = count == out.length ? out : Arrays.copyOf(out, count);
     }
     resolveAll();
   }
@@ -179,7 +178,8 @@ final class DependencyGraph {
   private record Failure(String ancestor, String how, String via) {}
 
   private DependencyVerdict resolve(PreparedJob job) {
-    if (job.view.after().isEmpty()) {
+    JobKey[] after = job.reading.afterKeys;
+    if (after.length == 0) {
       return DependencyVerdict.READY;
     }
     String namespace = job.key.namespace();
@@ -187,9 +187,10 @@ final class DependencyGraph {
     List<String> waiting = new ArrayList<>();
     List<String> missing = new ArrayList<>();
     List<WaitingOn> waitingOn = new ArrayList<>();
-    for (String name : new LinkedHashSet<>(job.view.after())) {
-      Integer dep = indexByKey.get(new JobKey(namespace, name));
-      if (dep == null) {
+    for (int k = 0; k < after.length; k++) {
+      String name = after[k].name();
+      int dep = indexByKey.get(after[k], job.reading.afterHashes[k]);
+      if (dep < 0) {
         missing.add(name);
         waitingOn.add(new WaitingOn(WaitingOn.AFTER, name));
         continue;

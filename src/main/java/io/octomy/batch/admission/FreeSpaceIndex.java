@@ -1,8 +1,6 @@
 package io.octomy.batch.admission;
 
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.List;
 
 /**
  * The placement indexes over the nodes that take others' work (ready, mode not Off), kept in step
@@ -66,10 +64,14 @@ final class FreeSpaceIndex {
     this.maxFree = new long[2 * leaves * r];
   }
 
-  /** Builds the indexes over the eligible nodes, once the existing allocation is counted. */
-  void build(List<Integer> eligibleNodes) {
-    int[] eligible = eligibleNodes.stream().mapToInt(Integer::intValue).sorted().toArray();
+  /**
+   * Builds the indexes over the eligible nodes (ascending), once the existing allocation is
+   * counted.
+   */
+  void build(int[] eligible) {
     long[] key = new long[n];
+    int[] order = new int[eligible.length];
+    long[] orderKeys = new long[eligible.length];
     for (int i : eligible) {
       key[i] = jobCount[i];
     }
@@ -83,14 +85,11 @@ final class FreeSpaceIndex {
       }
       freeOrder[res] = new RankedNodes(n);
       freeOrder[res].build(eligible, key);
-      byOfferDescending[res] =
-          Arrays.stream(eligible)
-              .boxed()
-              .sorted(
-                  Comparator.comparingLong((Integer i) -> -othersOffer[i * r + id])
-                      .thenComparingInt(i -> i))
-              .mapToInt(Integer::intValue)
-              .toArray();
+      for (int i : eligible) {
+        key[i] = ~othersOffer[i * r + id]; // reverses the order of every long, without overflow
+      }
+      RankedNodes.inKeyOrder(eligible, key, order, orderKeys);
+      byOfferDescending[res] = order.clone();
       long total = 0;
       for (int i : eligible) {
         total = QuantityMath.add(total, othersOffer[i * r + id]);

@@ -4,21 +4,31 @@ import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
 /**
  * What the pass reads of one {@link JobView} alone: positive requests as (resource id, quantity)
- * pairs sorted by id, distinct sorted lock keys, the validation problems and the service class.
- * Nothing here depends on the clock, the nodes or the other jobs, only on the view and on the
- * resource ids of the {@link ResourceIndex} it was read with, so a {@link PassMemory} hands it to
- * the next pass for as long as the view and the index stay the same objects.
+ * pairs sorted by id, distinct sorted lock keys, the keys of its dependencies, the validation
+ * problems and the service class. Nothing here depends on the clock, the nodes or the other jobs,
+ * only on the view and on the resource ids of the {@link ResourceIndex} it was read with, so a
+ * {@link PassMemory} hands it to the next pass for as long as the view and the index stay the same
+ * objects.
  */
 final class JobReading {
 
   final JobView view;
   final JobKey key;
+
+  /** {@code key.hashCode()}, for the pass's {@link KeyIndex}. */
+  final int keyHash;
+
+  /** The keys of the distinct {@code after} names, in their first order; their hashes alongside. */
+  final JobKey[] afterKeys;
+
+  final int[] afterHashes;
 
   /** Resource ids of the positive requests, ascending; a request of 0 constrains nothing. */
   final int[] resourceIds;
@@ -43,6 +53,15 @@ final class JobReading {
   JobReading(JobView view, ResourceIndex names) {
     this.view = view;
     this.key = view.key();
+    this.keyHash = key.hashCode();
+    List<String> after =
+        view.after().size() <= 1 ? view.after() : List.copyOf(new LinkedHashSet<>(view.after()));
+    this.afterKeys = new JobKey[after.size()];
+    this.afterHashes = new int[after.size()];
+    for (int i = 0; i < afterKeys.length; i++) {
+      afterKeys[i] = new JobKey(key.namespace(), after.get(i));
+      afterHashes[i] = afterKeys[i].hashCode();
+    }
     this.serviceClass = view.serviceClass();
     List<String> found = view.specProblems();
     int[] ids = new int[view.requests().size()];

@@ -152,13 +152,14 @@ final class NodePool {
 
   /** Builds the placement indexes once the existing allocation is counted. */
   void index() {
-    List<Integer> eligible = new ArrayList<>();
+    int[] eligible = new int[nodes.length];
+    int count = 0;
     for (int i = 0; i < nodes.length; i++) {
       if (eligibleForOthers(i)) {
-        eligible.add(i);
+        eligible[count++] = i;
       }
     }
-    free.build(eligible);
+    free.build(Arrays.copyOf(eligible, count));
   }
 
   FreeSpaceIndex freeSpace() {

@@ -1,55 +1,105 @@
 package io.octomy.batch.admission;
 
 import java.util.AbstractMap;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
  * The decisions of one pass in pass order, filled by the pass and read-only for everyone else:
  * {@link AdmissionResult} takes it as it is instead of copying ten thousand entries into a map of
- * its own, since nothing outside this package can add to it.
+ * its own, since nothing outside this package can add to it. The decisions sit in arrays in pass
+ * order, and a job's is found through the pass's {@link KeyIndex} and its snapshot index, so adding
+ * one hashes nothing and builds no entry.
  */
 final class PassDecisions extends AbstractMap<JobKey, Decision> {
 
-  private final Map<JobKey, Decision> entries;
-  private final Map<JobKey, Decision> view;
+  private final KeyIndex keys;
 
-  PassDecisions(int expected) {
-    entries = new LinkedHashMap<>(expected * 4 / 3 + 1);
-    view = Collections.unmodifiableMap(entries);
+  /** Per snapshot index: the place of the job's decision, -1 when it has none. */
+  private final int[] placeOf;
+
+  private final JobKey[] decided;
+  private final Decision[] decisions;
+  private int size;
+
+  /**
+   * @param keys the pass's job keys to snapshot indexes
+   * @param jobs how many jobs the snapshot has
+   * @param expected how many decisions there will be at most
+   */
+  PassDecisions(KeyIndex keys, int jobs, int expected) {
+    this.keys = keys;
+    this.placeOf = new int[jobs];
+    Arrays.fill(placeOf, -1);
+    this.decided = new JobKey[expected];
+    this.decisions = new Decision[expected];
   }
 
   /** Adds the decision of the job whose turn it is; a job is decided once. */
-  void add(JobKey job, Decision decision) {
-    if (entries.putIfAbsent(job, decision) != null) {
-      throw new IllegalStateException(job + " decided twice in one pass");
+  void add(PreparedJob job, Decision decision) {
+    if (placeOf[job.index] >= 0) {
+      throw new IllegalStateException(job.key + " decided twice in one pass");
     }
+    placeOf[job.index] = size;
+    decided[size] = job.key;
+    decisions[size++] = decision;
   }
 
   @Override
   public Set<Entry<JobKey, Decision>> entrySet() {
-    return view.entrySet();
-  }
+    return new AbstractSet<>() {
+      @Override
+      public Iterator<Entry<JobKey, Decision>> iterator() {
+        return new Iterator<>() {
+          private int next;
 
-  @Override
-  public Set<JobKey> keySet() {
-    return view.keySet();
+          @Override
+          public boolean hasNext() {
+            return next < size;
+          }
+
+          @Override
+          public Entry<JobKey, Decision> next() {
+            if (next >= size) {
+              throw new NoSuchElementException();
+            }
+            int at = next++;
+            return new SimpleImmutableEntry<>(decided[at], decisions[at]);
+          }
+        };
+      }
+
+      @Override
+      public int size() {
+        return size;
+      }
+    };
   }
 
   @Override
   public Decision get(Object key) {
-    return entries.get(key);
+    int at = placeOf(key);
+    return at < 0 ? null : decisions[at];
   }
 
   @Override
   public boolean containsKey(Object key) {
-    return entries.containsKey(key);
+    return placeOf(key) >= 0;
+  }
+
+  private int placeOf(Object key) {
+    if (!(key instanceof JobKey job)) {
+      return -1;
+    }
+    int index = keys.get(job);
+    return index < 0 ? -1 : placeOf[index];
   }
 
   @Override
   public int size() {
-    return entries.size();
+    return size;
   }
 }

@@ -2,14 +2,12 @@ package io.octomy.batch.admission;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What one admission pass leaves for the next, so that the next need not read every job afresh: the
- * resource names it numbered, what it read of each job ({@link JobReading}) keyed by the very
- * {@link JobView} object it read, and the order it decided the Queued jobs in.
+ * resource names it numbered, what it read of each job ({@link JobReading}) with the very {@link
+ * JobView} object it read, and the order it decided the Queued jobs in.
  *
  * <p>A view is immutable, so the same object means the same job, spec and status: its reading is
  * taken as it is. A job whose view is a new object (created, edited, admitted, finished) is read
@@ -20,37 +18,56 @@ import java.util.Map;
  * Nothing that depends on the clock, the nodes or other jobs is kept, so a pass given a memory
  * decides exactly what a pass without one decides ({@code IncrementalPassPropertiesTest}).
  *
+ * <p>A view is found where the last snapshot listed it: the next snapshot usually lists the same
+ * views in the same order but for a few inserted or removed, so each view is first looked for at
+ * its index shifted as much as the view before it was, and only then by its key in the last pass's
+ * {@link KeyIndex}. Either way it is taken only when it is the same object.
+ *
  * <p>Immutable: a pass builds a new memory and never changes the one it was given.
  */
 public final class PassMemory {
 
-  private static final PassMemory EMPTY = new PassMemory(null, Map.of(), 0);
-
-  /** What was read of a view, and its place in the last pass's order (-1: it was not Queued). */
-  record KeptReading(JobReading reading, int rank) {}
+  private static final PassMemory EMPTY =
+      new PassMemory(null, new JobReading[0], new int[0], new KeyIndex(0), 0);
 
   private final ResourceIndex resources;
-  private final Map<JobView, KeptReading> readings;
+
+  /** What the last pass read of each job, by its index in the last snapshot. */
+  private final JobReading[] readings;
+
+  /** By the same index: the job's place in the last pass's order, -1 when it was not Queued. */
+  private final int[] ranks;
+
+  /** The last snapshot's keys to its indexes. */
+  private final KeyIndex keys;
+
   private final int queuedCount;
 
-  private PassMemory(ResourceIndex resources, Map<JobView, KeptReading> readings, int queuedCount) {
+  private PassMemory(
+      ResourceIndex resources, JobReading[] readings, int[] ranks, KeyIndex keys, int queuedCount) {
     this.resources = resources;
     this.readings = readings;
+    this.ranks = ranks;
+    this.keys = keys;
     this.queuedCount = queuedCount;
   }
 
-  /** What a pass that read {@code jobs} with {@code resources} leaves, its queue in order. */
-  static PassMemory of(ResourceIndex resources, List<PreparedJob> jobs, List<PreparedJob> queued) {
+  /**
+   * What a pass that read {@code jobs} with {@code resources} leaves, its queue in order; {@code
+   * keys} maps their keys to their indexes and is no longer changed.
+   */
+  static PassMemory of(
+      ResourceIndex resources, List<PreparedJob> jobs, List<PreparedJob> queued, KeyIndex keys) {
+    JobReading[] readings = new JobReading[jobs.size()];
+    for (int i = 0; i < readings.length; i++) {
+      readings[i] = jobs.get(i).reading;
+    }
     int[] rank = new int[jobs.size()];
     Arrays.fill(rank, -1);
     for (int r = 0; r < queued.size(); r++) {
       rank[queued.get(r).index] = r;
     }
-    Map<JobView, KeptReading> readings = new IdentityHashMap<>(jobs.size());
-    for (PreparedJob job : jobs) {
-      readings.put(job.view, new KeptReading(job.reading, rank[job.index]));
-    }
-    return new PassMemory(resources, readings, queued.size());
+    return new PassMemory(resources, readings, rank, keys, queued.size());
   }
 
   /** No memory: the pass reads every job. */
@@ -60,26 +77,29 @@ public final class PassMemory {
 
   /** How many jobs' readings are kept. */
   public int size() {
-    return readings.size();
+    return readings.length;
   }
 
   /**
    * The kept readings of the snapshot's jobs by snapshot index (null where the view was not read
-   * last time), or all null when the snapshot does not name exactly the resources they were read
-   * with; then {@link #resourcesFor} gives a new index.
+   * last time), with each one's place in the last order in {@code lastRanks} (-1 where none); all
+   * null when the snapshot does not name exactly the resources they were read with, and then {@link
+   * #resourcesFor} gives a new index.
    */
-  KeptReading[] readingsFor(Snapshot snapshot) {
+  JobReading[] readingsFor(Snapshot snapshot, int[] lastRanks) {
     List<JobView> jobs = snapshot.jobs();
-    KeptReading[] kept = new KeptReading[jobs.size()];
-    if (readings.isEmpty() || !sameNames(snapshot, jobs, kept)) {
-      return new KeptReading[jobs.size()];
+    JobReading[] kept = new JobReading[jobs.size()];
+    Arrays.fill(lastRanks, -1);
+    if (readings.length == 0 || !sameNames(snapshot, jobs, kept, lastRanks)) {
+      Arrays.fill(lastRanks, -1);
+      return new JobReading[jobs.size()];
     }
     return kept;
   }
 
   /** The index the readings of {@link #readingsFor} go with. */
-  ResourceIndex resourcesFor(Snapshot snapshot, KeptReading[] kept) {
-    for (KeptReading reading : kept) {
+  ResourceIndex resourcesFor(Snapshot snapshot, JobReading[] kept) {
+    for (JobReading reading : kept) {
       if (reading != null) {
         return resources;
       }
@@ -91,16 +111,16 @@ public final class PassMemory {
    * The Queued jobs of this pass, those the last pass decided first in its order, the others after
    * them; {@code queued} itself when there is no last order.
    */
-  List<PreparedJob> inLastOrder(List<PreparedJob> queued, KeptReading[] kept) {
+  List<PreparedJob> inLastOrder(List<PreparedJob> queued, int[] lastRanks) {
     if (queuedCount == 0) {
       return queued;
     }
     PreparedJob[] byRank = new PreparedJob[queuedCount];
     List<PreparedJob> others = new ArrayList<>();
     for (PreparedJob job : queued) {
-      KeptReading k = kept[job.index];
-      if (k != null && k.rank() >= 0) {
-        byRank[k.rank()] = job;
+      int rank = lastRanks[job.index];
+      if (rank >= 0) {
+        byRank[rank] = job;
       } else {
         others.add(job);
       }
@@ -116,10 +136,12 @@ public final class PassMemory {
   }
 
   /**
-   * Fills {@code kept} and tells whether the snapshot names exactly the resources of the kept
-   * index: every node capacity and requested name known to it, and every name of it still named.
+   * Fills {@code kept} and {@code lastRanks} and tells whether the snapshot names exactly the
+   * resources of the kept index: every node capacity and requested name known to it, and every name
+   * of it still named.
    */
-  private boolean sameNames(Snapshot snapshot, List<JobView> jobs, KeptReading[] kept) {
+  private boolean sameNames(
+      Snapshot snapshot, List<JobView> jobs, JobReading[] kept, int[] lastRanks) {
     boolean[] named = new boolean[resources.count()];
     for (NodeView node : snapshot.nodes()) {
       for (String name : node.capacity().keySet()) {
@@ -128,12 +150,21 @@ public final class PassMemory {
         }
       }
     }
+    int shift = 0;
     for (int i = 0; i < kept.length; i++) {
       JobView view = jobs.get(i);
-      KeptReading reading = readings.get(view);
-      if (reading != null) {
+      int last = i + shift;
+      if (last < 0 || last >= readings.length || readings[last].view != view) {
+        last = lastIndexOf(view);
+        if (last >= 0) {
+          shift = last - i;
+        }
+      }
+      if (last >= 0) {
+        JobReading reading = readings[last];
         kept[i] = reading;
-        for (int id : reading.reading().requestedNames) {
+        lastRanks[i] = ranks[last];
+        for (int id : reading.requestedNames) {
           named[id] = true;
         }
       } else {
@@ -152,6 +183,12 @@ public final class PassMemory {
     return true;
   }
 
+  /** The view's index in the last snapshot, or -1 when the last pass did not read this object. */
+  private int lastIndexOf(JobView view) {
+    int last = keys.get(view.key());
+    return last >= 0 && readings[last].view == view ? last : -1;
+  }
+
   private boolean mark(boolean[] named, String name) {
     int id = resources.id(name);
     if (id < 0) {
@@ -163,7 +200,7 @@ public final class PassMemory {
 
   /** What was read of the view, or null; for tests. */
   JobReading readingOf(JobView view) {
-    KeptReading k = readings.get(view);
-    return k == null ? null : k.reading();
+    int last = lastIndexOf(view);
+    return last < 0 ? null : readings[last];
   }
 }

@@ -1,7 +1,6 @@
 package io.octomy.batch.admission;
 
 import java.util.Arrays;
-import java.util.Comparator;
 
 /**
  * A set of node indexes in ascending order of a {@code long} key, ties by node index, kept in two
@@ -38,19 +37,43 @@ final class RankedNodes {
    * keyOf[member]}.
    */
   void build(int[] members, long[] keyOf) {
-    Integer[] order = new Integer[members.length];
-    for (int i = 0; i < members.length; i++) {
-      order[i] = members[i];
-    }
-    // Stable, and the members come ascending: ties stay in node order.
-    Arrays.sort(order, Comparator.comparingLong(node -> keyOf[node]));
     size = members.length;
-    for (int p = 0; p < size; p++) {
-      int node = order[p];
-      nodes[p] = node;
-      keys[p] = keyOf[node];
+    inKeyOrder(members, keyOf, nodes, keys);
+    for (int node : members) {
       this.keyOf[node] = keyOf[node];
       member[node] = true;
+    }
+  }
+
+  /**
+   * Writes {@code members} (distinct, ascending) into {@code order} in ascending order of {@code
+   * keyOf[member]}, ties in member order, and each one's key alongside into {@code orderKeys}: the
+   * keys are sorted as plain numbers, and each member then takes the next free place of its key's
+   * run, found by binary search.
+   */
+  static void inKeyOrder(int[] members, long[] keyOf, int[] order, long[] orderKeys) {
+    int m = members.length;
+    long[] sorted = new long[m];
+    for (int i = 0; i < m; i++) {
+      sorted[i] = keyOf[members[i]];
+    }
+    Arrays.sort(sorted);
+    int[] taken = new int[m];
+    for (int node : members) {
+      long key = keyOf[node];
+      int low = 0;
+      int high = m;
+      while (low < high) {
+        int mid = (low + high) >>> 1;
+        if (sorted[mid] < key) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      int at = low + taken[low]++;
+      order[at] = node;
+      orderKeys[at] = key;
     }
   }
 

@@ -6,7 +6,9 @@ import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -23,7 +25,9 @@ import net.jqwik.api.statistics.Statistics;
  * random sequences of changes between passes: the last pass's decisions written back (admitted,
  * rejected, skipped), jobs created, edited, copied into a new but equal view, deleted and finished,
  * nodes changed, added and removed, the clock moved on (aging reorders the queue, jobs start to
- * starve), and resource names that appear and disappear (the memory's resource ids no longer hold).
+ * starve), the same views listed in another order (the memory finds a view where the last snapshot
+ * listed it, shifted, or by its key), and resource names that appear and disappear (the memory's
+ * resource ids no longer hold).
  */
 class IncrementalPassPropertiesTest {
 
@@ -38,6 +42,7 @@ class IncrementalPassPropertiesTest {
     NODE_ADD,
     NODE_REMOVE,
     CLOCK,
+    REORDER,
     NEW_RESOURCE,
     DROP_RESOURCE
   }
@@ -53,7 +58,7 @@ class IncrementalPassPropertiesTest {
                     net.jqwik.api.Tuple.of(6, Arbitraries.just(Kind.WRITE_BACK)),
                     net.jqwik.api.Tuple.of(
                         3, Arbitraries.of(Kind.CREATE, Kind.EDIT, Kind.DELETE, Kind.FINISH)),
-                    net.jqwik.api.Tuple.of(2, Arbitraries.of(Kind.COPY, Kind.CLOCK)),
+                    net.jqwik.api.Tuple.of(2, Arbitraries.of(Kind.COPY, Kind.CLOCK, Kind.REORDER)),
                     net.jqwik.api.Tuple.of(
                         1,
                         Arbitraries.of(
@@ -103,6 +108,7 @@ class IncrementalPassPropertiesTest {
       PassMemory before = remembered.memory();
       remembered = AdmissionPass.decide(current, before);
       assertSame(remembered.result(), AdmissionPass.decide(current));
+      assertDecisionsReadAsAMap(current, remembered.result());
       assertThat(remembered.memory().size()).isEqualTo(current.jobs().size());
       Statistics.label("readings taken from the memory")
           .collect(keptReadings(current, before, remembered.memory()) > 0 ? "some" : "none");
@@ -127,6 +133,25 @@ class IncrementalPassPropertiesTest {
     assertThat(remembering).isEqualTo(full);
     assertThat(List.copyOf(remembering.decisions().keySet()))
         .isEqualTo(List.copyOf(full.decisions().keySet()));
+  }
+
+  /**
+   * The pass's decisions read as any map of them would: a decision for each Queued job of the
+   * snapshot and for no other key, equal to a plain copy both ways, with the same hash.
+   */
+  private static void assertDecisionsReadAsAMap(Snapshot world, AdmissionResult result) {
+    Map<JobKey, Decision> decisions = result.decisions();
+    Map<JobKey, Decision> copy = new LinkedHashMap<>(decisions);
+    assertThat(decisions).isEqualTo(copy);
+    assertThat(copy).isEqualTo(decisions);
+    assertThat(decisions.hashCode()).isEqualTo(copy.hashCode());
+    for (JobView job : world.jobs()) {
+      boolean queued = job.phase() == JobPhase.Queued;
+      assertThat(decisions.containsKey(job.key())).isEqualTo(queued);
+      assertThat(decisions.get(job.key()) != null).isEqualTo(queued);
+    }
+    assertThat(decisions.get(new JobKey("a", "no-such-job"))).isNull();
+    assertThat(decisions.get("a/j1")).isNull();
   }
 
   /** How many readings of the new memory are the very objects the old one held. */
@@ -174,6 +199,14 @@ class IncrementalPassPropertiesTest {
                 j.withPhase(random.nextBoolean() ? JobPhase.Succeeded : JobPhase.Failed, null));
             break;
           }
+        }
+      }
+      case REORDER -> {
+        // The snapshot lists the same views elsewhere: shifted, or in any order.
+        if (random.nextBoolean()) {
+          Collections.rotate(jobs, change.pick());
+        } else {
+          Collections.shuffle(jobs, random);
         }
       }
       case NODE_EDIT -> {
