@@ -52,6 +52,7 @@ public final class AdmissionPass {
   private final KeyIndex indexByKey;
   private final NodePool pool;
   private final Placement placement;
+  private final MostFreeNotes mostFreeNotes;
   private final Reservations reservations;
   private StarvationGuard guard;
   private DependencyGraph dependencies;
@@ -76,6 +77,7 @@ public final class AdmissionPass {
     this.resources = memory.resourcesFor(snapshot, kept);
     this.pool = new NodePool(snapshot, resources);
     this.placement = new Placement(pool);
+    this.mostFreeNotes = new MostFreeNotes(pool);
     this.reservations = new Reservations(policy, resources);
     this.guard = newGuard();
     this.indexByKey = new KeyIndex(snapshot.jobs().size());
@@ -308,7 +310,7 @@ public final class AdmissionPass {
     return waiting(
         job,
         Reason.WaitingForCapacity,
-        worded ? CapacityMessages.waitingForCapacity(pool, job) : "",
+        worded ? CapacityMessages.waitingForCapacity(pool, mostFreeNotes, job) : "",
         List.of());
   }
 

@@ -13,7 +13,7 @@ final class CapacityMessages {
    * E.g. "waiting for capacity: need 3000 octomy.io/cpu-milli; the most free on a ready node is
    * 2000 (ws-3, Background)."
    */
-  static String waitingForCapacity(NodePool pool, PreparedJob job) {
+  static String waitingForCapacity(NodePool pool, MostFreeNotes notes, PreparedJob job) {
     StringBuilder s = new StringBuilder("waiting for capacity: ").append(need(pool, job));
     boolean eachFitsSomewhere = true;
     List<String> parts = new ArrayList<>();
@@ -28,12 +28,7 @@ final class CapacityMessages {
       long free = pool.freeFor(node, job, resource);
       eachFitsSomewhere &= free >= job.quantities[k];
       parts.add(
-          amount(pool, job, k, Math.max(0, free))
-              + " ("
-              + where(pool, job, node)
-              + overAllocated(pool, job, node, resource)
-              + strayRuns(pool, node)
-              + ")");
+          amount(pool, job, k, Math.max(0, free)) + " (" + notes.note(node, job, resource) + ")");
     }
     s.append("; the most free on a ready node is ").append(String.join(" and ", parts));
     if (job.resourceIds.length > 1 && eachFitsSomewhere) {
@@ -131,8 +126,19 @@ final class CapacityMessages {
         + " is held back for it.";
   }
 
-  /** "need 3000 a" or "need 3000 a and 4 b on one node". */
+  /**
+   * "need 3000 a" or "need 3000 a and 4 b on one node": the job's requests alone, so written once
+   * per reading, which later passes share.
+   */
   private static String need(NodePool pool, PreparedJob job) {
+    String need = job.reading.needWords;
+    if (need == null) {
+      need = job.reading.needWords = needWords(pool, job);
+    }
+    return need;
+  }
+
+  private static String needWords(NodePool pool, PreparedJob job) {
     List<String> parts = new ArrayList<>();
     for (int k = 0; k < job.resourceIds.length; k++) {
       parts.add(job.quantities[k] + " " + pool.resourceName(job.resourceIds[k]));
@@ -149,23 +155,6 @@ final class CapacityMessages {
 
   private static String where(NodePool pool, PreparedJob job, int node) {
     return pool.name(node) + ", " + pool.modeFor(node, job);
-  }
-
-  private static String overAllocated(NodePool pool, PreparedJob job, int node, int resource) {
-    long offer = pool.offerFor(node, job, resource);
-    long allocated = pool.allocated(node, resource);
-    return allocated > offer ? "; " + allocated + " allocated is above its offer of " + offer : "";
-  }
-
-  private static String strayRuns(NodePool pool, int node) {
-    List<String> runs = pool.strayRuns(node);
-    if (runs.isEmpty()) {
-      return "";
-    }
-    return "; full until its agent reports "
-        + String.join(", ", runs)
-        + " stopped, "
-        + (runs.size() == 1 ? "a run whose job is gone" : "runs whose jobs are gone");
   }
 
   private static String noneOffers(NodePool pool, int resource) {

@@ -47,6 +47,15 @@ final class JobReading {
 
   final ServiceClass serviceClass;
 
+  /**
+   * The "need ..." of the capacity messages, written at the first one: the requests in words, with
+   * the names of the index this was read with. A race writes the same text twice.
+   */
+  String needWords;
+
+  /** The group, or null when it is unset or blank. */
+  final String group;
+
   /** The ids of every requested resource name, whatever its quantity: the names it brings in. */
   final int[] requestedNames;
 
@@ -63,6 +72,7 @@ final class JobReading {
       afterHashes[i] = afterKeys[i].hashCode();
     }
     this.serviceClass = view.serviceClass();
+    this.group = view.group() == null || view.group().isBlank() ? null : view.group();
     List<String> found = view.specProblems();
     int[] ids = new int[view.requests().size()];
     long[] amounts = new long[ids.length];

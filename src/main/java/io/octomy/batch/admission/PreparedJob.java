@@ -101,7 +101,6 @@ final class PreparedJob {
   }
 
   String group() {
-    String g = view.group();
-    return g == null || g.isBlank() ? null : g;
+    return reading.group;
   }
 }

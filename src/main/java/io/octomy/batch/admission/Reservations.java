@@ -14,8 +14,17 @@ import java.util.Map;
  */
 final class Reservations {
 
-  /** A name (lock key or group) inside a namespace. */
-  private record Scoped(String namespace, String name) {}
+  /**
+   * A name (lock key or group) inside a namespace; hashed like {@link JobKey#hashCode}, for the
+   * same reason (groups g-1..g-50 in namespaces ns-1..ns-30 share few hashes under {@code 31 * a +
+   * b}).
+   */
+  private record Scoped(String namespace, String name) {
+    @Override
+    public int hashCode() {
+      return namespace.hashCode() * 0x9E3779B9 + name.hashCode();
+    }
+  }
 
   private final Policy policy;
   private final ResourceIndex resources;
