@@ -46,6 +46,9 @@ public final class AdmissionPass {
   /** Per snapshot index: what an earlier pass read of the same view, or null. */
   private final JobReading[] kept;
 
+  /** Per snapshot index: what this pass read of the job, for the next pass's memory. */
+  private final JobReading[] readings;
+
   /** Per snapshot index: the view's place in the last pass's order, or -1. */
   private final int[] lastRanks;
 
@@ -74,6 +77,7 @@ public final class AdmissionPass {
     this.memory = memory;
     this.lastRanks = new int[snapshot.jobs().size()];
     this.kept = memory.readingsFor(snapshot, lastRanks);
+    this.readings = new JobReading[kept.length];
     this.resources = memory.resourcesFor(snapshot, kept);
     this.pool = new NodePool(snapshot, resources);
     this.placement = new Placement(pool);
@@ -100,7 +104,7 @@ public final class AdmissionPass {
     pass.prepare();
     AdmissionResult result = pass.decideAll(null);
     return new RememberedPass(
-        result, PassMemory.of(pass.resources, pass.jobs, pass.queued, pass.indexByKey));
+        result, PassMemory.of(pass.resources, pass.readings, pass.queued, pass.indexByKey));
   }
 
   /**
@@ -154,31 +158,35 @@ public final class AdmissionPass {
   void prepare() {
     // 1. Prepare every job: positive requests as arrays, lock keys, priority and starving. What
     //    was read of a view an earlier pass saw is taken from the memory.
-    boolean[] invalid = new boolean[snapshot.jobs().size()];
+    // 2. Count what Admitted and Running jobs hold: node allocation, locks, group slots, budget.
+    //    A holder whose node is unknown still holds its locks, group slot and budget.
+    int n = snapshot.jobs().size();
+    boolean[] invalid = new boolean[n];
+    boolean[] hasAfter = new boolean[n];
+    JobPhase[] phases = new JobPhase[n];
     for (JobView view : snapshot.jobs()) {
-      JobReading known = kept[jobs.size()];
+      int index = jobs.size();
+      JobReading known = kept[index];
       JobReading reading = known != null ? known : new JobReading(view, resources);
-      PreparedJob job = new PreparedJob(jobs.size(), reading, snapshot.now());
-      if (indexByKey.putIfAbsent(job.key, reading.keyHash, job.index) >= 0) {
+      readings[index] = reading;
+      PreparedJob job = new PreparedJob(index, reading, snapshot.now());
+      if (indexByKey.putIfAbsent(job.key, reading.keyHash, index) >= 0) {
         throw new IllegalArgumentException("snapshot lists job " + job.key + " twice");
       }
       jobs.add(job);
-      if (view.phase() == JobPhase.Queued) {
+      JobPhase phase = view.phase();
+      phases[index] = phase;
+      hasAfter[index] = reading.afterKeys.length > 0;
+      if (phase == JobPhase.Queued) {
         job.effectivePriority =
             Priorities.effective(policy.priority(), job.serviceClass, job.queuedAt, snapshot.now());
         job.starving = Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
         job.deferrable = job.serviceClass == ServiceClass.BestEffort && !job.starving;
         job.origin = pool.indexOf(view.origin());
-        invalid[job.index] = !job.problems.isEmpty();
+        invalid[index] = !job.problems.isEmpty();
         queued.add(job);
-      }
-    }
-
-    // 2. Count what Admitted and Running jobs hold: node allocation, locks, group slots, budget.
-    //    A holder whose node is unknown still holds its locks, group slot and budget.
-    for (PreparedJob job : jobs) {
-      if (job.view.phase().holdsReservation()) {
-        int node = pool.indexOf(job.view.node());
+      } else if (phase.holdsReservation()) {
+        int node = pool.indexOf(view.node());
         if (node >= 0) {
           pool.countExisting(node, job);
         }
@@ -189,7 +197,7 @@ public final class AdmissionPass {
     pool.index();
 
     // 3. Resolve every dependency at once: waits, transitive skips and cycles.
-    dependencies = new DependencyGraph(jobs, indexByKey, invalid);
+    dependencies = new DependencyGraph(jobs, indexByKey, phases, invalid, hasAfter);
 
     // 4. Order by effective priority, then queuedAt, then namespace/name; from the last pass's
     //    order when there is one, which the sort then only mends.

@@ -27,6 +27,9 @@ final class DependencyGraph {
 
   private final List<PreparedJob> jobs;
   private final KeyIndex indexByKey;
+  private final JobPhase[] phases;
+  private final boolean[] invalid;
+  private final boolean[] hasAfter;
   private final DependencyVerdict[] verdicts;
 
   private static final int[] NO_EDGES = new int[0];
@@ -37,32 +40,43 @@ final class DependencyGraph {
   /**
    * @param jobs every job of the snapshot, by snapshot index
    * @param indexByKey job key to snapshot index
+   * @param phases per snapshot index: the job's phase (read once, so that most jobs are not visited
+   *     again here)
    * @param invalid per snapshot index: a Queued job whose spec is invalid
+   * @param hasAfter per snapshot index: the job names dependencies
    */
-  DependencyGraph(List<PreparedJob> jobs, KeyIndex indexByKey, boolean[] invalid) {
+  DependencyGraph(
+      List<PreparedJob> jobs,
+      KeyIndex indexByKey,
+      JobPhase[] phases,
+      boolean[] invalid,
+      boolean[] hasAfter) {
     this.jobs = jobs;
     this.indexByKey = indexByKey;
+    this.phases = phases;
+    this.invalid = invalid;
+    this.hasAfter = hasAfter;
     int n = jobs.size();
     verdicts = new DependencyVerdict[n];
     edges = new int[n][];
     for (int i = 0; i < n; i++) {
-      PreparedJob job = jobs.get(i);
-      if (!isVertex(job, invalid[i])) {
-        if (job.view.phase() == JobPhase.Queued) {
+      if (!isVertex(i)) {
+        if (phases[i] == JobPhase.Queued) {
           verdicts[i] = DependencyVerdict.INVALID;
         }
         continue;
       }
-      JobKey[] after = job.reading.afterKeys;
-      if (after.length == 0) {
+      if (!hasAfter[i]) {
         edges[i] = NO_EDGES;
         continue;
       }
+      JobReading reading = jobs.get(i).reading;
+      JobKey[] after = reading.afterKeys;
       int[] out = new int[after.length];
       int count = 0;
       for (int k = 0; k < after.length; k++) {
-        int dep = indexByKey.get(after[k], job.reading.afterHashes[k]);
-        if (dep >= 0 && isVertex(jobs.get(dep), invalid[dep])) {
+        int dep = indexByKey.get(after[k], reading.afterHashes[k]);
+        if (dep >= 0 && isVertex(dep)) {
           out[count++] = dep;
         }
       }
@@ -72,11 +86,11 @@ final class DependencyGraph {
   }
 
   /** Queued jobs with a valid spec, and Rejected ones with a valid spec (a cycle's members). */
-  private static boolean isVertex(PreparedJob job, boolean invalid) {
-    JobPhase phase = job.view.phase();
+  private boolean isVertex(int i) {
+    JobPhase phase = phases[i];
     return phase == JobPhase.Queued
-        ? !invalid
-        : phase == JobPhase.Rejected && job.problems.isEmpty();
+        ? !invalid[i]
+        : phase == JobPhase.Rejected && jobs.get(i).problems.isEmpty();
   }
 
   /** The verdict of a Queued job. */
@@ -103,8 +117,8 @@ final class DependencyGraph {
       if (edges[root].length == 0) {
         // A component of its own that waits on no other vertex: most jobs.
         order[root] = low[root] = counter++;
-        if (jobs.get(root).view.phase() == JobPhase.Queued) {
-          verdicts[root] = resolve(jobs.get(root));
+        if (phases[root] == JobPhase.Queued) {
+          verdicts[root] = hasAfter[root] ? resolve(jobs.get(root)) : DependencyVerdict.READY;
         }
         continue;
       }
@@ -158,7 +172,7 @@ final class DependencyGraph {
       }
     }
     if (members.length == 1 && !selfLoop) {
-      if (jobs.get(only).view.phase() == JobPhase.Queued) {
+      if (phases[only] == JobPhase.Queued) {
         verdicts[only] = resolve(jobs.get(only));
       }
       return;
@@ -195,7 +209,7 @@ final class DependencyGraph {
         waitingOn.add(new WaitingOn(WaitingOn.AFTER, name));
         continue;
       }
-      JobPhase phase = jobs.get(dep).view.phase();
+      JobPhase phase = phases[dep];
       Failure found = null;
       switch (phase) {
         case Succeeded -> {}

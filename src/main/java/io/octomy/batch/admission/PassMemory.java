@@ -28,12 +28,21 @@ import java.util.List;
 public final class PassMemory {
 
   private static final PassMemory EMPTY =
-      new PassMemory(null, new JobReading[0], new int[0], new KeyIndex(0), 0);
+      new PassMemory(null, new JobView[0], new JobReading[0], null, new int[0], new KeyIndex(0), 0);
 
   private final ResourceIndex resources;
 
-  /** What the last pass read of each job, by its index in the last snapshot. */
+  /** The views the last pass read, by their index in the last snapshot. */
+  private final JobView[] views;
+
+  /** What the last pass read of each of them, by the same index. */
   private final JobReading[] readings;
+
+  /**
+   * By the same index: the ids of the resource names the job's requests name, as bits; null when
+   * the index has more than 64 names, and then they are read from the readings.
+   */
+  private final long[] namedBits;
 
   /** By the same index: the job's place in the last pass's order, -1 when it was not Queued. */
   private final int[] ranks;
@@ -44,30 +53,45 @@ public final class PassMemory {
   private final int queuedCount;
 
   private PassMemory(
-      ResourceIndex resources, JobReading[] readings, int[] ranks, KeyIndex keys, int queuedCount) {
+      ResourceIndex resources,
+      JobView[] views,
+      JobReading[] readings,
+      long[] namedBits,
+      int[] ranks,
+      KeyIndex keys,
+      int queuedCount) {
     this.resources = resources;
+    this.views = views;
     this.readings = readings;
+    this.namedBits = namedBits;
     this.ranks = ranks;
     this.keys = keys;
     this.queuedCount = queuedCount;
   }
 
   /**
-   * What a pass that read {@code jobs} with {@code resources} leaves, its queue in order; {@code
-   * keys} maps their keys to their indexes and is no longer changed.
+   * What a pass that read {@code readings} (by snapshot index, no longer changed) with {@code
+   * resources} leaves, its queue in order; {@code keys} maps their keys to their indexes and is no
+   * longer changed either.
    */
   static PassMemory of(
-      ResourceIndex resources, List<PreparedJob> jobs, List<PreparedJob> queued, KeyIndex keys) {
-    JobReading[] readings = new JobReading[jobs.size()];
+      ResourceIndex resources, JobReading[] readings, List<PreparedJob> queued, KeyIndex keys) {
+    JobView[] views = new JobView[readings.length];
+    long[] namedBits = resources.count() <= Long.SIZE ? new long[readings.length] : null;
     for (int i = 0; i < readings.length; i++) {
-      readings[i] = jobs.get(i).reading;
+      views[i] = readings[i].view;
+      if (namedBits != null) {
+        for (int id : readings[i].requestedNames) {
+          namedBits[i] |= 1L << id;
+        }
+      }
     }
-    int[] rank = new int[jobs.size()];
+    int[] rank = new int[readings.length];
     Arrays.fill(rank, -1);
     for (int r = 0; r < queued.size(); r++) {
       rank[queued.get(r).index] = r;
     }
-    return new PassMemory(resources, readings, rank, keys, queued.size());
+    return new PassMemory(resources, views, readings, namedBits, rank, keys, queued.size());
   }
 
   /** No memory: the pass reads every job. */
@@ -143,6 +167,7 @@ public final class PassMemory {
   private boolean sameNames(
       Snapshot snapshot, List<JobView> jobs, JobReading[] kept, int[] lastRanks) {
     boolean[] named = new boolean[resources.count()];
+    long keptNames = 0;
     for (NodeView node : snapshot.nodes()) {
       for (String name : node.capacity().keySet()) {
         if (!mark(named, name)) {
@@ -154,18 +179,21 @@ public final class PassMemory {
     for (int i = 0; i < kept.length; i++) {
       JobView view = jobs.get(i);
       int last = i + shift;
-      if (last < 0 || last >= readings.length || readings[last].view != view) {
+      if (last < 0 || last >= views.length || views[last] != view) {
         last = lastIndexOf(view);
         if (last >= 0) {
           shift = last - i;
         }
       }
       if (last >= 0) {
-        JobReading reading = readings[last];
-        kept[i] = reading;
+        kept[i] = readings[last];
         lastRanks[i] = ranks[last];
-        for (int id : reading.requestedNames) {
-          named[id] = true;
+        if (namedBits != null) {
+          keptNames |= namedBits[last];
+        } else {
+          for (int id : readings[last].requestedNames) {
+            named[id] = true;
+          }
         }
       } else {
         for (String name : view.requests().keySet()) {
@@ -175,8 +203,8 @@ public final class PassMemory {
         }
       }
     }
-    for (boolean n : named) {
-      if (!n) {
+    for (int id = 0; id < named.length; id++) {
+      if (!named[id] && (keptNames & (1L << id)) == 0) {
         return false;
       }
     }
@@ -186,7 +214,7 @@ public final class PassMemory {
   /** The view's index in the last snapshot, or -1 when the last pass did not read this object. */
   private int lastIndexOf(JobView view) {
     int last = keys.get(view.key());
-    return last >= 0 && readings[last].view == view ? last : -1;
+    return last >= 0 && views[last] == view ? last : -1;
   }
 
   private boolean mark(boolean[] named, String name) {
