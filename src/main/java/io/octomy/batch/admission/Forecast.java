@@ -28,8 +28,15 @@ public record Forecast(
 
   public Forecast {
     reports = Collections.unmodifiableMap(new LinkedHashMap<>(reports));
-    starts = Collections.unmodifiableMap(new LinkedHashMap<>(starts));
-    ends = Collections.unmodifiableMap(new LinkedHashMap<>(ends));
+    // Filled by the forecast and read-only outside this package: taken as they are.
+    starts =
+        starts instanceof ForecastEntries<ExpectedStart> found
+            ? found
+            : Collections.unmodifiableMap(new LinkedHashMap<>(starts));
+    ends =
+        ends instanceof ForecastEntries<Instant> found
+            ? found
+            : Collections.unmodifiableMap(new LinkedHashMap<>(ends));
   }
 
   public Optional<GateReport> report(JobKey job) {

@@ -3,7 +3,6 @@ package io.octomy.batch.admission;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -33,14 +32,16 @@ final class ForecastTimeline {
             int c = a.at().compareTo(b.at());
             return c != 0 ? c : Integer.compare(a.job().index, b.job().index);
           });
-  private final Map<JobKey, Instant> endTimes = new HashMap<>();
+  private final ForecastEntries<Instant> endTimes;
   private final Instant[] onsets;
   private int nextOnset;
 
   /**
    * @param queued the waiting jobs, each of which starts starving {@code starvationAfter} in
+   * @param jobs how many jobs there are, each of which may get an expected end
    */
-  ForecastTimeline(List<PreparedJob> queued, Duration starvationAfter) {
+  ForecastTimeline(List<PreparedJob> queued, int jobs, Duration starvationAfter) {
+    this.endTimes = new ForecastEntries<>(jobs);
     List<Instant> starving = new ArrayList<>();
     for (PreparedJob job : queued) {
       starving.add(job.queuedAt.plus(starvationAfter).plusNanos(1));
@@ -51,7 +52,7 @@ final class ForecastTimeline {
 
   void scheduleEnd(PreparedJob job, int node, Instant at, int depth) {
     ends.add(new End(at, job, node, depth));
-    endTimes.put(job.key, at);
+    endTimes.set(job.key, at);
   }
 
   void decideAgainAt(Instant at, PreparedJob job) {

@@ -173,7 +173,11 @@ final class FreeSpaceIndex {
       int t = leaves + node;
       maxFree[t * r + res] = value;
       for (t >>= 1; t >= 1; t >>= 1) {
-        maxFree[t * r + res] = Math.max(maxFree[2 * t * r + res], maxFree[(2 * t + 1) * r + res]);
+        long max = Math.max(maxFree[2 * t * r + res], maxFree[(2 * t + 1) * r + res]);
+        if (maxFree[t * r + res] == max) {
+          break; // the maxima above are unchanged too
+        }
+        maxFree[t * r + res] = max;
       }
     }
   }

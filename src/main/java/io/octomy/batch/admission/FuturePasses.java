@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -43,7 +43,7 @@ final class FuturePasses {
   private final HeldJobs held;
   private final Map<String, Long> namespaceVersions = new HashMap<>();
   private final ForecastTimeline timeline;
-  private final Map<JobKey, ExpectedStart> starts = new LinkedHashMap<>();
+  private final ForecastEntries<ExpectedStart> starts;
   private final int[] stamp;
   private final int[] done;
   private final PreparedJob[] cause;
@@ -69,6 +69,7 @@ final class FuturePasses {
     int n = pass.jobs().size();
     this.room = new WaitingRoom(pass.jobs(), pass.queued(), pool.resourceCount());
     this.held = new HeldJobs(n, room);
+    this.starts = new ForecastEntries<>(pass.queued().size());
     this.stamp = new int[n];
     this.done = new int[n];
     this.cause = new PreparedJob[n];
@@ -76,7 +77,7 @@ final class FuturePasses {
     this.candidates =
         new PassCandidates(pool, reservations, room, this::touch, job -> done[job.index] == passId);
     this.sources = new PassSources(pass, room, held, candidates, this::touch);
-    this.timeline = new ForecastTimeline(pass.queued(), priority.starvationAfter());
+    this.timeline = new ForecastTimeline(pass.queued(), n, priority.starvationAfter());
   }
 
   Forecast run(AdmissionResult next, Map<JobKey, GateReport> reports) {
@@ -87,10 +88,14 @@ final class FuturePasses {
         timeline.scheduleEnd(job, pool.indexOf(job.view.node()), end.isBefore(now) ? now : end, 1);
       }
     }
+    // The decisions come in pass order, the order of the queued jobs.
+    Iterator<Map.Entry<JobKey, Decision>> decided = next.decisions().entrySet().iterator();
     for (PreparedJob job : pass.queued()) {
-      Decision d = next.decisions().get(job.key);
+      Map.Entry<JobKey, Decision> entry = decided.next();
+      Decision d =
+          entry.getKey().equals(job.key) ? entry.getValue() : next.decisions().get(job.key);
       if (d instanceof Decision.Admit admit) {
-        starts.put(job.key, new ExpectedStart(job.key, now, admit.node(), null, 0));
+        starts.set(job.key, new ExpectedStart(job.key, now, admit.node(), null, 0));
         timeline.scheduleEnd(job, pool.indexOf(admit.node()), now.plus(runTime(job)), 1);
       } else if (d.reason() == Reason.WaitingForDependency) {
         awaitDependencies(job);
@@ -151,6 +156,9 @@ final class FuturePasses {
         held.passOver(best);
         continue;
       }
+      if (next.from() == TakenFrom.STARVING && protectedWhereItWaits(best)) {
+        continue;
+      }
       take(best, next.from(), next.by());
       Decision d = pass.decideOne(best, DependencyVerdict.READY);
       // Meant for this placement only; a gate checked before capacity may have stopped it first.
@@ -206,7 +214,7 @@ final class FuturePasses {
     candidates.forgetBudget(job.key.namespace()); // and the namespace's budget
     PreparedJob c = cause[job.index];
     int depth = causeDepth[job.index];
-    starts.put(
+    starts.set(
         job.key, new ExpectedStart(job.key, at, admit.node(), c == null ? null : c.key, depth));
     timeline.scheduleEnd(job, node, at.plus(runTime(job)), depth + 1);
   }
@@ -301,6 +309,31 @@ final class FuturePasses {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether the first starving parked job, at its turn, was protected without deciding it again: a
+   * job parked on a lock is parked on a lock still held (its release would have woken it), and when
+   * no lock it lists before that one is held, deciding it again would find it waiting for the same
+   * lock, make it the protected job ({@link AdmissionPass#decideOne} through {@link
+   * StarvationGuard#consider}) and park it where it is. Only the protection is taken over.
+   */
+  private boolean protectedWhereItWaits(PreparedJob job) {
+    if (room.parkedOn(job) != Reason.WaitingForLock) {
+      return false;
+    }
+    String parkedOn = room.lockOf(job);
+    String namespace = job.key.namespace();
+    for (String key : job.lockKeys) {
+      if (key.equals(parkedOn)) {
+        break;
+      }
+      if (reservations.lockHeld(namespace, key)) {
+        return false; // it would wait for that one first
+      }
+    }
+    pass.guard().consider(job, Reason.WaitingForLock);
+    return pass.guard().protectedJob() == job;
   }
 
   /**

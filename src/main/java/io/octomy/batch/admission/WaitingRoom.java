@@ -148,6 +148,11 @@ final class WaitingRoom {
     protectable[classOf[job.index]].clear(position[job.index]);
   }
 
+  /** The lock a job parked on a lock waits for. */
+  String lockOf(PreparedJob job) {
+    return lockOf.get(job.index);
+  }
+
   /** The gate a job is parked on, or null. */
   Reason parkedOn(PreparedJob job) {
     return parkedOn[job.index];

@@ -3,6 +3,7 @@ package io.octomy.batch.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -79,6 +81,82 @@ class ForecastPropertiesTest {
     assertThat(fast).isEqualTo(NaiveFuture.starts(world, RUN_TIMES));
     Statistics.label("held now").collect(forecast.next().hold() != null);
     Statistics.label("held now").coverage(c -> c.check(true).percentage(p -> p > 20));
+  }
+
+  /**
+   * A starving job waiting for a lock is the job each later pass protects while the lock stays
+   * held: j4, younger and of its group (at most one running), is held back for it at every pass
+   * until j0 gets the lock at j3's end, and only then takes the group's slot after j0 ends.
+   */
+  @Example
+  void aStarvingJobWaitingForALockIsProtectedAtEveryLaterPass() {
+    ForecastWorlds.NodeSpec node =
+        new ForecastWorlds.NodeSpec(NodeMode.Drone, null, 12, 12, true, 0);
+    Snapshot world =
+        ForecastWorlds.world(
+            List.of(node),
+            List.of(
+                queued(1, 200, List.of("k1"), "g2"),
+                running(0, List.of()),
+                running(0, List.of()),
+                running(1, List.of("k1")),
+                queued(1, 10, List.of(), "g2")),
+            null,
+            1);
+    Forecast forecast = AdmissionPass.forecast(world, RUN_TIMES, Set.of());
+    assertThat(naive(forecast)).isEqualTo(NaiveFuture.starts(world, RUN_TIMES));
+    Instant lockFree = ForecastWorlds.NOW.plus(Duration.ofMinutes(5));
+    assertThat(forecast.starts().get(key(0)).at()).isEqualTo(lockFree);
+    assertThat(forecast.starts().get(key(4)).at()).isAfter(lockFree);
+  }
+
+  /**
+   * A starving job with two locks, waiting for its second, finds its first taken by an older
+   * starving job admitted when capacity frees: it now waits for the first, and is protected.
+   */
+  @Example
+  void aStarvingJobWhoseEarlierLockIsTakenWaitsForThatOne() {
+    ForecastWorlds.NodeSpec node =
+        new ForecastWorlds.NodeSpec(NodeMode.Drone, null, 12, 12, true, 0);
+    Snapshot world =
+        ForecastWorlds.world(
+            List.of(node),
+            List.of(
+                queued(1, 200, List.of("k1", "k2"), null),
+                running(10, List.of()),
+                queued(10, 300, List.of("k1"), null),
+                running(1, List.of("k2")),
+                queued(1, 10, List.of("k1"), null)),
+            null,
+            1);
+    Forecast forecast = AdmissionPass.forecast(world, RUN_TIMES, Set.of());
+    assertThat(naive(forecast)).isEqualTo(NaiveFuture.starts(world, RUN_TIMES));
+    assertThat(forecast.starts().get(key(2)).at())
+        .isEqualTo(ForecastWorlds.NOW.plus(Duration.ofMinutes(1)));
+    assertThat(forecast.starts().get(key(0)).at()).isAfter(forecast.starts().get(key(2)).at());
+  }
+
+  /** A Queued job of namespace a on no origin (named j and its place in the list). */
+  private static ForecastWorlds.JobSpec queued(
+      long cpu, int minutesAgo, List<String> locks, String group) {
+    return new ForecastWorlds.JobSpec(
+        "a", JobPhase.Queued, 0, cpu, 1, false, minutesAgo, List.of(), locks, group, -1);
+  }
+
+  /** A job of namespace a running on n0 (its end: {@link #RUN_TIMES}). */
+  private static ForecastWorlds.JobSpec running(long cpu, List<String> locks) {
+    return new ForecastWorlds.JobSpec(
+        "a", JobPhase.Running, 0, cpu, 0, false, 30, List.of(), locks, null, -1);
+  }
+
+  private static JobKey key(int index) {
+    return new JobKey("a", "j" + index);
+  }
+
+  private static Map<JobKey, NaiveFuture.Start> naive(Forecast forecast) {
+    Map<JobKey, NaiveFuture.Start> fast = new HashMap<>();
+    forecast.starts().forEach((k, s) -> fast.put(k, new NaiveFuture.Start(s.at(), s.node())));
+    return fast;
   }
 
   @Property(tries = 300)
