@@ -3,6 +3,7 @@ package io.octomy.batch.admission;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -20,12 +21,9 @@ final class ForecastTimeline {
   /** A job to decide again at a given time, whatever else happens. */
   private record Timed(Instant at, PreparedJob job) {}
 
-  private final PriorityQueue<End> ends =
-      new PriorityQueue<>(
-          (a, b) -> {
-            int c = a.at().compareTo(b.at());
-            return c != 0 ? c : Integer.compare(a.job().index, b.job().index);
-          });
+  /** The expected ends, earliest first (ties by job index). */
+  private final EndHeap ends = new EndHeap();
+
   private final PriorityQueue<Timed> timed =
       new PriorityQueue<>(
           (a, b) -> {
@@ -65,7 +63,7 @@ final class ForecastTimeline {
    * the protection may move.
    */
   Instant next(Instant now, boolean anyHeld) {
-    Instant at = ends.isEmpty() ? null : ends.peek().at();
+    Instant at = ends.isEmpty() ? null : ends.first().at();
     if (!timed.isEmpty() && (at == null || timed.peek().at().isBefore(at))) {
       at = timed.peek().at();
     }
@@ -80,7 +78,7 @@ final class ForecastTimeline {
 
   /** The first end due by {@code at}, taken off the timeline; {@code null} when none is. */
   End endDue(Instant at) {
-    return !ends.isEmpty() && !ends.peek().at().isAfter(at) ? ends.poll() : null;
+    return !ends.isEmpty() && !ends.first().at().isAfter(at) ? ends.poll() : null;
   }
 
   /** The first job due to be decided again by {@code at}, taken off; {@code null} when none is. */
@@ -91,5 +89,99 @@ final class ForecastTimeline {
   /** The expected end of every job that has one. */
   Map<JobKey, Instant> endTimes() {
     return endTimes;
+  }
+
+  /**
+   * A binary heap of ends ordered by time, then job index, compared on copies of those numbers kept
+   * in arrays beside the heap: the thousands of comparisons of a forecast read no {@link End} or
+   * {@link Instant} objects.
+   */
+  private static final class EndHeap {
+    private End[] heap = new End[64];
+    private long[] seconds = new long[64];
+    private int[] nanos = new int[64];
+    private int[] jobs = new int[64];
+    private int size;
+
+    boolean isEmpty() {
+      return size == 0;
+    }
+
+    End first() {
+      return heap[0];
+    }
+
+    void add(End end) {
+      if (size == heap.length) {
+        int grown = size * 2;
+        heap = Arrays.copyOf(heap, grown);
+        seconds = Arrays.copyOf(seconds, grown);
+        nanos = Arrays.copyOf(nanos, grown);
+        jobs = Arrays.copyOf(jobs, grown);
+      }
+      int i = size++;
+      long s = end.at().getEpochSecond();
+      int n = end.at().getNano();
+      int j = end.job().index;
+      while (i > 0) {
+        int parent = (i - 1) >>> 1;
+        if (!before(s, n, j, parent)) {
+          break;
+        }
+        move(parent, i);
+        i = parent;
+      }
+      set(i, end, s, n, j);
+    }
+
+    End poll() {
+      End first = heap[0];
+      int last = --size;
+      End end = heap[last];
+      long s = seconds[last];
+      int n = nanos[last];
+      int j = jobs[last];
+      heap[last] = null;
+      int i = 0;
+      while (true) {
+        int child = 2 * i + 1;
+        if (child >= last) {
+          break;
+        }
+        if (child + 1 < last
+            && before(seconds[child + 1], nanos[child + 1], jobs[child + 1], child)) {
+          child++;
+        }
+        if (!before(seconds[child], nanos[child], jobs[child], s, n, j)) {
+          break;
+        }
+        move(child, i);
+        i = child;
+      }
+      if (last > 0) {
+        set(i, end, s, n, j);
+      }
+      return first;
+    }
+
+    /** Whether (s, n, j) comes before the entry at {@code at}. */
+    private boolean before(long s, int n, int j, int at) {
+      return before(s, n, j, seconds[at], nanos[at], jobs[at]);
+    }
+
+    private static boolean before(long s, int n, int j, long s2, int n2, int j2) {
+      return s != s2 ? s < s2 : n != n2 ? n < n2 : j < j2;
+    }
+
+    private void move(int from, int to) {
+      set(to, heap[from], seconds[from], nanos[from], jobs[from]);
+    }
+
+    private void set(int at, End end, long s, int n, int j) {
+      heap[at] = end;
+      seconds[at] = s;
+      nanos[at] = n;
+      jobs[at] = j;
+    }
   }
 }

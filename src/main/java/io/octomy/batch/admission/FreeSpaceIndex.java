@@ -34,8 +34,18 @@ final class FreeSpaceIndex {
 
   private final int leaves;
 
-  /** Eligible-for-others nodes by number of admitted or running jobs, then index. */
+  /**
+   * Eligible-for-others nodes by number of admitted or running jobs, then index. Only jobs that
+   * request nothing are placed by it, so a node whose job count changed is moved to its place only
+   * when the order is next read ({@link #loadMoved}).
+   */
   private final RankedNodes byJobCount;
+
+  /** Nodes whose job count changed since the order by job count was last read, each once. */
+  private final int[] loadMoved;
+
+  private final boolean[] loadMovedNode;
+  private int loadMovedCount;
 
   /** Per resource: eligible-for-others nodes by others' offer, largest first (static). */
   private final int[][] byOfferDescending;
@@ -57,6 +67,8 @@ final class FreeSpaceIndex {
     this.allocated = allocated;
     this.jobCount = jobCount;
     this.byJobCount = new RankedNodes(nodes);
+    this.loadMoved = new int[nodes];
+    this.loadMovedNode = new boolean[nodes];
     this.freeOrder = new RankedNodes[r];
     this.byOfferDescending = new int[r][];
     this.totalOthersOffer = new long[r];
@@ -142,6 +154,12 @@ final class FreeSpaceIndex {
 
   /** The indexed node at a position in the order by admitted or running jobs, fewest first. */
   int byLoad(int position) {
+    for (int i = 0; i < loadMovedCount; i++) {
+      int node = loadMoved[i];
+      loadMovedNode[node] = false;
+      byJobCount.update(node, jobCount[node]);
+    }
+    loadMovedCount = 0;
     return byJobCount.nodeAt(position);
   }
 
@@ -166,7 +184,10 @@ final class FreeSpaceIndex {
 
   /** Follows a change of the node's job count and of its allocation of the job's resources. */
   void update(int node, PreparedJob job) {
-    byJobCount.update(node, jobCount[node]);
+    if (!loadMovedNode[node]) {
+      loadMovedNode[node] = true;
+      loadMoved[loadMovedCount++] = node;
+    }
     for (int res : job.resourceIds) {
       long value = free(node, res);
       freeOrder[res].update(node, value);

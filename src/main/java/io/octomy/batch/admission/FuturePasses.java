@@ -44,6 +44,14 @@ final class FuturePasses {
   private final Map<String, Long> namespaceVersions = new HashMap<>();
   private final ForecastTimeline timeline;
   private final ForecastEntries<ExpectedStart> starts;
+
+  /** Per job: whether {@link #neverStarts} holds, once worked out. */
+  private final byte[] neverStarts;
+
+  private static final byte UNKNOWN = 0;
+  private static final byte MAY = 1;
+  private static final byte NEVER = 2;
+
   private final int[] stamp;
   private final int[] done;
   private final PreparedJob[] cause;
@@ -70,6 +78,7 @@ final class FuturePasses {
     this.room = new WaitingRoom(pass.jobs(), pass.queued(), pool.resourceCount());
     this.held = new HeldJobs(n, room);
     this.starts = new ForecastEntries<>(pass.queued().size());
+    this.neverStarts = new byte[n];
     this.stamp = new int[n];
     this.done = new int[n];
     this.cause = new PreparedJob[n];
@@ -365,9 +374,16 @@ final class FuturePasses {
     }
   }
 
+  /** Worked out once per job: group caps, budgets, nodes and modes stay as they are. */
   private boolean neverStarts(PreparedJob job) {
-    return (job.group() != null && reservations.groupCap(job) <= 0)
-        || !reservations.fitsWholeBudget(job)
-        || !pass.placement().fitsSomeFullOffer(job);
+    if (neverStarts[job.index] == UNKNOWN) {
+      neverStarts[job.index] =
+          (job.group() != null && reservations.groupCap(job) <= 0)
+                  || !reservations.fitsWholeBudget(job)
+                  || !pass.placement().fitsSomeFullOffer(job)
+              ? NEVER
+              : MAY;
+    }
+    return neverStarts[job.index] == NEVER;
   }
 }

@@ -1,5 +1,6 @@
 package io.octomy.batch.admission;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +22,17 @@ final class PassCandidates {
   private final Consumer<PreparedJob> touch;
   private final Predicate<PreparedJob> decided;
 
-  private final Map<Integer, Optional<PreparedJob>> nodeHeads = new HashMap<>();
+  /** Per node, its head, valid in the pass whose number {@link #nodeHeadPass} holds. */
+  private final PreparedJob[] nodeHeads;
+
+  private final int[] nodeHeadPass;
+
+  /** The nodes whose head was found in this pass (some perhaps forgotten since). */
+  private int[] headed = new int[16];
+
+  private int headedCount;
+  private int passNumber = 1;
+
   private final Map<String, Optional<PreparedJob>> budgetHeads = new HashMap<>();
   private Optional<PreparedJob> starvingHead;
 
@@ -40,16 +51,27 @@ final class PassCandidates {
     this.room = room;
     this.touch = touch;
     this.decided = decided;
+    this.nodeHeads = new PreparedJob[pool.size()];
+    this.nodeHeadPass = new int[pool.size()];
   }
 
   void startPass() {
-    nodeHeads.clear();
+    passNumber++;
+    headedCount = 0;
     budgetHeads.clear();
     starvingHead = null;
   }
 
   PreparedJob nodeHead(int node) {
-    return nodeHeads.computeIfAbsent(node, n -> Optional.ofNullable(fitsNode(n))).orElse(null);
+    if (nodeHeadPass[node] != passNumber) {
+      nodeHeads[node] = fitsNode(node);
+      nodeHeadPass[node] = passNumber;
+      if (headedCount == headed.length) {
+        headed = Arrays.copyOf(headed, headedCount * 2);
+      }
+      headed[headedCount++] = node;
+    }
+    return nodeHeads[node];
   }
 
   PreparedJob budgetHead(String namespace) {
@@ -67,13 +89,19 @@ final class PassCandidates {
 
   /** The job left where it was parked: no answer names it any more. */
   void forget(PreparedJob job) {
-    nodeHeads.values().removeIf(h -> h.orElse(null) == job);
+    for (int i = 0; i < headedCount; i++) {
+      int node = headed[i];
+      if (nodeHeads[node] == job) {
+        forgetNode(node);
+      }
+    }
     starvingHead = null;
   }
 
   /** The node's allocation changed. */
   void forgetNode(int node) {
-    nodeHeads.remove(node);
+    nodeHeadPass[node] = 0;
+    nodeHeads[node] = null;
   }
 
   /** The namespace's budget, or who waits for it, changed. */

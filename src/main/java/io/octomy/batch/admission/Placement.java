@@ -41,6 +41,12 @@ final class Placement {
 
   private int memoExcluded = -1;
 
+  /** {@link NodePool#releases} when this pass started. */
+  private int releasesAtPassStart;
+
+  /** Past this many releases in a pass, they are not looked through before asking the tree. */
+  private static final int RELEASED_THIS_PASS_CHECKED_AT_MOST = 32;
+
   /**
    * Nodes the best-fit walk looks at before it asks the free-space tree whether any node fits: a
    * job that fits usually fits one of the first few, and one that fits nowhere is answered by the
@@ -113,7 +119,9 @@ final class Placement {
     int p = free.firstWithFreeAtLeast(resource, job.quantities[dominant]);
     boolean someFits = false;
     for (int walked = 0; p < end; p++, walked++) {
-      if (walked == WALK_BEFORE_ASKING && !(someFits = free.anyFits(job, origin, excluded))) {
+      if (walked == WALK_BEFORE_ASKING
+          && !(someFits =
+              releasedThisPassFits(job, origin, excluded) || free.anyFits(job, origin, excluded))) {
         break;
       }
       int node = free.byFree(resource, p);
@@ -134,6 +142,28 @@ final class Placement {
       }
     }
     return -1;
+  }
+
+  /**
+   * Whether a node released since this pass started, other than the skipped ones, has room for the
+   * job now: then some node fits and the walk will find the best one without asking the tree. In
+   * the passes a forecast simulates, most jobs decided are there because such a node fits them.
+   */
+  private boolean releasedThisPassFits(PreparedJob job, int skipA, int skipB) {
+    int now = pool.releases();
+    if (now - releasesAtPassStart > RELEASED_THIS_PASS_CHECKED_AT_MOST) {
+      return false;
+    }
+    for (int i = releasesAtPassStart; i < now; i++) {
+      int node = pool.releasedNode(i);
+      if (node != skipA
+          && node != skipB
+          && pool.takesOthersWork(node)
+          && pool.fitsOthersNow(node, job)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the job's shape is known to fit no node now (see {@link #unplaceable}). */
@@ -289,6 +319,7 @@ final class Placement {
    * against the releases instead.
    */
   void startPass() {
+    releasesAtPassStart = pool.releases();
     unplaceableThisPass.clear();
     unplaceableWithout.clear();
     memoExcluded = -1;
