@@ -66,9 +66,13 @@ final class NodeStatusWriter {
         client
             .getKubernetesSerialization()
             .asJson(List.of(Map.of("op", "add", "path", "/status", "value", status)));
+    // The patch names a node carrying only its name: fabric8 reads the object from the server
+    // before a patch whose operation holds none (a GET before every report).
+    BatchNode named = new BatchNode();
+    named.setMetadata(new ObjectMetaBuilder().withName(nodeName).build());
     client
         .resources(BatchNode.class)
-        .withName(nodeName)
+        .resource(named)
         .subresource("status")
         .patch(PatchContext.of(PatchType.JSON), patch);
   }

@@ -88,7 +88,7 @@ public final class KubernetesWriter implements ClusterWriter {
           client
               .resources(BatchJob.class)
               .inNamespace(job.getMetadata().getNamespace())
-              .withName(job.getMetadata().getName())
+              .resource(named(job))
               .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
       return new FinalizersWritten(Result.WRITTEN, written.getMetadata().getResourceVersion());
     } catch (KubernetesClientException e) {
@@ -101,6 +101,19 @@ public final class KubernetesWriter implements ClusterWriter {
       LOG.warn("writing the finalizers of {} failed: {}", what, e.getMessage());
       return new FinalizersWritten(Result.FAILED, null);
     }
+  }
+
+  /**
+   * A job carrying only its name and namespace, to name the object of a patch: fabric8 reads the
+   * object from the server before a patch whose operation holds none (one GET per patch, as many
+   * requests as the patches themselves), and of the object it holds uses only those two.
+   */
+  private static BatchJob named(BatchJob job) {
+    BatchJob target = new BatchJob();
+    target.setMetadata(new ObjectMeta());
+    target.getMetadata().setName(job.getMetadata().getName());
+    target.getMetadata().setNamespace(job.getMetadata().getNamespace());
+    return target;
   }
 
   @Override
