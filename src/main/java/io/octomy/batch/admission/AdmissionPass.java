@@ -53,6 +53,11 @@ public final class AdmissionPass {
   private final int[] lastRanks;
 
   private final KeyIndex indexByKey;
+
+  /** Whether the node orders as built are kept for the next pass ({@link #builtNodeOrders}). */
+  private boolean keepNodeOrders;
+
+  private NodeOrders builtNodeOrders;
   private final NodePool pool;
   private final Placement placement;
   private final MostFreeNotes mostFreeNotes;
@@ -101,10 +106,13 @@ public final class AdmissionPass {
    */
   public static RememberedPass decide(Snapshot snapshot, PassMemory memory) {
     AdmissionPass pass = new AdmissionPass(snapshot, memory);
+    pass.keepNodeOrders = true;
     pass.prepare();
     AdmissionResult result = pass.decideAll(null);
     return new RememberedPass(
-        result, PassMemory.of(pass.resources, pass.readings, pass.queued, pass.indexByKey));
+        result,
+        PassMemory.of(
+            pass.resources, pass.readings, pass.queued, pass.indexByKey, pass.builtNodeOrders));
   }
 
   /**
@@ -194,7 +202,10 @@ public final class AdmissionPass {
       }
     }
     reservations.sortExisting();
-    pool.index();
+    pool.index(memory.nodeOrders());
+    if (keepNodeOrders) {
+      builtNodeOrders = pool.freeSpace().orders();
+    }
 
     // 3. Resolve every dependency at once: waits, transitive skips and cycles.
     dependencies = new DependencyGraph(jobs, indexByKey, phases, invalid, hasAfter);

@@ -47,7 +47,13 @@ final class FreeSpaceIndex {
   private final boolean[] loadMovedNode;
   private int loadMovedCount;
 
-  /** Per resource: eligible-for-others nodes by others' offer, largest first (static). */
+  /** The eligible-for-others nodes, ascending, as built. */
+  private int[] eligible;
+
+  /**
+   * Per resource: eligible-for-others nodes by others' offer, largest first (static; never changed,
+   * so shared with the next pass when the offers stay the same).
+   */
   private final int[][] byOfferDescending;
 
   /**
@@ -70,6 +76,9 @@ final class FreeSpaceIndex {
     this.loadMoved = new int[nodes];
     this.loadMovedNode = new boolean[nodes];
     this.freeOrder = new RankedNodes[r];
+    for (int res = 0; res < r; res++) {
+      freeOrder[res] = new RankedNodes(nodes);
+    }
     this.byOfferDescending = new int[r][];
     this.totalOthersOffer = new long[r];
     this.leaves = Integer.highestOneBit(Math.max(1, nodes) * 2 - 1); // the power of two >= n
@@ -78,33 +87,54 @@ final class FreeSpaceIndex {
 
   /**
    * Builds the indexes over the eligible nodes (ascending), once the existing allocation is
-   * counted.
+   * counted. When the last pass's orders as built ({@code last}, null for none) are over the same
+   * eligible nodes, each order starts from them and moves only the nodes whose key changed since;
+   * the orders by offer are taken as they are when every offer is the same too.
    */
-  void build(int[] eligible) {
+  void build(int[] eligible, NodeOrders last) {
+    boolean sameNodes = last != null && last.over(n, r, eligible);
+    boolean sameOffers = sameNodes && Arrays.equals(last.othersOffer(), othersOffer);
     long[] key = new long[n];
+    if (sameNodes) {
+      byJobCount.copyFrom(last.byJobCount());
+      for (int i : eligible) {
+        byJobCount.update(i, jobCount[i]);
+      }
+    } else {
+      for (int i : eligible) {
+        key[i] = jobCount[i];
+      }
+      byJobCount.build(eligible, key);
+    }
     int[] order = new int[eligible.length];
     long[] orderKeys = new long[eligible.length];
-    for (int i : eligible) {
-      key[i] = jobCount[i];
-    }
-    byJobCount.build(eligible, key);
     Arrays.fill(maxFree, Long.MIN_VALUE);
     for (int res = 0; res < r; res++) {
-      final int id = res;
       for (int i : eligible) {
-        key[i] = free(i, id);
-        maxFree[(leaves + i) * r + id] = key[i];
+        key[i] = free(i, res);
+        maxFree[(leaves + i) * r + res] = key[i];
       }
-      freeOrder[res] = new RankedNodes(n);
-      freeOrder[res].build(eligible, key);
+      if (sameNodes) {
+        freeOrder[res].copyFrom(last.freeOrder(res));
+        for (int i : eligible) {
+          freeOrder[res].update(i, key[i]);
+        }
+      } else {
+        freeOrder[res].build(eligible, key);
+      }
+      if (sameOffers) {
+        byOfferDescending[res] = last.byOfferDescending(res);
+        totalOthersOffer[res] = last.totalOffer(res);
+        continue;
+      }
       for (int i : eligible) {
-        key[i] = ~othersOffer[i * r + id]; // reverses the order of every long, without overflow
+        key[i] = ~othersOffer[i * r + res]; // reverses the order of every long, without overflow
       }
       RankedNodes.inKeyOrder(eligible, key, order, orderKeys);
       byOfferDescending[res] = order.clone();
       long total = 0;
       for (int i : eligible) {
-        total = QuantityMath.add(total, othersOffer[i * r + id]);
+        total = QuantityMath.add(total, othersOffer[i * r + res]);
       }
       totalOthersOffer[res] = total;
     }
@@ -113,6 +143,24 @@ final class FreeSpaceIndex {
         maxFree[t * r + res] = Math.max(maxFree[2 * t * r + res], maxFree[(2 * t + 1) * r + res]);
       }
     }
+    this.eligible = eligible;
+  }
+
+  /** The orders as they are now, for the next pass's {@link #build}: call before any change. */
+  NodeOrders orders() {
+    RankedNodes[] free = new RankedNodes[r];
+    for (int res = 0; res < r; res++) {
+      free[res] = freeOrder[res].copy();
+    }
+    return new NodeOrders(
+        n,
+        r,
+        eligible,
+        othersOffer.clone(),
+        byJobCount.copy(),
+        free,
+        byOfferDescending.clone(),
+        totalOthersOffer.clone());
   }
 
   private long free(int node, int resource) {

@@ -150,8 +150,11 @@ final class NodePool {
     }
   }
 
-  /** Builds the placement indexes once the existing allocation is counted. */
-  void index() {
+  /**
+   * Builds the placement indexes once the existing allocation is counted, from the last pass's
+   * orders as built when they are over the same nodes ({@code last}, null for none).
+   */
+  void index(NodeOrders last) {
     int[] eligible = new int[nodes.length];
     int count = 0;
     for (int i = 0; i < nodes.length; i++) {
@@ -159,7 +162,7 @@ final class NodePool {
         eligible[count++] = i;
       }
     }
-    free.build(Arrays.copyOf(eligible, count));
+    free.build(Arrays.copyOf(eligible, count), last);
   }
 
   FreeSpaceIndex freeSpace() {

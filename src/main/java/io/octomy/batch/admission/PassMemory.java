@@ -14,7 +14,8 @@ import java.util.List;
  * again, and one that is gone is forgotten. The readings hold resource ids, so they are kept only
  * while the snapshot names exactly the same resources (on nodes or in requests); otherwise every
  * job is read again. The last order only seeds the sort of the queue (a queue that barely changed
- * is sorted in about one comparison per job); the sorted order is the same whatever the seed.
+ * is sorted in about one comparison per job); the sorted order is the same whatever the seed. The
+ * node orders the last pass built are mended rather than sorted again ({@link #nodeOrders}).
  * Nothing that depends on the clock, the nodes or other jobs is kept, so a pass given a memory
  * decides exactly what a pass without one decides ({@code IncrementalPassPropertiesTest}).
  *
@@ -28,7 +29,8 @@ import java.util.List;
 public final class PassMemory {
 
   private static final PassMemory EMPTY =
-      new PassMemory(null, new JobView[0], new JobReading[0], null, new int[0], new KeyIndex(0), 0);
+      new PassMemory(
+          null, new JobView[0], new JobReading[0], null, new int[0], new KeyIndex(0), 0, null);
 
   private final ResourceIndex resources;
 
@@ -52,6 +54,9 @@ public final class PassMemory {
 
   private final int queuedCount;
 
+  /** The last pass's node orders as built, or null. */
+  private final NodeOrders nodeOrders;
+
   private PassMemory(
       ResourceIndex resources,
       JobView[] views,
@@ -59,7 +64,8 @@ public final class PassMemory {
       long[] namedBits,
       int[] ranks,
       KeyIndex keys,
-      int queuedCount) {
+      int queuedCount,
+      NodeOrders nodeOrders) {
     this.resources = resources;
     this.views = views;
     this.readings = readings;
@@ -67,15 +73,20 @@ public final class PassMemory {
     this.ranks = ranks;
     this.keys = keys;
     this.queuedCount = queuedCount;
+    this.nodeOrders = nodeOrders;
   }
 
   /**
    * What a pass that read {@code readings} (by snapshot index, no longer changed) with {@code
    * resources} leaves, its queue in order; {@code keys} maps their keys to their indexes and is no
-   * longer changed either.
+   * longer changed either, and {@code nodeOrders} are its node orders as built.
    */
   static PassMemory of(
-      ResourceIndex resources, JobReading[] readings, List<PreparedJob> queued, KeyIndex keys) {
+      ResourceIndex resources,
+      JobReading[] readings,
+      List<PreparedJob> queued,
+      KeyIndex keys,
+      NodeOrders nodeOrders) {
     JobView[] views = new JobView[readings.length];
     long[] namedBits = resources.count() <= Long.SIZE ? new long[readings.length] : null;
     for (int i = 0; i < readings.length; i++) {
@@ -91,7 +102,18 @@ public final class PassMemory {
     for (int r = 0; r < queued.size(); r++) {
       rank[queued.get(r).index] = r;
     }
-    return new PassMemory(resources, views, readings, namedBits, rank, keys, queued.size());
+    return new PassMemory(
+        resources, views, readings, namedBits, rank, keys, queued.size(), nodeOrders);
+  }
+
+  /**
+   * The last pass's node orders as built, or null. They hold node indexes and resource ids, and are
+   * used only over the same eligible nodes of a pool of the same shape ({@link NodeOrders#over});
+   * each order is then mended to this pass's keys, and the orders by offer are taken only when
+   * every offer is the same, so what the pass builds is the same as without them.
+   */
+  NodeOrders nodeOrders() {
+    return nodeOrders;
   }
 
   /** No memory: the pass reads every job. */

@@ -77,6 +77,26 @@ final class RankedNodes {
     }
   }
 
+  /**
+   * Makes this set the same as {@code other} (for the same node count): a pass starts from the
+   * order the last pass built and moves only the nodes whose key changed since ({@link #update}),
+   * which gives the same order as a build, the order (key, node index) being total.
+   */
+  void copyFrom(RankedNodes other) {
+    size = other.size;
+    System.arraycopy(other.nodes, 0, nodes, 0, nodes.length);
+    System.arraycopy(other.keys, 0, keys, 0, keys.length);
+    System.arraycopy(other.keyOf, 0, keyOf, 0, keyOf.length);
+    System.arraycopy(other.member, 0, member, 0, member.length);
+  }
+
+  /** A copy of this set, which later changes of either leave alone. */
+  RankedNodes copy() {
+    RankedNodes copy = new RankedNodes(nodes.length);
+    copy.copyFrom(this);
+    return copy;
+  }
+
   int size() {
     return size;
   }

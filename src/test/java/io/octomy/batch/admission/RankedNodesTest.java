@@ -71,6 +71,35 @@ class RankedNodesTest {
     }
   }
 
+  /**
+   * As a pass starts from the last pass's orders: a copy of a set built over some keys, each member
+   * then moved to its new key, is in the order of a set built over the new keys, and the set it was
+   * copied from is left as it was.
+   */
+  @Property(tries = 500)
+  void aCopyMovedToNewKeysIsInTheOrderOfABuild(
+      @ForAll("keys") List<Long> before, @ForAll("keys") List<Long> after) {
+    int n = Math.min(before.size(), after.size());
+    int[] members = new int[n];
+    long[] oldKey = new long[n];
+    long[] newKey = new long[n];
+    List<Integer> all = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      members[i] = i;
+      oldKey[i] = before.get(i);
+      newKey[i] = after.get(i);
+      all.add(i);
+    }
+    RankedNodes built = new RankedNodes(n);
+    built.build(members, oldKey.clone());
+    RankedNodes moved = built.copy();
+    for (int i = 0; i < n; i++) {
+      moved.update(i, newKey[i]);
+    }
+    assertOrder(moved, all, newKey, n);
+    assertOrder(built, all, oldKey, n);
+  }
+
   private static void assertOrder(RankedNodes set, List<Integer> members, long[] key, int n) {
     List<Integer> expected =
         members.stream()
