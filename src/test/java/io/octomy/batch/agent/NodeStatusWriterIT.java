@@ -3,20 +3,15 @@ package io.octomy.batch.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.http.BasicBuilder;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.Interceptor;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Executor;
+import io.octomy.batch.fixtures.SentRequests;
 import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,23 +23,12 @@ class NodeStatusWriterIT {
   @TempDir Path dir;
   private EmbeddedApiServer server;
   private KubernetesClient client;
-  private final List<String> sent = new CopyOnWriteArrayList<>();
+  private final SentRequests requests = new SentRequests();
 
   @BeforeEach
   void start() {
     server = EmbeddedApiServer.start(dir, 0, StandaloneRuntime.productCrds());
-    Interceptor recording =
-        new Interceptor() {
-          @Override
-          public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-            sent.add(request.method() + " " + request.uri().getPath());
-          }
-        };
-    client =
-        new KubernetesClientBuilder()
-            .withConfig(server.clientConfig())
-            .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("record", recording))
-            .build();
+    client = requests.client(server.clientConfig());
   }
 
   @AfterEach
@@ -59,11 +43,12 @@ class NodeStatusWriterIT {
     writer.ensureExists(NodeMode.Drone, Executor.Process);
     BatchNodeStatus status = new BatchNodeStatus();
     status.setCapacity(Map.of("octomy.io/cpu-milli", 4000L));
-    sent.clear();
+    requests.clear();
 
     writer.writeStatus(status);
 
-    assertThat(sent).containsExactly("PATCH /apis/batch.octomy.io/v1alpha1/batchnodes/n1/status");
+    assertThat(requests.sent())
+        .containsExactly("PATCH /apis/batch.octomy.io/v1alpha1/batchnodes/n1/status");
     BatchNode written = client.resources(BatchNode.class).withName("n1").get();
     assertThat(written.getStatus().getCapacity()).containsEntry("octomy.io/cpu-milli", 4000L);
   }
