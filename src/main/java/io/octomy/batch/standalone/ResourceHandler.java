@@ -34,17 +34,6 @@ final class ResourceHandler {
   private final FieldOwnership ownership;
   private final SerializedObjects texts;
 
-  ResourceHandler(
-      ObjectStore store,
-      ObjectMapper json,
-      ObjectMapper yaml,
-      ObjectRules rules,
-      SchemaValidator validator,
-      CelRules cel,
-      TableRenderer tables) {
-    this(store, json, yaml, rules, validator, cel, tables, new SerializedObjects(json));
-  }
-
   /**
    * @param texts the text of stored objects, shared with the watches
    */

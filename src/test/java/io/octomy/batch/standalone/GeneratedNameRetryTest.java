@@ -52,7 +52,8 @@ class GeneratedNameRetryTest {
             new ObjectRules(clock, names),
             new SchemaValidator(cel),
             cel,
-            new TableRenderer(clock));
+            new TableRenderer(clock),
+            new SerializedObjects(json));
     post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"default\"}}");
   }
 
