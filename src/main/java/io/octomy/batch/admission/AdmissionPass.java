@@ -133,7 +133,17 @@ public final class AdmissionPass {
    * expected to be admitted (see {@link FuturePasses} for what is assumed).
    */
   public static Forecast forecast(Snapshot snapshot, RunTimeModel runTimes, Set<JobKey> inspect) {
-    AdmissionPass pass = new AdmissionPass(snapshot);
+    return forecast(snapshot, PassMemory.empty(), runTimes, inspect);
+  }
+
+  /**
+   * {@link #forecast(Snapshot, RunTimeModel, Set)} with its next pass taking from {@code memory}
+   * what an earlier pass read (see {@link #decide(Snapshot, PassMemory)}); the forecast is the
+   * same, and the memory is left as it is.
+   */
+  public static Forecast forecast(
+      Snapshot snapshot, PassMemory memory, RunTimeModel runTimes, Set<JobKey> inspect) {
+    AdmissionPass pass = new AdmissionPass(snapshot, memory);
     pass.prepare();
     Map<JobKey, GateReport> reports = new LinkedHashMap<>();
     AdmissionResult next =

@@ -4,6 +4,7 @@ import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.admission.PassMemory;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
@@ -253,9 +254,17 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /**
    * The snapshot the last pass decided over and what it decided: with the decisions applied, the
-   * state this controller holds now (its admissions are assumed until their writes are seen).
+   * state this controller holds now (its admissions are assumed until their writes are seen). With
+   * the memory that pass left ({@link PassMemory}, immutable): the visibility API's forecast starts
+   * from it as the next pass would, so that a question does not read every job afresh.
    */
-  public record LastPass(Snapshot snapshot, AdmissionResult result) {}
+  public record LastPass(Snapshot snapshot, AdmissionResult result, PassMemory memory) {
+
+    /** A last pass that left no memory. */
+    public LastPass(Snapshot snapshot, AdmissionResult result) {
+      this(snapshot, result, PassMemory.empty());
+    }
+  }
 
   /** The last pass of this replica; empty before its first pass (or while it does not lead). */
   public Optional<LastPass> lastPass() {
@@ -288,7 +297,7 @@ public final class AdmissionLoop implements AutoCloseable {
 
     readBack.settle(byKey);
     DecisionStep.Decided decided = deciding.decide(jobs, nodes, byKey, now);
-    lastPass = new LastPass(decided.snapshot(), decided.result());
+    lastPass = new LastPass(decided.snapshot(), decided.result(), decided.memory());
     metrics.recordPass(decided.decideTime());
     long t1 = System.nanoTime();
     RunFollower.Followed followed = runs.follow(jobs, nodes, view.jobPods(), now);

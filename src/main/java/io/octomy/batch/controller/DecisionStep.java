@@ -37,6 +37,7 @@ final class DecisionStep {
    * @param admitted admissions assumed in this pass (each has a write)
    * @param skippedUnchanged decisions whose status did not need a write
    * @param decideTime time spent in the pure pass, snapshot included
+   * @param memory what the pass left for the next one
    */
   record Decided(
       Snapshot snapshot,
@@ -44,7 +45,8 @@ final class DecisionStep {
       List<StatusWrite> writes,
       int admitted,
       int skippedUnchanged,
-      Duration decideTime) {}
+      Duration decideTime,
+      PassMemory memory) {}
 
   private final AssumedAdmissions assumed;
   private final SnapshotBuilder snapshots;
@@ -114,6 +116,6 @@ final class DecisionStep {
       }
       writes.add(new StatusWrite(job, c, admission));
     }
-    return new Decided(snapshot, result, writes, admitted, skipped, decideTime);
+    return new Decided(snapshot, result, writes, admitted, skipped, decideTime, memory);
   }
 }

@@ -6,6 +6,7 @@ import io.octomy.batch.admission.Forecast;
 import io.octomy.batch.admission.GateReport;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
+import io.octomy.batch.admission.PassMemory;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.util.ArrayList;
@@ -25,15 +26,27 @@ public final class Visibility {
 
   private final Snapshot snapshot;
   private final LearntRunTimes runTimes;
+  private final PassMemory memory;
 
   public Visibility(Snapshot snapshot, LearntRunTimes runTimes) {
+    this(snapshot, runTimes, PassMemory.empty());
+  }
+
+  /**
+   * Answers whose forecasts take from {@code memory} what the controller's last pass read of the
+   * jobs whose views are unchanged (its decisions applied change only the views of the jobs it
+   * admitted, skipped or rejected); the answers are the same as without it, and the memory is left
+   * as it is.
+   */
+  public Visibility(Snapshot snapshot, LearntRunTimes runTimes, PassMemory memory) {
     this.snapshot = snapshot;
     this.runTimes = runTimes;
+    this.memory = memory;
   }
 
   /** The Queued jobs in pass order, of one namespace or (null) of all. */
   public List<QueuedJob> queue(String namespace) {
-    Forecast forecast = AdmissionPass.forecast(snapshot, runTimes, Set.of());
+    Forecast forecast = AdmissionPass.forecast(snapshot, memory, runTimes, Set.of());
     Answers answers = new Answers(snapshot, forecast, runTimes);
     List<QueuedJob> out = new ArrayList<>();
     for (JobKey key : forecast.next().decisions().keySet()) {
@@ -46,7 +59,7 @@ public final class Visibility {
 
   /** Why a Queued job waits (every blocker, with remedies); empty when the job is not Queued. */
   public Optional<Explanation> why(JobKey job) {
-    Forecast forecast = AdmissionPass.forecast(snapshot, runTimes, Set.of(job));
+    Forecast forecast = AdmissionPass.forecast(snapshot, memory, runTimes, Set.of(job));
     return forecast.report(job).map(r -> new Answers(snapshot, forecast, runTimes).explain(r));
   }
 
@@ -71,7 +84,7 @@ public final class Visibility {
     jobs.add(queued);
     Snapshot with = new Snapshot(jobs, snapshot.nodes(), snapshot.policy(), snapshot.now());
     LearntRunTimes known = runTimes.with(queued.key(), new LearntRunTimes.JobFacts(type, null));
-    Forecast forecast = AdmissionPass.forecast(with, known, Set.of(queued.key()));
+    Forecast forecast = AdmissionPass.forecast(with, memory, known, Set.of(queued.key()));
     Answers answers = new Answers(with, forecast, known);
     GateReport report = forecast.report(queued.key()).orElseThrow();
     Decision decision = forecast.next().decisions().get(queued.key());

@@ -168,6 +168,33 @@ class ForecastPropertiesTest {
   }
 
   /**
+   * The visibility API forecasts from the memory of the controller's last pass, over that pass's
+   * snapshot with its admissions applied and the clock a few seconds on: the same forecast, starts,
+   * ends, next pass and gate reports, as without the memory.
+   */
+  @Property(tries = 200)
+  void aForecastFromTheLastPasssMemoryIsTheSameForecast(@ForAll("anyWorlds") Snapshot world) {
+    RememberedPass last = AdmissionPass.decide(world, PassMemory.empty());
+    List<JobView> jobs = new ArrayList<>();
+    for (JobView job : world.jobs()) {
+      Decision d = last.result().decisions().get(job.key());
+      jobs.add(d instanceof Decision.Admit a ? job.withPhase(JobPhase.Admitted, a.node()) : job);
+    }
+    Snapshot applied =
+        new Snapshot(jobs, world.nodes(), world.policy(), world.now().plus(Duration.ofSeconds(5)));
+    Set<JobKey> inspect = allQueued(applied);
+    Forecast remembering = AdmissionPass.forecast(applied, last.memory(), RUN_TIMES, inspect);
+    Forecast cold = AdmissionPass.forecast(applied, RUN_TIMES, inspect);
+    assertThat(remembering).isEqualTo(cold);
+    assertThat(List.copyOf(remembering.starts().keySet()))
+        .isEqualTo(List.copyOf(cold.starts().keySet()));
+    Statistics.label("expected to start later")
+        .collect(cold.starts().size() > cold.next().admissions().size());
+    Statistics.label("expected to start later")
+        .coverage(c -> c.check(true).percentage(p -> p > 20));
+  }
+
+  /**
    * The simulated passes decide without sentences ({@link AdmissionPass#withoutSentences}): the
    * same decisions as the pass with them, whatever the world, only the messages left empty.
    */

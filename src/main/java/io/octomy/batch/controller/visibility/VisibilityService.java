@@ -135,7 +135,7 @@ public final class VisibilityService {
                             + " ask again in a few seconds."));
     Instant now = clock.instant();
     Snapshot world = applied(last.snapshot(), last.result(), now);
-    return new Visibility(world, runTimes(now));
+    return new Visibility(world, runTimes(now), last.memory());
   }
 
   /** The snapshot with the pass's decisions applied, at {@code now}. */

@@ -5,6 +5,8 @@ import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.Forecast;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
+import io.octomy.batch.admission.PassMemory;
+import io.octomy.batch.admission.RunTimeModel;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.visibility.LearntRunTimes;
 import io.octomy.batch.visibility.QueuedJob;
@@ -33,6 +35,12 @@ import org.openjdk.jmh.annotations.State;
  * whole answer of the visibility API's queue (run times learnt from the profiles, the forecast, a
  * line with its sentences for every Queued job). Run through {@link ForecastBenchmarkRun}.
  *
+ * <p>The visibility API forecasts from the memory of the controller's last pass ({@link
+ * AdmissionPass#forecast(Snapshot, PassMemory, RunTimeModel, Set)}): {@code forecastRemembering} is
+ * that forecast, with the memory of a pass over the world one loop turn earlier (1% of the jobs
+ * changed, as {@link RememberingPassBenchmark} has it), and {@code queue} answers with it too;
+ * {@code forecast} is the forecast without a memory (cold).
+ *
  * <p>Run times: every job gets one of 12 types by its name; each type has 40 recorded runs spread
  * around a median of 1 to 60 minutes; running and admitted jobs started up to one median ago.
  */
@@ -49,6 +57,9 @@ public class ForecastBenchmark {
   private Map<LearntRunTimes.JobType, List<Long>> runs;
   private Map<JobKey, LearntRunTimes.JobFacts> facts;
   private LearntRunTimes runTimes;
+
+  /** What the controller's pass over the world one loop turn earlier left. */
+  private PassMemory lastPassMemory;
 
   @Setup
   public void setUp() {
@@ -85,6 +96,8 @@ public class ForecastBenchmark {
                   : null));
     }
     runTimes = new LearntRunTimes(runs, facts, snapshot.now());
+    Snapshot earlier = AdmissionPassBenchmark.changedWorld(snapshot);
+    lastPassMemory = AdmissionPass.decide(earlier, PassMemory.empty()).memory();
   }
 
   @Benchmark
@@ -98,8 +111,14 @@ public class ForecastBenchmark {
   }
 
   @Benchmark
+  public Forecast forecastRemembering() {
+    return AdmissionPass.forecast(snapshot, lastPassMemory, runTimes, Set.of());
+  }
+
+  @Benchmark
   public List<QueuedJob> queue() {
-    return new Visibility(snapshot, new LearntRunTimes(runs, facts, snapshot.now())).queue(null);
+    return new Visibility(snapshot, new LearntRunTimes(runs, facts, snapshot.now()), lastPassMemory)
+        .queue(null);
   }
 
   /** What the forecast finds in each world, so the figures can be read against it. */
@@ -119,6 +138,9 @@ public class ForecastBenchmark {
           later,
           f.passes(),
           f.next().decisions().size() - f.starts().size());
+      System.out.printf(
+          "world %s: the forecast from the last pass's memory is the same: %s%n",
+          s, b.forecastRemembering().equals(f));
     }
   }
 }

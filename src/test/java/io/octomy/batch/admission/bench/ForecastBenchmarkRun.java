@@ -35,13 +35,13 @@ class ForecastBenchmarkRun {
       Statistics stats = result.getPrimaryResult().getStatistics();
       medians.put(size + " " + op, stats.getPercentile(50));
       System.out.printf(
-          "%-11s %-9s median %8.2f ms, p90 %8.2f ms, max %8.2f ms, %d samples%n",
+          "%-11s %-19s median %8.2f ms, p90 %8.2f ms, max %8.2f ms, %d samples%n",
           size, op, stats.getPercentile(50), stats.getPercentile(90), stats.getMax(), stats.getN());
     }
     for (String size : new String[] {"1000x100", "10000x1000"}) {
       Double pass = medians.get(size + " pass");
       if (pass != null) {
-        for (String op : new String[] {"forecast", "queue"}) {
+        for (String op : new String[] {"forecast", "forecastRemembering", "queue"}) {
           Double m = medians.get(size + " " + op);
           if (m != null) {
             System.out.printf("%-11s %s / pass = %.2f%n", size, op, m / pass);
