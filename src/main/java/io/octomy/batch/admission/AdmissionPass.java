@@ -39,6 +39,7 @@ public final class AdmissionPass {
   private final Snapshot snapshot;
   private final Policy policy;
   private final ResourceIndex resources;
+  private final ScopeNumbers scopes;
   private final List<PreparedJob> jobs = new ArrayList<>();
   private List<PreparedJob> queued = new ArrayList<>();
   private final PassMemory memory;
@@ -84,10 +85,11 @@ public final class AdmissionPass {
     this.kept = memory.readingsFor(snapshot, lastRanks);
     this.readings = new JobReading[kept.length];
     this.resources = memory.resourcesFor(snapshot, kept);
+    this.scopes = memory.scopesFor(kept);
     this.pool = new NodePool(snapshot, resources);
     this.placement = new Placement(pool);
     this.mostFreeNotes = new MostFreeNotes(pool);
-    this.reservations = new Reservations(policy, resources);
+    this.reservations = new Reservations(policy, resources, scopes);
     this.guard = newGuard();
     this.indexByKey = new KeyIndex(snapshot.jobs().size());
   }
@@ -112,7 +114,12 @@ public final class AdmissionPass {
     return new RememberedPass(
         result,
         PassMemory.of(
-            pass.resources, pass.readings, pass.queued, pass.indexByKey, pass.builtNodeOrders));
+            pass.resources,
+            pass.scopes,
+            pass.readings,
+            pass.queued,
+            pass.indexByKey,
+            pass.builtNodeOrders));
   }
 
   /**
@@ -185,7 +192,7 @@ public final class AdmissionPass {
     for (JobView view : snapshot.jobs()) {
       int index = jobs.size();
       JobReading known = kept[index];
-      JobReading reading = known != null ? known : new JobReading(view, resources);
+      JobReading reading = known != null ? known : new JobReading(view, resources, scopes);
       readings[index] = reading;
       PreparedJob job = new PreparedJob(index, reading, snapshot.now());
       if (indexByKey.putIfAbsent(job.key, reading.keyHash, index) >= 0) {

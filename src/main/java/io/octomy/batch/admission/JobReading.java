@@ -13,9 +13,9 @@ import java.util.TreeSet;
  * What the pass reads of one {@link JobView} alone: positive requests as (resource id, quantity)
  * pairs sorted by id, distinct sorted lock keys, the keys of its dependencies, the validation
  * problems and the service class. Nothing here depends on the clock, the nodes or the other jobs,
- * only on the view and on the resource ids of the {@link ResourceIndex} it was read with, so a
- * {@link PassMemory} hands it to the next pass for as long as the view and the index stay the same
- * objects.
+ * only on the view, on the resource ids of the {@link ResourceIndex} and on the numbers of the
+ * {@link ScopeNumbers} it was read with, so a {@link PassMemory} hands it to the next pass for as
+ * long as the view, the index and the numbers stay the same objects.
  */
 final class JobReading {
 
@@ -59,7 +59,16 @@ final class JobReading {
   /** The ids of every requested resource name, whatever its quantity: the names it brings in. */
   final int[] requestedNames;
 
-  JobReading(JobView view, ResourceIndex names) {
+  /** The number of the job's namespace. */
+  final int namespace;
+
+  /** The number of the job's group in its namespace, or -1 without a group. */
+  final int groupId;
+
+  /** The numbers of {@link #lockKeys} in the job's namespace, in the same order. */
+  final int[] lockIds;
+
+  JobReading(JobView view, ResourceIndex names, ScopeNumbers scopes) {
     this.view = view;
     this.key = view.key();
     this.keyHash = key.hashCode();
@@ -111,6 +120,12 @@ final class JobReading {
     this.shape = new RequestShape(resourceIds, quantities);
     this.lockKeys =
         view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
+    this.namespace = scopes.namespace(key.namespace());
+    this.groupId = group == null ? -1 : scopes.group(key.namespace(), group);
+    this.lockIds = new int[lockKeys.size()];
+    for (int k = 0; k < lockIds.length; k++) {
+      lockIds[k] = scopes.lock(key.namespace(), lockKeys.get(k));
+    }
   }
 
   private static List<String> withProblem(List<String> problems, String problem) {

@@ -6,33 +6,48 @@ import java.util.List;
 
 /**
  * What one admission pass leaves for the next, so that the next need not read every job afresh: the
- * resource names it numbered, what it read of each job ({@link JobReading}) with the very {@link
- * JobView} object it read, and the order it decided the Queued jobs in.
+ * resource names it numbered, the namespaces, groups and locks it numbered ({@link ScopeNumbers}),
+ * what it read of each job ({@link JobReading}) with the very {@link JobView} object it read, and
+ * the order it decided the Queued jobs in.
  *
  * <p>A view is immutable, so the same object means the same job, spec and status: its reading is
  * taken as it is. A job whose view is a new object (created, edited, admitted, finished) is read
  * again, and one that is gone is forgotten. The readings hold resource ids, so they are kept only
  * while the snapshot names exactly the same resources (on nodes or in requests); otherwise every
- * job is read again. The last order only seeds the sort of the queue (a queue that barely changed
- * is sorted in about one comparison per job); the sorted order is the same whatever the seed. The
- * node orders the last pass built are mended rather than sorted again ({@link #nodeOrders}).
- * Nothing that depends on the clock, the nodes or other jobs is kept, so a pass given a memory
- * decides exactly what a pass without one decides ({@code IncrementalPassPropertiesTest}).
+ * job is read again. They hold the numbers of their namespace, group and locks too, kept until the
+ * numbers far outnumber what the jobs name ({@link ScopeNumbers#outgrown}). The last order only
+ * seeds the sort of the queue (a queue that barely changed is sorted in about one comparison per
+ * job); the sorted order is the same whatever the seed. The node orders the last pass built are
+ * mended rather than sorted again ({@link #nodeOrders}). Nothing that depends on the clock, the
+ * nodes or other jobs is kept, so a pass given a memory decides exactly what a pass without one
+ * decides ({@code IncrementalPassPropertiesTest}).
  *
  * <p>A view is found where the last snapshot listed it: the next snapshot usually lists the same
  * views in the same order but for a few inserted or removed, so each view is first looked for at
  * its index shifted as much as the view before it was, and only then by its key in the last pass's
  * {@link KeyIndex}. Either way it is taken only when it is the same object.
  *
- * <p>Immutable: a pass builds a new memory and never changes the one it was given.
+ * <p>A pass builds a new memory and never changes the one it was given, but for numbering the names
+ * of the jobs it reads afresh in the {@link ScopeNumbers} they share, which only ever adds numbers.
  */
 public final class PassMemory {
 
   private static final PassMemory EMPTY =
       new PassMemory(
-          null, new JobView[0], new JobReading[0], null, new int[0], new KeyIndex(0), 0, null);
+          null,
+          null,
+          new JobView[0],
+          new JobReading[0],
+          null,
+          new int[0],
+          new KeyIndex(0),
+          0,
+          null);
 
   private final ResourceIndex resources;
+
+  /** The numbers of namespaces, groups and locks that the readings hold. */
+  private final ScopeNumbers scopes;
 
   /** The views the last pass read, by their index in the last snapshot. */
   private final JobView[] views;
@@ -59,6 +74,7 @@ public final class PassMemory {
 
   private PassMemory(
       ResourceIndex resources,
+      ScopeNumbers scopes,
       JobView[] views,
       JobReading[] readings,
       long[] namedBits,
@@ -67,6 +83,7 @@ public final class PassMemory {
       int queuedCount,
       NodeOrders nodeOrders) {
     this.resources = resources;
+    this.scopes = scopes;
     this.views = views;
     this.readings = readings;
     this.namedBits = namedBits;
@@ -83,6 +100,7 @@ public final class PassMemory {
    */
   static PassMemory of(
       ResourceIndex resources,
+      ScopeNumbers scopes,
       JobReading[] readings,
       List<PreparedJob> queued,
       KeyIndex keys,
@@ -103,7 +121,7 @@ public final class PassMemory {
       rank[queued.get(r).index] = r;
     }
     return new PassMemory(
-        resources, views, readings, namedBits, rank, keys, queued.size(), nodeOrders);
+        resources, scopes, views, readings, namedBits, rank, keys, queued.size(), nodeOrders);
   }
 
   /**
@@ -136,7 +154,9 @@ public final class PassMemory {
     List<JobView> jobs = snapshot.jobs();
     JobReading[] kept = new JobReading[jobs.size()];
     Arrays.fill(lastRanks, -1);
-    if (readings.length == 0 || !sameNames(snapshot, jobs, kept, lastRanks)) {
+    if (readings.length == 0
+        || scopes.outgrown(jobs.size())
+        || !sameNames(snapshot, jobs, kept, lastRanks)) {
       Arrays.fill(lastRanks, -1);
       return new JobReading[jobs.size()];
     }
@@ -151,6 +171,16 @@ public final class PassMemory {
       }
     }
     return new ResourceIndex(snapshot);
+  }
+
+  /** The numbers the readings of {@link #readingsFor} go with. */
+  ScopeNumbers scopesFor(JobReading[] kept) {
+    for (JobReading reading : kept) {
+      if (reading != null) {
+        return scopes;
+      }
+    }
+    return new ScopeNumbers();
   }
 
   /**

@@ -36,6 +36,13 @@ final class PreparedJob {
 
   final Instant queuedAt;
 
+  /** The numbers of the namespace, group (-1 without) and locks, as {@link JobReading} has them. */
+  final int namespace;
+
+  final int groupId;
+
+  final int[] lockIds;
+
   long effectivePriority;
   boolean starving;
 
@@ -72,6 +79,9 @@ final class PreparedJob {
     this.lockKeys = reading.lockKeys;
     this.problems = reading.problems;
     this.serviceClass = reading.serviceClass;
+    this.namespace = reading.namespace;
+    this.groupId = reading.groupId;
+    this.lockIds = reading.lockIds;
   }
 
   boolean requestsNothing() {

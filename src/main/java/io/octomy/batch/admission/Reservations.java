@@ -3,6 +3,7 @@ package io.octomy.batch.admission;
 import io.octomy.batch.vocabulary.Policy;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,33 +15,41 @@ import java.util.Map;
  */
 final class Reservations {
 
-  /**
-   * A name (lock key or group) inside a namespace; hashed like {@link JobKey#hashCode}, for the
-   * same reason (groups g-1..g-50 in namespaces ns-1..ns-30 share few hashes under {@code 31 * a +
-   * b}).
-   */
-  private record Scoped(String namespace, String name) {
-    @Override
-    public int hashCode() {
-      return namespace.hashCode() * 0x9E3779B9 + name.hashCode();
-    }
-  }
-
   private final Policy policy;
   private final ResourceIndex resources;
-  private final Map<Scoped, List<String>> lockHolders = new HashMap<>();
-  private final Map<Scoped, List<String>> groupHolders = new HashMap<>();
+
+  /*
+   * Namespaces, groups and locks are looked at by the numbers the jobs' readings hold ({@link
+   * ScopeNumbers}), in arrays that grow as holders come: at ten thousand jobs a pass, looking each
+   * job's names up at its turn was an eighth of the pass.
+   */
+  private final ScopeNumbers scopes;
 
   /**
-   * Per namespace with a budget: per resource id the limit, or -1 when the budget does not list it.
+   * Per namespace number: per resource id the budget's limit, or -1 when the budget does not list
+   * it; null (or past the end) when the namespace has no budget.
    */
-  private final Map<String, long[]> budgetLimits = new HashMap<>();
+  private final long[][] budgetLimits;
 
-  private final Map<String, long[]> budgetUsed = new HashMap<>();
+  /** Per namespace number: per resource id what its holders use, when it has a budget. */
+  private final long[][] budgetUsed;
 
-  Reservations(Policy policy, ResourceIndex resources) {
+  /**
+   * Per group number: its holders' names in the order they took a slot (sorted at first), or null.
+   */
+  private List<String>[] groupHolders = holderLists(16);
+
+  /** Per group number: the policy's cap plus one, or 0 until it is first asked for. */
+  private int[] groupCaps = new int[16];
+
+  /** Per lock number: its holders' names in the order they took it (sorted at first), or null. */
+  private List<String>[] lockHolders = holderLists(16);
+
+  Reservations(Policy policy, ResourceIndex resources, ScopeNumbers scopes) {
     this.policy = policy;
     this.resources = resources;
+    this.scopes = scopes;
+    Map<Integer, long[]> limitsByNamespace = new HashMap<>();
     policy
         .budgets()
         .forEach(
@@ -54,27 +63,54 @@ final class Reservations {
                       limits[id] = Math.max(0, limit);
                     }
                   });
-              budgetLimits.put(namespace, limits);
-              budgetUsed.put(namespace, new long[resources.count()]);
+              limitsByNamespace.put(scopes.namespace(namespace), limits);
             });
+    int count = limitsByNamespace.isEmpty() ? 0 : Collections.max(limitsByNamespace.keySet()) + 1;
+    budgetLimits = new long[count][];
+    budgetUsed = new long[count][];
+    limitsByNamespace.forEach(
+        (ns, limits) -> {
+          budgetLimits[ns] = limits;
+          budgetUsed[ns] = new long[resources.count()];
+        });
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String>[] holderLists(int size) {
+    return (List<String>[]) new List<?>[size];
+  }
+
+  private static List<String> holders(List<String>[] byNumber, int id) {
+    return id < byNumber.length && byNumber[id] != null ? byNumber[id] : List.of();
+  }
+
+  private static List<String>[] add(List<String>[] byNumber, int id, String holder) {
+    List<String>[] lists =
+        id < byNumber.length
+            ? byNumber
+            : Arrays.copyOf(byNumber, Math.max(id + 1, byNumber.length * 2));
+    if (lists[id] == null) {
+      lists[id] = new ArrayList<>(2);
+    }
+    lists[id].add(holder);
+    return lists;
+  }
+
+  private long[] limits(int ns) {
+    return ns < budgetLimits.length ? budgetLimits[ns] : null;
   }
 
   /** Counts a job's locks, group slot and budget use (an existing holder or a new admission). */
   void hold(PreparedJob job) {
-    String namespace = job.key.namespace();
-    for (String key : job.lockKeys) {
-      lockHolders
-          .computeIfAbsent(new Scoped(namespace, key), k -> new ArrayList<>(1))
-          .add(job.key.name());
+    String name = job.key.name();
+    for (int lock : job.lockIds) {
+      lockHolders = add(lockHolders, lock, name);
     }
-    String group = job.group();
-    if (group != null) {
-      groupHolders
-          .computeIfAbsent(new Scoped(namespace, group), k -> new ArrayList<>(1))
-          .add(job.key.name());
+    if (job.groupId >= 0) {
+      groupHolders = add(groupHolders, job.groupId, name);
     }
-    long[] used = budgetUsed.get(namespace);
-    if (used != null) {
+    if (limits(job.namespace) != null) {
+      long[] used = budgetUsed[job.namespace];
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
         used[id] = QuantityMath.add(used[id], job.quantities[k]);
@@ -87,22 +123,15 @@ final class Reservations {
    * lists keep their order, so messages name the remaining holders as the pass would.
    */
   void release(PreparedJob job) {
-    String namespace = job.key.namespace();
-    for (String key : job.lockKeys) {
-      List<String> holders = lockHolders.get(new Scoped(namespace, key));
-      if (holders != null) {
-        holders.remove(job.key.name());
-      }
+    String name = job.key.name();
+    for (int lock : job.lockIds) {
+      holders(lockHolders, lock).remove(name);
     }
-    String group = job.group();
-    if (group != null) {
-      List<String> holders = groupHolders.get(new Scoped(namespace, group));
-      if (holders != null) {
-        holders.remove(job.key.name());
-      }
+    if (job.groupId >= 0) {
+      holders(groupHolders, job.groupId).remove(name);
     }
-    long[] used = budgetUsed.get(namespace);
-    if (used != null) {
+    if (limits(job.namespace) != null) {
+      long[] used = budgetUsed[job.namespace];
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
         if (used[id] != Long.MAX_VALUE) {
@@ -114,37 +143,63 @@ final class Reservations {
 
   /** True when someone in the namespace holds the lock. */
   boolean lockHeld(String namespace, String key) {
-    List<String> holders = lockHolders.get(new Scoped(namespace, key));
-    return holders != null && !holders.isEmpty();
+    int id = scopes.knownLock(namespace, key);
+    return id >= 0 && lockHeld(id);
+  }
+
+  /** True when someone holds the lock numbered {@code lock} (one of a job's {@code lockIds}). */
+  boolean lockHeld(int lock) {
+    return !holders(lockHolders, lock).isEmpty();
   }
 
   /** True when the namespace has a budget for the resource. */
   boolean budgeted(String namespace, int resource) {
-    long[] limits = budgetLimits.get(namespace);
+    int ns = scopes.knownNamespace(namespace);
+    return ns >= 0 && budgeted(ns, resource);
+  }
+
+  /** True when the namespace numbered {@code ns} has a budget for the resource. */
+  boolean budgeted(int ns, int resource) {
+    long[] limits = limits(ns);
     return limits != null && limits[resource] >= 0;
   }
 
   /** Budget left in the namespace for a resource (never below 0); MAX_VALUE when unbounded. */
   long budgetLeft(String namespace, int resource) {
-    long[] limits = budgetLimits.get(namespace);
+    int ns = scopes.knownNamespace(namespace);
+    return ns < 0 ? Long.MAX_VALUE : budgetLeft(ns, resource);
+  }
+
+  /** {@link #budgetLeft(String, int)} of the namespace numbered {@code ns}. */
+  long budgetLeft(int ns, int resource) {
+    long[] limits = limits(ns);
     if (limits == null || limits[resource] < 0) {
       return Long.MAX_VALUE;
     }
-    return Math.max(0, limits[resource] - budgetUsed.get(namespace)[resource]);
+    return Math.max(0, limits[resource] - budgetUsed[ns][resource]);
   }
 
   /** Sorts the holders read off the snapshot, so messages do not depend on the input order. */
   void sortExisting() {
-    lockHolders.values().forEach(l -> l.sort(null));
-    groupHolders.values().forEach(l -> l.sort(null));
+    for (List<String> holders : lockHolders) {
+      if (holders != null) {
+        holders.sort(null);
+      }
+    }
+    for (List<String> holders : groupHolders) {
+      if (holders != null) {
+        holders.sort(null);
+      }
+    }
   }
 
   /** Every lock of the job that someone holds, with every holder; empty when none is held. */
   List<WaitingOn> blockingLocks(PreparedJob job) {
     List<WaitingOn> blocking = List.of();
-    for (String key : job.lockKeys) {
-      List<String> holders = lockHolders.get(new Scoped(job.key.namespace(), key));
-      if (holders != null && !holders.isEmpty()) {
+    for (int k = 0; k < job.lockIds.length; k++) {
+      List<String> holders = holders(lockHolders, job.lockIds[k]);
+      if (!holders.isEmpty()) {
+        String key = job.lockKeys.get(k);
         if (blocking.isEmpty()) {
           blocking = new ArrayList<>();
         }
@@ -158,13 +213,11 @@ final class Reservations {
 
   /** The holders of the job's group when the group is at its cap; empty when there is room. */
   List<String> fullGroupHolders(PreparedJob job) {
-    String group = job.group();
-    if (group == null) {
+    if (job.groupId < 0) {
       return List.of();
     }
-    List<String> holders =
-        groupHolders.getOrDefault(new Scoped(job.key.namespace(), group), List.of());
-    return holders.size() >= policy.maxRunning(group) ? holders : List.of();
+    List<String> holders = holders(groupHolders, job.groupId);
+    return holders.size() >= groupCap(job) ? holders : List.of();
   }
 
   /**
@@ -172,17 +225,25 @@ final class Reservations {
    * group.
    */
   int freeGroupSlots(PreparedJob job) {
-    String group = job.group();
-    if (group == null) {
+    if (job.groupId < 0) {
       return Integer.MAX_VALUE;
     }
-    int holders =
-        groupHolders.getOrDefault(new Scoped(job.key.namespace(), group), List.of()).size();
-    return Math.max(0, policy.maxRunning(group) - holders);
+    return Math.max(0, groupCap(job) - holders(groupHolders, job.groupId).size());
   }
 
+  /** The cap of the job's group (of a group the policy does not list when it has none). */
   int groupCap(PreparedJob job) {
-    return policy.maxRunning(job.group());
+    int id = job.groupId;
+    if (id < 0) {
+      return policy.maxRunning(job.group());
+    }
+    if (id >= groupCaps.length) {
+      groupCaps = Arrays.copyOf(groupCaps, Math.max(id + 1, groupCaps.length * 2));
+    }
+    if (groupCaps[id] == 0) {
+      groupCaps[id] = policy.maxRunning(job.group()) + 1;
+    }
+    return groupCaps[id] - 1;
   }
 
   /**
@@ -191,11 +252,11 @@ final class Reservations {
    * it now (a job waiting for budget needs it to drain); null when nothing is taken from it.
    */
   String budgetTakenFrom(PreparedJob first, PreparedJob taker) {
-    long[] limits = budgetLimits.get(taker.key.namespace());
-    if (limits == null || !first.key.namespace().equals(taker.key.namespace())) {
+    long[] limits = limits(taker.namespace);
+    if (limits == null || first.namespace != taker.namespace) {
       return null;
     }
-    long[] used = budgetUsed.get(taker.key.namespace());
+    long[] used = budgetUsed[taker.namespace];
     for (int k = 0; k < taker.resourceIds.length; k++) {
       int id = taker.resourceIds[k];
       long need = first.quantity(id);
@@ -212,7 +273,7 @@ final class Reservations {
 
   /** True when the namespace's budget limits some resource the job requests. */
   boolean hasBudget(PreparedJob job) {
-    long[] limits = budgetLimits.get(job.key.namespace());
+    long[] limits = limits(job.namespace);
     if (limits == null) {
       return false;
     }
@@ -226,7 +287,7 @@ final class Reservations {
 
   /** True unless some request is above the whole budget: the job could fit it once it drains. */
   boolean fitsWholeBudget(PreparedJob job) {
-    long[] limits = budgetLimits.get(job.key.namespace());
+    long[] limits = limits(job.namespace);
     if (limits == null) {
       return true;
     }
@@ -241,11 +302,11 @@ final class Reservations {
 
   /** True when the job fits what is left of its namespace's budget now (or it has none). */
   boolean fitsBudgetNow(PreparedJob job) {
-    long[] limits = budgetLimits.get(job.key.namespace());
+    long[] limits = limits(job.namespace);
     if (limits == null) {
       return true;
     }
-    long[] used = budgetUsed.get(job.key.namespace());
+    long[] used = budgetUsed[job.namespace];
     for (int k = 0; k < job.resourceIds.length; k++) {
       int id = job.resourceIds[k];
       if (limits[id] >= 0 && QuantityMath.add(used[id], job.quantities[k]) > limits[id]) {
@@ -261,11 +322,11 @@ final class Reservations {
    */
   List<Gate.Budget> budgetGates(PreparedJob job) {
     String namespace = job.key.namespace();
-    long[] limits = budgetLimits.get(namespace);
+    long[] limits = limits(job.namespace);
     if (limits == null) {
       return List.of();
     }
-    long[] used = budgetUsed.get(namespace);
+    long[] used = budgetUsed[job.namespace];
     List<Gate.Budget> gates = List.of();
     for (int k = 0; k < job.resourceIds.length; k++) {
       int id = job.resourceIds[k];

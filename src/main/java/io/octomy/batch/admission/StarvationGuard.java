@@ -64,16 +64,18 @@ final class StarvationGuard {
    * budget it needs), as a phrase; null when nothing.
    */
   String contested(PreparedJob job) {
-    if (protectedJob == null || !protectedJob.key.namespace().equals(job.key.namespace())) {
+    if (protectedJob == null || protectedJob.namespace != job.namespace) {
       return null; // locks, groups and budgets are scoped to the namespace
     }
-    for (String key : job.lockKeys) {
-      if (protectedJob.lockKeys.contains(key)) {
-        return "lock " + key;
+    for (int k = 0; k < job.lockIds.length; k++) {
+      for (int lock : protectedJob.lockIds) {
+        if (lock == job.lockIds[k]) {
+          return "lock " + job.lockKeys.get(k);
+        }
       }
     }
-    if (job.group() != null
-        && job.group().equals(protectedJob.group())
+    if (job.groupId >= 0
+        && job.groupId == protectedJob.groupId
         && reservations.freeGroupSlots(job) <= 1) {
       return "the last free slot of group " + job.group();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,6 +16,7 @@ import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -84,6 +86,67 @@ class IncrementalPassPropertiesTest {
       @ForAll("crowdedWorlds") Snapshot world,
       @ForAll("changeSequences") List<List<Change>> steps) {
     assertSameAsFullPasses(world, steps);
+  }
+
+  /**
+   * The memory numbers every namespace, group and lock it has seen, and starts afresh once they far
+   * outnumber what its jobs name: a loop whose jobs each bring new lock and group names neither
+   * keeps every name forever nor decides differently before or after.
+   */
+  @Example
+  void aMemoryWhoseNumbersOutnumberItsJobsStartsAfresh() {
+    NodeView node =
+        new NodeView(
+            "n1",
+            NodeMode.Drone,
+            null,
+            Map.of("octomy.io/cpu-milli", 4L),
+            AdmissionPropertiesTest.NOW,
+            true,
+            Map.of());
+    JobView holder = job("holder", List.of("shared"), "g0", JobPhase.Running, "n1");
+    JobView waiter = job("waiter", List.of("shared"), null, JobPhase.Queued, null);
+    RememberedPass remembered = null;
+    int afresh = 0;
+    for (int i = 0; i < 700; i++) {
+      JobView changing =
+          job("changing", List.of("k" + i, "shared"), "g" + i, JobPhase.Queued, null);
+      JobView other = job("other", List.of("m" + i), "g" + i, JobPhase.Queued, null);
+      Snapshot world =
+          new Snapshot(
+              List.of(holder, waiter, changing, other),
+              List.of(node),
+              Policy.defaults(),
+              AdmissionPropertiesTest.NOW);
+      PassMemory before = remembered == null ? PassMemory.empty() : remembered.memory();
+      remembered = AdmissionPass.decide(world, before);
+      assertSame(remembered.result(), AdmissionPass.decide(world));
+      assertThat(remembered.result().decision(waiter.key()).orElseThrow().reason())
+          .isEqualTo(Reason.WaitingForLock);
+      if (i > 0 && keptReadings(world, before, remembered.memory()) == 0) {
+        afresh++;
+      }
+    }
+    // Three new names a turn against 4 jobs: afresh past 4 * 4 + 1024 names, twice in 700 turns.
+    assertThat(afresh).isEqualTo(2);
+  }
+
+  private static JobView job(
+      String name, List<String> locks, String group, JobPhase phase, String node) {
+    return new JobView(
+        "a",
+        name,
+        1,
+        Map.of("octomy.io/cpu-milli", 1L),
+        Map.of(),
+        List.of(),
+        locks,
+        group,
+        null,
+        phase,
+        node,
+        AdmissionPropertiesTest.NOW,
+        List.of());
   }
 
   @Provide
