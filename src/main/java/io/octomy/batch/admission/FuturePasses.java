@@ -7,7 +7,6 @@ import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +40,10 @@ final class FuturePasses {
   private final RunTimeModel model;
   private final WaitingRoom room;
   private final HeldJobs held;
-  private final Map<String, Long> namespaceVersions = new HashMap<>();
+
+  /** Per namespace number: admissions and ends in it so far (see {@link HeldJobs}). */
+  private final long[] namespaceVersions;
+
   private final ForecastTimeline timeline;
   private final ForecastEntries<ExpectedStart> starts;
 
@@ -75,7 +77,7 @@ final class FuturePasses {
     this.priority = pass.snapshot().policy().priority();
     this.model = model;
     int n = pass.jobs().size();
-    this.room = new WaitingRoom(pass.jobs(), pass.queued(), pool.resourceCount());
+    this.room = new WaitingRoom(pass.jobs(), pass.queued(), pool.size(), pool.resourceCount());
     this.held = new HeldJobs(n, room);
     this.starts = new ForecastEntries<>(pass.queued().size());
     this.neverStarts = new byte[n];
@@ -83,6 +85,11 @@ final class FuturePasses {
     this.done = new int[n];
     this.cause = new PreparedJob[n];
     this.causeDepth = new int[n];
+    int namespaces = 0;
+    for (PreparedJob job : pass.jobs()) {
+      namespaces = Math.max(namespaces, job.namespace + 1);
+    }
+    this.namespaceVersions = new long[namespaces];
     this.candidates =
         new PassCandidates(pool, reservations, room, this::touch, job -> done[job.index] == passId);
     this.sources = new PassSources(pass, room, held, candidates, this::touch);
@@ -198,7 +205,7 @@ final class FuturePasses {
         Reason gate = room.parkedOn(job);
         room.unpark(job);
         candidates.forget(job);
-        candidates.forgetBudget(job.key.namespace());
+        candidates.forgetBudget(job.namespace);
         if (gate == Reason.WaitingForCapacity && !fitsAFreedNode(job)) {
           // It fitted nowhere when parked, and only the nodes freed in this pass have grown since.
           job.knownUnplaceable = true;
@@ -207,7 +214,7 @@ final class FuturePasses {
       case BUDGET -> {
         room.unparkBudget(job);
         candidates.forget(job);
-        candidates.forgetBudget(job.key.namespace());
+        candidates.forgetBudget(job.namespace);
       }
     }
     if (from != TakenFrom.WOKEN) {
@@ -220,7 +227,7 @@ final class FuturePasses {
     changed(job);
     int node = pool.indexOf(admit.node());
     candidates.forgetNode(node); // its room shrank
-    candidates.forgetBudget(job.key.namespace()); // and the namespace's budget
+    candidates.forgetBudget(job.namespace); // and the namespace's budget
     PreparedJob c = cause[job.index];
     int depth = causeDepth[job.index];
     starts.set(
@@ -248,18 +255,17 @@ final class FuturePasses {
     }
     reservations.release(job);
     changed(job);
-    String namespace = job.key.namespace();
-    for (String key : job.lockKeys) {
-      if (!reservations.lockHeld(namespace, key)) {
-        room.wakeLock(namespace, key).forEach(w -> wake(w, end));
+    for (int lock : job.lockIds) {
+      if (!reservations.lockHeld(lock)) {
+        room.wakeLock(lock).forEach(w -> wake(w, end));
       }
     }
-    if (job.group() != null && reservations.freeGroupSlots(job) > 0) {
-      room.wakeGroup(namespace, job.group()).forEach(w -> wake(w, end));
+    if (job.groupId >= 0 && reservations.freeGroupSlots(job) > 0) {
+      room.wakeGroup(job.groupId).forEach(w -> wake(w, end));
     }
     for (int id : job.resourceIds) {
-      if (reservations.budgeted(namespace, id)) {
-        sources.budgetGrew(namespace, end);
+      if (reservations.budgeted(job.namespace, id)) {
+        sources.budgetGrew(job.namespace, end);
         break;
       }
     }
@@ -290,11 +296,11 @@ final class FuturePasses {
 
   /** Counts an admission or end in the job's namespace (see {@link HeldJobs}). */
   private void changed(PreparedJob job) {
-    namespaceVersions.merge(job.key.namespace(), 1L, Long::sum);
+    namespaceVersions[job.namespace]++;
   }
 
   private long version(PreparedJob job) {
-    return namespaceVersions.getOrDefault(job.key.namespace(), 0L);
+    return namespaceVersions[job.namespace];
   }
 
   /**
@@ -331,13 +337,12 @@ final class FuturePasses {
     if (room.parkedOn(job) != Reason.WaitingForLock) {
       return false;
     }
-    String parkedOn = room.lockOf(job);
-    String namespace = job.key.namespace();
-    for (String key : job.lockKeys) {
-      if (key.equals(parkedOn)) {
+    int parkedOn = room.lockOf(job);
+    for (int lock : job.lockIds) {
+      if (lock == parkedOn) {
         break;
       }
-      if (reservations.lockHeld(namespace, key)) {
+      if (reservations.lockHeld(lock)) {
         return false; // it would wait for that one first
       }
     }
@@ -357,7 +362,7 @@ final class FuturePasses {
       return;
     }
     switch (d.reason()) {
-      case WaitingForLock -> room.parkForLock(job, d.waitingOn().get(0).key());
+      case WaitingForLock -> room.parkForLock(job, lockId(job, d.waitingOn().get(0).key()));
       case WaitingForGroup -> room.parkForGroup(job);
       case WaitingForBudget -> room.parkForBudget(job);
       case BestEffortDeferred ->
@@ -372,6 +377,16 @@ final class FuturePasses {
       case WaitingForCapacity -> room.parkForCapacity(job);
       default -> {} // rejected or skipped: they never run
     }
+  }
+
+  /** The number of the job's lock named {@code key}. */
+  private static int lockId(PreparedJob job, String key) {
+    int k = job.lockKeys.indexOf(key);
+    if (k < 0) {
+      throw new IllegalStateException(
+          job.key + " waits for lock " + key + ", which it does not name");
+    }
+    return job.lockIds[k];
   }
 
   /** Worked out once per job: group caps, budgets, nodes and modes stay as they are. */

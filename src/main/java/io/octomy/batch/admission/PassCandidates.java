@@ -1,8 +1,6 @@
 package io.octomy.batch.admission;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -33,7 +31,11 @@ final class PassCandidates {
   private int headedCount;
   private int passNumber = 1;
 
-  private final Map<String, Optional<PreparedJob>> budgetHeads = new HashMap<>();
+  /** Per namespace number, its budget head, valid in the pass {@link #budgetHeadPass} holds. */
+  private final PreparedJob[] budgetHeads;
+
+  private final int[] budgetHeadPass;
+
   private Optional<PreparedJob> starvingHead;
 
   /**
@@ -53,12 +55,13 @@ final class PassCandidates {
     this.decided = decided;
     this.nodeHeads = new PreparedJob[pool.size()];
     this.nodeHeadPass = new int[pool.size()];
+    this.budgetHeads = new PreparedJob[room.namespaces()];
+    this.budgetHeadPass = new int[room.namespaces()];
   }
 
   void startPass() {
     passNumber++;
     headedCount = 0;
-    budgetHeads.clear();
     starvingHead = null;
   }
 
@@ -74,10 +77,13 @@ final class PassCandidates {
     return nodeHeads[node];
   }
 
-  PreparedJob budgetHead(String namespace) {
-    return budgetHeads
-        .computeIfAbsent(namespace, ns -> Optional.ofNullable(fitsBudget(ns)))
-        .orElse(null);
+  /** The budget head of the namespace numbered {@code ns}. */
+  PreparedJob budgetHead(int ns) {
+    if (budgetHeadPass[ns] != passNumber) {
+      budgetHeads[ns] = fitsBudget(ns);
+      budgetHeadPass[ns] = passNumber;
+    }
+    return budgetHeads[ns];
   }
 
   PreparedJob starvingHead() {
@@ -104,9 +110,10 @@ final class PassCandidates {
     nodeHeads[node] = null;
   }
 
-  /** The namespace's budget, or who waits for it, changed. */
-  void forgetBudget(String namespace) {
-    budgetHeads.remove(namespace);
+  /** The budget of the namespace numbered {@code ns}, or who waits for it, changed. */
+  void forgetBudget(int ns) {
+    budgetHeadPass[ns] = 0;
+    budgetHeads[ns] = null;
   }
 
   /** The first job in pass order parked for capacity that fits the node now, or null. */
@@ -129,14 +136,14 @@ final class PassCandidates {
     return best;
   }
 
-  private PreparedJob fitsBudget(String namespace) {
+  private PreparedJob fitsBudget(int ns) {
     long[] left = new long[pool.resourceCount()];
     for (int res = 0; res < left.length; res++) {
-      left[res] = reservations.budgetLeft(namespace, res);
+      left[res] = reservations.budgetLeft(ns, res);
     }
     PreparedJob best = null;
     for (int c = 0; c < room.classes(); c++) {
-      best = better(best, room.firstForBudget(namespace, c, left));
+      best = better(best, room.firstForBudget(ns, c, left));
     }
     return best;
   }

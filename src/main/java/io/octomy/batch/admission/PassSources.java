@@ -36,7 +36,10 @@ final class PassSources {
 
   private final PriorityQueue<PreparedJob> woken = new PriorityQueue<>(AdmissionPass.PASS_ORDER);
   private final Map<Integer, End> nodeSources = new LinkedHashMap<>();
-  private final Map<String, End> budgetSources = new LinkedHashMap<>();
+
+  /** By namespace number, in the order their budgets grew. */
+  private final Map<Integer, End> budgetSources = new LinkedHashMap<>();
+
   private End firstEnd;
 
   /**
@@ -74,8 +77,9 @@ final class PassSources {
     nodeSources.putIfAbsent(node, by);
   }
 
-  void budgetGrew(String namespace, End by) {
-    budgetSources.putIfAbsent(namespace, by);
+  /** The budget of the namespace numbered {@code ns} grew. */
+  void budgetGrew(int ns, End by) {
+    budgetSources.putIfAbsent(ns, by);
   }
 
   /** The nodes freed in this pass. */
@@ -105,7 +109,7 @@ final class PassSources {
         by = source.getValue();
       }
     }
-    for (Map.Entry<String, End> source : budgetSources.entrySet()) {
+    for (Map.Entry<Integer, End> source : budgetSources.entrySet()) {
       PreparedJob head = candidates.budgetHead(source.getKey());
       if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
         best = head;

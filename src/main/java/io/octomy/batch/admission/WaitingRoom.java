@@ -3,9 +3,7 @@ package io.octomy.batch.admission;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Where the forecast keeps each waiting job between simulated passes: parked on exactly one gate it
@@ -41,13 +39,18 @@ final class WaitingRoom {
   private final PreparedJob[][] members = new PreparedJob[classes][];
   private final int[] namespacePosition;
   private final RequestTree[] capacity = new RequestTree[classes];
-  private final Map<Integer, List<PreparedJob>> byOrigin = new HashMap<>();
-  private final Map<String, RequestTree[]> budgets = new HashMap<>();
-  private final Map<List<String>, List<PreparedJob>> locks = new HashMap<>();
-  private final Map<List<String>, List<PreparedJob>> groups = new HashMap<>();
-  private final Map<Integer, List<PreparedJob>> dependants = new HashMap<>();
+
+  // By node index, namespace, lock and group number (JobReading), and job index: arrays, as a
+  // simulated pass parks and wakes thousands of jobs and would otherwise hash names each time.
+  private final List<List<PreparedJob>> byOrigin;
+  private final RequestTree[][] budgets;
+  private final List<List<PreparedJob>> locks;
+  private final List<List<PreparedJob>> groups;
+  private final List<List<PreparedJob>> dependants;
   private final int[] dependenciesLeft;
-  private final Map<Integer, String> lockOf = new HashMap<>();
+
+  /** By job index: the number of the lock a job parked on a lock waits for. */
+  private final int[] lockOf;
 
   /** The gate each parked job waits on, by job index; null when it is not parked on one. */
   private final Reason[] parkedOn;
@@ -60,13 +63,29 @@ final class WaitingRoom {
    * @param queued the Queued jobs, in pass order
    * @param resources the number of resource ids
    */
-  WaitingRoom(List<PreparedJob> jobs, List<PreparedJob> queued, int resources) {
+  WaitingRoom(List<PreparedJob> jobs, List<PreparedJob> queued, int nodes, int resources) {
     int n = jobs.size();
     classOf = new int[n];
     position = new int[n];
     namespacePosition = new int[n];
     dependenciesLeft = new int[n];
+    lockOf = new int[n];
     parkedOn = new Reason[n];
+    int namespaces = 0;
+    int lockCount = 0;
+    int groupCount = 0;
+    for (PreparedJob job : jobs) {
+      namespaces = Math.max(namespaces, job.namespace + 1);
+      groupCount = Math.max(groupCount, job.groupId + 1);
+      for (int lock : job.lockIds) {
+        lockCount = Math.max(lockCount, lock + 1);
+      }
+    }
+    byOrigin = lists(nodes);
+    locks = lists(lockCount);
+    groups = lists(groupCount);
+    dependants = lists(n);
+    budgets = new RequestTree[namespaces][];
     List<List<PreparedJob>> byClass = new ArrayList<>();
     for (int c = 0; c < classes; c++) {
       byClass.add(new ArrayList<>());
@@ -75,30 +94,61 @@ final class WaitingRoom {
       classOf[job.index] = job.serviceClass.ordinal();
       byClass.get(classOf[job.index]).add(job);
     }
-    Map<String, int[]> namespaceCounts = new HashMap<>();
+    int[][] namespaceCounts = new int[namespaces][];
     for (int c = 0; c < classes; c++) {
       members[c] = byClass.get(c).toArray(PreparedJob[]::new);
       protectable[c] = new BitSet(members[c].length);
       for (int i = 0; i < members[c].length; i++) {
         PreparedJob job = members[c][i];
         position[job.index] = i;
-        int[] counts = namespaceCounts.computeIfAbsent(job.key.namespace(), k -> new int[classes]);
-        namespacePosition[job.index] = counts[c]++;
+        if (namespaceCounts[job.namespace] == null) {
+          namespaceCounts[job.namespace] = new int[classes];
+        }
+        namespacePosition[job.index] = namespaceCounts[job.namespace][c]++;
       }
       capacity[c] = new RequestTree(members[c].length, resources);
     }
-    namespaceCounts.forEach(
-        (namespace, counts) -> {
-          RequestTree[] trees = new RequestTree[classes];
-          for (int c = 0; c < classes; c++) {
-            trees[c] = new RequestTree(counts[c], resources);
-          }
-          budgets.put(namespace, trees);
-        });
+    for (int ns = 0; ns < namespaces; ns++) {
+      if (namespaceCounts[ns] != null) {
+        budgets[ns] = new RequestTree[classes];
+        for (int c = 0; c < classes; c++) {
+          budgets[ns][c] = new RequestTree(namespaceCounts[ns][c], resources);
+        }
+      }
+    }
+  }
+
+  /** {@code count} empty lists, each made when first added to. */
+  private static List<List<PreparedJob>> lists(int count) {
+    List<List<PreparedJob>> lists = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      lists.add(null);
+    }
+    return lists;
+  }
+
+  private static void add(List<List<PreparedJob>> lists, int at, PreparedJob job) {
+    List<PreparedJob> list = lists.get(at);
+    if (list == null) {
+      list = new ArrayList<>(4);
+      lists.set(at, list);
+    }
+    list.add(job);
+  }
+
+  /** Takes out and returns the list at {@code at}; empty when there is none. */
+  private static List<PreparedJob> take(List<List<PreparedJob>> lists, int at) {
+    List<PreparedJob> list = lists.set(at, null);
+    return list == null ? List.of() : list;
   }
 
   int classes() {
     return classes;
+  }
+
+  /** One more than the largest namespace number of the jobs. */
+  int namespaces() {
+    return budgets.length;
   }
 
   /** The service class (ordinal) of a Queued job. */
@@ -110,31 +160,30 @@ final class WaitingRoom {
     parked(job, Reason.WaitingForCapacity);
     capacity[classOf[job.index]].park(position[job.index], job);
     if (job.origin >= 0) {
-      byOrigin.computeIfAbsent(job.origin, k -> new ArrayList<>()).add(job);
+      add(byOrigin, job.origin, job);
     }
   }
 
   void parkForBudget(PreparedJob job) {
     parked(job, Reason.WaitingForBudget);
-    budgets.get(job.key.namespace())[classOf[job.index]].park(namespacePosition[job.index], job);
+    budgets[job.namespace][classOf[job.index]].park(namespacePosition[job.index], job);
   }
 
-  void parkForLock(PreparedJob job, String key) {
+  /** Parks a job on the lock numbered {@code lock} (one of its {@code lockIds}). */
+  void parkForLock(PreparedJob job, int lock) {
     parked(job, Reason.WaitingForLock);
-    lockOf.put(job.index, key);
-    locks.computeIfAbsent(List.of(job.key.namespace(), key), k -> new ArrayList<>()).add(job);
+    lockOf[job.index] = lock;
+    add(locks, lock, job);
   }
 
   void parkForGroup(PreparedJob job) {
     parked(job, Reason.WaitingForGroup);
-    groups
-        .computeIfAbsent(List.of(job.key.namespace(), job.group()), k -> new ArrayList<>())
-        .add(job);
+    add(groups, job.groupId, job);
   }
 
   /** Counts one more awaited end of {@code dependency} for {@code job}. */
   void awaitDependency(PreparedJob job, PreparedJob dependency) {
-    dependants.computeIfAbsent(dependency.index, k -> new ArrayList<>()).add(job);
+    add(dependants, dependency.index, job);
     dependenciesLeft[job.index]++;
   }
 
@@ -148,9 +197,9 @@ final class WaitingRoom {
     protectable[classOf[job.index]].clear(position[job.index]);
   }
 
-  /** The lock a job parked on a lock waits for. */
-  String lockOf(PreparedJob job) {
-    return lockOf.get(job.index);
+  /** The number of the lock a job parked on a lock waits for. */
+  int lockOf(PreparedJob job) {
+    return lockOf[job.index];
   }
 
   /** The gate a job is parked on, or null. */
@@ -188,24 +237,22 @@ final class WaitingRoom {
       case WaitingForCapacity -> unparkCapacity(job);
       case WaitingForBudget -> unparkBudget(job);
       case WaitingForLock -> {
-        List<String> key = List.of(job.key.namespace(), lockOf.remove(job.index));
-        List<PreparedJob> waiting = locks.get(key);
-        waiting.remove(job);
-        if (waiting.isEmpty()) {
-          locks.remove(key);
-        }
+        remove(locks, lockOf[job.index], job);
         unparked(job);
       }
       case WaitingForGroup -> {
-        List<String> key = List.of(job.key.namespace(), job.group());
-        List<PreparedJob> waiting = groups.get(key);
-        waiting.remove(job);
-        if (waiting.isEmpty()) {
-          groups.remove(key);
-        }
+        remove(groups, job.groupId, job);
         unparked(job);
       }
       default -> throw new IllegalStateException(job.key + " is parked on " + gate);
+    }
+  }
+
+  private static void remove(List<List<PreparedJob>> lists, int at, PreparedJob job) {
+    List<PreparedJob> waiting = lists.get(at);
+    waiting.remove(job);
+    if (waiting.isEmpty()) {
+      lists.set(at, null);
     }
   }
 
@@ -220,7 +267,7 @@ final class WaitingRoom {
 
   void unparkBudget(PreparedJob job) {
     unparked(job);
-    budgets.get(job.key.namespace())[classOf[job.index]].unpark(namespacePosition[job.index]);
+    budgets[job.namespace][classOf[job.index]].unpark(namespacePosition[job.index]);
   }
 
   /** The first job of a class parked for capacity whose requests fit {@code room}, or null. */
@@ -230,42 +277,37 @@ final class WaitingRoom {
 
   /** Jobs parked for capacity whose origin is the node. */
   List<PreparedJob> parkedWithOrigin(int node) {
-    return byOrigin.getOrDefault(node, List.of());
+    List<PreparedJob> parked = byOrigin.get(node);
+    return parked == null ? List.of() : parked;
   }
 
-  /** The first job of the namespace and class parked for budget that fits {@code left}, or null. */
-  PreparedJob firstForBudget(String namespace, int serviceClass, long[] left) {
-    RequestTree[] trees = budgets.get(namespace);
+  /**
+   * The first job of the namespace (numbered {@code ns}) and class parked for budget that fits
+   * {@code left}, or null.
+   */
+  PreparedJob firstForBudget(int ns, int serviceClass, long[] left) {
+    RequestTree[] trees = ns < budgets.length ? budgets[ns] : null;
     return trees == null ? null : trees[serviceClass].first(left);
   }
 
-  /** Wakes (removes and returns) every job parked on the lock. */
-  List<PreparedJob> wakeLock(String namespace, String key) {
-    List<PreparedJob> woken = locks.remove(List.of(namespace, key));
-    if (woken == null) {
-      return List.of();
-    }
-    woken.forEach(
-        j -> {
-          lockOf.remove(j.index);
-          unparked(j);
-        });
+  /** Wakes (removes and returns) every job parked on the lock numbered {@code lock}. */
+  List<PreparedJob> wakeLock(int lock) {
+    List<PreparedJob> woken = take(locks, lock);
+    woken.forEach(this::unparked);
     return woken;
   }
 
-  List<PreparedJob> wakeGroup(String namespace, String group) {
-    List<PreparedJob> woken = groups.remove(List.of(namespace, group));
-    if (woken == null) {
-      return List.of();
-    }
+  /** Wakes every job parked on the group numbered {@code group}. */
+  List<PreparedJob> wakeGroup(int group) {
+    List<PreparedJob> woken = take(groups, group);
     woken.forEach(this::unparked);
     return woken;
   }
 
   /** Counts an end of {@code dependency}; returns the dependants no longer waiting for anything. */
   List<PreparedJob> dependencyEnded(PreparedJob dependency) {
-    List<PreparedJob> waiting = dependants.remove(dependency.index);
-    if (waiting == null) {
+    List<PreparedJob> waiting = take(dependants, dependency.index);
+    if (waiting.isEmpty()) {
       return List.of();
     }
     List<PreparedJob> ready = new ArrayList<>();
