@@ -1,8 +1,10 @@
 package io.octomy.batch.controller;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.Cloner;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -107,7 +109,8 @@ public final class BatchController implements AutoCloseable {
                   // updates anyway.
                   .withUseSSAToPatchPrimaryResource(false)
                   .withSSABasedCreateUpdateMatchForDependentResources(false)
-                  .withConcurrentReconciliationThreads(2);
+                  .withConcurrentReconciliationThreads(2)
+                  .withResourceCloner(new CachedObjectsUncopied());
               if (options.leaderElection()) {
                 String identity =
                     System.getenv().getOrDefault("POD_NAME", "octomy-" + UUID.randomUUID());
@@ -202,5 +205,20 @@ public final class BatchController implements AutoCloseable {
   /** For logs: which kinds the controller watches. */
   public static String watches() {
     return BatchJob.class.getSimpleName() + ", BatchNode, Pod";
+  }
+
+  /**
+   * JOSDK copies each job before reconciling it, so that a reconciler may change what it is handed
+   * without changing the informer's cache. {@link BatchJobReconciler} neither reads nor changes the
+   * job (it asks the loop for a pass), so the copy, a serialization round trip per event, bought
+   * nothing: at a restart on 21,000 jobs, the first reconcile of each, copies took a third of the
+   * processor time while standalone mode started its agent. Secondary resources are not copied
+   * either way (JOSDK's default).
+   */
+  private static final class CachedObjectsUncopied implements Cloner {
+    @Override
+    public <R extends HasMetadata> R clone(R object) {
+      return object;
+    }
   }
 }

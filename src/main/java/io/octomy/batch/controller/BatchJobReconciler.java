@@ -37,6 +37,7 @@ public final class BatchJobReconciler implements Reconciler<BatchJob> {
     this.caches = caches;
   }
 
+  /** {@code job} is the informer cache's own object, not a copy: it is never read or changed. */
   @Override
   public UpdateControl<BatchJob> reconcile(BatchJob job, Context<BatchJob> context) {
     // Reconciliation starts once every informer has synced: from here the caches are whole.
