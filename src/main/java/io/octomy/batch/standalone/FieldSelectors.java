@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * Field selectors of list, watch and delete-collection requests ({@code
@@ -61,6 +62,9 @@ final class FieldSelectors {
           "/nodes",
           Set.of("spec.unschedulable"));
 
+  /** Characters a JSON writer copies into the text unchanged, inside a string or a literal. */
+  private static final Pattern WRITTEN_AS_IS = Pattern.compile("[A-Za-z0-9._:/-]+");
+
   private FieldSelectors() {}
 
   /**
@@ -103,6 +107,35 @@ final class FieldSelectors {
               ? EventVersions.coreFieldLabel(label).orElseThrow()
               : label;
       all = all.and(o -> negate != value.equals(value(o, field)));
+    }
+    return all;
+  }
+
+  /**
+   * What the committed text of an object {@code expression} selects must hold: the value of each
+   * {@code =} or {@code ==} term on a custom resource, as such a value is stored as written (a
+   * string, an integer or a boolean, the types a selectable field may have; an absent field reads
+   * as "", which is not looked for). Only values of characters that JSON writes as they are ({@code
+   * [A-Za-z0-9._:/-]}) are looked for. An object whose text holds every value may still not match:
+   * {@link #of} decides, on the object read; one whose text lacks a value need not be read. The
+   * agent's list of the jobs on its node reads only those, not every job of the cluster.
+   *
+   * @param expression a selector {@link #of} accepted
+   */
+  static Predicate<String> mayMatchText(String expression, ResourceType type) {
+    Predicate<String> all = text -> true;
+    if (expression == null || expression.isBlank() || !type.isCustom()) {
+      return all;
+    }
+    for (String term : splitTerms(expression)) {
+      String[] parts = splitTerm(term);
+      if (parts == null || parts[1].equals("!=")) {
+        continue;
+      }
+      String value = unescape(parts[2]);
+      if (!value.isEmpty() && WRITTEN_AS_IS.matcher(value).matches()) {
+        all = all.and(text -> text.contains(value));
+      }
     }
     return all;
   }

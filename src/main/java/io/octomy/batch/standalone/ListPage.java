@@ -17,12 +17,12 @@ import java.util.function.Predicate;
  * it at the token's version); items are never repeated or skipped, but one created or deleted
  * between pages may or may not be seen.
  *
- * @param items the objects of this page
+ * @param items the objects of this page, as committed
  * @param resourceVersion the list's version (the first page's, for every page)
  * @param next the continue token, or {@code null} on the last page
  * @param remaining objects after this page when known, else {@code null}
  */
-record ListPage(List<ObjectNode> items, long resourceVersion, String next, Long remaining) {
+record ListPage(List<String> items, long resourceVersion, String next, Long remaining) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -38,7 +38,10 @@ record ListPage(List<ObjectNode> items, long resourceVersion, String next, Long 
     }
   }
 
-  static ListPage of(ApiRequest req, ObjectStore.Listing snapshot, Predicate<JsonNode> filter) {
+  /**
+   * @param selected whether an object's committed text is in the list (its selectors)
+   */
+  static ListPage of(ApiRequest req, ObjectStore.TextListing snapshot, Predicate<String> selected) {
     long limit = limit(req.param("limit"));
     String token = req.param("continue");
     long rv = snapshot.resourceVersion();
@@ -48,26 +51,26 @@ record ListPage(List<ObjectNode> items, long resourceVersion, String next, Long 
       rv = t.path("rv").asLong();
       after = t.path("start").asText();
     }
-    List<ObjectNode> items = new ArrayList<>();
+    List<String> items = new ArrayList<>();
     String last = null;
     long remaining = 0;
-    for (ObjectNode o : snapshot.items()) {
-      String key = key(o);
-      if ((after != null && key.compareTo(after) <= 0) || !filter.test(o)) {
+    for (ObjectIndex.ListedText o : snapshot.items()) {
+      String key = o.key();
+      if ((after != null && key.compareTo(after) <= 0) || !selected.test(o.text())) {
         continue;
       }
       if (limit > 0 && items.size() >= limit) {
         remaining++;
         continue;
       }
-      items.add(o);
+      items.add(o.text());
       last = key;
     }
     if (remaining == 0) {
       return new ListPage(items, rv, null, null);
     }
-    boolean selected = req.param("labelSelector") != null || req.param("fieldSelector") != null;
-    return new ListPage(items, rv, encode(rv, last), selected ? null : remaining);
+    boolean selectors = req.param("labelSelector") != null || req.param("fieldSelector") != null;
+    return new ListPage(items, rv, encode(rv, last), selectors ? null : remaining);
   }
 
   /** Writes resourceVersion, continue and remainingItemCount into a list's metadata. */
@@ -90,11 +93,6 @@ record ListPage(List<ObjectNode> items, long resourceVersion, String next, Long 
     } catch (NumberFormatException e) {
       throw ApiException.badRequest("limit: Invalid value: \"" + limit + "\": must be a number");
     }
-  }
-
-  private static String key(ObjectNode o) {
-    JsonNode meta = o.path("metadata");
-    return meta.path("namespace").asText("") + '\u0000' + meta.path("name").asText();
   }
 
   private static String encode(long rv, String start) {

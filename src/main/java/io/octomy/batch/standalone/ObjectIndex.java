@@ -127,6 +127,24 @@ final class ObjectIndex {
     return out;
   }
 
+  /**
+   * One object of a list as committed, under its key within the resource ({@code
+   * namespace\u0000name}, the order of a list).
+   */
+  record ListedText(String key, String text) {}
+
+  /** The committed text of the objects of one resource, as {@link #range} without reading them. */
+  List<ListedText> rangeText(String resource, String namespace) {
+    String from = prefix(resource, namespace);
+    int keyStart = resource.length() + 1;
+    List<ListedText> out = new ArrayList<>();
+    for (Map.Entry<String, String> e :
+        objects.subMap(from, true, from + '\uffff', false).entrySet()) {
+      out.add(new ListedText(e.getKey().substring(keyStart), e.getValue()));
+    }
+    return out;
+  }
+
   /** Every object with its resource. */
   List<Map.Entry<String, ObjectNode>> all() {
     List<Map.Entry<String, ObjectNode>> out = new ArrayList<>();

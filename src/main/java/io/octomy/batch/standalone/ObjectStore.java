@@ -81,6 +81,9 @@ final class ObjectStore implements AutoCloseable {
   /** The objects of one list, with the resourceVersion to watch from. */
   record Listing(List<ObjectNode> items, long resourceVersion) {}
 
+  /** The committed text of one resource's objects in key order, at one resourceVersion. */
+  record TextListing(List<ObjectIndex.ListedText> items, long resourceVersion) {}
+
   /**
    * A watch asked for a resourceVersion older than the kept history (HTTP 410, the client relists).
    */
@@ -180,6 +183,21 @@ final class ObjectStore implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** As {@link #list}, the objects left as the text they were committed as. */
+  TextListing listText(String resource, String namespace) {
+    lock.lock();
+    try {
+      return new TextListing(objects.rangeText(resource, namespace), resourceVersion);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** A tree of text this store committed (a {@link #listText} item's). */
+  ObjectNode parse(String committedText) {
+    return objects.parse(committedText);
   }
 
   /**

@@ -3,14 +3,12 @@ package io.octomy.batch.standalone;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.octomy.batch.api.crd.CelRules;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * Get, list, create, update, patch and delete of one resource, with the semantics of a real API
@@ -33,6 +31,7 @@ final class ResourceHandler {
   private final FieldValidation fields;
   private final FieldOwnership ownership;
   private final SerializedObjects texts;
+  private final ListReads lists;
 
   /**
    * @param texts the text of stored objects, shared with the watches
@@ -55,6 +54,7 @@ final class ResourceHandler {
     this.cel = cel;
     this.tables = tables;
     this.deletions = new Deletions(store, json, rules);
+    this.lists = new ListReads(store, json, tables);
     this.fields = new FieldValidation(json, yaml);
     this.ownership = new FieldOwnership(rules, yaml);
   }
@@ -74,7 +74,7 @@ final class ResourceHandler {
     boolean status = p.subresource() != null;
     String ns = type.namespaced() ? p.namespace() : "";
     return switch (req.method()) {
-      case "GET" -> p.name() == null ? list(req, p, type) : get(req, p, type, ns);
+      case "GET" -> p.name() == null ? lists.list(req, p, type) : get(req, p, type, ns);
       case "POST" -> {
         if (p.name() != null) {
           throw new ApiException(405, "MethodNotAllowed", "POST is only allowed on collections");
@@ -120,31 +120,6 @@ final class ResourceHandler {
               store.resourceVersion()));
     }
     return answer(200, req, type, p.version(), object);
-  }
-
-  private ApiResponse list(ApiRequest req, RequestPath p, ResourceType type) {
-    ListPage.checkResourceVersion(req.param("resourceVersion"));
-    ObjectStore.Listing snapshot =
-        store.list(type.storageKey(), type.namespaced() ? p.namespace() : null);
-    Predicate<JsonNode> filter =
-        Selectors.labels(req.param("labelSelector"))
-            .and(FieldSelectors.of(req.param("fieldSelector"), type, p.version()));
-    ListPage page = ListPage.of(req, snapshot, filter);
-    List<ObjectNode> items =
-        page.items().stream().map(o -> ServedObjects.view(type, p.version(), o)).toList();
-    if (TableRenderer.wantsTable(req.accept())) {
-      ObjectNode table =
-          tables.table(
-              type, p.version(), items, req.param("includeObject"), page.resourceVersion());
-      page.describe(table.withObjectProperty("metadata"));
-      return respond(200, table);
-    }
-    ObjectNode list = json.createObjectNode();
-    list.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
-    page.describe(list.putObject("metadata"));
-    ArrayNode array = list.putArray("items");
-    items.forEach(array::add);
-    return respond(200, list);
   }
 
   private ObjectNode create(ApiRequest req, ResourceType type, String ns, ObjectNode body) {
