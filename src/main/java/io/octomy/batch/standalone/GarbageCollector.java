@@ -77,7 +77,7 @@ final class GarbageCollector implements ObjectStore.Watcher, AutoCloseable {
   void start() {
     store.listen(this);
     List<Location> toCheck = new ArrayList<>();
-    for (Map.Entry<String, ObjectNode> e : store.all()) {
+    for (Map.Entry<String, ObjectNode> e : store.allMetadata()) {
       Location at = index(e.getKey(), e.getValue());
       if (at != null) {
         toCheck.add(at);

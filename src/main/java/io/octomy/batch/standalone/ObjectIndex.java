@@ -1,9 +1,12 @@
 package io.octomy.batch.standalone;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -145,14 +148,38 @@ final class ObjectIndex {
     return out;
   }
 
-  /** Every object with its resource. */
-  List<Map.Entry<String, ObjectNode>> all() {
-    List<Map.Entry<String, ObjectNode>> out = new ArrayList<>();
-    for (Map.Entry<String, String> e : objects.entrySet()) {
-      out.add(
-          Map.entry(e.getKey().substring(0, e.getKey().indexOf('\u0000')), parse(e.getValue())));
+  /**
+   * Every object's metadata with its resource: a tree holding only {@code metadata}, read on every
+   * core while the rest of each text is skipped. The garbage collector's start reads only owners,
+   * uids and deletion state; reading every object whole took a second on 21,000 jobs.
+   */
+  List<Map.Entry<String, ObjectNode>> allMetadata() {
+    return objects.entrySet().parallelStream()
+        .map(
+            e ->
+                Map.entry(
+                    e.getKey().substring(0, e.getKey().indexOf('\u0000')),
+                    metadataOf(e.getValue())))
+        .toList();
+  }
+
+  private ObjectNode metadataOf(String text) {
+    ObjectNode out = json.createObjectNode();
+    try (JsonParser p = json.createParser(text)) {
+      p.nextToken(); // the object's start
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        boolean metadata = p.currentName().equals("metadata");
+        p.nextToken();
+        if (metadata) {
+          out.set("metadata", json.readTree(p));
+        } else {
+          p.skipChildren();
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new IllegalStateException("committed text does not read back", e);
     }
-    return out;
   }
 
   /** All objects of every resource in one namespace. */

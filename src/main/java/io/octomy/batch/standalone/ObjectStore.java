@@ -362,9 +362,9 @@ final class ObjectStore implements AutoCloseable {
     return Long.parseLong(object.path("metadata").path("resourceVersion").asText("0"));
   }
 
-  /** Every object with its resource (for the garbage collector's start). */
-  List<Map.Entry<String, ObjectNode>> all() {
-    return objects.all();
+  /** Every object's metadata with its resource (for the garbage collector's start). */
+  List<Map.Entry<String, ObjectNode>> allMetadata() {
+    return objects.allMetadata();
   }
 
   /** All objects of every resource in one namespace (for namespace deletion). */
