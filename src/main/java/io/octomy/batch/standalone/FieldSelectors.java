@@ -112,13 +112,15 @@ final class FieldSelectors {
   }
 
   /**
-   * What the committed text of an object {@code expression} selects must hold: the value of each
-   * {@code =} or {@code ==} term on a custom resource, as such a value is stored as written (a
-   * string, an integer or a boolean, the types a selectable field may have; an absent field reads
-   * as "", which is not looked for). Only values of characters that JSON writes as they are ({@code
-   * [A-Za-z0-9._:/-]}) are looked for. An object whose text holds every value may still not match:
-   * {@link #of} decides, on the object read; one whose text lacks a value need not be read. The
-   * agent's list of the jobs on its node reads only those, not every job of the cluster.
+   * What the committed text of an object {@code expression} selects must hold: for each {@code =}
+   * or {@code ==} term on a custom resource, the field's last name and its value side by side, as a
+   * JSON writer without indentation puts them ({@code "node":"ws-1"}, or {@code "replicas":3} for
+   * an integer or a boolean, the other types a selectable field may have). An absent field reads as
+   * "", which is not looked for, nor are values with characters JSON would escape (only {@code
+   * [A-Za-z0-9._:/-]}). An object whose text holds every pair may still not match: {@link #of}
+   * decides, on the object read; one whose text lacks a pair need not be read. The agent's list of
+   * the jobs on its node reads only those, not every job of the cluster (whose messages may name
+   * the node too, hence the field's name beside the value).
    *
    * @param expression a selector {@link #of} accepted
    */
@@ -133,8 +135,13 @@ final class FieldSelectors {
         continue;
       }
       String value = unescape(parts[2]);
-      if (!value.isEmpty() && WRITTEN_AS_IS.matcher(value).matches()) {
-        all = all.and(text -> text.contains(value));
+      String name = parts[0].substring(parts[0].lastIndexOf('.') + 1);
+      if (!value.isEmpty()
+          && WRITTEN_AS_IS.matcher(value).matches()
+          && WRITTEN_AS_IS.matcher(name).matches()) {
+        String asString = "\"" + name + "\":\"" + value + "\"";
+        String asLiteral = "\"" + name + "\":" + value;
+        all = all.and(text -> text.contains(asString) || text.contains(asLiteral));
       }
     }
     return all;

@@ -53,6 +53,8 @@ class FieldSelectorTextPropertiesTest {
   void anObjectWhoseTextLacksTheValueIsTurnedAway() throws Exception {
     String placed = "{\"metadata\":{\"name\":\"a\"},\"status\":{\"node\":\"ws-1\"}}";
     assertThat(FieldSelectors.mayMatchText("status.node=ws-2", JOBS).test(placed)).isFalse();
+    String named = "{\"status\":{\"message\":\"ws-2 is full\",\"node\":\"ws-1\"}}";
+    assertThat(FieldSelectors.mayMatchText("status.node=ws-2", JOBS).test(named)).isFalse();
     assertThat(FieldSelectors.mayMatchText("status.node==ws-1", JOBS).test(placed)).isTrue();
     // not looked for: a value that reads as an absent field, an inequality
     assertThat(FieldSelectors.mayMatchText("status.node=", JOBS).test(placed)).isTrue();
