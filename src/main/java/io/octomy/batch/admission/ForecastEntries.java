@@ -1,54 +1,104 @@
 package io.octomy.batch.admission;
 
 import java.util.AbstractMap;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.AbstractSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Per-job entries of a {@link Forecast} (expected starts, expected ends) in the order they were
- * found, filled by {@link FuturePasses} and read-only for everyone else: the forecast takes it as
- * it is instead of copying ten thousand entries into a map of its own, since nothing outside this
- * package can add to it.
+ * first set, filled by {@link FuturePasses} and read-only for everyone else: the forecast takes it
+ * as it is instead of copying ten thousand entries into a map of its own, since nothing outside
+ * this package can add to it.
+ *
+ * <p>The values are kept by job index, not hashed by key: a forecast sets an entry at every
+ * simulated admission and end, tens of thousands of times, and a hash map's puts were a twentieth
+ * of its time. A key is looked up through the pass's own index of its jobs.
  */
 final class ForecastEntries<V> extends AbstractMap<JobKey, V> {
 
-  private final Map<JobKey, V> entries;
-  private final Map<JobKey, V> view;
+  private final List<PreparedJob> jobs;
+  private final Function<JobKey, PreparedJob> byKey;
+  private final Object[] values;
+  private final int[] order;
+  private int size;
 
-  ForecastEntries(int expected) {
-    entries = new LinkedHashMap<>(expected * 4 / 3 + 1);
-    view = Collections.unmodifiableMap(entries);
+  /**
+   * @param jobs every job of the pass, by index
+   * @param byKey the pass's job of a key, null for none
+   */
+  ForecastEntries(List<PreparedJob> jobs, Function<JobKey, PreparedJob> byKey) {
+    this.jobs = jobs;
+    this.byKey = byKey;
+    this.values = new Object[jobs.size()];
+    this.order = new int[jobs.size()];
   }
 
-  /** Sets the job's entry, replacing an earlier one. */
-  void set(JobKey job, V value) {
-    entries.put(job, value);
-  }
-
-  @Override
-  public Set<Entry<JobKey, V>> entrySet() {
-    return view.entrySet();
-  }
-
-  @Override
-  public Set<JobKey> keySet() {
-    return view.keySet();
+  /** Sets the job's entry, replacing an earlier one (which keeps its place in the order). */
+  void set(PreparedJob job, V value) {
+    Objects.requireNonNull(value, "value");
+    if (values[job.index] == null) {
+      order[size++] = job.index;
+    }
+    values[job.index] = value;
   }
 
   @Override
   public V get(Object key) {
-    return entries.get(key);
+    if (!(key instanceof JobKey job)) {
+      return null;
+    }
+    PreparedJob found = byKey.apply(job);
+    return found == null ? null : valueAt(found.index);
   }
 
   @Override
   public boolean containsKey(Object key) {
-    return entries.containsKey(key);
+    return get(key) != null;
   }
 
   @Override
   public int size() {
-    return entries.size();
+    return size;
+  }
+
+  @Override
+  public Set<Entry<JobKey, V>> entrySet() {
+    return new AbstractSet<>() {
+      @Override
+      public Iterator<Entry<JobKey, V>> iterator() {
+        return new Iterator<>() {
+          private int next;
+
+          @Override
+          public boolean hasNext() {
+            return next < size;
+          }
+
+          @Override
+          public Entry<JobKey, V> next() {
+            if (next >= size) {
+              throw new NoSuchElementException();
+            }
+            int index = order[next++];
+            return new SimpleImmutableEntry<>(jobs.get(index).key, valueAt(index));
+          }
+        };
+      }
+
+      @Override
+      public int size() {
+        return size;
+      }
+    };
+  }
+
+  @SuppressWarnings("unchecked") // only set() writes values, each a V
+  private V valueAt(int index) {
+    return (V) values[index];
   }
 }

@@ -36,10 +36,11 @@ final class ForecastTimeline {
 
   /**
    * @param queued the waiting jobs, each of which starts starving {@code starvationAfter} in
-   * @param jobs how many jobs there are, each of which may get an expected end
+   * @param endTimes where each job's expected end is set (empty)
    */
-  ForecastTimeline(List<PreparedJob> queued, int jobs, Duration starvationAfter) {
-    this.endTimes = new ForecastEntries<>(jobs);
+  ForecastTimeline(
+      List<PreparedJob> queued, ForecastEntries<Instant> endTimes, Duration starvationAfter) {
+    this.endTimes = endTimes;
     List<Instant> starving = new ArrayList<>();
     for (PreparedJob job : queued) {
       starving.add(job.queuedAt.plus(starvationAfter).plusNanos(1));
@@ -50,7 +51,7 @@ final class ForecastTimeline {
 
   void scheduleEnd(PreparedJob job, int node, Instant at, int depth) {
     ends.add(new End(at, job, node, depth));
-    endTimes.set(job.key, at);
+    endTimes.set(job, at);
   }
 
   void decideAgainAt(Instant at, PreparedJob job) {

@@ -79,7 +79,7 @@ final class FuturePasses {
     int n = pass.jobs().size();
     this.room = new WaitingRoom(pass.jobs(), pass.queued(), pool.size(), pool.resourceCount());
     this.held = new HeldJobs(n, room);
-    this.starts = new ForecastEntries<>(pass.queued().size());
+    this.starts = new ForecastEntries<>(pass.jobs(), pass::job);
     this.neverStarts = new byte[n];
     this.stamp = new int[n];
     this.done = new int[n];
@@ -93,7 +93,11 @@ final class FuturePasses {
     this.candidates =
         new PassCandidates(pool, reservations, room, this::touch, job -> done[job.index] == passId);
     this.sources = new PassSources(pass, room, held, candidates, this::touch);
-    this.timeline = new ForecastTimeline(pass.queued(), n, priority.starvationAfter());
+    this.timeline =
+        new ForecastTimeline(
+            pass.queued(),
+            new ForecastEntries<>(pass.jobs(), pass::job),
+            priority.starvationAfter());
   }
 
   Forecast run(AdmissionResult next, Map<JobKey, GateReport> reports) {
@@ -111,7 +115,7 @@ final class FuturePasses {
       Decision d =
           entry.getKey().equals(job.key) ? entry.getValue() : next.decisions().get(job.key);
       if (d instanceof Decision.Admit admit) {
-        starts.set(job.key, new ExpectedStart(job.key, now, admit.node(), null, 0));
+        starts.set(job, new ExpectedStart(job.key, now, admit.node(), null, 0));
         timeline.scheduleEnd(job, pool.indexOf(admit.node()), now.plus(runTime(job)), 1);
       } else if (d.reason() == Reason.WaitingForDependency) {
         awaitDependencies(job);
@@ -230,8 +234,7 @@ final class FuturePasses {
     candidates.forgetBudget(job.namespace); // and the namespace's budget
     PreparedJob c = cause[job.index];
     int depth = causeDepth[job.index];
-    starts.set(
-        job.key, new ExpectedStart(job.key, at, admit.node(), c == null ? null : c.key, depth));
+    starts.set(job, new ExpectedStart(job.key, at, admit.node(), c == null ? null : c.key, depth));
     timeline.scheduleEnd(job, node, at.plus(runTime(job)), depth + 1);
   }
 
