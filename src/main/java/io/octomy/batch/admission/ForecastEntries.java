@@ -1,12 +1,7 @@
 package io.octomy.batch.admission;
 
-import java.util.AbstractMap;
-import java.util.AbstractSet;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -19,7 +14,7 @@ import java.util.function.Function;
  * simulated admission and end, tens of thousands of times, and a hash map's puts were a twentieth
  * of its time. A key is looked up through the pass's own index of its jobs.
  */
-final class ForecastEntries<V> extends AbstractMap<JobKey, V> {
+final class ForecastEntries<V> extends EntriesInOrder<V> {
 
   private final List<PreparedJob> jobs;
   private final Function<JobKey, PreparedJob> byKey;
@@ -53,7 +48,7 @@ final class ForecastEntries<V> extends AbstractMap<JobKey, V> {
       return null;
     }
     PreparedJob found = byKey.apply(job);
-    return found == null ? null : valueAt(found.index);
+    return found == null ? null : valueOf(found.index);
   }
 
   @Override
@@ -67,38 +62,17 @@ final class ForecastEntries<V> extends AbstractMap<JobKey, V> {
   }
 
   @Override
-  public Set<Entry<JobKey, V>> entrySet() {
-    return new AbstractSet<>() {
-      @Override
-      public Iterator<Entry<JobKey, V>> iterator() {
-        return new Iterator<>() {
-          private int next;
+  JobKey keyAt(int place) {
+    return jobs.get(order[place]).key;
+  }
 
-          @Override
-          public boolean hasNext() {
-            return next < size;
-          }
-
-          @Override
-          public Entry<JobKey, V> next() {
-            if (next >= size) {
-              throw new NoSuchElementException();
-            }
-            int index = order[next++];
-            return new SimpleImmutableEntry<>(jobs.get(index).key, valueAt(index));
-          }
-        };
-      }
-
-      @Override
-      public int size() {
-        return size;
-      }
-    };
+  @Override
+  V valueAt(int place) {
+    return valueOf(order[place]);
   }
 
   @SuppressWarnings("unchecked") // only set() writes values, each a V
-  private V valueAt(int index) {
+  private V valueOf(int index) {
     return (V) values[index];
   }
 }

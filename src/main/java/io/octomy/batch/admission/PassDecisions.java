@@ -1,11 +1,6 @@
 package io.octomy.batch.admission;
 
-import java.util.AbstractMap;
-import java.util.AbstractSet;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.NoSuchElementException;
-import java.util.Set;
 
 /**
  * The decisions of one pass in pass order, filled by the pass and read-only for everyone else:
@@ -14,7 +9,7 @@ import java.util.Set;
  * order, and a job's is found through the pass's {@link KeyIndex} and its snapshot index, so adding
  * one hashes nothing and builds no entry.
  */
-final class PassDecisions extends AbstractMap<JobKey, Decision> {
+final class PassDecisions extends EntriesInOrder<Decision> {
 
   private final KeyIndex keys;
 
@@ -49,34 +44,13 @@ final class PassDecisions extends AbstractMap<JobKey, Decision> {
   }
 
   @Override
-  public Set<Entry<JobKey, Decision>> entrySet() {
-    return new AbstractSet<>() {
-      @Override
-      public Iterator<Entry<JobKey, Decision>> iterator() {
-        return new Iterator<>() {
-          private int next;
+  JobKey keyAt(int place) {
+    return decided[place];
+  }
 
-          @Override
-          public boolean hasNext() {
-            return next < size;
-          }
-
-          @Override
-          public Entry<JobKey, Decision> next() {
-            if (next >= size) {
-              throw new NoSuchElementException();
-            }
-            int at = next++;
-            return new SimpleImmutableEntry<>(decided[at], decisions[at]);
-          }
-        };
-      }
-
-      @Override
-      public int size() {
-        return size;
-      }
-    };
+  @Override
+  Decision valueAt(int place) {
+    return decisions[place];
   }
 
   @Override
