@@ -120,12 +120,9 @@ final class ObjectIndex {
 
   /** Objects of one resource, in one namespace or (namespace {@code null}) in all. */
   List<ObjectNode> range(String resource, String namespace) {
-    String from = prefix(resource, namespace);
-    // '\uffff' sorts after every character used in names, so this is exactly the keys with that
-    // prefix
     List<ObjectNode> out = new ArrayList<>();
-    for (String text : objects.subMap(from, true, from + '\uffff', false).values()) {
-      out.add(parse(text));
+    for (ListedText listed : rangeText(resource, namespace)) {
+      out.add(parse(listed.text()));
     }
     return out;
   }
@@ -141,6 +138,8 @@ final class ObjectIndex {
     String from = prefix(resource, namespace);
     int keyStart = resource.length() + 1;
     List<ListedText> out = new ArrayList<>();
+    // '\uffff' sorts after every character used in names, so this is exactly the keys with that
+    // prefix
     for (Map.Entry<String, String> e :
         objects.subMap(from, true, from + '\uffff', false).entrySet()) {
       out.add(new ListedText(e.getKey().substring(keyStart), e.getValue()));
