@@ -215,6 +215,7 @@ public final class AdmissionPass {
         if (node >= 0) {
           pool.countExisting(node, job);
         }
+        job.reservedOn = node;
         reservations.hold(job);
       }
     }
@@ -317,6 +318,7 @@ public final class AdmissionPass {
       NodeMode mode = pool.modeFor(node, job);
       pool.reserve(node, job);
       reservations.hold(job);
+      job.reservedOn = node;
       return new Decision.Admit(pool.name(node), mode, job.effectivePriority, job.starving);
     }
     if (!placement.fitsSomeFullOffer(job)) {

@@ -22,7 +22,7 @@ final class ForecastTimeline {
   private record Timed(Instant at, PreparedJob job) {}
 
   /** The expected ends, earliest first (ties by job index). */
-  private final EndHeap ends = new EndHeap();
+  private final EndHeap ends;
 
   private final PriorityQueue<Timed> timed =
       new PriorityQueue<>(
@@ -35,11 +35,16 @@ final class ForecastTimeline {
   private int nextOnset;
 
   /**
+   * @param jobs how many jobs the pass has (job indexes are below it)
    * @param queued the waiting jobs, each of which starts starving {@code starvationAfter} in
    * @param endTimes where each job's expected end is set (empty)
    */
   ForecastTimeline(
-      List<PreparedJob> queued, ForecastEntries<Instant> endTimes, Duration starvationAfter) {
+      int jobs,
+      List<PreparedJob> queued,
+      ForecastEntries<Instant> endTimes,
+      Duration starvationAfter) {
+    this.ends = new EndHeap(jobs);
     this.endTimes = endTimes;
     List<Instant> starving = new ArrayList<>();
     for (PreparedJob job : queued) {
@@ -79,7 +84,7 @@ final class ForecastTimeline {
 
   /** The first end due by {@code at}, taken off the timeline; {@code null} when none is. */
   End endDue(Instant at) {
-    return !ends.isEmpty() && !ends.first().at().isAfter(at) ? ends.poll() : null;
+    return !ends.isEmpty() && !ends.firstAfter(at) ? ends.poll() : null;
   }
 
   /** The first job due to be decided again by {@code at}, taken off; {@code null} when none is. */
@@ -93,96 +98,93 @@ final class ForecastTimeline {
   }
 
   /**
-   * A binary heap of ends ordered by time, then job index, compared on copies of those numbers kept
-   * in arrays beside the heap: the thousands of comparisons of a forecast read no {@link End} or
-   * {@link Instant} objects.
+   * A binary heap of ends ordered by time, then job index. Each entry is two longs side by side:
+   * the end's epoch second, then its nano above the job's index (both fit: nanos need 30 bits,
+   * indexes 31), so comparing two entries is comparing two pairs of longs that sit in one cache
+   * line, and the heap reads no {@link End} or {@link Instant} while it sorts; the ends themselves
+   * are kept by job index, since a job ends once in a forecast.
    */
   private static final class EndHeap {
-    private End[] heap = new End[64];
-    private long[] seconds = new long[64];
-    private int[] nanos = new int[64];
-    private int[] jobs = new int[64];
+    private final End[] byJob;
+    private long[] keys = new long[128];
     private int size;
+
+    EndHeap(int jobs) {
+      this.byJob = new End[jobs];
+    }
 
     boolean isEmpty() {
       return size == 0;
     }
 
     End first() {
-      return heap[0];
+      return byJob[(int) keys[1]];
+    }
+
+    /** Whether the first end is after {@code at}; the heap must not be empty. */
+    boolean firstAfter(Instant at) {
+      long second = at.getEpochSecond();
+      return keys[0] != second ? keys[0] > second : (keys[1] >>> 32) > at.getNano();
     }
 
     void add(End end) {
-      if (size == heap.length) {
-        int grown = size * 2;
-        heap = Arrays.copyOf(heap, grown);
-        seconds = Arrays.copyOf(seconds, grown);
-        nanos = Arrays.copyOf(nanos, grown);
-        jobs = Arrays.copyOf(jobs, grown);
+      int job = end.job().index;
+      if (byJob[job] != null) {
+        throw new IllegalStateException(end.job().key + " is expected to end twice");
       }
+      byJob[job] = end;
+      if (2 * size == keys.length) {
+        keys = Arrays.copyOf(keys, keys.length * 2);
+      }
+      long second = end.at().getEpochSecond();
+      long nanoAndJob = ((long) end.at().getNano() << 32) | job;
       int i = size++;
-      long s = end.at().getEpochSecond();
-      int n = end.at().getNano();
-      int j = end.job().index;
       while (i > 0) {
         int parent = (i - 1) >>> 1;
-        if (!before(s, n, j, parent)) {
+        if (!before(second, nanoAndJob, parent)) {
           break;
         }
-        move(parent, i);
+        keys[2 * i] = keys[2 * parent];
+        keys[2 * i + 1] = keys[2 * parent + 1];
         i = parent;
       }
-      set(i, end, s, n, j);
+      keys[2 * i] = second;
+      keys[2 * i + 1] = nanoAndJob;
     }
 
     End poll() {
-      End first = heap[0];
+      End first = first();
       int last = --size;
-      End end = heap[last];
-      long s = seconds[last];
-      int n = nanos[last];
-      int j = jobs[last];
-      heap[last] = null;
+      long second = keys[2 * last];
+      long nanoAndJob = keys[2 * last + 1];
       int i = 0;
       while (true) {
         int child = 2 * i + 1;
         if (child >= last) {
           break;
         }
-        if (child + 1 < last
-            && before(seconds[child + 1], nanos[child + 1], jobs[child + 1], child)) {
+        if (child + 1 < last && before(keys[2 * child + 2], keys[2 * child + 3], child)) {
           child++;
         }
-        if (!before(seconds[child], nanos[child], jobs[child], s, n, j)) {
+        if (!before(keys[2 * child], keys[2 * child + 1], second, nanoAndJob)) {
           break;
         }
-        move(child, i);
+        keys[2 * i] = keys[2 * child];
+        keys[2 * i + 1] = keys[2 * child + 1];
         i = child;
       }
-      if (last > 0) {
-        set(i, end, s, n, j);
-      }
+      keys[2 * i] = second;
+      keys[2 * i + 1] = nanoAndJob;
       return first;
     }
 
-    /** Whether (s, n, j) comes before the entry at {@code at}. */
-    private boolean before(long s, int n, int j, int at) {
-      return before(s, n, j, seconds[at], nanos[at], jobs[at]);
+    /** Whether (second, nanoAndJob) comes before the entry at {@code at}. */
+    private boolean before(long second, long nanoAndJob, int at) {
+      return before(second, nanoAndJob, keys[2 * at], keys[2 * at + 1]);
     }
 
-    private static boolean before(long s, int n, int j, long s2, int n2, int j2) {
-      return s != s2 ? s < s2 : n != n2 ? n < n2 : j < j2;
-    }
-
-    private void move(int from, int to) {
-      set(to, heap[from], seconds[from], nanos[from], jobs[from]);
-    }
-
-    private void set(int at, End end, long s, int n, int j) {
-      heap[at] = end;
-      seconds[at] = s;
-      nanos[at] = n;
-      jobs[at] = j;
+    private static boolean before(long second, long nanoAndJob, long second2, long nanoAndJob2) {
+      return second != second2 ? second < second2 : nanoAndJob < nanoAndJob2;
     }
   }
 }

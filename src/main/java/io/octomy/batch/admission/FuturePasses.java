@@ -7,7 +7,6 @@ import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -95,6 +94,7 @@ final class FuturePasses {
     this.sources = new PassSources(pass, room, held, candidates, this::touch);
     this.timeline =
         new ForecastTimeline(
+            n,
             pass.queued(),
             new ForecastEntries<>(pass.jobs(), pass::job),
             priority.starvationAfter());
@@ -105,18 +105,21 @@ final class FuturePasses {
     for (PreparedJob job : pass.jobs()) {
       if (job.view.phase().holdsReservation()) {
         Instant end = model.expectedEnd(job.view);
-        timeline.scheduleEnd(job, pool.indexOf(job.view.node()), end.isBefore(now) ? now : end, 1);
+        timeline.scheduleEnd(job, job.reservedOn, end.isBefore(now) ? now : end, 1);
       }
     }
-    // The decisions come in pass order, the order of the queued jobs.
-    Iterator<Map.Entry<JobKey, Decision>> decided = next.decisions().entrySet().iterator();
-    for (PreparedJob job : pass.queued()) {
-      Map.Entry<JobKey, Decision> entry = decided.next();
+    // The pass's own decisions sit in pass order, the order of the queued jobs: read by place.
+    Map<JobKey, Decision> decisions = next.decisions();
+    List<PreparedJob> queued = pass.queued();
+    for (int place = 0; place < queued.size(); place++) {
+      PreparedJob job = queued.get(place);
       Decision d =
-          entry.getKey().equals(job.key) ? entry.getValue() : next.decisions().get(job.key);
+          decisions instanceof PassDecisions inOrder && inOrder.keyAt(place) == job.key
+              ? inOrder.valueAt(place)
+              : decisions.get(job.key);
       if (d instanceof Decision.Admit admit) {
         starts.set(job, new ExpectedStart(job.key, now, admit.node(), null, 0));
-        timeline.scheduleEnd(job, pool.indexOf(admit.node()), now.plus(runTime(job)), 1);
+        timeline.scheduleEnd(job, job.reservedOn, now.plus(runTime(job)), 1);
       } else if (d.reason() == Reason.WaitingForDependency) {
         awaitDependencies(job);
       } else if (d instanceof Decision.Wait) {
@@ -229,7 +232,7 @@ final class FuturePasses {
 
   private void admitted(PreparedJob job, Decision.Admit admit, Instant at) {
     changed(job);
-    int node = pool.indexOf(admit.node());
+    int node = job.reservedOn;
     candidates.forgetNode(node); // its room shrank
     candidates.forgetBudget(job.namespace); // and the namespace's budget
     PreparedJob c = cause[job.index];
@@ -250,6 +253,7 @@ final class FuturePasses {
   private void release(End end) {
     PreparedJob job = end.job();
     sources.ended(end);
+    job.reservedOn = -1;
     if (end.node() >= 0) {
       pool.release(end.node(), job);
       if (job.resourceIds.length > 0) {

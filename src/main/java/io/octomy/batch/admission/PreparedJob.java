@@ -62,6 +62,12 @@ final class PreparedJob {
   int origin = -1;
 
   /**
+   * Index of the node the job holds a reservation on in the pass's state (counted from the snapshot
+   * or reserved by an admission), or -1 when it holds none or its node is not in the pool.
+   */
+  int reservedOn = -1;
+
+  /**
    * Position in {@link #resourceIds} of the resource the placement best-fits on; -1 until the node
    * pool works it out.
    */

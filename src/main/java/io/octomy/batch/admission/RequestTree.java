@@ -59,13 +59,22 @@ final class RequestTree {
     update(leaves + position);
   }
 
+  /** Brings the minimums above leaf {@code t} up to date, up to the first that did not change. */
   private void update(int t) {
     for (t >>= 1; t >= 1; t >>= 1) {
       int at = t * r;
       int left = 2 * t * r;
       int right = (2 * t + 1) * r;
+      boolean changed = false;
       for (int res = 0; res < r; res++) {
-        mins[at + res] = Math.min(mins[left + res], mins[right + res]);
+        long min = Math.min(mins[left + res], mins[right + res]);
+        if (mins[at + res] != min) {
+          mins[at + res] = min;
+          changed = true;
+        }
+      }
+      if (!changed) {
+        return; // every node above takes its minimums from this one as it was
       }
     }
   }

@@ -4,6 +4,7 @@ import io.octomy.batch.vocabulary.Policy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,16 +35,19 @@ final class Reservations {
   /** Per namespace number: per resource id what its holders use, when it has a budget. */
   private final long[][] budgetUsed;
 
-  /**
-   * Per group number: its holders' names in the order they took a slot (sorted at first), or null.
+  /*
+   * Holders are kept as the jobs themselves and told apart by identity: a simulated end takes its
+   * job out of a list without reading any holder's name. Names are read for the sentences only.
    */
-  private List<String>[] groupHolders = holderLists(16);
+
+  /** Per group number: its holders in the order they took a slot (by name at first), or null. */
+  private List<PreparedJob>[] groupHolders = holderLists(16);
 
   /** Per group number: the policy's cap plus one, or 0 until it is first asked for. */
   private int[] groupCaps = new int[16];
 
-  /** Per lock number: its holders' names in the order they took it (sorted at first), or null. */
-  private List<String>[] lockHolders = holderLists(16);
+  /** Per lock number: its holders in the order they took it (by name at first), or null. */
+  private List<PreparedJob>[] lockHolders = holderLists(16);
 
   Reservations(Policy policy, ResourceIndex resources, ScopeNumbers scopes) {
     this.policy = policy;
@@ -76,16 +80,16 @@ final class Reservations {
   }
 
   @SuppressWarnings("unchecked")
-  private static List<String>[] holderLists(int size) {
-    return (List<String>[]) new List<?>[size];
+  private static List<PreparedJob>[] holderLists(int size) {
+    return (List<PreparedJob>[]) new List<?>[size];
   }
 
-  private static List<String> holders(List<String>[] byNumber, int id) {
+  private static List<PreparedJob> holders(List<PreparedJob>[] byNumber, int id) {
     return id < byNumber.length && byNumber[id] != null ? byNumber[id] : List.of();
   }
 
-  private static List<String>[] add(List<String>[] byNumber, int id, String holder) {
-    List<String>[] lists =
+  private static List<PreparedJob>[] add(List<PreparedJob>[] byNumber, int id, PreparedJob holder) {
+    List<PreparedJob>[] lists =
         id < byNumber.length
             ? byNumber
             : Arrays.copyOf(byNumber, Math.max(id + 1, byNumber.length * 2));
@@ -102,12 +106,11 @@ final class Reservations {
 
   /** Counts a job's locks, group slot and budget use (an existing holder or a new admission). */
   void hold(PreparedJob job) {
-    String name = job.key.name();
     for (int lock : job.lockIds) {
-      lockHolders = add(lockHolders, lock, name);
+      lockHolders = add(lockHolders, lock, job);
     }
     if (job.groupId >= 0) {
-      groupHolders = add(groupHolders, job.groupId, name);
+      groupHolders = add(groupHolders, job.groupId, job);
     }
     if (limits(job.namespace) != null) {
       long[] used = budgetUsed[job.namespace];
@@ -123,12 +126,11 @@ final class Reservations {
    * lists keep their order, so messages name the remaining holders as the pass would.
    */
   void release(PreparedJob job) {
-    String name = job.key.name();
     for (int lock : job.lockIds) {
-      holders(lockHolders, lock).remove(name);
+      holders(lockHolders, lock).remove(job);
     }
     if (job.groupId >= 0) {
-      holders(groupHolders, job.groupId).remove(name);
+      holders(groupHolders, job.groupId).remove(job);
     }
     if (limits(job.namespace) != null) {
       long[] used = budgetUsed[job.namespace];
@@ -181,30 +183,32 @@ final class Reservations {
 
   /** Sorts the holders read off the snapshot, so messages do not depend on the input order. */
   void sortExisting() {
-    for (List<String> holders : lockHolders) {
+    for (List<PreparedJob> holders : lockHolders) {
       if (holders != null) {
-        holders.sort(null);
+        holders.sort(BY_NAME);
       }
     }
-    for (List<String> holders : groupHolders) {
+    for (List<PreparedJob> holders : groupHolders) {
       if (holders != null) {
-        holders.sort(null);
+        holders.sort(BY_NAME);
       }
     }
   }
+
+  private static final Comparator<PreparedJob> BY_NAME = Comparator.comparing(j -> j.key.name());
 
   /** Every lock of the job that someone holds, with every holder; empty when none is held. */
   List<WaitingOn> blockingLocks(PreparedJob job) {
     List<WaitingOn> blocking = List.of();
     for (int k = 0; k < job.lockIds.length; k++) {
-      List<String> holders = holders(lockHolders, job.lockIds[k]);
+      List<PreparedJob> holders = holders(lockHolders, job.lockIds[k]);
       if (!holders.isEmpty()) {
         String key = job.lockKeys.get(k);
         if (blocking.isEmpty()) {
           blocking = new ArrayList<>();
         }
-        for (String holder : holders) {
-          blocking.add(new WaitingOn(key, holder));
+        for (PreparedJob holder : holders) {
+          blocking.add(new WaitingOn(key, holder.key.name()));
         }
       }
     }
@@ -216,8 +220,15 @@ final class Reservations {
     if (job.groupId < 0) {
       return List.of();
     }
-    List<String> holders = holders(groupHolders, job.groupId);
-    return holders.size() >= groupCap(job) ? holders : List.of();
+    List<PreparedJob> holders = holders(groupHolders, job.groupId);
+    if (holders.size() < groupCap(job)) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>(holders.size());
+    for (PreparedJob holder : holders) {
+      names.add(holder.key.name());
+    }
+    return names;
   }
 
   /**

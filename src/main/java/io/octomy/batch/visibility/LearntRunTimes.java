@@ -134,7 +134,10 @@ public final class LearntRunTimes implements RunTimeModel {
 
   @Override
   public Duration expectedRunTime(JobView job) {
-    long[] runs = runs(job.key());
+    return expectedRunTime(job, runs(job.key(), facts(job.key())));
+  }
+
+  private Duration expectedRunTime(JobView job, long[] runs) {
     if (runs != null) {
       return Duration.ofSeconds(median(runs, 0));
     }
@@ -144,10 +147,11 @@ public final class LearntRunTimes implements RunTimeModel {
 
   @Override
   public Instant expectedEnd(JobView job) {
-    Instant started = facts(job.key()).startedAt();
+    JobFacts known = facts(job.key());
+    Instant started = known.startedAt();
     Duration elapsed =
         started == null || started.isAfter(now) ? Duration.ZERO : Duration.between(started, now);
-    long[] runs = runs(job.key());
+    long[] runs = runs(job.key(), known);
     if (runs != null) {
       int from = firstLonger(runs, elapsed.toSeconds());
       if (from < runs.length) {
@@ -157,7 +161,7 @@ public final class LearntRunTimes implements RunTimeModel {
       }
       return now.plus(overdue(elapsed));
     }
-    Duration assumed = expectedRunTime(job);
+    Duration assumed = expectedRunTime(job, null);
     return assumed.compareTo(elapsed) > 0
         ? now.plus(assumed.minus(elapsed))
         : now.plus(overdue(elapsed));
@@ -165,9 +169,10 @@ public final class LearntRunTimes implements RunTimeModel {
 
   /** How sure the expected run time (queued jobs) or end (running jobs) of a job is. */
   public Basis basis(JobView job) {
-    String type = facts(job.key()).type();
-    long[] runs = runs(job.key());
-    Instant started = facts(job.key()).startedAt();
+    JobFacts known = facts(job.key());
+    String type = known.type();
+    long[] runs = runs(job.key(), known);
+    Instant started = known.startedAt();
     long elapsed =
         started == null || started.isAfter(now) ? 0 : Duration.between(started, now).toSeconds();
     if (runs != null) {
@@ -176,12 +181,13 @@ public final class LearntRunTimes implements RunTimeModel {
     }
     Integer pooled = namespaceRuns.get(job.namespace());
     return pooled != null
-        ? new Basis(Source.NAMESPACE, type, pooled, expectedRunTime(job))
+        ? new Basis(Source.NAMESPACE, type, pooled, expectedRunTime(job, null))
         : new Basis(Source.DEFAULT, type, 0, DEFAULT_RUN_TIME);
   }
 
-  private long[] runs(JobKey job) {
-    String type = facts(job).type();
+  /** The recorded runs of the job's type, sorted; null when it has no type or none was recorded. */
+  private long[] runs(JobKey job, JobFacts known) {
+    String type = known.type();
     return type == null ? null : sorted.get(new JobType(job.namespace(), type));
   }
 
