@@ -281,7 +281,7 @@ public final class AdmissionPass {
     }
     // 5.4 Group cap (namespace-scoped, like locks).
     List<String> groupHolders = reservations.fullGroupHolders(job);
-    if (!groupHolders.isEmpty() || (job.group() != null && reservations.groupCap(job) <= 0)) {
+    if (!groupHolders.isEmpty() || (job.groupId >= 0 && reservations.groupCap(job) <= 0)) {
       List<WaitingOn> on = groupHolders.stream().map(h -> new WaitingOn(job.group(), h)).toList();
       return waiting(
           job, Reason.WaitingForGroup, worded ? groupMessage(job, groupHolders) : "", on);
@@ -422,6 +422,10 @@ public final class AdmissionPass {
 
   Snapshot snapshot() {
     return snapshot;
+  }
+
+  ScopeNumbers scopes() {
+    return scopes;
   }
 
   NodePool pool() {

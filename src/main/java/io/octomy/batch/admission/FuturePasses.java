@@ -76,7 +76,7 @@ final class FuturePasses {
     this.priority = pass.snapshot().policy().priority();
     this.model = model;
     int n = pass.jobs().size();
-    this.room = new WaitingRoom(pass.jobs(), pass.queued(), pool.size(), pool.resourceCount());
+    this.room = new WaitingRoom(n, pass.queued(), pass.scopes(), pool.size(), pool.resourceCount());
     this.held = new HeldJobs(n, room);
     this.starts = new ForecastEntries<>(pass.jobs(), pass::job);
     this.neverStarts = new byte[n];
@@ -84,11 +84,7 @@ final class FuturePasses {
     this.done = new int[n];
     this.cause = new PreparedJob[n];
     this.causeDepth = new int[n];
-    int namespaces = 0;
-    for (PreparedJob job : pass.jobs()) {
-      namespaces = Math.max(namespaces, job.namespace + 1);
-    }
-    this.namespaceVersions = new long[namespaces];
+    this.namespaceVersions = new long[room.namespaces()];
     this.candidates =
         new PassCandidates(pool, reservations, room, this::touch, job -> done[job.index] == passId);
     this.sources = new PassSources(pass, room, held, candidates, this::touch);
@@ -400,7 +396,7 @@ final class FuturePasses {
   private boolean neverStarts(PreparedJob job) {
     if (neverStarts[job.index] == UNKNOWN) {
       neverStarts[job.index] =
-          (job.group() != null && reservations.groupCap(job) <= 0)
+          (job.groupId >= 0 && reservations.groupCap(job) <= 0)
                   || !reservations.fitsWholeBudget(job)
                   || !pass.placement().fitsSomeFullOffer(job)
               ? NEVER

@@ -81,8 +81,8 @@ final class GateInspector {
 
   private Gate group(PreparedJob job) {
     List<String> holders = reservations.fullGroupHolders(job);
-    int cap = job.group() == null ? 0 : reservations.groupCap(job);
-    if (!holders.isEmpty() || (job.group() != null && cap <= 0)) {
+    int cap = job.groupId < 0 ? 0 : reservations.groupCap(job);
+    if (!holders.isEmpty() || (job.groupId >= 0 && cap <= 0)) {
       return new Gate.Group(job.group(), cap, holders);
     }
     return null;

@@ -68,6 +68,8 @@ final class JobReading {
   /** The numbers of {@link #lockKeys} in the job's namespace, in the same order. */
   final int[] lockIds;
 
+  private static final int[] NO_LOCKS = new int[0];
+
   JobReading(JobView view, ResourceIndex names, ScopeNumbers scopes) {
     this.view = view;
     this.key = view.key();
@@ -122,7 +124,9 @@ final class JobReading {
         view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
     this.namespace = scopes.namespace(key.namespace());
     this.groupId = group == null ? -1 : scopes.group(key.namespace(), group);
-    this.lockIds = new int[lockKeys.size()];
+    // Most jobs name no lock: they share one empty array, which the pass's lock check then reads
+    // from cache instead of one more object per job.
+    this.lockIds = lockKeys.isEmpty() ? NO_LOCKS : new int[lockKeys.size()];
     for (int k = 0; k < lockIds.length; k++) {
       lockIds[k] = scopes.lock(key.namespace(), lockKeys.get(k));
     }

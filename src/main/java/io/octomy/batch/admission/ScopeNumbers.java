@@ -57,8 +57,19 @@ final class ScopeNumbers {
     return locks.getOrDefault(new Scoped(namespace, key), -1);
   }
 
+  /** How many namespaces are numbered: every namespace number read so far is below it. */
   synchronized int namespaceCount() {
     return namespaces.size();
+  }
+
+  /** How many groups are numbered: every group number read so far is below it. */
+  synchronized int groupCount() {
+    return groups.size();
+  }
+
+  /** How many lock keys are numbered: every lock number read so far is below it. */
+  synchronized int lockCount() {
+    return locks.size();
   }
 
   /**

@@ -118,7 +118,7 @@ final class StarvationGuard {
             (job.lockKeys.size() == 1 ? "its lock " : "its locks ")
                 + String.join(", ", job.lockKeys));
       }
-      if (job.group() != null) {
+      if (job.groupId >= 0) {
         parts.add("the last free slot of group " + job.group());
       }
       if (reservations.hasBudget(job)) {
@@ -163,7 +163,7 @@ final class StarvationGuard {
    * when each later gate could.
    */
   private String whyNeverAfter(PreparedJob job, Reason reason) {
-    if (reason == Reason.WaitingForLock && job.group() != null && reservations.groupCap(job) <= 0) {
+    if (reason == Reason.WaitingForLock && job.groupId >= 0 && reservations.groupCap(job) <= 0) {
       return "its group may run no job at all (maxRunning "
           + reservations.groupCap(job)
           + "), whatever it waits for first";

@@ -59,32 +59,31 @@ final class WaitingRoom {
   private final BitSet[] protectable = new BitSet[classes];
 
   /**
-   * @param jobs every job of the snapshot, by index
+   * Per class: no parked job sits before this position. The first ones in pass order are admitted
+   * first, so the search for the first parked job starts here instead of walking their cleared bits
+   * again at every simulated pass.
+   */
+  private final int[] protectableFrom = new int[classes];
+
+  /**
+   * @param jobs how many jobs the snapshot has (job indexes are below it)
    * @param queued the Queued jobs, in pass order
+   * @param scopes the numbers the jobs were read with (their namespace, group and lock numbers are
+   *     below its counts: sized from them, the room reads no job that is not Queued)
    * @param resources the number of resource ids
    */
-  WaitingRoom(List<PreparedJob> jobs, List<PreparedJob> queued, int nodes, int resources) {
-    int n = jobs.size();
-    classOf = new int[n];
-    position = new int[n];
-    namespacePosition = new int[n];
-    dependenciesLeft = new int[n];
-    lockOf = new int[n];
-    parkedOn = new Reason[n];
-    int namespaces = 0;
-    int lockCount = 0;
-    int groupCount = 0;
-    for (PreparedJob job : jobs) {
-      namespaces = Math.max(namespaces, job.namespace + 1);
-      groupCount = Math.max(groupCount, job.groupId + 1);
-      for (int lock : job.lockIds) {
-        lockCount = Math.max(lockCount, lock + 1);
-      }
-    }
+  WaitingRoom(int jobs, List<PreparedJob> queued, ScopeNumbers scopes, int nodes, int resources) {
+    classOf = new int[jobs];
+    position = new int[jobs];
+    namespacePosition = new int[jobs];
+    dependenciesLeft = new int[jobs];
+    lockOf = new int[jobs];
+    parkedOn = new Reason[jobs];
+    int namespaces = scopes.namespaceCount();
     byOrigin = lists(nodes);
-    locks = lists(lockCount);
-    groups = lists(groupCount);
-    dependants = lists(n);
+    locks = lists(scopes.lockCount());
+    groups = lists(scopes.groupCount());
+    dependants = lists(jobs);
     budgets = new RequestTree[namespaces][];
     List<List<PreparedJob>> byClass = new ArrayList<>();
     for (int c = 0; c < classes; c++) {
@@ -146,7 +145,7 @@ final class WaitingRoom {
     return classes;
   }
 
-  /** One more than the largest namespace number of the jobs. */
+  /** How many namespaces are numbered: every job's namespace number is below it. */
   int namespaces() {
     return budgets.length;
   }
@@ -189,7 +188,9 @@ final class WaitingRoom {
 
   private void parked(PreparedJob job, Reason gate) {
     parkedOn[job.index] = gate;
-    protectable[classOf[job.index]].set(position[job.index]);
+    int c = classOf[job.index];
+    protectable[c].set(position[job.index]);
+    protectableFrom[c] = Math.min(protectableFrom[c], position[job.index]);
   }
 
   private void unparked(PreparedJob job) {
@@ -209,7 +210,9 @@ final class WaitingRoom {
 
   /** The first parked job of a class in pass order; null when none. */
   PreparedJob firstProtectable(int serviceClass) {
-    return member(serviceClass, protectable[serviceClass].nextSetBit(0));
+    int first = protectable[serviceClass].nextSetBit(protectableFrom[serviceClass]);
+    protectableFrom[serviceClass] = first < 0 ? size(serviceClass) : first;
+    return member(serviceClass, first);
   }
 
   /** A Queued job's position within its class's fixed order. */
