@@ -278,7 +278,13 @@ class IncrementalPassPropertiesTest {
           nodes.set(node, newNode(random, old.name(), world));
         }
       }
-      case NODE_ADD -> nodes.add(newNode(random, "m" + change.pick(), world));
+      case NODE_ADD -> {
+        String name = "m" + change.pick();
+        // A node's name is unique in a snapshot: two additions of the same pick add it once.
+        if (nodes.stream().noneMatch(n -> n.name().equals(name))) {
+          nodes.add(newNode(random, name, world));
+        }
+      }
       case NODE_REMOVE -> {
         if (node >= 0) {
           nodes.remove(node);
