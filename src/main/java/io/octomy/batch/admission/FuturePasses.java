@@ -238,8 +238,8 @@ final class FuturePasses {
   }
 
   private boolean fitsAFreedNode(PreparedJob job) {
-    for (int node : sources.freedNodes()) {
-      if (pool.fitsNow(node, job)) {
+    for (int i = 0; i < sources.freedNodeCount(); i++) {
+      if (pool.fitsNow(sources.freedNode(i), job)) {
         return true;
       }
     }
@@ -321,7 +321,8 @@ final class FuturePasses {
       return true;
     }
     int excluded = pass.guard().excludedNodeFor(job);
-    for (int node : sources.freedNodes()) {
+    for (int i = 0; i < sources.freedNodeCount(); i++) {
+      int node = sources.freedNode(i);
       if (node != excluded && pool.fitsNow(node, job)) {
         return true;
       }

@@ -1,10 +1,8 @@
 package io.octomy.batch.admission;
 
 import io.octomy.batch.admission.ForecastTimeline.End;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Arrays;
 import java.util.PriorityQueue;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -35,10 +33,47 @@ final class PassSources {
   private final Consumer<PreparedJob> touch;
 
   private final PriorityQueue<PreparedJob> woken = new PriorityQueue<>(AdmissionPass.PASS_ORDER);
-  private final Map<Integer, End> nodeSources = new LinkedHashMap<>();
+
+  /** The nodes freed in the pass, in the order they were freed, each with its first end. */
+  private final FirstEnds nodeSources;
 
   /** By namespace number, in the order their budgets grew. */
-  private final Map<Integer, End> budgetSources = new LinkedHashMap<>();
+  private final FirstEnds budgetSources;
+
+  /**
+   * Numbers (of nodes or namespaces) in the order first added in a pass, each with the end that
+   * added it first; kept in arrays, since every choice of a simulated pass reads them in order.
+   */
+  private static final class FirstEnds {
+    private final int[] passAdded;
+    private int[] numbers = new int[16];
+    private End[] ends = new End[16];
+    private int size;
+    private int pass = 1;
+
+    FirstEnds(int count) {
+      this.passAdded = new int[count];
+    }
+
+    void putIfAbsent(int number, End end) {
+      if (passAdded[number] == pass) {
+        return;
+      }
+      passAdded[number] = pass;
+      if (size == numbers.length) {
+        numbers = Arrays.copyOf(numbers, size * 2);
+        ends = Arrays.copyOf(ends, size * 2);
+      }
+      numbers[size] = number;
+      ends[size++] = end;
+    }
+
+    void clear() {
+      Arrays.fill(ends, 0, size, null);
+      size = 0;
+      pass++;
+    }
+  }
 
   private End firstEnd;
 
@@ -56,6 +91,8 @@ final class PassSources {
     this.held = held;
     this.candidates = candidates;
     this.touch = touch;
+    this.nodeSources = new FirstEnds(pass.pool().size());
+    this.budgetSources = new FirstEnds(room.namespaces());
   }
 
   void startPass() {
@@ -82,9 +119,14 @@ final class PassSources {
     budgetSources.putIfAbsent(ns, by);
   }
 
-  /** The nodes freed in this pass. */
-  Set<Integer> freedNodes() {
-    return nodeSources.keySet();
+  /** How many nodes were freed in this pass. */
+  int freedNodeCount() {
+    return nodeSources.size;
+  }
+
+  /** The {@code i}-th node freed in this pass. */
+  int freedNode(int i) {
+    return nodeSources.numbers[i];
   }
 
   void wake(PreparedJob job) {
@@ -101,20 +143,20 @@ final class PassSources {
     PreparedJob best = woken.peek();
     TakenFrom from = TakenFrom.WOKEN;
     End by = null;
-    for (Map.Entry<Integer, End> source : nodeSources.entrySet()) {
-      PreparedJob head = candidates.nodeHead(source.getKey());
+    for (int i = 0; i < nodeSources.size; i++) {
+      PreparedJob head = candidates.nodeHead(nodeSources.numbers[i]);
       if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
         best = head;
         from = TakenFrom.NODE;
-        by = source.getValue();
+        by = nodeSources.ends[i];
       }
     }
-    for (Map.Entry<Integer, End> source : budgetSources.entrySet()) {
-      PreparedJob head = candidates.budgetHead(source.getKey());
+    for (int i = 0; i < budgetSources.size; i++) {
+      PreparedJob head = candidates.budgetHead(budgetSources.numbers[i]);
       if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
         best = head;
         from = TakenFrom.BUDGET;
-        by = source.getValue();
+        by = budgetSources.ends[i];
       }
     }
     for (int c = 0; c < room.classes(); c++) {
