@@ -38,6 +38,14 @@ final class NodePool {
   private final long[] othersOffer;
   private final long[] ownOffer;
   private final long[] allocated;
+
+  /**
+   * Others' offer minus allocation, per node and resource, kept beside both from {@link #index} on:
+   * the best-fit walk checks dozens of nodes per job, and one load per request instead of two is a
+   * tenth of that check.
+   */
+  private final long[] othersFree;
+
   private final int[] jobCount;
   private final int readyCount;
 
@@ -75,6 +83,7 @@ final class NodePool {
     othersOffer = new long[n * r];
     ownOffer = new long[n * r];
     allocated = new long[n * r];
+    othersFree = new long[n * r];
     jobCount = new int[n];
     nodeVersion = new long[n];
     busyForOthers = new int[n];
@@ -155,6 +164,9 @@ final class NodePool {
    * orders as built when they are over the same nodes ({@code last}, null for none).
    */
   void index(NodeOrders last) {
+    for (int at = 0; at < othersFree.length; at++) {
+      othersFree[at] = othersOffer[at] - allocated[at];
+    }
     int[] eligible = new int[nodes.length];
     int count = 0;
     for (int i = 0; i < nodes.length; i++) {
@@ -268,7 +280,7 @@ final class NodePool {
     int base = node * r;
     for (int k = 0; k < job.resourceIds.length; k++) {
       int at = base + job.resourceIds[k];
-      if (job.quantities[k] > othersOffer[at] - allocated[at]) {
+      if (job.quantities[k] > othersFree[at]) {
         return false;
       }
     }
@@ -330,6 +342,7 @@ final class NodePool {
         // A saturated sum stays saturated: it can only make a job not fit.
         allocated[at] = Math.max(0, allocated[at] - job.quantities[k]);
       }
+      othersFree[at] = othersOffer[at] - allocated[at];
     }
     if (eligibleForOthers(node)) {
       free.update(node, job);
