@@ -43,7 +43,18 @@ final class WaitingRoom {
   // By node index, namespace, lock and group number (JobReading), and job index: arrays, as a
   // simulated pass parks and wakes thousands of jobs and would otherwise hash names each time.
   private final List<List<PreparedJob>> byOrigin;
+
+  /**
+   * Per namespace number and class: the jobs parked for budget, made at the first one parked, since
+   * only a namespace with a budget ever has one (most have none, and a tree over every position of
+   * every namespace was a quarter of what a forecast allocated).
+   */
   private final RequestTree[][] budgets;
+
+  /** Per namespace number and class: how many Queued jobs there are (the budget trees' sizes). */
+  private final int[][] namespaceCounts;
+
+  private final int resources;
   private final List<List<PreparedJob>> locks;
   private final List<List<PreparedJob>> groups;
   private final List<List<PreparedJob>> dependants;
@@ -93,7 +104,8 @@ final class WaitingRoom {
       classOf[job.index] = job.serviceClass.ordinal();
       byClass.get(classOf[job.index]).add(job);
     }
-    int[][] namespaceCounts = new int[namespaces][];
+    this.resources = resources;
+    namespaceCounts = new int[namespaces][];
     for (int c = 0; c < classes; c++) {
       members[c] = byClass.get(c).toArray(PreparedJob[]::new);
       protectable[c] = new BitSet(members[c].length);
@@ -107,14 +119,20 @@ final class WaitingRoom {
       }
       capacity[c] = new RequestTree(members[c].length, resources);
     }
-    for (int ns = 0; ns < namespaces; ns++) {
-      if (namespaceCounts[ns] != null) {
-        budgets[ns] = new RequestTree[classes];
-        for (int c = 0; c < classes; c++) {
-          budgets[ns][c] = new RequestTree(namespaceCounts[ns][c], resources);
-        }
-      }
+  }
+
+  /** The budget tree of the job's namespace and class, made when first needed. */
+  private RequestTree budgetTree(PreparedJob job) {
+    int c = classOf[job.index];
+    if (budgets[job.namespace] == null) {
+      budgets[job.namespace] = new RequestTree[classes];
     }
+    RequestTree tree = budgets[job.namespace][c];
+    if (tree == null) {
+      tree = new RequestTree(namespaceCounts[job.namespace][c], resources);
+      budgets[job.namespace][c] = tree;
+    }
+    return tree;
   }
 
   /** {@code count} empty lists, each made when first added to. */
@@ -165,7 +183,7 @@ final class WaitingRoom {
 
   void parkForBudget(PreparedJob job) {
     parked(job, Reason.WaitingForBudget);
-    budgets[job.namespace][classOf[job.index]].park(namespacePosition[job.index], job);
+    budgetTree(job).park(namespacePosition[job.index], job);
   }
 
   /** Parks a job on the lock numbered {@code lock} (one of its {@code lockIds}). */
@@ -270,7 +288,7 @@ final class WaitingRoom {
 
   void unparkBudget(PreparedJob job) {
     unparked(job);
-    budgets[job.namespace][classOf[job.index]].unpark(namespacePosition[job.index]);
+    budgetTree(job).unpark(namespacePosition[job.index]);
   }
 
   /** The first job of a class parked for capacity whose requests fit {@code room}, or null. */
@@ -290,7 +308,8 @@ final class WaitingRoom {
    */
   PreparedJob firstForBudget(int ns, int serviceClass, long[] left) {
     RequestTree[] trees = ns < budgets.length ? budgets[ns] : null;
-    return trees == null ? null : trees[serviceClass].first(left);
+    RequestTree tree = trees == null ? null : trees[serviceClass];
+    return tree == null ? null : tree.first(left);
   }
 
   /** Wakes (removes and returns) every job parked on the lock numbered {@code lock}. */
