@@ -29,25 +29,25 @@ final class JobLedger implements AutoCloseable {
    */
   JobLedger(KubernetesClient client, Map<String, Long> capacity) {
     this.capacity = capacity;
-    this.informer =
-        client
-            .resources(BatchJob.class)
-            .inAnyNamespace()
-            .inform(
-                new ResourceEventHandler<>() {
-                  @Override
-                  public void onAdd(BatchJob j) {
-                    check(j);
-                  }
+    // Made, then started: every check reads the informer's store, so the field must be set before
+    // the first event arrives (inform() starts delivering before it returns).
+    this.informer = client.resources(BatchJob.class).inAnyNamespace().runnableInformer(0);
+    informer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(BatchJob j) {
+            check(j);
+          }
 
-                  @Override
-                  public void onUpdate(BatchJob before, BatchJob after) {
-                    check(after);
-                  }
+          @Override
+          public void onUpdate(BatchJob before, BatchJob after) {
+            check(after);
+          }
 
-                  @Override
-                  public void onDelete(BatchJob j, boolean unknown) {}
-                });
+          @Override
+          public void onDelete(BatchJob j, boolean unknown) {}
+        });
+    informer.start().toCompletableFuture().join(); // synced, as inform() returns
   }
 
   private synchronized void check(BatchJob j) {
