@@ -110,9 +110,7 @@ public final class PassMemory {
     for (int i = 0; i < readings.length; i++) {
       views[i] = readings[i].view;
       if (namedBits != null) {
-        for (int id : readings[i].requestedNames) {
-          namedBits[i] |= 1L << id;
-        }
+        namedBits[i] = readings[i].requestedNameBits;
       }
     }
     int[] rank = new int[readings.length];
