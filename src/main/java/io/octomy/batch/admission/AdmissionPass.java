@@ -199,7 +199,7 @@ public final class AdmissionPass {
         throw new IllegalArgumentException("snapshot lists job " + job.key + " twice");
       }
       jobs.add(job);
-      JobPhase phase = view.phase();
+      JobPhase phase = reading.phase;
       phases[index] = phase;
       hasAfter[index] = reading.afterKeys.length > 0;
       if (phase == JobPhase.Queued) {
@@ -207,11 +207,11 @@ public final class AdmissionPass {
             Priorities.effective(policy.priority(), job.serviceClass, job.queuedAt, snapshot.now());
         job.starving = Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
         job.deferrable = job.serviceClass == ServiceClass.BestEffort && !job.starving;
-        job.origin = pool.indexOf(view.origin());
+        job.origin = pool.indexOf(reading.origin);
         invalid[index] = !job.problems.isEmpty();
         queued.add(job);
       } else if (phase.holdsReservation()) {
-        int node = pool.indexOf(view.node());
+        int node = pool.indexOf(reading.node);
         if (node >= 0) {
           pool.countExisting(node, job);
         }

@@ -99,7 +99,7 @@ final class FuturePasses {
   Forecast run(AdmissionResult next, Map<JobKey, GateReport> reports) {
     Instant now = pass.snapshot().now();
     for (PreparedJob job : pass.jobs()) {
-      if (job.view.phase().holdsReservation()) {
+      if (job.reading.phase.holdsReservation()) {
         Instant end = model.expectedEnd(job.view);
         timeline.scheduleEnd(job, job.reservedOn, end.isBefore(now) ? now : end, 1);
       }

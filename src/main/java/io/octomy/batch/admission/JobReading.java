@@ -1,7 +1,9 @@
 package io.octomy.batch.admission;
 
+import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ServiceClass;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -21,6 +23,19 @@ final class JobReading {
 
   final JobView view;
   final JobKey key;
+
+  /*
+   * What a pass reads of the view at every pass, copied here: a pass over a kept reading then reads
+   * this object and not the view as well (one cache miss less per job, at ten thousand jobs).
+   */
+
+  final JobPhase phase;
+
+  /** As the view has it: null when the view has none. */
+  final Instant queuedAt;
+
+  final String node;
+  final String origin;
 
   /** {@code key.hashCode()}, for the pass's {@link KeyIndex}. */
   final int keyHash;
@@ -75,15 +90,22 @@ final class JobReading {
   final int[] lockIds;
 
   private static final int[] NO_LOCKS = new int[0];
+  private static final JobKey[] NO_AFTER = new JobKey[0];
+  private static final int[] NO_AFTER_HASHES = new int[0];
 
   JobReading(JobView view, ResourceIndex names, ScopeNumbers scopes) {
     this.view = view;
     this.key = view.key();
     this.keyHash = key.hashCode();
+    this.phase = view.phase();
+    this.queuedAt = view.queuedAt();
+    this.node = view.node();
+    this.origin = view.origin();
     List<String> after =
         view.after().size() <= 1 ? view.after() : List.copyOf(new LinkedHashSet<>(view.after()));
-    this.afterKeys = new JobKey[after.size()];
-    this.afterHashes = new int[after.size()];
+    // Most jobs name no dependency: they share empty arrays, read from cache by every pass.
+    this.afterKeys = after.isEmpty() ? NO_AFTER : new JobKey[after.size()];
+    this.afterHashes = after.isEmpty() ? NO_AFTER_HASHES : new int[after.size()];
     for (int i = 0; i < afterKeys.length; i++) {
       afterKeys[i] = new JobKey(key.namespace(), after.get(i));
       afterHashes[i] = afterKeys[i].hashCode();

@@ -78,7 +78,7 @@ final class PreparedJob {
     this.reading = reading;
     this.view = reading.view;
     this.key = reading.key;
-    this.queuedAt = view.queuedAt() == null ? now : view.queuedAt();
+    this.queuedAt = reading.queuedAt == null ? now : reading.queuedAt;
     this.resourceIds = reading.resourceIds;
     this.quantities = reading.quantities;
     this.shape = reading.shape;
