@@ -46,8 +46,8 @@ final class WaitingRoom {
 
   /**
    * Per namespace number and class: the jobs parked for budget, made at the first one parked, since
-   * only a namespace with a budget ever has one (most have none, and a tree over every position of
-   * every namespace was a quarter of what a forecast allocated).
+   * only a namespace with a budget ever has one (most have none; every forecast made and filled a
+   * tree for every namespace and class).
    */
   private final RequestTree[][] budgets;
 
