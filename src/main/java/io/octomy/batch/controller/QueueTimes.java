@@ -22,20 +22,29 @@ import java.util.Map;
  * written first, then the new ones in the order the API server created them (their numeric
  * resourceVersion, as etcd and the embedded server hand them out; then their name). The first job
  * of a second keeps the whole second, so a queue without ties reads as before.
+ *
+ * <p>Every pass asks for the queue times of every job, and most jobs' written times are the same
+ * text as at the pass before: each is read once and kept, by uid, while its text stays the same
+ * (reading a timestamp costs more than the rest of a job's share of a snapshot).
  */
 final class QueueTimes {
 
-  private QueueTimes() {}
+  /** A written queue time as read: the text and what it says. */
+  private record Read(String text, Instant at) {}
+
+  /** The written queue times read at the last call, by uid. */
+  private Map<String, Read> read = new HashMap<>();
 
   /**
    * Each job's queue time; {@code now} for a job that has neither a queue time nor a creation time.
    */
-  static Map<JobKey, Instant> of(Collection<BatchJob> jobs, Instant now) {
+  Map<JobKey, Instant> of(Collection<BatchJob> jobs, Instant now) {
     Map<JobKey, Instant> out = new HashMap<>();
     Map<Instant, Instant> lastInSecond = new HashMap<>();
+    Map<String, Read> reading = new HashMap<>(read.size() * 2);
     List<BatchJob> fresh = new ArrayList<>();
     for (BatchJob job : jobs) {
-      Instant written = job.getStatus() == null ? null : Times.parse(job.getStatus().getQueuedAt());
+      Instant written = written(job, reading);
       if (written != null) {
         out.put(key(job), written);
         lastInSecond.merge(written.truncatedTo(ChronoUnit.SECONDS), written, QueueTimes::later);
@@ -54,7 +63,23 @@ final class QueueTimes {
       lastInSecond.put(second, at);
       out.put(key(job), at);
     }
+    read = reading;
     return out;
+  }
+
+  /**
+   * The job's written queue time, read again only when its text is new; kept in {@code reading}.
+   */
+  private Instant written(BatchJob job, Map<String, Read> reading) {
+    String text = job.getStatus() == null ? null : job.getStatus().getQueuedAt();
+    String uid = job.getMetadata().getUid();
+    if (text == null || uid == null) {
+      return Times.parse(text);
+    }
+    Read last = read.get(uid);
+    Read now = last != null && last.text().equals(text) ? last : new Read(text, Times.parse(text));
+    reading.put(uid, now);
+    return now.at();
   }
 
   /** The numeric resourceVersion, or the largest long when the server's is not a number. */

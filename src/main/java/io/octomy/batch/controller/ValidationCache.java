@@ -8,30 +8,37 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Validates a job's spec once per generation: a pass over 10,000 jobs must not re-check them all
- * every time.
+ * Validates a job's spec once per version of the job: a pass over 10,000 jobs must not re-check
+ * them all every time.
+ *
+ * <p>Kept by uid with the resourceVersion it was found at, which every API server changes on every
+ * change of the object (not every one bumps metadata.generation on a spec change): an unchanged job
+ * is answered without reading its spec at all, where hashing the spec (its whole Pod template) on
+ * every pass cost as much as validating it.
  */
 final class ValidationCache {
 
-  // The spec's hash joins the key: not every API server bumps metadata.generation on a spec change.
-  private record Key(String uid, Long generation, int specHash) {}
+  private record Validated(String resourceVersion, List<String> problems) {}
 
-  private final Map<Key, List<String>> problems = new ConcurrentHashMap<>();
+  private final Map<String, Validated> byUid = new ConcurrentHashMap<>();
 
   List<String> problems(BatchJob job) {
-    Key k =
-        new Key(
-            job.getMetadata().getUid(),
-            job.getMetadata().getGeneration(),
-            job.getSpec() == null ? 0 : job.getSpec().hashCode());
-    if (k.uid() == null) {
+    String uid = job.getMetadata().getUid();
+    String version = job.getMetadata().getResourceVersion();
+    if (uid == null || version == null) {
       return SpecValidator.problems(job.getSpec());
     }
-    return problems.computeIfAbsent(k, x -> List.copyOf(SpecValidator.problems(job.getSpec())));
+    Validated last = byUid.get(uid);
+    if (last != null && last.resourceVersion().equals(version)) {
+      return last.problems();
+    }
+    List<String> problems = List.copyOf(SpecValidator.problems(job.getSpec()));
+    byUid.put(uid, new Validated(version, problems));
+    return problems;
   }
 
-  /** Drops entries of jobs that are gone or have moved on to another generation. */
+  /** Drops the entries of jobs that are gone. */
   void retain(Set<String> liveUids) {
-    problems.keySet().removeIf(k -> !liveUids.contains(k.uid()));
+    byUid.keySet().retainAll(liveUids);
   }
 }

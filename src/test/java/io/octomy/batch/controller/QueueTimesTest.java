@@ -31,13 +31,14 @@ class QueueTimesTest {
   @Test
   void jobsOfOneSecondAreOrderedAsTheServerCreatedThemNotByName() {
     Map<JobKey, Instant> times =
-        QueueTimes.of(
-            List.of(
-                created("zeta", "2026-03-01T12:00:00Z", 101),
-                created("alpha", "2026-03-01T12:00:00Z", 102),
-                created("mid", "2026-03-01T12:00:00Z", 103),
-                created("later", "2026-03-01T12:00:01Z", 104)),
-            NOW);
+        new QueueTimes()
+            .of(
+                List.of(
+                    created("zeta", "2026-03-01T12:00:00Z", 101),
+                    created("alpha", "2026-03-01T12:00:00Z", 102),
+                    created("mid", "2026-03-01T12:00:00Z", 103),
+                    created("later", "2026-03-01T12:00:01Z", 104)),
+                NOW);
     assertThat(at(times, "zeta")).isEqualTo("2026-03-01T12:00:00Z");
     assertThat(at(times, "alpha")).isEqualTo("2026-03-01T12:00:00.000001Z");
     assertThat(at(times, "mid")).isEqualTo("2026-03-01T12:00:00.000002Z");
@@ -50,9 +51,29 @@ class QueueTimesTest {
     first.setStatus(new BatchJobStatus());
     first.getStatus().setQueuedAt("2026-03-01T12:00:00.000004Z");
     Map<JobKey, Instant> times =
-        QueueTimes.of(List.of(created("alpha", "2026-03-01T12:00:00Z", 201), first), NOW);
+        new QueueTimes().of(List.of(created("alpha", "2026-03-01T12:00:00Z", 201), first), NOW);
     assertThat(at(times, "zeta")).isEqualTo("2026-03-01T12:00:00.000004Z");
     assertThat(at(times, "alpha")).isEqualTo("2026-03-01T12:00:00.000005Z");
+  }
+
+  @Test
+  void aQueueTimeKeptFromTheCallBeforeIsReadAgainWhenItsTextChanged() {
+    QueueTimes queueTimes = new QueueTimes();
+    BatchJob job = created("zeta", "2026-03-01T12:00:00Z", 300);
+    job.getMetadata().setUid("uid-zeta");
+    job.setStatus(new BatchJobStatus());
+    job.getStatus().setQueuedAt("2026-03-01T12:00:00.000004Z");
+    assertThat(at(queueTimes.of(List.of(job), NOW), "zeta"))
+        .isEqualTo("2026-03-01T12:00:00.000004Z");
+
+    BatchJob edited = created("zeta", "2026-03-01T12:00:00Z", 301);
+    edited.getMetadata().setUid("uid-zeta");
+    edited.setStatus(new BatchJobStatus());
+    edited.getStatus().setQueuedAt("2026-03-01T12:00:07.000001Z");
+    assertThat(at(queueTimes.of(List.of(edited), NOW), "zeta"))
+        .isEqualTo("2026-03-01T12:00:07.000001Z");
+    assertThat(at(queueTimes.of(List.of(job), NOW), "zeta"))
+        .isEqualTo("2026-03-01T12:00:00.000004Z");
   }
 
   @Test
