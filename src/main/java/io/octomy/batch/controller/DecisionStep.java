@@ -59,6 +59,8 @@ final class DecisionStep {
    */
   private PassMemory memory = PassMemory.empty();
 
+  private final UnchangedStatuses unchanged = new UnchangedStatuses();
+
   DecisionStep(
       AssumedAdmissions assumed, SnapshotBuilder snapshots, StatusWriteGate gate, Policy policy) {
     this.assumed = assumed;
@@ -75,7 +77,7 @@ final class DecisionStep {
           BatchJob j = byKey.get(k);
           return j != null && snapshots.effectivePhase(j) == JobPhase.Queued;
         });
-    gate.retain(jobs);
+    gate.retain(byKey);
 
     long t0 = System.nanoTime();
     Snapshot snapshot = snapshots.build(jobs, nodes, assumed, policy, now);
@@ -99,12 +101,23 @@ final class DecisionStep {
           || gate.ourWritePending(job)) {
         continue;
       }
+      Instant queued = queuedAt.get(e.getKey());
+      if (unchanged.stillWritten(e.getKey(), job, e.getValue(), queued)) {
+        skipped++;
+        continue;
+      }
       Executor executor =
           e.getValue() instanceof Decision.Admit a
               ? executors.get(a.node())
               : BatchNodeSpec.DEFAULT_EXECUTOR;
-      StatusComposer.Composed c =
-          StatusComposer.decided(job, e.getValue(), queuedAt.get(e.getKey()), executor, now);
+      StatusComposer.Composed c = StatusComposer.decided(job, e.getValue(), queued, executor, now);
+      if (job.getStatus() != null
+          && StatusComposer.samePriorityAside(job.getStatus(), c.status())) {
+        // Written already, as the gate would find: the next pass need not compose it again.
+        unchanged.written(e.getKey(), job, e.getValue(), queued);
+        skipped++;
+        continue;
+      }
       if (!gate.needsWrite(job, c.status(), now)) {
         skipped++;
         continue;
@@ -116,6 +129,7 @@ final class DecisionStep {
       }
       writes.add(new StatusWrite(job, c, admission));
     }
+    unchanged.passDone();
     return new Decided(snapshot, result, writes, admitted, skipped, decideTime, memory);
   }
 }

@@ -41,6 +41,8 @@ public final class SnapshotBuilder {
 
   private final ValidationCache validation = new ValidationCache();
 
+  private final QueueTimes queueTimes = new QueueTimes();
+
   /**
    * The view built for each job in the last snapshot, by uid. It is handed out again, the same
    * object, while nothing it was built from has changed (the job's resourceVersion and what this
@@ -77,12 +79,7 @@ public final class SnapshotBuilder {
       Policy policy,
       Instant now) {
     List<JobView> jobViews = new ArrayList<>(jobs.size());
-    Set<String> uids = new HashSet<>();
-    Set<String> known = new HashSet<>(jobs.size() * 2);
-    for (BatchJob job : jobs) {
-      known.add(job.getMetadata().getUid());
-    }
-    Map<JobKey, Instant> queueTimes = QueueTimes.of(jobs, now);
+    Map<JobKey, Instant> queueTimes = this.queueTimes.of(jobs, now);
     for (BatchJob job : jobs) {
       if (job.getMetadata().getDeletionTimestamp() != null
           && !effectivePhase(job).holdsReservation()
@@ -92,15 +89,22 @@ public final class SnapshotBuilder {
         // Pod never runs beside a job admitted into its place.
         continue;
       }
-      uids.add(job.getMetadata().getUid());
       jobViews.add(view(job, assumed, queueTimes, now));
     }
-    validation.retain(uids);
+    // Every job with a uid and a version has its view kept in building: the validations to keep.
+    validation.retain(building.keySet());
     built = building;
     building = new HashMap<>(built.size() * 2);
     List<NodeView> nodeViews = new ArrayList<>(nodes.size());
+    Set<String> known = null; // the uids of the cached jobs, gathered once a node reports a run
     for (BatchNode node : nodes) {
-      nodeViews.add(view(node, strayRuns(node, known)));
+      if (known == null && reportsUnfinishedRuns(node)) {
+        known = new HashSet<>(jobs.size() * 2);
+        for (BatchJob job : jobs) {
+          known.add(job.getMetadata().getUid());
+        }
+      }
+      nodeViews.add(view(node, known == null ? List.of() : strayRuns(node, known)));
     }
     return new Snapshot(jobViews, nodeViews, policy, now);
   }
@@ -258,6 +262,19 @@ public final class SnapshotBuilder {
       }
     }
     return stray;
+  }
+
+  private static boolean reportsUnfinishedRuns(BatchNode node) {
+    BatchNodeStatus st = node.getStatus();
+    if (st == null || st.getJobs() == null) {
+      return false;
+    }
+    for (NodeJob run : st.getJobs()) {
+      if (run.getPhase() == null || !run.getPhase().isFinished()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** What admission reads of a BatchNode; the modes as the agent reads them, defaults included. */

@@ -5,11 +5,7 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -29,7 +25,17 @@ final class StatusWriteGate {
    * one. While the cache still shows that version, the job's status there is known to be stale:
    * writing on it would only be refused (409), and deciding on it could flip what was written.
    */
-  private final Map<String, String> writtenOver = new ConcurrentHashMap<>();
+  private final Map<String, Replaced> writtenOver = new ConcurrentHashMap<>();
+
+  /** The job one of our writes replaced: where the cache keeps it, and the version replaced. */
+  private record Replaced(JobKey key, String resourceVersion) {
+    boolean stillCached(Map<JobKey, BatchJob> cache, String uid) {
+      BatchJob job = cache.get(key);
+      return job != null
+          && uid.equals(job.getMetadata().getUid())
+          && resourceVersion.equals(job.getMetadata().getResourceVersion());
+    }
+  }
 
   /**
    * uids of jobs with a status write of ours sent and not yet answered. A pass runs while the
@@ -43,18 +49,13 @@ final class StatusWriteGate {
     this.metrics = metrics;
   }
 
-  /** Forgets jobs that are gone, and versions the cache has moved past. */
-  void retain(Collection<BatchJob> jobs) {
-    Set<JobKey> present = new HashSet<>();
-    Map<String, String> versionByUid = new HashMap<>();
-    for (BatchJob j : jobs) {
-      present.add(key(j));
-      if (j.getMetadata().getUid() != null) {
-        versionByUid.put(j.getMetadata().getUid(), j.getMetadata().getResourceVersion());
-      }
-    }
-    lastMessageWrite.keySet().removeIf(k -> !present.contains(k));
-    writtenOver.entrySet().removeIf(e -> !e.getValue().equals(versionByUid.get(e.getKey())));
+  /**
+   * Forgets jobs that are gone, and versions the cache has moved past. Looks up only what it keeps
+   * (a few writes in flight, the jobs whose wording was written) in the cache by key.
+   */
+  void retain(Map<JobKey, BatchJob> cache) {
+    lastMessageWrite.keySet().removeIf(k -> !cache.containsKey(k));
+    writtenOver.entrySet().removeIf(e -> !e.getValue().stillCached(cache, e.getKey()));
   }
 
   /**
@@ -65,7 +66,7 @@ final class StatusWriteGate {
     String uid = job.getMetadata().getUid();
     return uid != null
         && (sending.contains(uid)
-            || Objects.equals(writtenOver.get(uid), job.getMetadata().getResourceVersion()));
+            || isReplaced(writtenOver.get(uid), job.getMetadata().getResourceVersion()));
   }
 
   /** A status write of {@code job} (as read from the cache) is about to be sent. */
@@ -120,9 +121,15 @@ final class StatusWriteGate {
   /** A status write of {@code job} (as read from the cache) landed at {@code now}. */
   void written(BatchJob job, Instant now) {
     if (job.getMetadata().getUid() != null && job.getMetadata().getResourceVersion() != null) {
-      writtenOver.put(job.getMetadata().getUid(), job.getMetadata().getResourceVersion());
+      writtenOver.put(
+          job.getMetadata().getUid(),
+          new Replaced(key(job), job.getMetadata().getResourceVersion()));
     }
     lastMessageWrite.put(key(job), now);
+  }
+
+  private static boolean isReplaced(Replaced replaced, String resourceVersion) {
+    return replaced != null && replaced.resourceVersion().equals(resourceVersion);
   }
 
   private static JobKey key(BatchJob j) {

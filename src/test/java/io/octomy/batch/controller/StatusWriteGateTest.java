@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.octomy.batch.admission.Decision;
+import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.Reason;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -84,6 +87,15 @@ class StatusWriteGateTest {
     assertThat(gate.needsWrite(written, reworded, T0.plusSeconds(40))).as("just written").isFalse();
   }
 
+  /** The informer's cache holding these jobs, by key. */
+  private static Map<JobKey, BatchJob> cache(BatchJob... jobs) {
+    Map<JobKey, BatchJob> cache = new HashMap<>();
+    for (BatchJob job : jobs) {
+      cache.put(new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName()), job);
+    }
+    return cache;
+  }
+
   @Test
   void aCachedCopyOurWriteReplacedIsStaleUntilTheCacheMovesOn() {
     BatchJob cached = job("7", null);
@@ -91,11 +103,11 @@ class StatusWriteGateTest {
     gate.written(cached, T0);
     assertThat(gate.ourWritePending(cached)).isTrue();
 
-    gate.retain(List.of(cached)); // the cache still shows version 7
+    gate.retain(cache(cached)); // the cache still shows version 7
     assertThat(gate.ourWritePending(cached)).isTrue();
 
     BatchJob caughtUp = job("8", null);
-    gate.retain(List.of(caughtUp));
+    gate.retain(cache(caughtUp));
     assertThat(gate.ourWritePending(caughtUp)).isFalse();
     assertThat(gate.ourWritePending(cached)).as("forgotten once the cache moved on").isFalse();
   }
@@ -106,7 +118,7 @@ class StatusWriteGateTest {
     gate.sending(cached);
     assertThat(gate.ourWritePending(cached)).isTrue();
     BatchJob otherVersion = job("8", null); // e.g. our finalizer write landed before the status
-    gate.retain(List.of(otherVersion));
+    gate.retain(cache(otherVersion));
     assertThat(gate.ourWritePending(otherVersion)).isTrue();
     assertThat(gate.sending()).isEqualTo(1);
 
@@ -115,7 +127,7 @@ class StatusWriteGateTest {
 
     assertThat(gate.sending()).isZero();
     assertThat(gate.ourWritePending(otherVersion)).as("landed, the cache not there yet").isTrue();
-    gate.retain(List.of(job("9", null)));
+    gate.retain(cache(job("9", null)));
     assertThat(gate.ourWritePending(job("9", null))).isFalse();
   }
 
@@ -123,7 +135,7 @@ class StatusWriteGateTest {
   void aDeletedJobIsForgotten() {
     BatchJob cached = job("7", null);
     gate.written(cached, T0);
-    gate.retain(List.of());
+    gate.retain(cache());
     assertThat(gate.ourWritePending(cached)).isFalse();
   }
 }
