@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.fixtures.ApiFixtures;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -52,12 +53,19 @@ public final class QueueBenchmark {
   private final NodeReportTimes reports;
   private final Map<String, String> figures = new LinkedHashMap<>();
 
+  /**
+   * The standalone process: its processor time per step is printed beside the step's figures, as it
+   * moves far less with the host's other load than the step's duration.
+   */
+  private final long serverPid;
+
   private QueueBenchmark(
-      Args a, KubernetesClient[] clients, JobTimes times, NodeReportTimes reports) {
+      Args a, KubernetesClient[] clients, JobTimes times, NodeReportTimes reports, long serverPid) {
     this.a = a;
     this.clients = clients;
     this.times = times;
     this.reports = reports;
+    this.serverPid = serverPid;
   }
 
   public static void main(String[] argv) throws Exception {
@@ -94,7 +102,7 @@ public final class QueueBenchmark {
           JobTimes times = new JobTimes(watcher, NS);
           NodeReportTimes reports = new NodeReportTimes(watcher, StandaloneChild.NODE)) {
         StandaloneChild.awaitNodeReady(watcher);
-        new QueueBenchmark(a, clients, times, reports).run();
+        new QueueBenchmark(a, clients, times, reports, standalone.pid()).run();
       } finally {
         for (KubernetesClient k : clients) {
           k.close();
@@ -129,6 +137,7 @@ public final class QueueBenchmark {
 
     // 2. Keep pace: N distinct never-fitting jobs from C clients.
     int n = a.integer("waiting");
+    double cpu0 = ProcStatus.cpuSeconds(serverPid);
     long t0 = System.nanoTime();
     Map<String, Long> acked = new ConcurrentHashMap<>();
     List<String> waiting = createAll(n, i -> waitingJob(String.format("wait-job-%05d", i)), acked);
@@ -143,6 +152,7 @@ public final class QueueBenchmark {
     figure("loop_decisions_per_s", "%.0f", n / decideS);
     figure("loop_decided_over_created", "%.3f", decideS / createS);
     figure("loop_create_to_decision_ms", "%s", latencies(waiting, acked, times::decided));
+    figure("loop_server_cpu_ms_per_job", "%.2f", cpuMsPerJob(cpu0, n));
 
     // 3. Nothing changes: status writes to the waiting jobs.
     long before = times.waitingRewrites();
@@ -152,13 +162,18 @@ public final class QueueBenchmark {
 
     // 4. The drain behind the waiting jobs, then on an empty queue.
     int m = a.integer("tiny");
+    double cpu1 = ProcStatus.cpuSeconds(serverPid);
     figure("run_loop_drain_s", "%.2f", drain(m, "run-l-", "run_loop"));
+    figure("run_loop_server_cpu_ms_per_job", "%.2f", cpuMsPerJob(cpu1, m));
     deleteAll(waiting);
+    double cpu2 = ProcStatus.cpuSeconds(serverPid);
     figure("run_loop_emptyq_drain_s", "%.2f", drain(m, "run-el-", "run_loop_emptyq"));
+    figure("run_loop_emptyq_server_cpu_ms_per_job", "%.2f", cpuMsPerJob(cpu2, m));
 
     // 5. A burst of creates while the controller runs.
     int b = a.integer("burst");
     Map<String, Long> burstAcked = new ConcurrentHashMap<>();
+    double cpu3 = ProcStatus.cpuSeconds(serverPid);
     long tb = System.nanoTime();
     List<String> burst = createAll(b, i -> waitingJob(String.format("burst-%05d", i)), burstAcked);
     double burstCreate = (System.nanoTime() - tb) / 1e9;
@@ -166,6 +181,7 @@ public final class QueueBenchmark {
     figure("burst_create_s", "%.2f", burstCreate);
     figure("burst_all_decided_s", "%.2f", (latest(burst, times::decided) - tb) / 1e9);
     figure("burst_create_to_decision_ms", "%s", latencies(burst, burstAcked, times::decided));
+    figure("burst_server_cpu_ms_per_job", "%.2f", cpuMsPerJob(cpu3, b));
     deleteAll(burst);
 
     figures.forEach((k, v) -> System.out.println(k + " " + v));
@@ -175,6 +191,11 @@ public final class QueueBenchmark {
   }
 
   /** One job at a time, a short pause after each decision so the system is quiet again. */
+  /** The server's processor time since {@code since} (seconds), in milliseconds per job. */
+  private double cpuMsPerJob(double since, int jobs) throws IOException {
+    return (ProcStatus.cpuSeconds(serverPid) - since) * 1000 / jobs;
+  }
+
   private void quietLatency(int samples, String prefix) throws Exception {
     List<Double> decision = new ArrayList<>();
     List<Double> roundTrip = new ArrayList<>();
