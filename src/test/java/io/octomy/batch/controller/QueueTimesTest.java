@@ -56,20 +56,23 @@ class QueueTimesTest {
     assertThat(at(times, "alpha")).isEqualTo("2026-03-01T12:00:00.000005Z");
   }
 
+  /** Job zeta (one uid throughout) at a resourceVersion, its queue time written. */
+  private static BatchJob zetaQueuedAt(long resourceVersion, String queuedAt) {
+    BatchJob job = created("zeta", "2026-03-01T12:00:00Z", resourceVersion);
+    job.getMetadata().setUid("uid-zeta");
+    job.setStatus(new BatchJobStatus());
+    job.getStatus().setQueuedAt(queuedAt);
+    return job;
+  }
+
   @Test
   void aQueueTimeKeptFromTheCallBeforeIsReadAgainWhenItsTextChanged() {
     QueueTimes queueTimes = new QueueTimes();
-    BatchJob job = created("zeta", "2026-03-01T12:00:00Z", 300);
-    job.getMetadata().setUid("uid-zeta");
-    job.setStatus(new BatchJobStatus());
-    job.getStatus().setQueuedAt("2026-03-01T12:00:00.000004Z");
+    BatchJob job = zetaQueuedAt(300, "2026-03-01T12:00:00.000004Z");
     assertThat(at(queueTimes.of(List.of(job), NOW), "zeta"))
         .isEqualTo("2026-03-01T12:00:00.000004Z");
 
-    BatchJob edited = created("zeta", "2026-03-01T12:00:00Z", 301);
-    edited.getMetadata().setUid("uid-zeta");
-    edited.setStatus(new BatchJobStatus());
-    edited.getStatus().setQueuedAt("2026-03-01T12:00:07.000001Z");
+    BatchJob edited = zetaQueuedAt(301, "2026-03-01T12:00:07.000001Z");
     assertThat(at(queueTimes.of(List.of(edited), NOW), "zeta"))
         .isEqualTo("2026-03-01T12:00:07.000001Z");
     assertThat(at(queueTimes.of(List.of(job), NOW), "zeta"))
