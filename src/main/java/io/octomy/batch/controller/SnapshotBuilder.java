@@ -249,32 +249,28 @@ public final class SnapshotBuilder {
    * then they still take the machine.
    */
   static List<String> strayRuns(BatchNode node, Set<String> knownUids) {
-    BatchNodeStatus st = node.getStatus();
-    if (st == null || st.getJobs() == null) {
-      return List.of();
-    }
     List<String> stray = new ArrayList<>(0);
-    for (NodeJob run : st.getJobs()) {
-      if (run.getUid() != null
-          && (run.getPhase() == null || !run.getPhase().isFinished())
-          && !knownUids.contains(run.getUid())) {
+    for (NodeJob run : reportedRuns(node)) {
+      if (couldBeStray(run) && !knownUids.contains(run.getUid())) {
         stray.add(run.getNamespace() + "/" + run.getName());
       }
     }
     return stray;
   }
 
+  /** Whether the node reports a run that is stray unless the cache holds its job. */
   private static boolean reportsUnfinishedRuns(BatchNode node) {
+    return reportedRuns(node).stream().anyMatch(SnapshotBuilder::couldBeStray);
+  }
+
+  /** A run reported unfinished, with the uid of its job. */
+  private static boolean couldBeStray(NodeJob run) {
+    return run.getUid() != null && (run.getPhase() == null || !run.getPhase().isFinished());
+  }
+
+  private static List<NodeJob> reportedRuns(BatchNode node) {
     BatchNodeStatus st = node.getStatus();
-    if (st == null || st.getJobs() == null) {
-      return false;
-    }
-    for (NodeJob run : st.getJobs()) {
-      if (run.getPhase() == null || !run.getPhase().isFinished()) {
-        return true;
-      }
-    }
-    return false;
+    return st == null || st.getJobs() == null ? List.of() : st.getJobs();
   }
 
   /** What admission reads of a BatchNode; the modes as the agent reads them, defaults included. */
