@@ -51,6 +51,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final BearerAuth auth;
   private final TlsIdentity tls;
   private final int port;
+
+  /** The port of the listener for this process's own clients ({@link #clientConfig}). */
+  private final int inProcessPort;
+
   private final Path kubeconfig;
   private boolean closed;
 
@@ -64,6 +68,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       BearerAuth auth,
       TlsIdentity tls,
       int port,
+      int inProcessPort,
       Path kubeconfig) {
     this.tls = tls;
     this.lock = lock;
@@ -74,6 +79,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     this.router = router;
     this.auth = auth;
     this.port = port;
+    this.inProcessPort = inProcessPort;
     this.kubeconfig = kubeconfig;
   }
 
@@ -191,12 +197,23 @@ public final class EmbeddedApiServer implements AutoCloseable {
       HttpFront front = new HttpFront(vertx, auth, tls, router, 8, limits);
       opened.add(0, front);
       boundPort[0] = listen(front, port, identity.lastPort());
+      int inProcessPort = front.startInProcess();
       ServerIdentityFile.rememberPort(stateDir, identity, boundPort[0], json);
       Path kubeconfig = stateDir.resolve("kubeconfig");
       KubeconfigWriter.write(
           kubeconfig, "https://127.0.0.1:" + boundPort[0], tls.caData(), auth.token(), yaml);
       return new EmbeddedApiServer(
-          lock, store, collector, vertx, front, router, auth, tls, boundPort[0], kubeconfig);
+          lock,
+          store,
+          collector,
+          vertx,
+          front,
+          router,
+          auth,
+          tls,
+          boundPort[0],
+          inProcessPort,
+          kubeconfig);
     } catch (IOException e) {
       closeAll(opened);
       throw new UncheckedIOException("cannot use state directory " + stateDir, e);
@@ -265,14 +282,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
   /**
    * A fabric8 client configuration for this server, for the controller and agent in the same
    * process: it carries the in-process credential, so its requests are served ahead of users' and
-   * outside their in-flight limits ({@link RequestWorkers}).
+   * outside their in-flight limits ({@link RequestWorkers}), and it reaches the listener kept for
+   * that credential alone, without TLS ({@link HttpFront#startInProcess}).
    */
   public Config clientConfig() {
     return new ConfigBuilder(Config.empty())
-        .withMasterUrl(url().toString())
+        .withMasterUrl("http://127.0.0.1:" + inProcessPort)
         .withOauthToken(auth.inProcessToken())
         .withNamespace("default")
-        .withCaCertData(tls.caData())
         .withHttp2Disable(true)
         .build();
   }

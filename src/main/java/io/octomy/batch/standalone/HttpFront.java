@@ -32,6 +32,12 @@ import org.slf4j.LoggerFactory;
  * streams watches either as a chunked HTTP response (kubectl, {@link ChunkedWatchSink}) or over a
  * WebSocket (fabric8 clients, {@link WebSocketWatchSink}).
  *
+ * <p>This process's own controller and agent reach it on a second listener, also on 127.0.0.1 only,
+ * without TLS ({@link #startInProcess}): it serves nothing but requests that carry the in-process
+ * credential, which is drawn at each start and never written anywhere, so it answers no one else.
+ * Why: at a restart the controller lists every job at once (46 MB for 21,000 jobs), and on a JVM
+ * that has not compiled AES-GCM yet encrypting and decrypting it took seconds of the start.
+ *
  * <p>Why not the mock web server's own dispatcher: its responses are complete bodies ({@code
  * MockResponse}), so a watch could not stay open as a chunked response, which is all kubectl
  * speaks.
@@ -65,6 +71,9 @@ final class HttpFront implements AutoCloseable {
   private final AtomicInteger mutatingInFlight = new AtomicInteger();
   private final AtomicInteger inProcessInFlight = new AtomicInteger();
   private HttpServer server;
+
+  /** The listener for this process's own clients ({@link #startInProcess}), or null. */
+  private HttpServer inProcessServer;
 
   private final TlsIdentity tls;
 
@@ -121,11 +130,49 @@ final class HttpFront implements AutoCloseable {
     }
   }
 
+  /**
+   * Binds the in-process listener to 127.0.0.1 on any free port, without TLS, and returns the port.
+   * It refuses (401) every request that does not carry the in-process credential.
+   */
+  int startInProcess() {
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost("127.0.0.1")
+            .setPort(0)
+            .setMaxWebSocketFrameSize(16 * 1024 * 1024)
+            .setCompressionSupported(false)
+            .setMaxHeaderSize(limits.maxHeaderBytes())
+            .setMaxInitialLineLength(64 * 1024);
+    inProcessServer =
+        vertx
+            .createHttpServer(options)
+            .connectionHandler(timeouts::opened)
+            .requestHandler(req -> onRequest(req, true));
+    try {
+      return inProcessServer
+          .listen()
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(30, TimeUnit.SECONDS)
+          .actualPort();
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "cannot listen on 127.0.0.1 for this process's clients: " + e.getMessage(), e);
+    }
+  }
+
   private void onRequest(HttpServerRequest req) {
+    onRequest(req, false);
+  }
+
+  private void onRequest(HttpServerRequest req, boolean inProcessListener) {
     timeouts.started(req.connection());
     req.response().endHandler(v -> timeouts.finished(req.connection()));
     req.response().closeHandler(v -> timeouts.finished(req.connection()));
     Optional<Credential> credential = auth.credential(req.getHeader("Authorization"));
+    if (inProcessListener) {
+      credential = credential.filter(c -> c == Credential.IN_PROCESS);
+    }
     if (credential.isEmpty()) {
       req.response()
           .setStatusCode(401)
@@ -341,14 +388,19 @@ final class HttpFront implements AutoCloseable {
   @Override
   public void close() {
     timeouts.close();
-    if (server != null) {
-      CompletableFuture<Void> done = server.close().toCompletionStage().toCompletableFuture();
+    closeListener(server);
+    closeListener(inProcessServer);
+    workers.close();
+  }
+
+  private static void closeListener(HttpServer listener) {
+    if (listener != null) {
+      CompletableFuture<Void> done = listener.close().toCompletionStage().toCompletableFuture();
       try {
         done.get(10, TimeUnit.SECONDS);
       } catch (Exception e) {
         // closing anyway
       }
     }
-    workers.close();
   }
 }

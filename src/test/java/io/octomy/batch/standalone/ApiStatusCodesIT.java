@@ -3,6 +3,7 @@ package io.octomy.batch.standalone;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +67,24 @@ class ApiStatusCodesIT {
     }
     assertThat(written).as("the kubeconfig's token").contains(server.token());
     assertThat(written).as("the in-process token").doesNotContain(inProcess);
+  }
+
+  @Test
+  void thisProcesssOwnListenerServesItsCredentialAloneWithoutTls() {
+    URI inProcessListener = URI.create(server.clientConfig().getMasterUrl());
+    assertThat(inProcessListener.getScheme()).isEqualTo("http");
+    assertThat(inProcessListener.getHost()).isEqualTo("127.0.0.1");
+    assertThat(inProcessListener.getPort()).isNotEqualTo(server.port());
+    String inProcess = server.clientConfig().getOauthToken();
+
+    assertThat(new RawApi(server, inProcessListener, inProcess).get(CM).code()).isEqualTo(200);
+    expect(new RawApi(server, inProcessListener, server.token()).get(CM), 401, "Unauthorized");
+    expect(
+        new RawApi(server, inProcessListener, server.token()).get(CM + "?watch=true"),
+        401,
+        "Unauthorized");
+    expect(new RawApi(server, inProcessListener, "").get(CM), 401, "Unauthorized");
+    assertThat(server.url().getScheme()).as("the users' listener").isEqualTo("https");
   }
 
   @Test

@@ -42,6 +42,11 @@ final class RawApi {
 
   /** With another bearer token than the kubeconfig's. */
   RawApi(EmbeddedApiServer server, String token) {
+    this(server, server.url(), token);
+  }
+
+  /** At another address of the server (its in-process listener), with the given token. */
+  RawApi(EmbeddedApiServer server, URI base, String token) {
     try {
       this.http =
           HttpClient.newBuilder()
@@ -52,7 +57,7 @@ final class RawApi {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
-    this.base = server.url();
+    this.base = base;
     this.token = token;
   }
 
