@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * Standalone mode in one process: the embedded API server (state in SQLite under the state
@@ -71,10 +73,26 @@ public final class StandaloneRuntime implements AutoCloseable {
         EmbeddedApiServer.start(
             o.stateDir(), o.port(), productCrds(), o.rotateCredentials(), ServerLimits.defaults());
     KubernetesClient client = null;
+    NodeAgent agent = null;
+    FutureTask<NodeAgent> agentStart = null;
     BatchController controller = null;
     ControllerVisibility visibility = null;
     try {
       client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
+      AgentSettings settings =
+          AgentSettings.defaults(o.nodeName())
+              .withInitialMode(o.mode())
+              .withCapacityOverrides(o.capacity())
+              .withStateDir(o.stateDir().resolve("agent"))
+              .withModeTable(o.policy().modes());
+      // The agent starts beside the controller rather than after it: neither waits for the other
+      // (on a cluster they are separate processes), and at a restart on many jobs the controller's
+      // list and first pass take seconds the agent's own start need not wait out.
+      agent = new NodeAgent(client, settings, new OshiHostProbe(), clock);
+      agentStart = new FutureTask<>(agent::start);
+      Thread starter = new Thread(agentStart, "agent-start");
+      starter.setDaemon(true);
+      starter.start();
       controller =
           BatchController.start(
               client,
@@ -86,12 +104,6 @@ public final class StandaloneRuntime implements AutoCloseable {
                   o.metricsPort(),
                   AdmissionLoop.Settings.defaults()),
               clock);
-      AgentSettings settings =
-          AgentSettings.defaults(o.nodeName())
-              .withInitialMode(o.mode())
-              .withCapacityOverrides(o.capacity())
-              .withStateDir(o.stateDir().resolve("agent"))
-              .withModeTable(o.policy().modes());
       Path agentState = settings.stateDir();
       String local = settings.nodeName();
       visibility =
@@ -105,10 +117,13 @@ public final class StandaloneRuntime implements AutoCloseable {
                           ProcessExecutor.logFile(agentState, new RunKey(namespace, name, uid)))
                       : Optional.empty());
       server.delegate(new VisibilityGroup(visibility.api()));
-      NodeAgent agent = new NodeAgent(client, settings, new OshiHostProbe(), clock).start();
+      awaitStarted(agentStart);
       return new StandaloneRuntime(server, client, controller, visibility, agent);
     } catch (RuntimeException | IOException | InterruptedException e) {
       // Nothing half-started stays behind: the state directory's lock is released for the next try.
+      if (agent != null) {
+        agent.close(); // waits for a start under way to end
+      }
       if (visibility != null) {
         visibility.close();
       }
@@ -120,6 +135,16 @@ public final class StandaloneRuntime implements AutoCloseable {
       }
       server.close();
       throw e;
+    }
+  }
+
+  private static void awaitStarted(FutureTask<NodeAgent> agentStart) throws InterruptedException {
+    try {
+      agentStart.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new IllegalStateException("the local agent did not start", e.getCause());
     }
   }
 
