@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -127,6 +129,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
     ObjectMapper yaml = new ObjectMapper(yamlFactory);
     Clock clock = Clock.systemUTC();
     List<AutoCloseable> opened = new ArrayList<>();
+    // The CEL environment (half a second on a cold JVM) is made while the stored objects load.
+    FutureTask<CelRules> celRules = new FutureTask<>(CelRules::new);
+    Thread celStart = new Thread(celRules, "cel-rules");
+    celStart.setDaemon(true);
+    celStart.start();
     try {
       StateDirPermissions.restrictDirectory(stateDir);
       StateDirLock lock = StateDirLock.acquire(stateDir);
@@ -145,7 +152,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       opened.set(0, store);
       store.list(CRD_KEY, null).items().forEach(registry::register);
       store.listen(new RegistryFollower(registry));
-      CelRules cel = new CelRules();
+      CelRules cel = made(celRules);
       TableRenderer tables = new TableRenderer(clock);
       SerializedObjects texts = new SerializedObjects(json);
       ResourceHandler resources =
@@ -239,6 +246,19 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   /** Keeps the served resources in step with CRD objects as they are written and deleted. */
+  private static CelRules made(FutureTask<CelRules> celRules) {
+    try {
+      return celRules.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new IllegalStateException("cannot set up CEL", e.getCause());
+    }
+  }
+
   private record RegistryFollower(ResourceRegistry registry) implements ObjectStore.Watcher {
     @Override
     public boolean matches(ObjectStore.Event event) {

@@ -3,7 +3,6 @@ package io.octomy.batch.standalone;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -53,7 +52,7 @@ final class ObjectIndex {
    */
   static ObjectIndex load(ObjectMapper json, SqliteStateStore db, CommitGuard guard) {
     ObjectIndex index = new ObjectIndex(json);
-    List<Loaded> loaded = db.loadAll().parallelStream().map(row -> read(json, guard, row)).toList();
+    List<Loaded> loaded = db.loadAll().parallelStream().map(row -> read(guard, row)).toList();
     for (Loaded l : loaded) {
       SqliteStateStore.Row row = l.row();
       if (l.text() != null) {
@@ -72,14 +71,12 @@ final class ObjectIndex {
     return index;
   }
 
-  private static Loaded read(ObjectMapper json, CommitGuard guard, SqliteStateStore.Row row) {
+  private static Loaded read(CommitGuard guard, SqliteStateStore.Row row) {
     try {
-      JsonNode node = json.readTree(row.body());
-      if (node instanceof ObjectNode object) {
-        return new Loaded(
-            row, guard.check(row.resource(), row.namespace(), row.name(), object), null);
-      }
-      return new Loaded(row, null, "not a JSON object");
+      String text = guard.checkStored(row.resource(), row.namespace(), row.name(), row.body());
+      return text != null
+          ? new Loaded(row, text, null)
+          : new Loaded(row, null, "not a JSON object");
     } catch (JsonProcessingException e) {
       return new Loaded(row, null, e.getOriginalMessage());
     } catch (ApiException e) {
@@ -162,18 +159,32 @@ final class ObjectIndex {
         .toList();
   }
 
+  /**
+   * The object's metadata without its field owners ({@code managedFields}, most of a job's
+   * metadata), which the one reader of {@link #allMetadata}, the garbage collector's start, does
+   * not read; nothing after the metadata is read either.
+   */
   private ObjectNode metadataOf(String text) {
     ObjectNode out = json.createObjectNode();
     try (JsonParser p = json.createParser(text)) {
       p.nextToken(); // the object's start
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         boolean metadata = p.currentName().equals("metadata");
-        p.nextToken();
-        if (metadata) {
-          out.set("metadata", json.readTree(p));
-        } else {
+        if (p.nextToken() != JsonToken.START_OBJECT || !metadata) {
           p.skipChildren();
+          continue;
         }
+        ObjectNode meta = out.putObject("metadata");
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String field = p.currentName();
+          p.nextToken();
+          if (field.equals("managedFields")) {
+            p.skipChildren();
+          } else {
+            meta.set(field, json.readTree(p));
+          }
+        }
+        return out;
       }
       return out;
     } catch (IOException e) {

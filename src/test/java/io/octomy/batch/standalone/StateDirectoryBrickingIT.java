@@ -150,11 +150,31 @@ class StateDirectoryBrickingIT {
           "long",
           1000,
           "{\"metadata\":{\"name\":\"long\",\"namespace\":\"" + "n".repeat(300) + "\"}}");
+      // rows no commit wrote: one nested deeper than any commit stores, one with an escaped lone
+      // surrogate, which a commit replaces
+      db.put(
+          "/configmaps",
+          "default",
+          "deep",
+          1001,
+          "{\"metadata\":{\"name\":\"deep\",\"namespace\":\"default\"},\"data\":"
+              + "[".repeat(CommitGuard.MAX_DEPTH)
+              + "]".repeat(CommitGuard.MAX_DEPTH)
+              + "}");
+      db.put(
+          "/configmaps",
+          "default",
+          "hand",
+          1002,
+          "{\"metadata\":{\"name\":\"hand\",\"namespace\":\"default\"},\"data\":{\"k\":\"a\\ud800b\"}}");
     }
     try (EmbeddedApiServer server = start()) {
       RawApi api = new RawApi(server);
       assertThat(api.get(CM + "/good").code()).isEqualTo(200);
       assertThat(api.get(CM + "/broken").code()).isEqualTo(404);
+      assertThat(api.get(CM + "/deep").code()).isEqualTo(404);
+      assertThat(api.get(CM + "/hand").json().path("data").path("k").asText())
+          .isEqualTo("a\uFFFDb");
       assertThat(api.post(CM, configMap("broken")).code()).isEqualTo(201);
     }
     try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("state.db"));
@@ -162,6 +182,9 @@ class StateDirectoryBrickingIT {
             c.createStatement().executeQuery("SELECT name, reason FROM quarantine ORDER BY name")) {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).isEqualTo("broken");
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("deep");
+      assertThat(rs.getString(2)).contains("Too deep");
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).isEqualTo("long");
       assertThat(rs.getString(2)).contains("metadata.namespace");
