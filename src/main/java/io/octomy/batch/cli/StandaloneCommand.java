@@ -12,7 +12,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** One machine, one process: embedded API server, controller and a local agent. */
 @Command(
@@ -62,6 +64,8 @@ public final class StandaloneCommand implements Callable<Integer> {
 
   @Mixin PolicyOption policy;
 
+  @Spec CommandSpec spec;
+
   @Option(
       names = "--metrics-port",
       paramLabel = "N",
@@ -79,6 +83,11 @@ public final class StandaloneCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (StandaloneLauncher.shouldLaunch()) {
+      return StandaloneLauncher.launch(
+          stateDir, spec.root().commandLine().getParseResult().originalArgs());
+    }
+    StandaloneLauncher.stopWithLauncher();
     IdleHeapRelease.apply();
     Policy p = policy.load();
     String nodeName = node != null ? node : NodeNames.ofThisHost();

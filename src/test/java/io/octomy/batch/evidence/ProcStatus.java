@@ -3,16 +3,28 @@ package io.octomy.batch.evidence;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Lines of {@code /proc/PID/status} and {@code /proc/PID/stat} (Linux): resident memory and
- * processor time of another process.
+ * processor time of another process, summed with the Java processes it started: {@code java -jar
+ * octomy-batch.jar standalone} with the JVM's own heap sizing runs the server in a second JVM (the
+ * launcher's), and both count. Job processes the agent starts do not.
  */
 final class ProcStatus {
   private ProcStatus() {}
 
   /** A {@code kB} field such as {@code VmRSS} (resident now) or {@code VmHWM} (peak resident). */
   static long kib(long pid, String field) throws IOException {
+    long sum = 0;
+    for (long p : javaTree(pid)) {
+      sum += ownKib(p, field);
+    }
+    return sum;
+  }
+
+  private static long ownKib(long pid, String field) throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
       if (line.startsWith(field + ":")) {
         return Long.parseLong(line.substring(field.length() + 1).replace("kB", "").trim());
@@ -23,6 +35,24 @@ final class ProcStatus {
 
   /** Processor time the process has used so far, user and system, in seconds. */
   static double cpuSeconds(long pid) throws IOException {
+    double sum = 0;
+    for (long p : javaTree(pid)) {
+      sum += ownCpuSeconds(p);
+    }
+    return sum;
+  }
+
+  /** The process and the Java processes among its descendants. */
+  private static List<Long> javaTree(long pid) {
+    List<Long> tree = new ArrayList<>(List.of(pid));
+    ProcessHandle.of(pid).stream()
+        .flatMap(ProcessHandle::descendants)
+        .filter(d -> d.info().command().map(c -> c.endsWith("/java")).orElse(false))
+        .forEach(d -> tree.add(d.pid()));
+    return tree;
+  }
+
+  private static double ownCpuSeconds(long pid) throws IOException {
     String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
     // after the command name in parentheses: state (field 3) ... utime (14), stime (15)
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");

@@ -1,0 +1,188 @@
+package io.octomy.batch.cli;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.VMOption;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs standalone mode in a second JVM with a bounded heap when the command that started it left
+ * the heap to the JVM's own sizing.
+ *
+ * <p>Why: without {@code -Xmx} the JVM may grow its heap up to a quarter of the machine's memory
+ * while jobs arrive (2.5 GB resident for 21,000 jobs on a 23 GB machine, whose live set is about
+ * 220 MB), and a running JVM cannot bound its own heap. So {@code java -jar octomy-batch.jar
+ * standalone} starts the server in a JVM of the same executable, options and arguments plus a
+ * maximum heap sized from the state directory ({@link #heapMib}), and waits for it: the output is
+ * the server's, and so is the exit code. A heap the user chose ({@code -Xmx}, {@code
+ * -XX:MaxHeapSize}, {@code -XX:MaxRAM...}, on the command line or in {@code JAVA_TOOL_OPTIONS}) is
+ * kept, and then nothing is started twice.
+ *
+ * <p>Failure handling:
+ *
+ * <ul>
+ *   <li>Ctrl-C reaches both JVMs; a SIGTERM to this one is passed on to the server, and this one
+ *       waits up to a minute for the server to stop before it kills it.
+ *   <li>When this JVM is killed outright, the server finds its launcher gone and stops as on Ctrl-C
+ *       ({@link #stopWithLauncher}): job processes keep running and the next start adopts them.
+ *   <li>When the server's heap runs out, the server exits at once rather than serve with threads
+ *       that failed; every write it acknowledged is already committed. This JVM says so and how to
+ *       start with more, and exits with the server's code. The next start sizes the heap from the
+ *       state that grew.
+ * </ul>
+ */
+final class StandaloneLauncher {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StandaloneLauncher.class);
+
+  /** Set in the server JVM's environment: its launcher's process id. */
+  static final String LAUNCHER_PID = "OCTOMY_BATCH_LAUNCHER_PID";
+
+  /**
+   * The heap of a small state: measured to hold 21,000 jobs (a live set of about 220 MB plus a
+   * restart's relist) with the whole process under 1 GiB resident.
+   */
+  static final long BASE_HEAP_MIB = 640;
+
+  /** Heap per MiB of state database beyond the base: the live set is about twice the database. */
+  static final long HEAP_PER_STATE_MIB = 3;
+
+  /** What the server JVM needs besides the objects (classes, caches, buffers), in MiB. */
+  static final long OVERHEAD_MIB = 256;
+
+  /** The HotSpot exit code of {@code -XX:+ExitOnOutOfMemoryError}. */
+  static final int OUT_OF_HEAP_EXIT = 3;
+
+  /** JVM options that choose the maximum heap, directly or as a share of memory. */
+  private static final List<String> HEAP_OPTIONS =
+      List.of("MaxHeapSize", "MaxRAM", "MaxRAMPercentage", "MaxRAMFraction");
+
+  private StandaloneLauncher() {}
+
+  /** Whether this JVM should start the server in a bounded one instead of serving itself. */
+  static boolean shouldLaunch() {
+    if (System.getenv(LAUNCHER_PID) != null) {
+      return false; // this is the server a launcher started
+    }
+    HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+    return vm != null && !heapChosen(name -> vm.getVMOption(name).getOrigin());
+  }
+
+  /** Whether any heap option came from somewhere other than the JVM's own sizing. */
+  static boolean heapChosen(Function<String, VMOption.Origin> origin) {
+    for (String option : HEAP_OPTIONS) {
+      VMOption.Origin o = origin.apply(option);
+      if (o != VMOption.Origin.DEFAULT && o != VMOption.Origin.ERGONOMIC) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The server's maximum heap for a state directory whose database holds {@code stateBytes}: the
+   * base, or more for a larger state, never more than {@code jvmDefaultMib}, what the JVM would
+   * have taken on its own.
+   */
+  static long heapMib(long stateBytes, long jvmDefaultMib) {
+    long forState = OVERHEAD_MIB + HEAP_PER_STATE_MIB * (stateBytes >> 20);
+    return Math.min(Math.max(BASE_HEAP_MIB, forState), Math.max(BASE_HEAP_MIB, jvmDefaultMib));
+  }
+
+  /** The bytes of the state database and its write-ahead log (0 for a new state directory). */
+  static long stateBytes(Path stateDir) {
+    long bytes = 0;
+    for (String file : List.of("state.db", "state.db-wal")) {
+      try {
+        bytes += Files.size(stateDir.resolve(file));
+      } catch (IOException absent) {
+        // a new state directory, or one without a log
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * Starts the server JVM with {@code args} (this process's own arguments) and waits for it.
+   *
+   * @return the server's exit code
+   */
+  static int launch(Path stateDir, List<String> args) throws IOException, InterruptedException {
+    long heap = heapMib(stateBytes(stateDir), Runtime.getRuntime().maxMemory() >> 20);
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    command.add("-Xmx" + heap + "m");
+    command.add("-XX:+ExitOnOutOfMemoryError");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(io.octomy.batch.Main.class.getName());
+    command.addAll(args);
+    ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+    builder.environment().put(LAUNCHER_PID, Long.toString(ProcessHandle.current().pid()));
+    Process server = builder.start();
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> stop(server), "standalone-launcher-shutdown"));
+    // From here on this JVM only waits: what reading the command line touched of its heap is
+    // given back, so that the two processes together stay within the server's budget.
+    System.gc();
+    int code = server.waitFor();
+    if (code == OUT_OF_HEAP_EXIT) {
+      System.err.printf(
+          "octomy-batch standalone: the server used all of its %d MiB heap and stopped; every"
+              + " write it acknowledged is kept in %s. Start it again: the heap is sized from the"
+              + " state, now %d MiB. Or choose one: java -Xmx4g -jar octomy-batch.jar standalone%n",
+          heap, stateDir, heapMib(stateBytes(stateDir), Runtime.getRuntime().maxMemory() >> 20));
+    }
+    return code;
+  }
+
+  private static void stop(Process server) {
+    if (!server.isAlive()) {
+      return;
+    }
+    server.destroy();
+    try {
+      if (!server.waitFor(1, TimeUnit.MINUTES)) {
+        LOG.warn("the standalone server did not stop within a minute; killing it");
+        server.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      server.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * In the server JVM: stops this process (as on Ctrl-C) when the launcher that started it is gone,
+   * for instance killed outright, so that no server outlives the command its user stopped.
+   */
+  static void stopWithLauncher() {
+    String pid = System.getenv(LAUNCHER_PID);
+    if (pid == null) {
+      return;
+    }
+    Optional<ProcessHandle> launcher = ProcessHandle.of(Long.parseLong(pid));
+    if (launcher.isEmpty()) {
+      LOG.warn("the launcher (process {}) is already gone; stopping", pid);
+      System.exit(0);
+    }
+    launcher
+        .get()
+        .onExit()
+        .thenRun(
+            () -> {
+              LOG.warn("the launcher (process {}) is gone; stopping", pid);
+              System.exit(0);
+            });
+  }
+}
