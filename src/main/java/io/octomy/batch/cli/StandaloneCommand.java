@@ -16,7 +16,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** One machine, one process: embedded API server, controller and a local agent. */
+/**
+ * One machine: embedded API server, controller and a local agent in one server JVM (which a
+ * launcher starts with a bounded heap when the command gave none: {@link StandaloneLauncher}).
+ */
 @Command(
     name = "standalone",
     mixinStandardHelpOptions = true,
@@ -85,7 +88,9 @@ public final class StandaloneCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     if (StandaloneLauncher.shouldLaunch()) {
       return StandaloneLauncher.launch(
-          stateDir, spec.root().commandLine().getParseResult().originalArgs());
+          stateDir,
+          spec.root().userObject().getClass().getName(),
+          spec.root().commandLine().getParseResult().originalArgs());
     }
     StandaloneLauncher.stopWithLauncher();
     IdleHeapRelease.apply();

@@ -51,7 +51,7 @@ final class StandaloneLauncher {
    * The heap of a small state: measured to hold 21,000 jobs (a live set of about 220 MB plus a
    * restart's relist) with the whole process under 1 GiB resident.
    */
-  static final long BASE_HEAP_MIB = 640;
+  static final long BASE_HEAP_MIB = 600;
 
   /** Heap per MiB of state database beyond the base: the live set is about twice the database. */
   static final long HEAP_PER_STATE_MIB = 3;
@@ -114,9 +114,11 @@ final class StandaloneLauncher {
   /**
    * Starts the server JVM with {@code args} (this process's own arguments) and waits for it.
    *
+   * @param mainClass the class whose {@code main} this process runs
    * @return the server's exit code
    */
-  static int launch(Path stateDir, List<String> args) throws IOException, InterruptedException {
+  static int launch(Path stateDir, String mainClass, List<String> args)
+      throws IOException, InterruptedException {
     long heap = heapMib(stateBytes(stateDir), Runtime.getRuntime().maxMemory() >> 20);
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -125,7 +127,7 @@ final class StandaloneLauncher {
     command.add("-XX:+ExitOnOutOfMemoryError");
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
-    command.add(io.octomy.batch.Main.class.getName());
+    command.add(mainClass);
     command.addAll(args);
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     builder.environment().put(LAUNCHER_PID, Long.toString(ProcessHandle.current().pid()));

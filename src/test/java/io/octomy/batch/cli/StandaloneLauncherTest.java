@@ -19,13 +19,13 @@ class StandaloneLauncherTest {
   @Test
   void aNewOrSmallStateGetsTheBaseHeapAndALargerOneMoreButNeverMoreThanTheJvmWouldTake() {
     long jvmDefault = 6 * 1024;
-    assertThat(StandaloneLauncher.heapMib(0, jvmDefault)).isEqualTo(640);
+    assertThat(StandaloneLauncher.heapMib(0, jvmDefault)).isEqualTo(600);
     // 21,000 jobs made a database of 103 MiB: within the base
-    assertThat(StandaloneLauncher.heapMib(103 * MIB, jvmDefault)).isEqualTo(640);
+    assertThat(StandaloneLauncher.heapMib(103 * MIB, jvmDefault)).isEqualTo(600);
     assertThat(StandaloneLauncher.heapMib(300 * MIB, jvmDefault)).isEqualTo(256 + 3 * 300);
     assertThat(StandaloneLauncher.heapMib(10_000 * MIB, jvmDefault)).isEqualTo(jvmDefault);
     // a machine whose JVM default is below the base still gets what 20,000 jobs need
-    assertThat(StandaloneLauncher.heapMib(10_000 * MIB, 256)).isEqualTo(640);
+    assertThat(StandaloneLauncher.heapMib(10_000 * MIB, 256)).isEqualTo(600);
   }
 
   @Test

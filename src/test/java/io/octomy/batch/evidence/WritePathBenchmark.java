@@ -39,18 +39,26 @@ public final class WritePathBenchmark {
                 "window", "2000",
                 "dry-run-s", "4",
                 "warmup-s", "15",
-                "jvm", ""));
+                "jvm", "",
+                "keep-state", ""));
     System.out.println("write path benchmark " + a);
     List<String> jvm = StandaloneChild.jvmOptions(a.string("jvm"));
     Map<String, String> figures = new LinkedHashMap<>();
     boolean first = true;
     for (String c : a.string("clients").split(",")) {
       int clients = Integer.parseInt(c.trim());
-      Path state = Files.createTempDirectory("octomy-writes");
+      // --keep-state DIR: the first run's state is left in DIR, for restarts measured on their own
+      boolean keep = first && !a.string("keep-state").isBlank();
+      Path state =
+          keep
+              ? Files.createDirectories(Path.of(a.string("keep-state")))
+              : Files.createTempDirectory("octomy-writes");
       try {
         run(a, jvm, clients, state, first, figures);
       } finally {
-        StandaloneChild.deleteTree(state);
+        if (!keep) {
+          StandaloneChild.deleteTree(state);
+        }
       }
       first = false;
     }
