@@ -96,15 +96,9 @@ final class HttpFront implements AutoCloseable {
   /** Binds to 127.0.0.1:{@code port} (0 = any free port) and returns the bound port. */
   int start(int port) {
     HttpServerOptions options =
-        new HttpServerOptions()
-            .setHost("127.0.0.1")
-            .setPort(port)
-            .setMaxWebSocketFrameSize(16 * 1024 * 1024)
-            .setCompressionSupported(false)
-            .setMaxHeaderSize(limits.maxHeaderBytes())
+        loopback(port)
             .setSslHandshakeTimeout(limits.headerTimeout().toMillis())
             .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS)
-            .setMaxInitialLineLength(64 * 1024)
             // HTTP/1.1 only (no ALPN): watches stay plain chunked responses
             .setSsl(true)
             .setUseAlpn(false)
@@ -117,17 +111,7 @@ final class HttpFront implements AutoCloseable {
             .createHttpServer(options)
             .connectionHandler(timeouts::opened)
             .requestHandler(this::onRequest);
-    try {
-      return server
-          .listen()
-          .toCompletionStage()
-          .toCompletableFuture()
-          .get(30, TimeUnit.SECONDS)
-          .actualPort();
-    } catch (Exception e) {
-      throw new IllegalStateException(
-          "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage(), e);
-    }
+    return bound(server, "127.0.0.1:" + port);
   }
 
   /**
@@ -135,29 +119,35 @@ final class HttpFront implements AutoCloseable {
    * It refuses (401) every request that does not carry the in-process credential.
    */
   int startInProcess() {
-    HttpServerOptions options =
-        new HttpServerOptions()
-            .setHost("127.0.0.1")
-            .setPort(0)
-            .setMaxWebSocketFrameSize(16 * 1024 * 1024)
-            .setCompressionSupported(false)
-            .setMaxHeaderSize(limits.maxHeaderBytes())
-            .setMaxInitialLineLength(64 * 1024);
     inProcessServer =
         vertx
-            .createHttpServer(options)
+            .createHttpServer(loopback(0))
             .connectionHandler(timeouts::opened)
             .requestHandler(req -> onRequest(req, true));
+    return bound(inProcessServer, "127.0.0.1 for this process's clients");
+  }
+
+  /** What both listeners share: 127.0.0.1 only, and the request limits. */
+  private HttpServerOptions loopback(int port) {
+    return new HttpServerOptions()
+        .setHost("127.0.0.1")
+        .setPort(port)
+        .setMaxWebSocketFrameSize(16 * 1024 * 1024)
+        .setCompressionSupported(false)
+        .setMaxHeaderSize(limits.maxHeaderBytes())
+        .setMaxInitialLineLength(64 * 1024);
+  }
+
+  private static int bound(HttpServer listener, String where) {
     try {
-      return inProcessServer
+      return listener
           .listen()
           .toCompletionStage()
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS)
           .actualPort();
     } catch (Exception e) {
-      throw new IllegalStateException(
-          "cannot listen on 127.0.0.1 for this process's clients: " + e.getMessage(), e);
+      throw new IllegalStateException("cannot listen on " + where + ": " + e.getMessage(), e);
     }
   }
 
