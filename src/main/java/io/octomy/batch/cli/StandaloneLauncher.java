@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * 220 MB), and a running JVM cannot bound its own heap. So {@code java -jar octomy-batch.jar
  * standalone} starts the server in a JVM of the same executable, options and arguments plus a
  * maximum heap sized from the state directory ({@link #heapMib}), and waits for it: the output is
- * the server's, and so is the exit code. A heap the user chose ({@code -Xmx}, {@code
+ * the server's, and so is the exit code. A heap the user sized ({@code -Xmx}, {@code -Xms}, {@code
  * -XX:MaxHeapSize}, {@code -XX:MaxRAM...}, on the command line or in {@code JAVA_TOOL_OPTIONS}) is
  * kept, and then nothing is started twice.
  *
@@ -53,7 +53,7 @@ final class StandaloneLauncher {
    */
   static final long BASE_HEAP_MIB = 600;
 
-  /** Heap per MiB of state database beyond the base: the live set is about twice the database. */
+  /** Heap per MiB of state database: the live set is about twice the database, the rest is room. */
   static final long HEAP_PER_STATE_MIB = 3;
 
   /** What the server JVM needs besides the objects (classes, caches, buffers), in MiB. */
@@ -62,9 +62,18 @@ final class StandaloneLauncher {
   /** The HotSpot exit code of {@code -XX:+ExitOnOutOfMemoryError}. */
   static final int OUT_OF_HEAP_EXIT = 3;
 
-  /** JVM options that choose the maximum heap, directly or as a share of memory. */
+  /**
+   * JVM options that size the heap: the maximum, directly or as a share of memory, and the initial
+   * and minimum sizes ({@code -Xms}), which a maximum of ours could contradict.
+   */
   private static final List<String> HEAP_OPTIONS =
-      List.of("MaxHeapSize", "MaxRAM", "MaxRAMPercentage", "MaxRAMFraction");
+      List.of(
+          "MaxHeapSize",
+          "MaxRAM",
+          "MaxRAMPercentage",
+          "MaxRAMFraction",
+          "InitialHeapSize",
+          "MinHeapSize");
 
   private StandaloneLauncher() {}
 

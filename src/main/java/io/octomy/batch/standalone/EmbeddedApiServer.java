@@ -245,7 +245,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     return front.start(port);
   }
 
-  /** Keeps the served resources in step with CRD objects as they are written and deleted. */
+  /** The CEL environment made on its own thread at the start. */
   private static CelRules made(FutureTask<CelRules> celRules) {
     try {
       return celRules.get();
@@ -259,6 +259,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
   }
 
+  /** Keeps the served resources in step with CRD objects as they are written and deleted. */
   private record RegistryFollower(ResourceRegistry registry) implements ObjectStore.Watcher {
     @Override
     public boolean matches(ObjectStore.Event event) {

@@ -74,7 +74,6 @@ public final class StandaloneRuntime implements AutoCloseable {
             o.stateDir(), o.port(), productCrds(), o.rotateCredentials(), ServerLimits.defaults());
     KubernetesClient client = null;
     NodeAgent agent = null;
-    FutureTask<NodeAgent> agentStart = null;
     BatchController controller = null;
     ControllerVisibility visibility = null;
     try {
@@ -89,7 +88,7 @@ public final class StandaloneRuntime implements AutoCloseable {
       // (on a cluster they are separate processes), and at a restart on many jobs the controller's
       // list and first pass take seconds the agent's own start need not wait out.
       agent = new NodeAgent(client, settings, new OshiHostProbe(), clock);
-      agentStart = new FutureTask<>(agent::start);
+      FutureTask<NodeAgent> agentStart = new FutureTask<>(agent::start);
       Thread starter = new Thread(agentStart, "agent-start");
       starter.setDaemon(true);
       starter.start();

@@ -51,6 +51,11 @@ class StandaloneLauncherTest {
     assertThat(
             StandaloneLauncher.heapChosen(origins(Map.of("MaxRAM", VMOption.Origin.CONFIG_FILE))))
         .isTrue();
+    // -Xms alone: a maximum of ours below it would keep the JVM from starting
+    assertThat(
+            StandaloneLauncher.heapChosen(
+                origins(Map.of("InitialHeapSize", VMOption.Origin.VM_CREATION))))
+        .isTrue();
   }
 
   @Test
@@ -62,7 +67,12 @@ class StandaloneLauncherTest {
     }
     boolean heapGiven =
         given.stream()
-            .anyMatch(o -> o.startsWith("-Xmx") || o.matches("-XX:(MaxHeapSize|MaxRAM\\w*)=.*"));
+            .anyMatch(
+                o ->
+                    o.startsWith("-Xmx")
+                        || o.startsWith("-Xms")
+                        || o.matches(
+                            "-XX:(MaxHeapSize|MaxRAM\\w*|InitialHeapSize|MinHeapSize)=.*"));
     assertThat(StandaloneLauncher.shouldLaunch()).isEqualTo(!heapGiven);
   }
 
