@@ -28,6 +28,9 @@ class StandaloneLauncherE2E {
 
   private final List<Process> started = new ArrayList<>();
 
+  /** Server JVMs seen; one whose launcher was killed is no longer among its descendants. */
+  private final List<ProcessHandle> servers = new ArrayList<>();
+
   @AfterEach
   void stopAll() throws InterruptedException {
     for (Process p : started) {
@@ -35,6 +38,7 @@ class StandaloneLauncherE2E {
       p.destroyForcibly();
       p.waitFor();
     }
+    servers.forEach(ProcessHandle::destroyForcibly);
   }
 
   @Test
@@ -107,9 +111,10 @@ class StandaloneLauncherE2E {
         "no kubeconfig line within 120 s: " + Files.readString(dir.resolve(log)));
   }
 
-  private static ProcessHandle onlyJavaChild(Process launcher) {
+  private ProcessHandle onlyJavaChild(Process launcher) {
     List<ProcessHandle> children =
         launcher.children().filter(StandaloneLauncherE2E::isJava).toList();
+    servers.addAll(children);
     assertThat(children).as("the server JVM").hasSize(1);
     return children.get(0);
   }
