@@ -1,6 +1,7 @@
 package io.octomy.batch;
 
 import io.octomy.batch.cli.AgentCommand;
+import io.octomy.batch.cli.AsyncCompletionPool;
 import io.octomy.batch.cli.ControllerCommand;
 import io.octomy.batch.cli.StandaloneCommand;
 import picocli.CommandLine;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
+    AsyncCompletionPool.ensure();
     System.exit(commandLine().execute(args));
   }
 
