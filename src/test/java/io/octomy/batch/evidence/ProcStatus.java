@@ -2,6 +2,7 @@ package io.octomy.batch.evidence;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +54,36 @@ final class ProcStatus {
   }
 
   private static double ownCpuSeconds(long pid) throws IOException {
-    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    return statCpuSeconds(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
+  }
+
+  /**
+   * Processor time the JVMs' just-in-time compiler threads ({@code C1 CompilerThread}, {@code C2
+   * CompilerThread}) have used so far, in seconds: the part of {@link #cpuSeconds} that compiles
+   * code rather than runs it. A compiler thread the JVM ends takes its time with it.
+   */
+  static double compilerCpuSeconds(long pid) throws IOException {
+    double sum = 0;
+    for (long p : javaTree(pid)) {
+      List<Path> threads;
+      try (var tasks = Files.list(Path.of("/proc", Long.toString(p), "task"))) {
+        threads = tasks.toList();
+      }
+      for (Path thread : threads) {
+        try {
+          String name = Files.readString(thread.resolve("comm"));
+          if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+            sum += statCpuSeconds(Files.readString(thread.resolve("stat")));
+          }
+        } catch (NoSuchFileException ended) {
+          // a thread that ended between the listing and the read
+        }
+      }
+    }
+    return sum;
+  }
+
+  private static double statCpuSeconds(String stat) {
     // after the command name in parentheses: state (field 3) ... utime (14), stime (15)
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
     return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) CLOCK_TICKS;

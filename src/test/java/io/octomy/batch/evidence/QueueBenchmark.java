@@ -137,7 +137,7 @@ public final class QueueBenchmark {
 
     // 2. Keep pace: N distinct never-fitting jobs from C clients.
     int n = a.integer("waiting");
-    double cpu0 = ProcStatus.cpuSeconds(serverPid);
+    CpuMark cpu0 = cpuMark();
     long t0 = System.nanoTime();
     Map<String, Long> acked = new ConcurrentHashMap<>();
     List<String> waiting = createAll(n, i -> waitingJob(String.format("wait-job-%05d", i)), acked);
@@ -152,7 +152,7 @@ public final class QueueBenchmark {
     figure("loop_decisions_per_s", "%.0f", n / decideS);
     figure("loop_decided_over_created", "%.3f", decideS / createS);
     figure("loop_create_to_decision_ms", "%s", latencies(waiting, acked, times::decided));
-    figure("loop_server_cpu_ms_per_job", "%.2f", cpuMsPerJob(cpu0, n));
+    cpuPerJob("loop", cpu0, n);
 
     // 3. Nothing changes: status writes to the waiting jobs.
     long before = times.waitingRewrites();
@@ -162,18 +162,18 @@ public final class QueueBenchmark {
 
     // 4. The drain behind the waiting jobs, then on an empty queue.
     int m = a.integer("tiny");
-    double cpu1 = ProcStatus.cpuSeconds(serverPid);
+    CpuMark cpu1 = cpuMark();
     figure("run_loop_drain_s", "%.2f", drain(m, "run-l-", "run_loop"));
-    figure("run_loop_server_cpu_ms_per_job", "%.2f", cpuMsPerJob(cpu1, m));
+    cpuPerJob("run_loop", cpu1, m);
     deleteAll(waiting);
-    double cpu2 = ProcStatus.cpuSeconds(serverPid);
+    CpuMark cpu2 = cpuMark();
     figure("run_loop_emptyq_drain_s", "%.2f", drain(m, "run-el-", "run_loop_emptyq"));
-    figure("run_loop_emptyq_server_cpu_ms_per_job", "%.2f", cpuMsPerJob(cpu2, m));
+    cpuPerJob("run_loop_emptyq", cpu2, m);
 
     // 5. A burst of creates while the controller runs.
     int b = a.integer("burst");
     Map<String, Long> burstAcked = new ConcurrentHashMap<>();
-    double cpu3 = ProcStatus.cpuSeconds(serverPid);
+    CpuMark cpu3 = cpuMark();
     long tb = System.nanoTime();
     List<String> burst = createAll(b, i -> waitingJob(String.format("burst-%05d", i)), burstAcked);
     double burstCreate = (System.nanoTime() - tb) / 1e9;
@@ -181,7 +181,7 @@ public final class QueueBenchmark {
     figure("burst_create_s", "%.2f", burstCreate);
     figure("burst_all_decided_s", "%.2f", (latest(burst, times::decided) - tb) / 1e9);
     figure("burst_create_to_decision_ms", "%s", latencies(burst, burstAcked, times::decided));
-    figure("burst_server_cpu_ms_per_job", "%.2f", cpuMsPerJob(cpu3, b));
+    cpuPerJob("burst", cpu3, b);
     deleteAll(burst);
 
     figures.forEach((k, v) -> System.out.println(k + " " + v));
@@ -190,12 +190,27 @@ public final class QueueBenchmark {
     }
   }
 
-  /** One job at a time, a short pause after each decision so the system is quiet again. */
-  /** The server's processor time since {@code since} (seconds), in milliseconds per job. */
-  private double cpuMsPerJob(double since, int jobs) throws IOException {
-    return (ProcStatus.cpuSeconds(serverPid) - since) * 1000 / jobs;
+  /** The server's processor time so far, all of it and its compiler threads' part (seconds). */
+  private record CpuMark(double all, double compiler) {}
+
+  private CpuMark cpuMark() throws IOException {
+    return new CpuMark(ProcStatus.cpuSeconds(serverPid), ProcStatus.compilerCpuSeconds(serverPid));
   }
 
+  /**
+   * The server's processor time since {@code since}, in milliseconds per job, and the part of it
+   * its just-in-time compiler took (a JVM a minute old is still compiling the paths a step takes).
+   */
+  private void cpuPerJob(String step, CpuMark since, int jobs) throws IOException {
+    CpuMark now = cpuMark();
+    figure(step + "_server_cpu_ms_per_job", "%.2f", (now.all() - since.all()) * 1000 / jobs);
+    figure(
+        step + "_server_jit_cpu_ms_per_job",
+        "%.2f",
+        (now.compiler() - since.compiler()) * 1000 / jobs);
+  }
+
+  /** One job at a time, a short pause after each decision so the system is quiet again. */
   private void quietLatency(int samples, String prefix) throws Exception {
     List<Double> decision = new ArrayList<>();
     List<Double> roundTrip = new ArrayList<>();
