@@ -163,21 +163,26 @@ final class FieldModels {
         fields.put(property.getName(), property.getPrimaryType());
       }
     }
-    if (fields.isEmpty()) {
-      // free-form, such as a managedFields entry's fieldsV1
-      return FieldModel.ANY;
-    }
+    // A class without fields is free-form, such as a managedFields entry's fieldsV1. Either model
+    // is kept: introspecting a class is far dearer than the request that asks for it.
     FieldModel model =
-        new FieldModel.Struct(
-            key -> {
-              JavaType field = fields.get(key);
-              return field == null ? null : ofType(field);
-            });
-    BY_CLASS.putIfAbsent(type, model);
-    return model;
+        fields.isEmpty()
+            ? FieldModel.ANY
+            : new FieldModel.Struct(
+                key -> {
+                  JavaType field = fields.get(key);
+                  return field == null ? null : ofType(field);
+                });
+    FieldModel first = BY_CLASS.putIfAbsent(type, model);
+    return first == null ? model : first;
   }
 
-  private static JavaType typeOf(Class<?> c) {
+  /** Whether {@code type}'s model has been made and kept; for tests in this package. */
+  static boolean kept(JavaType type) {
+    return BY_CLASS.containsKey(type);
+  }
+
+  static JavaType typeOf(Class<?> c) {
     return INTROSPECTION.constructType(c);
   }
 }
