@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.Executor;
+import io.octomy.batch.cli.AsyncCompletionPool;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.ClusterWriter;
@@ -37,6 +38,8 @@ public final class EndToEndBenchmark {
   private EndToEndBenchmark() {}
 
   public static void main(String[] argv) throws Exception {
+    // This JVM holds what standalone's does, so it starts as standalone's command line does.
+    AsyncCompletionPool.ensure();
     Args a =
         new Args(
             argv,
