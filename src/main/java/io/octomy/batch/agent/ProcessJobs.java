@@ -33,7 +33,7 @@ final class ProcessJobs implements JobTracker {
    * Jobs started at once. A start spends its time waiting: for its intent's file and directories to
    * reach the disk (five syncs) and for the process to be created. Sixteen side by side let those
    * syncs share the file system's journal commits; with four, 300 tiny jobs waited a median 1.1 to
-   * 1.9 s from admitted to reported running (0.4 to 0.7 s with sixteen, docs/benchmarks.md).
+   * 1.9 s from admitted to reported running (0.4 to 0.75 s with sixteen, docs/benchmarks.md).
    */
   static final int STARTERS = 16;
 

@@ -11,8 +11,9 @@ import java.util.concurrent.CompletableFuture;
  * every such stage. The pool's default is one less than the processors, so on one or two processors
  * every one of them is a new thread. The JDK's HTTP client, which the controller and agent reach
  * the API server with, completes every response that way, and {@link Process#onExit()} every
- * process exit: a profile of the queue benchmark on two processors counted 8,184 threads started
- * and ended in 67 s, about 5 % of the server's processor time. The pool reads the property once,
+ * process exit: a recording of the queue benchmark on two processors counted 8,184 threads started
+ * and ended in 67 s, and with the server, controller and clients in one JVM the controller decided
+ * 1.11 to 1.18 times as fast once they shared the pool (docs/benchmarks.md). The pool reads the property once,
  * when it is made, so {@link #ensure()} runs first thing in {@code main}; a value the user gave
  * ({@code -Djava.util.concurrent.ForkJoinPool.common.parallelism=...}) is left as it is.
  */

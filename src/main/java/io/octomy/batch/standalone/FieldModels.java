@@ -164,7 +164,7 @@ final class FieldModels {
       }
     }
     // A class without fields is free-form, such as a managedFields entry's fieldsV1. Either model
-    // is kept: introspecting a class is far dearer than the request that asks for it.
+    // is kept: introspecting a class costs far more than looking its model up, every request.
     FieldModel model =
         fields.isEmpty()
             ? FieldModel.ANY
