@@ -13,9 +13,10 @@ import java.util.concurrent.CompletableFuture;
  * the API server with, completes every response that way, and {@link Process#onExit()} every
  * process exit: a recording of the queue benchmark on two processors counted 8,184 threads started
  * and ended in 67 s, and with the server, controller and clients in one JVM the controller decided
- * 1.11 to 1.18 times as fast once they shared the pool (docs/benchmarks.md). The pool reads the property once,
- * when it is made, so {@link #ensure()} runs first thing in {@code main}; a value the user gave
- * ({@code -Djava.util.concurrent.ForkJoinPool.common.parallelism=...}) is left as it is.
+ * 1.11 to 1.18 times as fast once they shared the pool (docs/benchmarks.md). The pool reads the
+ * property once, when it is made, so {@link #ensure()} runs first thing in {@code main}; a value
+ * the user gave ({@code -Djava.util.concurrent.ForkJoinPool.common.parallelism=...}) is left as it
+ * is.
  */
 public final class AsyncCompletionPool {
 
