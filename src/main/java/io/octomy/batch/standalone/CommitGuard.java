@@ -74,20 +74,7 @@ final class CommitGuard {
    */
   String check(String resource, String namespace, String name, ObjectNode object) {
     ResourceType type = types.apply(resource);
-    List<ApiException.Cause> causes = metadataCauses(resource, namespace, name, object);
-    ConfigValueSize.check(resource, object).ifPresent(causes::add);
-    int depth = depth(object, 0);
-    if (depth > MAX_DEPTH) {
-      causes.add(
-          new ApiException.Cause(
-              "",
-              "Too deep: the object nests "
-                  + depth
-                  + " levels; at most "
-                  + MAX_DEPTH
-                  + " are stored. Flatten the structure.",
-              "FieldValueTooLong"));
-    }
+    List<ApiException.Cause> causes = shapeCauses(resource, namespace, name, object);
     if (!causes.isEmpty()) {
       throw refusal(type, resource, name, causes);
     }
@@ -151,18 +138,37 @@ final class CommitGuard {
       } catch (JsonProcessingException e) {
         read = null; // the full check below says why
       }
-      if (read instanceof ObjectNode object) {
-        List<ApiException.Cause> causes = metadataCauses(resource, namespace, name, object);
-        ConfigValueSize.check(resource, object).ifPresent(causes::add);
-        if (causes.isEmpty()
-            && depth(object, 0) <= MAX_DEPTH
-            && text.getBytes(StandardCharsets.UTF_8).length <= MAX_OBJECT_BYTES) {
-          return text;
-        }
+      if (read instanceof ObjectNode object
+          && shapeCauses(resource, namespace, name, object).isEmpty()
+          && text.getBytes(StandardCharsets.UTF_8).length <= MAX_OBJECT_BYTES) {
+        return text;
       }
     }
     JsonNode node = json.readTree(text);
     return node instanceof ObjectNode object ? check(resource, namespace, name, object) : null;
+  }
+
+  /**
+   * What is wrong with the object before it is serialized: its metadata, a ConfigMap's or Secret's
+   * total size, and its depth. Both a new commit and a stored row are checked for these.
+   */
+  private static List<ApiException.Cause> shapeCauses(
+      String resource, String namespace, String name, ObjectNode object) {
+    List<ApiException.Cause> causes = metadataCauses(resource, namespace, name, object);
+    ConfigValueSize.check(resource, object).ifPresent(causes::add);
+    int depth = depth(object, 0);
+    if (depth > MAX_DEPTH) {
+      causes.add(
+          new ApiException.Cause(
+              "",
+              "Too deep: the object nests "
+                  + depth
+                  + " levels; at most "
+                  + MAX_DEPTH
+                  + " are stored. Flatten the structure.",
+              "FieldValueTooLong"));
+    }
+    return causes;
   }
 
   /**
