@@ -113,6 +113,21 @@ public final class EmbeddedApiServer implements AutoCloseable {
    */
   public static EmbeddedApiServer start(
       Path stateDir, int port, List<?> crds, boolean rotateCredentials, ServerLimits limits) {
+    return start(stateDir, port, crds, rotateCredentials, limits, CreateFinalizers.none());
+  }
+
+  /**
+   * As {@link #start(Path, int, List, boolean, ServerLimits)}; new objects of the resources named
+   * in {@code createFinalizers} get their finalizer from the server (standalone mode's BatchJobs,
+   * for the controller in the same process).
+   */
+  public static EmbeddedApiServer start(
+      Path stateDir,
+      int port,
+      List<?> crds,
+      boolean rotateCredentials,
+      ServerLimits limits,
+      CreateFinalizers createFinalizers) {
     // Request bodies are read with names as long as a body may be, so that a key too long for the
     // product's readers gets the real server's 422 naming the field rather than a parse error;
     // CommitGuard keeps every such object out of the store.
@@ -164,7 +179,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
               new SchemaValidator(cel),
               cel,
               tables,
-              texts);
+              texts,
+              createFinalizers);
       Vertx vertx =
           Vertx.vertx(
               new VertxOptions()

@@ -67,6 +67,31 @@ final class FieldOwnership {
   }
 
   /**
+   * Puts {@code finalizer} on an object being created, after the request's own fields are recorded,
+   * and records it as {@code manager}'s: the creator does not own it, so a later apply of theirs
+   * without it leaves it on ({@link CreateFinalizers}). Nothing changes when it is listed already.
+   */
+  void addFinalizer(ResourceType type, ObjectNode created, String finalizer, String manager) {
+    for (JsonNode f : created.path("metadata").path("finalizers")) {
+      if (f.asText().equals(finalizer)) {
+        return;
+      }
+    }
+    ObjectNode before = withoutManagedFields(created);
+    created.withObjectProperty("metadata").withArrayProperty("finalizers").add(finalizer);
+    List<ManagedFields.Entry> entries =
+        ManagedFields.update(
+            ManagedFields.of(created),
+            before,
+            withoutManagedFields(created),
+            FieldShapes.of(type, type.preferredVersion()),
+            ignored(type, false),
+            writer(created, type, false, manager),
+            rules.now());
+    ManagedFields.write(created, entries);
+  }
+
+  /**
    * A server-side apply of the request's configuration onto {@code live} ({@code null} when the
    * object does not exist yet).
    *

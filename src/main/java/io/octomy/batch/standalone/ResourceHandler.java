@@ -32,9 +32,11 @@ final class ResourceHandler {
   private final FieldOwnership ownership;
   private final SerializedObjects texts;
   private final ListReads lists;
+  private final CreateFinalizers createFinalizers;
 
   /**
    * @param texts the text of stored objects, shared with the watches
+   * @param createFinalizers the finalizers new objects get from the server
    */
   ResourceHandler(
       ObjectStore store,
@@ -44,8 +46,10 @@ final class ResourceHandler {
       SchemaValidator validator,
       CelRules cel,
       TableRenderer tables,
-      SerializedObjects texts) {
+      SerializedObjects texts,
+      CreateFinalizers createFinalizers) {
     this.texts = texts;
+    this.createFinalizers = createFinalizers;
     this.store = store;
     this.json = json;
     this.yaml = yaml;
@@ -134,6 +138,7 @@ final class ResourceHandler {
     // A generated name that is taken is drawn again (kube-apiserver does the same since 1.32):
     // five random characters collide once in a few thousand creates in a namespace of 20,000.
     ownership.recordUpdate(req, type, null, object, false);
+    addCreateFinalizer(type, object);
     for (int attempt = 1; ; attempt++) {
       String name = object.path("metadata").path("name").asText();
       try {
@@ -220,6 +225,7 @@ final class ResourceHandler {
                     applied.withObjectProperty("metadata").put("name", p.name());
                     ObjectNode object = rules.prepareCreate(type, ns, applied);
                     admit(type, object, null);
+                    addCreateFinalizer(type, object);
                     created[0] = p.name();
                     return new ObjectStore.Put(object);
                   }
@@ -235,6 +241,12 @@ final class ResourceHandler {
                   return change(req, type, current, candidate, status);
                 }));
     return warned(answer(created[0] != null ? 201 : 200, req, type, p.version(), result), warnings);
+  }
+
+  private void addCreateFinalizer(ResourceType type, ObjectNode object) {
+    createFinalizers
+        .forNew(type)
+        .ifPresent(f -> ownership.addFinalizer(type, object, f, CreateFinalizers.MANAGER));
   }
 
   /** The change an update or patch makes, given the stored object and the requested one. */

@@ -1,5 +1,6 @@
 package io.octomy.batch.standalone;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.agent.AgentSettings;
@@ -7,10 +8,12 @@ import io.octomy.batch.agent.NodeAgent;
 import io.octomy.batch.agent.OshiHostProbe;
 import io.octomy.batch.agent.ProcessExecutor;
 import io.octomy.batch.agent.RunKey;
+import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.crd.CrdFinisher;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.visibility.ControllerVisibility;
+import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
 import java.io.IOException;
@@ -71,7 +74,12 @@ public final class StandaloneRuntime implements AutoCloseable {
       throws IOException, InterruptedException {
     EmbeddedApiServer server =
         EmbeddedApiServer.start(
-            o.stateDir(), o.port(), productCrds(), o.rotateCredentials(), ServerLimits.defaults());
+            o.stateDir(),
+            o.port(),
+            productCrds(),
+            o.rotateCredentials(),
+            ServerLimits.defaults(),
+            reservationFromCreate());
     KubernetesClient client = null;
     NodeAgent agent = null;
     BatchController controller = null;
@@ -145,6 +153,17 @@ public final class StandaloneRuntime implements AutoCloseable {
           ? r
           : new IllegalStateException("the local agent did not start", e.getCause());
     }
+  }
+
+  /**
+   * The controller's finalizer on every new BatchJob: it runs in this process, so an admission need
+   * not write it first (see {@link CreateFinalizers}; on a cluster the controller writes it).
+   */
+  public static CreateFinalizers reservationFromCreate() {
+    return CreateFinalizers.of(
+        HasMetadata.getGroup(BatchJob.class),
+        HasMetadata.getPlural(BatchJob.class),
+        Finalizers.RESERVATION);
   }
 
   /** The generated CRDs, from the jar (or the build output). */

@@ -12,7 +12,9 @@ package io.octomy.batch.vocabulary;
  * <ul>
  *   <li>Added just before the admission is written (the status subresource cannot carry metadata,
  *       so it is a write of its own on the job, conditional on the version the pass decided on; the
- *       admission is written only once it has landed, so no job is admitted without it).
+ *       admission is written only once it has landed, so no job is admitted without it). In
+ *       standalone mode the embedded server puts it on every new job instead, owned by its own
+ *       field manager, and an admission is then its status write alone.
  *   <li>Removed when the job holds nothing any more: it finished (Succeeded or Failed, which for a
  *       job being deleted means its agent reported its process stopped, its Pod is gone, or its
  *       BatchNode was deleted and not re-created within {@code nodeHeartbeatTimeout}), or it is

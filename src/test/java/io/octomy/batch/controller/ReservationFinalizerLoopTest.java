@@ -79,6 +79,35 @@ class ReservationFinalizerLoopTest {
             Map.of("a", "Admitted@n1", "b", "Admitted@n1"),
             h -> assertThat(finalizers(h, "a")).containsExactly(Finalizers.RESERVATION)),
         new Case(
+            "a job that carries the finalizer from its create (standalone's server puts it on) is"
+                + " admitted by its status write alone",
+            h -> {
+              h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+              h.cluster.add(withReservation(aJob("a").cpu(1000).build()));
+              // a finalizer write would be refused: the job is admitted only if none is sent
+              h.cluster.fault("finalizers/a", Fault.CONFLICT);
+            },
+            h -> assertThat(h.pass().conflicts()).isZero(),
+            Map.of("a", "Admitted@n1"),
+            h -> assertThat(finalizers(h, "a")).containsExactly(Finalizers.RESERVATION)),
+        new Case(
+            "a job that carries the finalizer from its create, deleted while it waits, goes at the"
+                + " next pass",
+            h -> {
+              h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+              h.cluster.add(aJob("big").cpu(4000).build());
+              h.cluster.add(withReservation(aJob("a").cpu(3000).build()));
+            },
+            h -> {
+              h.pass();
+              assertThat(state(h, "a")).isEqualTo("Queued:WaitingForCapacity");
+              h.cluster.delete("a");
+              assertThat(state(h, "a")).as("kept by the finalizer").isNotEqualTo("absent");
+              h.pass();
+            },
+            Map.of("a", "absent", "big", "Admitted@n1"),
+            h -> assertThat(h.cluster.admissionsApplied()).containsExactly("big@n1")),
+        new Case(
             "a running Pod job deleted: its Pod is deleted at once, the job goes once it is gone",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Pod));
@@ -285,6 +314,12 @@ class ReservationFinalizerLoopTest {
       case Queued -> "Queued:" + j.getStatus().getReason();
       default -> j.getStatus().getPhase().name();
     };
+  }
+
+  /** The job as standalone's server stores it: with the controller's finalizer from its create. */
+  private static BatchJob withReservation(BatchJob job) {
+    job.getMetadata().setFinalizers(new ArrayList<>(List.of(Finalizers.RESERVATION)));
+    return job;
   }
 
   private static List<String> finalizers(Harness h, String job) {

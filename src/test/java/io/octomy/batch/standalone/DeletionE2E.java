@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Deleting a running job, as a user does with stock kubectl against {@code standalone}: the job
  * carries no finalizer of the user's, yet it keeps its place until its real process has stopped, so
- * a second job that would not fit beside it is not admitted while the first still runs.
+ * a second job that would not fit beside it is not admitted while the first still runs. A job that
+ * holds nothing goes at once, though it carries the controller's finalizer from its create.
  */
 class DeletionE2E {
 
@@ -72,7 +73,7 @@ class DeletionE2E {
       until(Duration.ofSeconds(10), "first's pid", () -> Files.exists(pidFile) && pid(pidFile) > 0);
       long pid = pid(pidFile);
       assertThat(k.run("get", "bj", "first", "-o", "jsonpath={.metadata.finalizers}").out())
-          .as("the controller's finalizer, put on when it was admitted")
+          .as("the controller's finalizer")
           .contains(Finalizers.RESERVATION);
 
       assertThat(k.run("delete", "bj", "first", "--wait=false").exitCode()).isZero();
@@ -105,6 +106,44 @@ class DeletionE2E {
           "the first job to be gone",
           () -> k.run("get", "bj", "first").err().contains("NotFound"));
       assertThat(alive(pid)).isFalse();
+    }
+  }
+
+  @Test
+  void aWaitingJobCarriesTheFinalizerFromItsCreateKeepsItThroughApplyAndGoesWhenDeleted()
+      throws Exception {
+    try (StandaloneProcess sa =
+        StandaloneProcess.start(
+            dir.resolve("state"),
+            dir.resolve("standalone.log"),
+            "--node",
+            "e2e",
+            "--capacity",
+            "octomy.io/cpu-milli=2000")) {
+      Kubectl k = new Kubectl(Kubectl.versions().get(0), sa.kubeconfig, home);
+      apply(k, "waiting", "true"); // asks for 3000 of 2000: it waits
+      assertThat(k.run("get", "bj", "waiting", "-o", "jsonpath={.metadata.finalizers}").out())
+          .as("on the job from its first version, before any decision")
+          .contains(Finalizers.RESERVATION);
+      assertThat(
+              k.run("get", "bj", "waiting", "-o", "jsonpath={.metadata.managedFields[*].manager}")
+                  .out())
+          .as("owned by the server's manager, not the creator's")
+          .contains(CreateFinalizers.MANAGER);
+      until(
+          Duration.ofSeconds(30),
+          "waiting to be decided",
+          () -> phase(k, "waiting").equals("Queued"));
+
+      Path manifest = dir.resolve("waiting.yaml");
+      assertThat(k.run("apply", "--server-side", "-f", manifest.toString()).exitCode()).isZero();
+      assertThat(k.run("get", "bj", "waiting", "-o", "jsonpath={.metadata.finalizers}").out())
+          .as("a server-side apply without it leaves it on")
+          .contains(Finalizers.RESERVATION);
+
+      Kubectl.Result deleted = k.run("delete", "bj", "waiting", "--timeout=30s");
+      assertThat(deleted.exitCode()).as(deleted.err()).isZero();
+      assertThat(k.run("get", "bj", "waiting").err()).contains("NotFound");
     }
   }
 

@@ -53,7 +53,8 @@ class GeneratedNameRetryTest {
             new SchemaValidator(cel),
             cel,
             new TableRenderer(clock),
-            new SerializedObjects(json));
+            new SerializedObjects(json),
+            CreateFinalizers.none());
     post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"default\"}}");
   }
 
