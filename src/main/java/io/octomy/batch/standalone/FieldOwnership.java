@@ -72,6 +72,9 @@ final class FieldOwnership {
    * without it leaves it on ({@link CreateFinalizers}). Nothing changes when it is listed already.
    */
   void addFinalizer(ResourceType type, ObjectNode created, String finalizer, String manager) {
+    if (tooDeep(created)) {
+      return; // the commit guard refuses it
+    }
     for (JsonNode f : created.path("metadata").path("finalizers")) {
       if (f.asText().equals(finalizer)) {
         return;
