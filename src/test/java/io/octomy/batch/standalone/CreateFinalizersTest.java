@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.octomy.batch.api.crd.CelRules;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -39,20 +37,12 @@ class CreateFinalizersTest {
 
   @BeforeEach
   void open() {
-    SqliteStateStore db = SqliteStateStore.open(dir.resolve("state.db"));
-    store = new ObjectStore(json, db, new CommitGuard(json, key -> null), ObjectStore.HISTORY);
-    CelRules cel = new CelRules();
-    Clock clock = Clock.systemUTC();
+    store = HandlerFixture.store(dir, json);
     handler =
-        new ResourceHandler(
+        HandlerFixture.handler(
             store,
             json,
-            new ObjectMapper(new YAMLFactory()),
-            new ObjectRules(clock),
-            new SchemaValidator(cel),
-            cel,
-            new TableRenderer(clock),
-            new SerializedObjects(json),
+            new ObjectRules(Clock.systemUTC()),
             CreateFinalizers.of("", "configmaps", HELD));
     send(
         "POST",

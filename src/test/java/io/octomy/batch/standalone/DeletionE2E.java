@@ -59,14 +59,7 @@ class DeletionE2E {
     // ($$$$ is the shell's $$ once the template's $$ escapes are expanded, as in a Pod.)
     String slowToStop =
         "echo $$$$ > " + pidFile + "; trap \"sleep 2; exit 143\" TERM; while :; do sleep 0.2; done";
-    try (StandaloneProcess sa =
-        StandaloneProcess.start(
-            dir.resolve("state"),
-            dir.resolve("standalone.log"),
-            "--node",
-            "e2e",
-            "--capacity",
-            "octomy.io/cpu-milli=4000")) {
+    try (StandaloneProcess sa = standalone(4000)) {
       Kubectl k = new Kubectl(Kubectl.versions().get(0), sa.kubeconfig, home);
       apply(k, "first", slowToStop);
       until(Duration.ofSeconds(40), "first to run", () -> phase(k, "first").equals("Running"));
@@ -112,14 +105,7 @@ class DeletionE2E {
   @Test
   void aWaitingJobCarriesTheFinalizerFromItsCreateKeepsItThroughApplyAndGoesWhenDeleted()
       throws Exception {
-    try (StandaloneProcess sa =
-        StandaloneProcess.start(
-            dir.resolve("state"),
-            dir.resolve("standalone.log"),
-            "--node",
-            "e2e",
-            "--capacity",
-            "octomy.io/cpu-milli=2000")) {
+    try (StandaloneProcess sa = standalone(2000)) {
       Kubectl k = new Kubectl(Kubectl.versions().get(0), sa.kubeconfig, home);
       apply(k, "waiting", "true"); // asks for 3000 of 2000: it waits
       assertThat(k.run("get", "bj", "waiting", "-o", "jsonpath={.metadata.finalizers}").out())
@@ -145,6 +131,17 @@ class DeletionE2E {
       assertThat(deleted.exitCode()).as(deleted.err()).isZero();
       assertThat(k.run("get", "bj", "waiting").err()).contains("NotFound");
     }
+  }
+
+  /** Standalone mode on one node of this many cpu-milli. */
+  private StandaloneProcess standalone(int cpuMilli) throws Exception {
+    return StandaloneProcess.start(
+        dir.resolve("state"),
+        dir.resolve("standalone.log"),
+        "--node",
+        "e2e",
+        "--capacity",
+        "octomy.io/cpu-milli=" + cpuMilli);
   }
 
   private void apply(Kubectl k, String name, String command) throws Exception {

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.octomy.batch.api.crd.CelRules;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -40,21 +38,10 @@ class GeneratedNameRetryTest {
 
   @BeforeEach
   void open() {
-    SqliteStateStore db = SqliteStateStore.open(dir.resolve("state.db"));
-    store = new ObjectStore(json, db, new CommitGuard(json, key -> null), ObjectStore.HISTORY);
-    CelRules cel = new CelRules();
-    Clock clock = Clock.systemUTC();
+    store = HandlerFixture.store(dir, json);
     handler =
-        new ResourceHandler(
-            store,
-            json,
-            new ObjectMapper(new YAMLFactory()),
-            new ObjectRules(clock, names),
-            new SchemaValidator(cel),
-            cel,
-            new TableRenderer(clock),
-            new SerializedObjects(json),
-            CreateFinalizers.none());
+        HandlerFixture.handler(
+            store, json, new ObjectRules(Clock.systemUTC(), names), CreateFinalizers.none());
     post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"default\"}}");
   }
 

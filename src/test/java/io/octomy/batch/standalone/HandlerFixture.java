@@ -1,0 +1,36 @@
+package io.octomy.batch.standalone;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.octomy.batch.api.crd.CelRules;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/** A {@link ResourceHandler} over a SQLite store in a test's directory, without a server. */
+final class HandlerFixture {
+
+  private HandlerFixture() {}
+
+  /** The store of {@code dir/state.db}, with no custom resources registered. */
+  static ObjectStore store(Path dir, ObjectMapper json) {
+    SqliteStateStore db = SqliteStateStore.open(dir.resolve("state.db"));
+    return new ObjectStore(json, db, new CommitGuard(json, key -> null), ObjectStore.HISTORY);
+  }
+
+  /** A handler over {@code store} with these rules and finalizers for new objects. */
+  static ResourceHandler handler(
+      ObjectStore store, ObjectMapper json, ObjectRules rules, CreateFinalizers createFinalizers) {
+    CelRules cel = new CelRules();
+    Clock clock = Clock.systemUTC();
+    return new ResourceHandler(
+        store,
+        json,
+        new ObjectMapper(new YAMLFactory()),
+        rules,
+        new SchemaValidator(cel),
+        cel,
+        new TableRenderer(clock),
+        new SerializedObjects(json),
+        createFinalizers);
+  }
+}
