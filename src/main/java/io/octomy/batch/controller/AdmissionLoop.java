@@ -62,11 +62,26 @@ public final class AdmissionLoop implements AutoCloseable {
    * @param tick the timer's period: aging, heartbeats and starvation
    * @param messageRefresh how often a waiting job's wording alone may be rewritten
    * @param writeThreads status writers working in parallel
+   * @param finalizerRelease when a finished job loses the controller's finalizer
    */
   public record Settings(
-      Duration passDelay, Duration tick, Duration messageRefresh, int writeThreads) {
+      Duration passDelay,
+      Duration tick,
+      Duration messageRefresh,
+      int writeThreads,
+      FinalizerRelease finalizerRelease) {
+
+    /** The settings with the finalizer released as a job finishes, as on a cluster. */
+    public Settings(Duration passDelay, Duration tick, Duration messageRefresh, int writeThreads) {
+      this(passDelay, tick, messageRefresh, writeThreads, FinalizerRelease.AT_FINISH);
+    }
+
     public static Settings defaults() {
       return new Settings(Duration.ZERO, Duration.ofSeconds(5), Duration.ofSeconds(30), 8);
+    }
+
+    public Settings withFinalizerRelease(FinalizerRelease release) {
+      return new Settings(passDelay, tick, messageRefresh, writeThreads, release);
     }
   }
 
@@ -111,7 +126,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final SilentNodeMarker liveness;
   private final SnapshotBuilder snapshots = new SnapshotBuilder();
   private final StatusWriteGate gate;
-  private final ReservationFinalizer finalizer = new ReservationFinalizer();
+  private final ReservationFinalizer finalizer;
   private final Clock clock;
 
   private final ScheduledExecutorService loop;
@@ -147,6 +162,7 @@ public final class AdmissionLoop implements AutoCloseable {
     this.writing =
         new WriteStep(writer, metrics, gate, assumed, writers, events, this::writeAnswered);
     this.liveness = new SilentNodeMarker(writer, policy.nodeHeartbeatTimeout());
+    this.finalizer = new ReservationFinalizer(settings.finalizerRelease());
   }
 
   /**

@@ -27,6 +27,12 @@ final class ReservationFinalizer {
   /** uid and resourceVersion of jobs whose release was sent, until the cache moves past them. */
   private final Set<String> releasing = ConcurrentHashMap.newKeySet();
 
+  private final FinalizerRelease release;
+
+  ReservationFinalizer(FinalizerRelease release) {
+    this.release = release;
+  }
+
   /** True when the job carries the controller's finalizer. */
   static boolean on(BatchJob job) {
     List<String> f = job.getMetadata().getFinalizers();
@@ -68,9 +74,10 @@ final class ReservationFinalizer {
   /**
    * The jobs whose finalizer the controller removes now: they carry it and hold nothing any more.
    * That is a job that finished (Succeeded or Failed: its run ended, or was ended by the node-loss
-   * rule), or one being deleted that holds no place (Queued, Skipped, Rejected). A job with an
-   * admission of ours in flight or uncertain holds a place whatever its cached status says, and a
-   * job whose cached copy is one our own write replaced is left until the cache catches up.
+   * rule; with {@link FinalizerRelease#AT_DELETE} only once it is being deleted), or one being
+   * deleted that holds no place (Queued, Skipped, Rejected). A job with an admission of ours in
+   * flight or uncertain holds a place whatever its cached status says, and a job whose cached copy
+   * is one our own write replaced is left until the cache catches up.
    */
   List<BatchJob> toRelease(
       Collection<BatchJob> jobs,
@@ -87,7 +94,8 @@ final class ReservationFinalizer {
       seen.add(version);
       boolean deleting = job.getMetadata().getDeletionTimestamp() != null;
       var phase = snapshots.effectivePhase(job);
-      boolean holdsNothing = phase.isFinal() || (deleting && !phase.holdsReservation());
+      boolean finishedGoes = phase.isFinal() && release == FinalizerRelease.AT_FINISH;
+      boolean holdsNothing = finishedGoes || (deleting && !phase.holdsReservation());
       JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
       if (holdsNothing
           && assumed.get(key, job.getMetadata().getUid()) == null

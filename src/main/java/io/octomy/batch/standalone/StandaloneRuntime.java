@@ -12,6 +12,7 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.crd.CrdFinisher;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
+import io.octomy.batch.controller.FinalizerRelease;
 import io.octomy.batch.controller.visibility.ControllerVisibility;
 import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.NodeMode;
@@ -109,7 +110,9 @@ public final class StandaloneRuntime implements AutoCloseable {
                   "default",
                   "127.0.0.1",
                   o.metricsPort(),
-                  AdmissionLoop.Settings.defaults()),
+                  // one process: a finished job's finalizer can wait for its delete
+                  AdmissionLoop.Settings.defaults()
+                      .withFinalizerRelease(FinalizerRelease.AT_DELETE)),
               clock);
       Path agentState = settings.stateDir();
       String local = settings.nodeName();

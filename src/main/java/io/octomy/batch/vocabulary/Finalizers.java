@@ -18,7 +18,8 @@ package io.octomy.batch.vocabulary;
  *   <li>Removed when the job holds nothing any more: it finished (Succeeded or Failed, which for a
  *       job being deleted means its agent reported its process stopped, its Pod is gone, or its
  *       BatchNode was deleted and not re-created within {@code nodeHeartbeatTimeout}), or it is
- *       being deleted while it holds nothing (Queued, Skipped, Rejected).
+ *       being deleted while it holds nothing (Queued, Skipped, Rejected). In standalone mode a
+ *       finished job keeps it until it is deleted: the controller runs in the server's process.
  * </ul>
  *
  * With the controller uninstalled nothing removes it: {@code kubectl patch bj NAME --type=merge -p

@@ -41,6 +41,7 @@ class AdmissionLoopTest {
     final FakeCluster cluster = new FakeCluster();
     final TestClock clock = TestClock.standing();
     final List<AdmissionLoop.PassReport> reports = new ArrayList<>();
+    private FinalizerRelease finalizerRelease = FinalizerRelease.AT_FINISH;
     AdmissionLoop loop = newLoop();
 
     AdmissionLoop newLoop() {
@@ -48,7 +49,11 @@ class AdmissionLoopTest {
       // test's back; the script runs each pass itself.
       AdmissionLoop.Settings settings =
           new AdmissionLoop.Settings(
-              Duration.ofHours(1), Duration.ofHours(1), Duration.ofSeconds(30), 2);
+              Duration.ofHours(1),
+              Duration.ofHours(1),
+              Duration.ofSeconds(30),
+              2,
+              finalizerRelease);
       return new AdmissionLoop(
           cluster,
           cluster,
@@ -67,6 +72,12 @@ class AdmissionLoopTest {
     void restart() {
       loop.close();
       loop = newLoop();
+    }
+
+    /** A fresh loop that releases a finished job's finalizer as given (before the first pass). */
+    void releaseFinalizers(FinalizerRelease release) {
+      finalizerRelease = release;
+      restart();
     }
 
     BatchNode readyNode(String name, long cpu, Executor executor) {

@@ -142,6 +142,50 @@ class ReservationFinalizerLoopTest {
             Map.of("a", "Succeeded"),
             h -> assertThat(finalizers(h, "a")).isEmpty()),
         new Case(
+            "released at delete (standalone): a finished job keeps the finalizer, and goes at the"
+                + " pass after its delete",
+            h -> {
+              h.releaseFinalizers(FinalizerRelease.AT_DELETE);
+              h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+              h.cluster.add(withReservation(aJob("a").cpu(3000).build()));
+            },
+            h -> {
+              h.pass();
+              h.cluster.report("n1", run(h, "a", JobPhase.Succeeded));
+              h.pass();
+              h.pass();
+              assertThat(state(h, "a")).isEqualTo("Succeeded");
+              assertThat(finalizers(h, "a")).as("kept").containsExactly(Finalizers.RESERVATION);
+              h.cluster.delete("a");
+              assertThat(state(h, "a")).as("kept by the finalizer").isEqualTo("Succeeded");
+              h.pass();
+            },
+            Map.of("a", "absent"),
+            h -> assertThat(h.cluster.admissionsApplied()).containsExactly("a@n1")),
+        new Case(
+            "released at delete (standalone): a running job deleted holds its place until its"
+                + " agent reports it stopped, then goes",
+            h -> {
+              h.releaseFinalizers(FinalizerRelease.AT_DELETE);
+              h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+              h.cluster.add(withReservation(aJob("a").cpu(3000).build()));
+              h.cluster.add(withReservation(aJob("b").cpu(3000).build()));
+            },
+            h -> {
+              h.pass();
+              h.cluster.report("n1", run(h, "a", JobPhase.Running));
+              h.pass();
+              h.cluster.delete("a");
+              h.pass();
+              assertThat(state(h, "a")).as("still running: kept").isEqualTo("Running@n1");
+              assertThat(state(h, "b")).isEqualTo("Queued:WaitingForCapacity");
+              h.cluster.report("n1", run(h, "a", JobPhase.Failed));
+              h.pass(); // a ended
+              h.pass(); // its finalizer goes, and b takes the place
+            },
+            Map.of("a", "absent", "b", "Admitted@n1"),
+            h -> assertThat(h.cluster.admissionsApplied()).containsExactly("a@n1", "b@n1")),
+        new Case(
             "a job deleted while queued goes at once, even with a finalizer left from an admission"
                 + " that did not land",
             h -> {

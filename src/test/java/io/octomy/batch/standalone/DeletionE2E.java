@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Deleting a running job, as a user does with stock kubectl against {@code standalone}: the job
  * carries no finalizer of the user's, yet it keeps its place until its real process has stopped, so
  * a second job that would not fit beside it is not admitted while the first still runs. A job that
- * holds nothing goes at once, though it carries the controller's finalizer from its create.
+ * holds nothing goes at once, though it carries the controller's finalizer from its create; a
+ * finished job keeps that finalizer until it is deleted.
  */
 class DeletionE2E {
 
@@ -130,6 +131,22 @@ class DeletionE2E {
       Kubectl.Result deleted = k.run("delete", "bj", "waiting", "--timeout=30s");
       assertThat(deleted.exitCode()).as(deleted.err()).isZero();
       assertThat(k.run("get", "bj", "waiting").err()).contains("NotFound");
+    }
+  }
+
+  @Test
+  void aFinishedJobKeepsTheFinalizerAndGoesWhenDeleted() throws Exception {
+    try (StandaloneProcess sa = standalone(4000)) {
+      Kubectl k = new Kubectl(Kubectl.versions().get(0), sa.kubeconfig, home);
+      apply(k, "done", "true");
+      until(Duration.ofSeconds(60), "done to succeed", () -> phase(k, "done").equals("Succeeded"));
+      assertThat(k.run("get", "bj", "done", "-o", "jsonpath={.metadata.finalizers}").out())
+          .as("kept after the finish: the controller in this process lets it go at the delete")
+          .contains(Finalizers.RESERVATION);
+
+      Kubectl.Result deleted = k.run("delete", "bj", "done", "--timeout=30s");
+      assertThat(deleted.exitCode()).as(deleted.err()).isZero();
+      assertThat(k.run("get", "bj", "done").err()).contains("NotFound");
     }
   }
 
