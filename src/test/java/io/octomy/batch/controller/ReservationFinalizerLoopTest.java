@@ -47,20 +47,7 @@ class ReservationFinalizerLoopTest {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
               h.cluster.add(aJob("a").cpu(3000).build());
             },
-            h -> {
-              h.pass();
-              h.cluster.report("n1", run(h, "a", JobPhase.Running));
-              h.pass();
-              h.cluster.delete("a");
-              h.cluster.add(aJob("b").cpu(3000).build());
-              h.pass();
-              h.pass();
-              assertThat(state(h, "a")).as("still running: kept").isEqualTo("Running@n1");
-              assertThat(state(h, "b")).isEqualTo("Queued:WaitingForCapacity");
-              h.cluster.report("n1", run(h, "a", JobPhase.Failed));
-              h.pass(); // a ended
-              h.pass(); // its finalizer goes, and b takes the place
-            },
+            ReservationFinalizerLoopTest::deleteWhileRunningThenStop,
             Map.of("a", "absent", "b", "Admitted@n1"),
             h -> assertThat(h.cluster.admissionsApplied()).containsExactly("a@n1", "b@n1")),
         new Case(
@@ -169,20 +156,8 @@ class ReservationFinalizerLoopTest {
               h.releaseFinalizers(FinalizerRelease.AT_DELETE);
               h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
               h.cluster.add(withReservation(aJob("a").cpu(3000).build()));
-              h.cluster.add(withReservation(aJob("b").cpu(3000).build()));
             },
-            h -> {
-              h.pass();
-              h.cluster.report("n1", run(h, "a", JobPhase.Running));
-              h.pass();
-              h.cluster.delete("a");
-              h.pass();
-              assertThat(state(h, "a")).as("still running: kept").isEqualTo("Running@n1");
-              assertThat(state(h, "b")).isEqualTo("Queued:WaitingForCapacity");
-              h.cluster.report("n1", run(h, "a", JobPhase.Failed));
-              h.pass(); // a ended
-              h.pass(); // its finalizer goes, and b takes the place
-            },
+            ReservationFinalizerLoopTest::deleteWhileRunningThenStop,
             Map.of("a", "absent", "b", "Admitted@n1"),
             h -> assertThat(h.cluster.admissionsApplied()).containsExactly("a@n1", "b@n1")),
         new Case(
@@ -358,6 +333,25 @@ class ReservationFinalizerLoopTest {
       case Queued -> "Queued:" + j.getStatus().getReason();
       default -> j.getStatus().getPhase().name();
     };
+  }
+
+  /**
+   * Job a (3000 of n1's 4000) runs and is deleted, b (3000) arrives; a keeps its place until its
+   * agent reports it stopped, then its finalizer goes and b takes the place.
+   */
+  private static void deleteWhileRunningThenStop(Harness h) {
+    h.pass();
+    h.cluster.report("n1", run(h, "a", JobPhase.Running));
+    h.pass();
+    h.cluster.delete("a");
+    h.cluster.add(aJob("b").cpu(3000).build());
+    h.pass();
+    h.pass();
+    assertThat(state(h, "a")).as("still running: kept").isEqualTo("Running@n1");
+    assertThat(state(h, "b")).isEqualTo("Queued:WaitingForCapacity");
+    h.cluster.report("n1", run(h, "a", JobPhase.Failed));
+    h.pass(); // a ended
+    h.pass(); // its finalizer goes, and b takes the place
   }
 
   /** The job as standalone's server stores it: with the controller's finalizer from its create. */
