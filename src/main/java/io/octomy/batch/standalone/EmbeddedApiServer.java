@@ -8,6 +8,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.api.crd.CelRules;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -19,8 +21,12 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The embedded Kubernetes API server of standalone mode.
@@ -30,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  *     api.url();         // https://127.0.0.1:PORT
  *     api.token();       // bearer token (also in the kubeconfig)
  *     api.kubeconfig();  // .octomy/kubeconfig, mode 0600: export KUBECONFIG=...
- *     api.clientConfig() // a fabric8 Config for in-process clients
+ *     api.inProcessClient() // a fabric8 client for this process's controller and agent
  * }
  * }</pre>
  *
@@ -58,6 +64,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final int inProcessPort;
 
   private final Path kubeconfig;
+
+  /** The threads that hand answers and watch events to {@link #inProcessClient}s. */
+  private final ExecutorService inProcessHandOff = handOffThreads();
+
   private boolean closed;
 
   private EmbeddedApiServer(
@@ -331,6 +341,33 @@ public final class EmbeddedApiServer implements AutoCloseable {
         .build();
   }
 
+  /**
+   * A fabric8 client for the controller and agent in this process: its requests reach the router
+   * without HTTP ({@link InMemoryHttpClient}) and are served as those of the in-process listener
+   * are, ahead of users' requests. Its configuration is {@link #clientConfig}'s.
+   */
+  public KubernetesClient inProcessClient() {
+    return new KubernetesClientBuilder()
+        .withConfig(clientConfig())
+        .withHttpClientFactory(new InMemoryHttpClient.Factory(front, inProcessHandOff))
+        .build();
+  }
+
+  private static ExecutorService handOffThreads() {
+    AtomicInteger n = new AtomicInteger();
+    return new ThreadPoolExecutor(
+        0,
+        Integer.MAX_VALUE,
+        30,
+        TimeUnit.SECONDS,
+        new SynchronousQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "octomy-in-process-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
   /** The highest resourceVersion handed out so far. */
   public long resourceVersion() {
     return store.resourceVersion();
@@ -366,6 +403,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     closeAll(
         List.of(
             front,
+            inProcessHandOff::shutdown,
             () -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS),
             collector,
             store,

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -237,6 +238,52 @@ final class HttpFront implements AutoCloseable {
   }
 
   /**
+   * Serves a request of this process's controller or agent that came without HTTP ({@link
+   * InMemoryHttpClient}): as a request on the in-process listener, on a worker ahead of users'
+   * requests, without their in-flight limits. The answer completes on the worker, which the caller
+   * must leave at once (it hands the answer to a thread of its own).
+   */
+  CompletableFuture<ApiResponse> serveInProcess(ApiRequest request) {
+    CompletableFuture<ApiResponse> answer = new CompletableFuture<>();
+    if (request.body().length > limits.maxBodyBytes()) {
+      answer.complete(tooLargeAnswer());
+      return answer;
+    }
+    try {
+      workers.execute(
+          Credential.IN_PROCESS,
+          () -> {
+            try {
+              answer.complete(router.handle(request));
+            } catch (Throwable e) {
+              LOG.error("{} {} failed", request.method(), request.path(), e);
+              answer.complete(internalError(e));
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      answer.completeExceptionally(new IllegalStateException("the server is stopping", e));
+    }
+    return answer;
+  }
+
+  /**
+   * Starts a watch of this process's controller or agent that came without HTTP; on a server that
+   * is stopping, the watch ends at once, as its connection would.
+   */
+  void watchInProcess(ApiRequest head, WatchSink sink) {
+    try {
+      startWatch(Credential.IN_PROCESS, head, sink, null);
+    } catch (RejectedExecutionException e) {
+      sink.end();
+    }
+  }
+
+  /** Bytes a watch may hold for a client that does not read ({@link WatchSink#replayDone}). */
+  long watchBufferBytes() {
+    return limits.watchBufferBytes();
+  }
+
+  /**
    * Reads a body of at most {@code maxBodyBytes}. A larger one (by its Content-Length or as it
    * arrives) is never held in memory: the rest of it is read and dropped, and the 413 is sent once
    * the client has finished sending, then the connection is closed. Answering and closing while the
@@ -287,7 +334,18 @@ final class HttpFront implements AutoCloseable {
     if (req.response().ended() || req.response().closed()) {
       return;
     }
-    String status =
+    ApiResponse answer = tooLargeAnswer();
+    req.response()
+        .setStatusCode(answer.status())
+        .putHeader("Content-Type", answer.contentType())
+        .putHeader("Connection", "close")
+        .end(Buffer.buffer(answer.body()))
+        .onComplete(v -> req.connection().close());
+  }
+
+  private ApiResponse tooLargeAnswer() {
+    return ApiResponse.json(
+        413,
         ApiException.status(
                 413,
                 "RequestEntityTooLarge",
@@ -295,13 +353,7 @@ final class HttpFront implements AutoCloseable {
                 null,
                 null,
                 List.of())
-            .toString();
-    req.response()
-        .setStatusCode(413)
-        .putHeader("Content-Type", "application/json")
-        .putHeader("Connection", "close")
-        .end(status)
-        .onComplete(v -> req.connection().close());
+            .toString());
   }
 
   private static void answer(HttpServerRequest req, ApiResponse answer) {

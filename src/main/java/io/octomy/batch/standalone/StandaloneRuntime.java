@@ -2,7 +2,6 @@ package io.octomy.batch.standalone;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.agent.AgentSettings;
 import io.octomy.batch.agent.NodeAgent;
 import io.octomy.batch.agent.OshiHostProbe;
@@ -86,7 +85,7 @@ public final class StandaloneRuntime implements AutoCloseable {
     BatchController controller = null;
     ControllerVisibility visibility = null;
     try {
-      client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
+      client = server.inProcessClient();
       AgentSettings settings =
           AgentSettings.defaults(o.nodeName())
               .withInitialMode(o.mode())

@@ -32,28 +32,34 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fabric8 client, as the controller and agent will use it: CRUD, status patches, watches,
- * informers, and the API-server semantics they rely on (status/spec split, generation,
- * resourceVersion, conflicts, finalizers).
+ * The fabric8 client over HTTP, as users' fabric8 tools and a controller on a cluster use it: CRUD,
+ * status patches, watches, informers, and the API-server semantics they rely on (status/spec split,
+ * generation, resourceVersion, conflicts, finalizers). {@link InMemoryClientIT} runs the same over
+ * the transport of standalone mode's own controller and agent.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class Fabric8ClientIT {
 
-  @TempDir static Path dir;
-
-  static EmbeddedApiServer server;
-  static KubernetesClient client;
+  EmbeddedApiServer server;
+  KubernetesClient client;
 
   @BeforeAll
-  static void start() {
+  void start(@TempDir Path dir) {
     server = EmbeddedApiServer.start(dir, 0, List.of(TestCrds.sampleCrd()));
-    client = new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
+    client = connect(server);
+  }
+
+  /** The client under test. */
+  KubernetesClient connect(EmbeddedApiServer server) {
+    return new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
   }
 
   @AfterAll
-  static void stop() {
+  void stop() {
     client.close();
     server.close();
   }
@@ -71,7 +77,7 @@ class Fabric8ClientIT {
         .build();
   }
 
-  private static MixedOperation<
+  MixedOperation<
           GenericKubernetesResource,
           GenericKubernetesResourceList,
           Resource<GenericKubernetesResource>>
