@@ -8,16 +8,18 @@ import java.util.Optional;
 
 /**
  * The credentials of the embedded server, random bearer tokens. The user's is kept only in the 0600
- * kubeconfig and identity file ({@link ServerIdentityFile}); the in-process one, carried by the
- * controller and agent running in the same process, is drawn at each start and never written
- * anywhere. Every request must carry {@code Authorization: Bearer <token>} with one of them; which
- * one decides the order in which it is served ({@link RequestWorkers}).
+ * kubeconfig and identity file ({@link ServerIdentityFile}); the in-process one, for clients in the
+ * same process that come over HTTPS ({@link EmbeddedApiServer#clientConfig}), is drawn at each
+ * start and never written anywhere. Every request over HTTPS must carry {@code Authorization:
+ * Bearer <token>} with one of them; which one decides the order in which it is served ({@link
+ * RequestWorkers}). The controller and agent of standalone mode come without HTTP ({@link
+ * InMemoryHttpClient}) and are served as holders of the in-process credential.
  */
 final class BearerAuth {
 
   /** Who a request comes from, by the token it carries. */
   enum Credential {
-    /** The controller and agent of this process. */
+    /** The controller and agent of this process, and other clients in it. */
     IN_PROCESS,
     /** Anyone holding the kubeconfig. */
     USER

@@ -60,9 +60,6 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final TlsIdentity tls;
   private final int port;
 
-  /** The port of the listener for this process's own clients ({@link #clientConfig}). */
-  private final int inProcessPort;
-
   private final Path kubeconfig;
 
   /** The threads that hand answers and watch events to {@link #inProcessClient}s. */
@@ -80,7 +77,6 @@ public final class EmbeddedApiServer implements AutoCloseable {
       BearerAuth auth,
       TlsIdentity tls,
       int port,
-      int inProcessPort,
       Path kubeconfig) {
     this.tls = tls;
     this.lock = lock;
@@ -91,7 +87,6 @@ public final class EmbeddedApiServer implements AutoCloseable {
     this.router = router;
     this.auth = auth;
     this.port = port;
-    this.inProcessPort = inProcessPort;
     this.kubeconfig = kubeconfig;
   }
 
@@ -230,23 +225,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
       HttpFront front = new HttpFront(vertx, auth, tls, router, 8, limits);
       opened.add(0, front);
       boundPort[0] = listen(front, port, identity.lastPort());
-      int inProcessPort = front.startInProcess();
       ServerIdentityFile.rememberPort(stateDir, identity, boundPort[0], json);
       Path kubeconfig = stateDir.resolve("kubeconfig");
       KubeconfigWriter.write(
           kubeconfig, "https://127.0.0.1:" + boundPort[0], tls.caData(), auth.token(), yaml);
       return new EmbeddedApiServer(
-          lock,
-          store,
-          collector,
-          vertx,
-          front,
-          router,
-          auth,
-          tls,
-          boundPort[0],
-          inProcessPort,
-          kubeconfig);
+          lock, store, collector, vertx, front, router, auth, tls, boundPort[0], kubeconfig);
     } catch (IOException e) {
       closeAll(opened);
       throw new UncheckedIOException("cannot use state directory " + stateDir, e);
@@ -327,14 +311,16 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   /**
-   * A fabric8 client configuration for this server, for the controller and agent in the same
-   * process: it carries the in-process credential, so its requests are served ahead of users' and
-   * outside their in-flight limits ({@link RequestWorkers}), and it reaches the listener kept for
-   * that credential alone, without TLS ({@link HttpFront#startInProcess}).
+   * A fabric8 client configuration for this server's HTTPS listener with the in-process credential
+   * instead of the user's: its requests are served ahead of users' and outside their in-flight
+   * limits ({@link RequestWorkers}), as those of {@link #inProcessClient}, but over HTTP, for a
+   * client in this process that is built from a configuration (a controller run beside the server,
+   * as the benchmarks do). The credential is drawn at each start and never written anywhere.
    */
   public Config clientConfig() {
     return new ConfigBuilder(Config.empty())
-        .withMasterUrl("http://127.0.0.1:" + inProcessPort)
+        .withMasterUrl(url().toString())
+        .withCaCertData(tls.caData())
         .withOauthToken(auth.inProcessToken())
         .withNamespace("default")
         .withHttp2Disable(true)

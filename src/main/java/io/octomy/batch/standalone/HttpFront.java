@@ -33,11 +33,11 @@ import org.slf4j.LoggerFactory;
  * streams watches either as a chunked HTTP response (kubectl, {@link ChunkedWatchSink}) or over a
  * WebSocket (fabric8 clients, {@link WebSocketWatchSink}).
  *
- * <p>This process's own controller and agent reach it on a second listener, also on 127.0.0.1 only,
- * without TLS ({@link #startInProcess}): it serves nothing but requests that carry the in-process
- * credential, which is drawn at each start and never written anywhere, so it answers no one else.
- * Why: at a restart the controller lists every job at once (46 MB for 21,000 jobs), and on a JVM
- * that has not compiled AES-GCM yet encrypting and decrypting it took seconds of the start.
+ * <p>This process's own controller and agent do not come over HTTP: their requests reach {@link
+ * #serveInProcess} and {@link #watchInProcess} directly ({@link InMemoryHttpClient}), with no
+ * socket, no TLS and no HTTP framing. A request over HTTPS that carries the in-process credential
+ * (an embedding program's own client, {@link EmbeddedApiServer#clientConfig}) is served as theirs
+ * are.
  *
  * <p>Why not the mock web server's own dispatcher: its responses are complete bodies ({@code
  * MockResponse}), so a watch could not stay open as a chunked response, which is all kubectl
@@ -72,9 +72,6 @@ final class HttpFront implements AutoCloseable {
   private final AtomicInteger mutatingInFlight = new AtomicInteger();
   private final AtomicInteger inProcessInFlight = new AtomicInteger();
   private HttpServer server;
-
-  /** The listener for this process's own clients ({@link #startInProcess}), or null. */
-  private HttpServer inProcessServer;
 
   private final TlsIdentity tls;
 
@@ -115,20 +112,7 @@ final class HttpFront implements AutoCloseable {
     return bound(server, "127.0.0.1:" + port);
   }
 
-  /**
-   * Binds the in-process listener to 127.0.0.1 on any free port, without TLS, and returns the port.
-   * It refuses (401) every request that does not carry the in-process credential.
-   */
-  int startInProcess() {
-    inProcessServer =
-        vertx
-            .createHttpServer(loopback(0))
-            .connectionHandler(timeouts::opened)
-            .requestHandler(req -> onRequest(req, true));
-    return bound(inProcessServer, "127.0.0.1 for this process's clients");
-  }
-
-  /** What both listeners share: 127.0.0.1 only, and the request limits. */
+  /** 127.0.0.1 only, and the request limits. */
   private HttpServerOptions loopback(int port) {
     return new HttpServerOptions()
         .setHost("127.0.0.1")
@@ -153,17 +137,10 @@ final class HttpFront implements AutoCloseable {
   }
 
   private void onRequest(HttpServerRequest req) {
-    onRequest(req, false);
-  }
-
-  private void onRequest(HttpServerRequest req, boolean inProcessListener) {
     timeouts.started(req.connection());
     req.response().endHandler(v -> timeouts.finished(req.connection()));
     req.response().closeHandler(v -> timeouts.finished(req.connection()));
     Optional<Credential> credential = auth.credential(req.getHeader("Authorization"));
-    if (inProcessListener) {
-      credential = credential.filter(c -> c == Credential.IN_PROCESS);
-    }
     if (credential.isEmpty()) {
       req.response()
           .setStatusCode(401)
@@ -431,7 +408,6 @@ final class HttpFront implements AutoCloseable {
   public void close() {
     timeouts.close();
     closeListener(server);
-    closeListener(inProcessServer);
     workers.close();
   }
 

@@ -42,11 +42,6 @@ final class RawApi {
 
   /** With another bearer token than the kubeconfig's. */
   RawApi(EmbeddedApiServer server, String token) {
-    this(server, server.url(), token);
-  }
-
-  /** At another address of the server (its in-process listener), with the given token. */
-  RawApi(EmbeddedApiServer server, URI base, String token) {
     try {
       this.http =
           HttpClient.newBuilder()
@@ -57,7 +52,7 @@ final class RawApi {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
-    this.base = base;
+    this.base = server.url();
     this.token = token;
   }
 
