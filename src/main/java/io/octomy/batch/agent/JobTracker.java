@@ -19,6 +19,14 @@ interface JobTracker extends AutoCloseable {
    */
   boolean reconcile(InformedJobs jobs);
 
+  /**
+   * True when the last {@link #reconcile} left jobs to start for the next one: the agent reports
+   * what it started first, then reconciles again.
+   */
+  default boolean startsLeft() {
+    return false;
+  }
+
   /** Takes one usage reading of every running job. */
   void sample();
 

@@ -210,6 +210,9 @@ public final class NodeAgent implements AutoCloseable {
     if (changed) {
       requestReport();
     }
+    if (tracker.startsLeft()) {
+      requestReconcile(); // after the report just asked for
+    }
     return true;
   }
 

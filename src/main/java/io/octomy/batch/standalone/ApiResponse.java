@@ -25,6 +25,14 @@ record ApiResponse(int status, String contentType, byte[] body, List<String> war
     return new ApiResponse(status, contentType, body, all);
   }
 
+  /**
+   * The value of the {@code Warning} header for one warning: RFC 7234 warn-code 299 with agent "-",
+   * as the real API server writes them.
+   */
+  static String warningHeader(String warning) {
+    return "299 - \"" + warning.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
   static ApiResponse json(int status, String json) {
     return new ApiResponse(status, "application/json", json.getBytes(StandardCharsets.UTF_8));
   }

@@ -338,10 +338,7 @@ final class HttpFront implements AutoCloseable {
       return;
     }
     for (String warning : answer.warnings()) {
-      // RFC 7234 warn-code 299 with agent "-", as the real API server writes them
-      req.response()
-          .headers()
-          .add("Warning", "299 - \"" + warning.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+      req.response().headers().add("Warning", ApiResponse.warningHeader(warning));
     }
     req.response()
         .setStatusCode(answer.status())

@@ -150,11 +150,7 @@ final class InMemoryHttpClient
     headers.put("Content-Type", List.of(answer.contentType()));
     headers.put("Content-Length", List.of(Integer.toString(answer.body().length)));
     if (!answer.warnings().isEmpty()) {
-      headers.put(
-          "Warning",
-          answer.warnings().stream()
-              .map(w -> "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
-              .toList());
+      headers.put("Warning", answer.warnings().stream().map(ApiResponse::warningHeader).toList());
     }
     return new WholeResponse(
         answer.status(), headers, request, new WholeBody(answer.body(), consumer));
