@@ -329,8 +329,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
   /**
    * A fabric8 client for the controller and agent in this process: its requests reach the router
-   * without HTTP ({@link InMemoryHttpClient}) and are served as those of the in-process listener
-   * are, ahead of users' requests. Its configuration is {@link #clientConfig}'s.
+   * without HTTP ({@link InMemoryHttpClient}) and are served as requests with the in-process
+   * credential are, ahead of users' requests. Its configuration is {@link #clientConfig}'s.
    */
   public KubernetesClient inProcessClient() {
     return new KubernetesClientBuilder()

@@ -216,7 +216,7 @@ final class HttpFront implements AutoCloseable {
 
   /**
    * Serves a request of this process's controller or agent that came without HTTP ({@link
-   * InMemoryHttpClient}): as a request on the in-process listener, on a worker ahead of users'
+   * InMemoryHttpClient}): as a request with the in-process credential, on a worker ahead of users'
    * requests, without their in-flight limits. The answer completes on the worker, which the caller
    * must leave at once (it hands the answer to a thread of its own).
    */

@@ -44,7 +44,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Failure handling: an answer is handed back on this client's own threads ({@code handOff}),
  * never on the server's worker, so no client work (parsing the answer, an informer's handlers)
  * holds a worker. A request that the router fails on is answered 500, as over HTTP. A closed client
- * refuses new requests with an {@link IOException}, as a closed connection would.
+ * refuses new requests at once; so does a server that is stopping. The server's close does not end
+ * the watches of clients still open: close the clients first ({@link StandaloneRuntime#close}).
  */
 final class InMemoryHttpClient
     extends StandardHttpClient<

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -158,13 +159,25 @@ final class InMemoryWatchSocket implements WebSocket, WatchSink {
     List<Runnable> actions = List.copyOf(closeActions);
     closeActions.clear();
     // Not on the caller's thread: the server ends a watch while it holds the store's lock.
-    handOff.execute(() -> actions.forEach(Runnable::run));
+    handOffOrDrop(() -> actions.forEach(Runnable::run));
   }
 
   private void handOffLocked() {
     if (!handing) {
       handing = true;
-      handOff.execute(this::handOver);
+      if (!handOffOrDrop(this::handOver)) {
+        handing = false;
+      }
+    }
+  }
+
+  /** False when the server has stopped its hand-off threads: no one is left to tell. */
+  private boolean handOffOrDrop(Runnable task) {
+    try {
+      handOff.execute(task);
+      return true;
+    } catch (RejectedExecutionException e) {
+      return false;
     }
   }
 

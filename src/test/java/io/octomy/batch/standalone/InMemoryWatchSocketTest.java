@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.http.WebSocket;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -130,5 +131,22 @@ class InMemoryWatchSocketTest {
     }
     runHandOffs();
     assertThat(recorder.told).containsExactly("open", replayed, "12345678", large, "close 1000");
+  }
+
+  @Test
+  void closingAfterTheServerStoppedItsHandOffThreadsIsQuiet() {
+    Recorder recorder = new Recorder();
+    InMemoryWatchSocket socket =
+        new InMemoryWatchSocket(
+            recorder,
+            task -> {
+              throw new RejectedExecutionException("stopped");
+            },
+            1024);
+    socket.open();
+    socket.send("a");
+    assertThat(socket.sendClose(1000, "client closing")).isTrue();
+    socket.end();
+    assertThat(recorder.told).isEmpty();
   }
 }
