@@ -45,9 +45,6 @@ final class ProcessJobs implements JobTracker {
    */
   static final int STARTS_PER_RECONCILE = 2 * STARTERS;
 
-  /** Whether the last reconcile left admitted jobs to start ({@link #STARTS_PER_RECONCILE}). */
-  private boolean startsLeft;
-
   /** Reason of the entry of a job deleted before it started here. */
   static final String REASON_DELETED = "Deleted";
 
@@ -74,6 +71,9 @@ final class ProcessJobs implements JobTracker {
             t.setDaemon(true);
             return t;
           });
+
+  /** Whether the last reconcile left admitted jobs to start ({@link #STARTS_PER_RECONCILE}). */
+  private boolean startsLeft;
 
   /**
    * @param nodeName this node
@@ -153,6 +153,11 @@ final class ProcessJobs implements JobTracker {
         && job.getStatus().getPhase().isFinished();
   }
 
+  @Override
+  public boolean startsLeft() {
+    return startsLeft;
+  }
+
   /**
    * Whether this agent runs the job: the executor recorded when it was admitted is Process (one
    * field decides; on a node whose spec says Pod the controller creates a Pod instead). A job
@@ -194,11 +199,6 @@ final class ProcessJobs implements JobTracker {
    *
    * @return true when it was refused now (a change to report)
    */
-  @Override
-  public boolean startsLeft() {
-    return startsLeft;
-  }
-
   private boolean plan(BatchJob job, List<LaunchPlan> toStart) {
     RunKey key;
     try {
