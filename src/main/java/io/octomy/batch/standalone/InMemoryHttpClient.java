@@ -96,7 +96,7 @@ final class InMemoryHttpClient
   }
 
   /** The request as the HTTP side would have read it: raw path, decoded query, three headers. */
-  static ApiRequest toApiRequest(StandardHttpRequest request) {
+  private static ApiRequest toApiRequest(StandardHttpRequest request) {
     URI uri = request.uri();
     Map<String, String> query = new HashMap<>();
     String rawQuery = uri.getRawQuery();
