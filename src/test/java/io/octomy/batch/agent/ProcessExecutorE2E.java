@@ -171,6 +171,45 @@ class ProcessExecutorE2E {
   }
 
   @Test
+  void aFirstWordWithAnEqualsSignIsAProgramNotAnAssignment() throws Exception {
+    // As a container runtime would: "GREETING=hi" names a program (which PATH does not hold),
+    // it does not set a variable for "true".
+    ProcessExecutor e = executor();
+    RunKey key = key("assignment");
+    e.start(new LaunchSpec(key, List.of("GREETING=hi", "true"), Map.of(), null));
+    JobRecord r = await(e, key);
+    assertThat(r.phase()).isEqualTo(RunPhase.Failed);
+    assertThat(r.exitCode()).isEqualTo(127);
+  }
+
+  @Test
+  void aFirstWordStartingWithADashIsNoProgram() throws Exception {
+    ProcessExecutor e = executor();
+    RunKey key = key("dash");
+    e.start(new LaunchSpec(key, List.of("-c", "true"), Map.of(), null));
+    JobRecord r = await(e, key);
+    assertThat(r.exitCode()).isEqualTo(127);
+    assertThat(Files.readString(e.logFile(key))).contains("-c: not found");
+  }
+
+  @Test
+  void aWrapperStartedByAnEarlierAgentIsFound() throws Exception {
+    // An agent upgraded while its jobs run finds their wrappers by their arguments (the tests'
+    // clean-up ends them).
+    String exitCodeFile = new JobStateStore(state).exitCodeFile(key("earlier")).toString();
+    for (String earlier : JobWrapper.EARLIER_WRAPPERS) {
+      Process wrapper =
+          new ProcessBuilder(
+                  "/bin/sh", "-c", earlier, JobWrapper.WRAPPER_NAME, exitCodeFile, "sleep", "30")
+              .start();
+      pids.add(wrapper.pid());
+      assertThat(JobWrapper.findWrapper(exitCodeFile))
+          .map(ProcessHandle::pid)
+          .hasValue(wrapper.pid());
+    }
+  }
+
+  @Test
   void aJobIsNeverStartedTwice() throws Exception {
     ProcessExecutor e = executor();
     RunKey key = key("once");
