@@ -6,8 +6,11 @@ import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** The controller's Prometheus metrics; names are part of the dashboard's contract. */
 public final class ControllerMetrics {
@@ -21,6 +24,15 @@ public final class ControllerMetrics {
   private final Timer passDuration;
   private final AtomicInteger starving = new AtomicInteger();
   private final AtomicInteger assumed = new AtomicInteger();
+
+  /** The jobs gauge's labels of one row. */
+  private record JobGaugeRow(String phase, String serviceClass, String reason) {}
+
+  /**
+   * The jobs gauge's rows as registered, each reading its own count: a pass sets the counts, and
+   * registers rows only when one comes or goes (registering all of them was a tenth of a pass).
+   */
+  private Map<JobGaugeRow, AtomicLong> jobRows = Map.of();
 
   public ControllerMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -66,17 +78,37 @@ public final class ControllerMetrics {
     registry.counter("octomy_status_writes_skipped").increment();
   }
 
-  public void jobs(List<JobCount> counts, int starvingJobs, int assumedAdmissions) {
-    jobs.register(
-        counts.stream()
-            .map(
-                c ->
-                    MultiGauge.Row.of(
-                        Tags.of(
-                            "phase", c.phase(), "class", c.serviceClass(), "reason", c.reason()),
-                        c.count()))
-            .toList(),
-        true);
+  public synchronized void jobs(List<JobCount> counts, int starvingJobs, int assumedAdmissions) {
+    Map<JobGaugeRow, Long> fresh = new HashMap<>();
+    for (JobCount c : counts) {
+      fresh.merge(new JobGaugeRow(c.phase(), c.serviceClass(), c.reason()), c.count(), Long::sum);
+    }
+    if (!fresh.keySet().equals(jobRows.keySet())) {
+      // A row kept keeps its holder: the registry's gauge for it reads that one.
+      Map<JobGaugeRow, AtomicLong> rows = new HashMap<>();
+      fresh.forEach(
+          (row, n) -> rows.computeIfAbsent(row, r -> jobRows.getOrDefault(r, new AtomicLong())));
+      fresh.forEach((row, n) -> rows.get(row).set(n));
+      jobs.register(
+          rows.entrySet().stream()
+              .map(
+                  e ->
+                      MultiGauge.Row.of(
+                          Tags.of(
+                              "phase",
+                              e.getKey().phase(),
+                              "class",
+                              e.getKey().serviceClass(),
+                              "reason",
+                              e.getKey().reason()),
+                          e.getValue(),
+                          AtomicLong::get))
+              .toList(),
+          true);
+      jobRows = rows;
+    } else {
+      fresh.forEach((row, n) -> jobRows.get(row).set(n));
+    }
     starving.set(starvingJobs);
     assumed.set(assumedAdmissions);
   }
