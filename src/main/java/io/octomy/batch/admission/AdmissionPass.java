@@ -6,6 +6,7 @@ import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +73,16 @@ public final class AdmissionPass {
    * sentences: they are decided without them ({@link #withoutSentences}).
    */
   private boolean worded = true;
+
+  /** A request shape seen from a node's own work ({@code origin}) or from others' (-1). */
+  private record ShapeFromOrigin(RequestShape shape, int origin) {}
+
+  /**
+   * The no-node-fits sentence of each shape and origin this pass has worded. It reads only the
+   * job's shape and origin and the nodes' offers, modes and readiness, which no decision of a pass
+   * changes: the many identical jobs of an array share one sentence instead of building it each.
+   */
+  private final Map<ShapeFromOrigin, String> noNodeFitsWords = new HashMap<>();
 
   AdmissionPass(Snapshot snapshot) {
     this(snapshot, PassMemory.empty());
@@ -322,11 +333,7 @@ public final class AdmissionPass {
       return new Decision.Admit(pool.name(node), mode, job.effectivePriority, job.starving);
     }
     if (!placement.fitsSomeFullOffer(job)) {
-      return waiting(
-          job,
-          Reason.NoNodeFits,
-          worded ? CapacityMessages.noNodeFits(pool, job, policy.nodeHeartbeatTimeout()) : "",
-          List.of());
+      return waiting(job, Reason.NoNodeFits, worded ? noNodeFitsWords(job) : "", List.of());
     }
     if (job.deferrable && job.requestsNothing()) {
       // It fits some node's offer and is held for nobody: every node it could go to is busy.
@@ -405,6 +412,12 @@ public final class AdmissionPass {
         + ".";
   }
 
+  private String noNodeFitsWords(PreparedJob job) {
+    return noNodeFitsWords.computeIfAbsent(
+        new ShapeFromOrigin(job.shape, job.origin),
+        key -> CapacityMessages.noNodeFits(pool, job, policy.nodeHeartbeatTimeout()));
+  }
+
   /**
    * From now on decisions carry no sentences: a Wait's message is empty, and so is a starving job's
    * note (still there, so {@link Decision#starving} holds). Reasons, what a job waits on, where it
@@ -412,6 +425,7 @@ public final class AdmissionPass {
    */
   void withoutSentences() {
     worded = false;
+    noNodeFitsWords.clear(); // the simulated passes change nodes' modes and readiness
   }
 
   /** Forgets the starving job's protection: every pass starts without one. */

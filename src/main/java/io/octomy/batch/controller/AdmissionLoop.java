@@ -121,6 +121,17 @@ public final class AdmissionLoop implements AutoCloseable {
   private final AdmissionReadBack readBack;
   private final DecisionStep deciding;
   private volatile LastPass lastPass;
+
+  /**
+   * The job gauges are counted at most this often: counting every job was a tenth of a pass under
+   * load, and a scrape comes every 15 s or more. The timer's passes count them too, so a quiet
+   * system's gauges are at most a tick (and this period) behind its jobs.
+   */
+  static final Duration GAUGE_PERIOD = Duration.ofSeconds(1);
+
+  /** When the gauges are counted next (System.nanoTime); only the loop's passes read it. */
+  private long gaugesDue = System.nanoTime();
+
   private final RunFollower runs;
   private final WriteStep writing;
   private final SilentNodeMarker liveness;
@@ -327,7 +338,10 @@ public final class AdmissionLoop implements AutoCloseable {
     List<BatchJob> released = finalizer.toRelease(jobs, snapshots, assumed, gate);
     CompletableFuture<Integer> releaseConflicts = writing.release(released, finalizer);
     SilentNodeMarker.Marked marked = liveness.mark(nodes, now);
-    updateGauges(jobs, decided.result());
+    if (t0 - gaugesDue >= 0) {
+      updateGauges(jobs, decided.result());
+      gaugesDue = t0 + GAUGE_PERIOD.toNanos();
+    }
     long sent = System.nanoTime();
     if (LOG.isDebugEnabled()) {
       LOG.debug(

@@ -804,6 +804,36 @@ class AdmissionPassTest {
                         "no node fits: need 6000 octomy.io/cpu-milli; the largest offer of a ready node"
                             + " in its current mode is 4000 (ws-7, Interactive).")),
         scenario(
+                "no node fits: one shape, worded for its own origin and for others",
+                world()
+                    .with(
+                        node("ws-7")
+                            .mode(Interactive)
+                            .ownMode(NodeMode.Background)
+                            .capacity(CPU, 8000))
+                    .with(
+                        job("theirs-1").requests(CPU, 7000),
+                        job("mine").origin("ws-7").requests(CPU, 7000),
+                        job("theirs-2").requests(CPU, 7000)))
+            .expect(
+                "mine",
+                waits(Reason.NoNodeFits)
+                    .message(
+                        "no node fits: need 7000 octomy.io/cpu-milli; the largest offer of a ready node"
+                            + " in its current mode is 6000 (ws-7, Background)."))
+            .expect(
+                "theirs-1",
+                waits(Reason.NoNodeFits)
+                    .message(
+                        "no node fits: need 7000 octomy.io/cpu-milli; the largest offer of a ready node"
+                            + " in its current mode is 4000 (ws-7, Interactive)."))
+            .expect(
+                "theirs-2",
+                waits(Reason.NoNodeFits)
+                    .message(
+                        "no node fits: need 7000 octomy.io/cpu-milli; the largest offer of a ready node"
+                            + " in its current mode is 4000 (ws-7, Interactive).")),
+        scenario(
                 "a workstation lending nothing still runs its own work",
                 world()
                     .with(node("ws-7").mode(Off).ownMode(NodeMode.Drone).capacity(CPU, 8000))
