@@ -37,11 +37,13 @@ public final class KubernetesWriter implements ClusterWriter {
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesWriter.class);
 
   private final KubernetesClient client;
+  private final StatusPut statusPut;
   private final Clock clock;
 
   public KubernetesWriter(KubernetesClient client, Clock clock) {
     this.client = client;
     this.clock = clock;
+    this.statusPut = new StatusPut(client);
   }
 
   @Override
@@ -60,14 +62,7 @@ public final class KubernetesWriter implements ClusterWriter {
     // body.
     update.setSpec(job.getSpec());
     update.setStatus(status);
-    return statusWrite(
-        () ->
-            client
-                .resources(BatchJob.class)
-                .inNamespace(job.getMetadata().getNamespace())
-                .resource(update)
-                .updateStatus(),
-        job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
+    return statusPut.put(update);
   }
 
   @Override

@@ -6,13 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.controller.ClusterWriter.FinalizersWritten;
 import io.octomy.batch.controller.ClusterWriter.Result;
 import io.octomy.batch.fixtures.SentRequests;
 import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import io.octomy.batch.vocabulary.Finalizers;
+import io.octomy.batch.vocabulary.JobPhase;
 import java.nio.file.Path;
 import java.time.Clock;
 import org.junit.jupiter.api.AfterEach;
@@ -21,8 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The controller's finalizer writes against the embedded API server, each answered in one request:
- * written (with the version it made), refused on a stale version, or the job gone.
+ * The controller's status and finalizer writes against the embedded API server, each answered in
+ * one request: written (with the version it made), refused on a stale version, the job gone, or
+ * refused by the schema.
  */
 class KubernetesWriterIT {
 
@@ -93,5 +97,71 @@ class KubernetesWriterIT {
 
     assertThat(written.result()).isEqualTo(Result.GONE);
     assertThat(requests.sent()).containsExactly("PATCH " + JOBS + "c");
+  }
+
+  private static BatchJobStatus waitingForCapacity() {
+    BatchJobStatus status = new BatchJobStatus();
+    status.setPhase(JobPhase.Queued);
+    status.setReason("WaitingForCapacity");
+    status.setMessage("waiting for capacity: need 1000 octomy.io/cpu-milli.");
+    return status;
+  }
+
+  @Test
+  void aStatusIsWrittenInOnePut() {
+    BatchJob job = created("s1");
+
+    Result result = writer.writeStatus(job, waitingForCapacity());
+
+    assertThat(result).isEqualTo(Result.WRITTEN);
+    assertThat(requests.sent()).containsExactly("PUT " + JOBS + "s1/status");
+    BatchJob now = client.resources(BatchJob.class).withName("s1").get();
+    assertThat(now.getStatus().getReason()).isEqualTo("WaitingForCapacity");
+    assertThat(now.getStatus().getMessage()).startsWith("waiting for capacity");
+    assertThat(now.getMetadata().getResourceVersion())
+        .isNotEqualTo(job.getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void aStatusOnAStaleVersionIsRefusedInOnePut() {
+    BatchJob job = created("s2");
+    client
+        .resources(BatchJob.class)
+        .withName("s2")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"x\":\"y\"}}}");
+    requests.clear();
+
+    Result result = writer.writeStatus(job, waitingForCapacity());
+
+    assertThat(result).isEqualTo(Result.CONFLICT);
+    assertThat(requests.sent()).containsExactly("PUT " + JOBS + "s2/status");
+    assertThat(client.resources(BatchJob.class).withName("s2").get().getStatus()).isNull();
+  }
+
+  @Test
+  void aStatusForAJobGoneIsToldInOnePut() {
+    BatchJob job = created("s3");
+    client.resources(BatchJob.class).withName("s3").delete();
+    requests.clear();
+
+    Result result = writer.writeStatus(job, waitingForCapacity());
+
+    assertThat(result).isEqualTo(Result.GONE);
+    assertThat(requests.sent()).containsExactly("PUT " + JOBS + "s3/status");
+  }
+
+  @Test
+  void aStatusTheSchemaRefusesIsAFailureNotAnAnswer() {
+    BatchJob job = created("s4");
+    BatchJobStatus status = waitingForCapacity();
+    AdmissionRecord admission = new AdmissionRecord();
+    admission.setGroup("g".repeat(64)); // the schema's maxLength is 63: answered 422
+    status.setAdmission(admission);
+
+    Result result = writer.writeStatus(job, status);
+
+    assertThat(result).isEqualTo(Result.FAILED);
+    assertThat(requests.sent()).containsExactly("PUT " + JOBS + "s4/status");
+    assertThat(client.resources(BatchJob.class).withName("s4").get().getStatus()).isNull();
   }
 }
