@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * A BatchJob's status subresource PUT that reads only the answer's code. The client's {@code
  * updateStatus} parses the answer into a new BatchJob that the controller never reads, and builds
  * each URL by parsing the server's; while a backlog's decisions are written, those two took a tenth
- * of the machine (`docs/benchmarks.md`). The request goes through the same client, so the same
- * authentication, TLS and interceptors apply, as with the plugin's requests.
+ * of the machine ({@code docs/benchmarks.md}). The request goes through the same client, so the
+ * same authentication, TLS and interceptors apply, as with the plugin's requests.
  *
  * <p>Failure handling: 2xx is written; 409 (the resourceVersion is stale) and 404 (the job is gone)
  * are answers, and the write did not land. Anything else, other codes included (a 5xx may come

@@ -3,6 +3,7 @@ package io.octomy.batch.evidence;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.core.instrument.Timer;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.Executor;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * End-to-end: the controller against the embedded API server, compared with that server's own
@@ -193,6 +195,10 @@ public final class EndToEndBenchmark {
         System.out.printf(
             "drain: %d of %d jobs decided in %.1f s from controller start%s%n",
             decided, jobs, drain, decided < jobs ? " (TIMED OUT)" : "");
+        Timer drainPasses = controller.metrics().registry().find("octomy_decision_pass").timer();
+        System.out.printf(
+            "  passes until then: %d, %.0f ms in all%n",
+            drainPasses.count(), drainPasses.totalTime(TimeUnit.MILLISECONDS));
         System.out.printf(
             "decisions/s: %.0f overall = %.2f x W_max; %.0f between 10%% and 90%% decided = %.2f x W_max%n",
             rate, rate / wmax.writesPerSecond(), steady, steady / wmax.writesPerSecond());
@@ -214,6 +220,9 @@ public final class EndToEndBenchmark {
         int live = a.integer("live-jobs");
         Map<String, Long> liveCreated = new ConcurrentHashMap<>();
         long before = requests.total();
+        Timer passes = controller.metrics().registry().find("octomy_decision_pass").timer();
+        long passesBefore = passes.count();
+        double passMillisBefore = passes.totalTime(TimeUnit.MILLISECONDS);
         long liveStart = System.nanoTime();
         Parallel.forEach(
             live,
@@ -238,6 +247,10 @@ public final class EndToEndBenchmark {
         System.out.println(
             "  live create->decision: " + latencies(liveCreated, decisions).summary());
         System.out.printf("  controller requests for them: %d%n", requests.total() - before);
+        System.out.printf(
+            "  passes until then: %d, %.0f ms in all%n",
+            passes.count() - passesBefore,
+            passes.totalTime(TimeUnit.MILLISECONDS) - passMillisBefore);
 
         // (e) Aging. First let the wording refresh run once: messages that changed during the drain
         // (e.g. "job-00040 (Queued) must succeed first" while job-00040 is now Admitted) are
