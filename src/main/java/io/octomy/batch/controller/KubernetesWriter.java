@@ -7,8 +7,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
@@ -37,13 +35,13 @@ public final class KubernetesWriter implements ClusterWriter {
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesWriter.class);
 
   private final KubernetesClient client;
-  private final StatusPut statusPut;
+  private final JobWriteRequests requests;
   private final Clock clock;
 
   public KubernetesWriter(KubernetesClient client, Clock clock) {
     this.client = client;
     this.clock = clock;
-    this.statusPut = new StatusPut(client);
+    this.requests = new JobWriteRequests(client);
   }
 
   @Override
@@ -62,7 +60,7 @@ public final class KubernetesWriter implements ClusterWriter {
     // body.
     update.setSpec(job.getSpec());
     update.setStatus(status);
-    return statusPut.put(update);
+    return requests.putStatus(update);
   }
 
   @Override
@@ -77,38 +75,7 @@ public final class KubernetesWriter implements ClusterWriter {
     } else {
       finalizers.forEach(meta.putArray("finalizers")::add);
     }
-    String what = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-    try {
-      BatchJob written =
-          client
-              .resources(BatchJob.class)
-              .inNamespace(job.getMetadata().getNamespace())
-              .resource(named(job))
-              .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
-      return new FinalizersWritten(Result.WRITTEN, written.getMetadata().getResourceVersion());
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 409 || e.getCode() == 422) {
-        return new FinalizersWritten(Result.CONFLICT, null);
-      }
-      if (e.getCode() == 404) {
-        return new FinalizersWritten(Result.GONE, null);
-      }
-      LOG.warn("writing the finalizers of {} failed: {}", what, e.getMessage());
-      return new FinalizersWritten(Result.FAILED, null);
-    }
-  }
-
-  /**
-   * A job carrying only its name and namespace, to name the object of a patch: fabric8 reads the
-   * object from the server before a patch whose operation holds none (one GET per patch, as many
-   * requests as the patches themselves), and of the object it holds uses only those two.
-   */
-  private static BatchJob named(BatchJob job) {
-    BatchJob target = new BatchJob();
-    target.setMetadata(new ObjectMeta());
-    target.getMetadata().setName(job.getMetadata().getName());
-    target.getMetadata().setNamespace(job.getMetadata().getNamespace());
-    return target;
+    return requests.patchFinalizers(job, patch.toString());
   }
 
   @Override

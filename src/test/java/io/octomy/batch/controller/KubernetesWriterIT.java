@@ -57,6 +57,15 @@ class KubernetesWriterIT {
     return job;
   }
 
+  /** Changes the job on the server, so that the version {@code job} holds is stale. */
+  private void changedSince(BatchJob job) {
+    client
+        .resources(BatchJob.class)
+        .withName(job.getMetadata().getName())
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"x\":\"y\"}}}");
+    requests.clear();
+  }
+
   @Test
   void theFinalizerIsWrittenInOnePatch() {
     BatchJob job = created("a");
@@ -73,11 +82,7 @@ class KubernetesWriterIT {
   @Test
   void aWriteOnAStaleVersionIsRefusedInOnePatch() {
     BatchJob job = created("b");
-    client
-        .resources(BatchJob.class)
-        .withName("b")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"x\":\"y\"}}}");
-    requests.clear();
+    changedSince(job);
 
     FinalizersWritten written = writer.writeFinalizers(job, ReservationFinalizer.added(job));
 
@@ -125,11 +130,7 @@ class KubernetesWriterIT {
   @Test
   void aStatusOnAStaleVersionIsRefusedInOnePut() {
     BatchJob job = created("s2");
-    client
-        .resources(BatchJob.class)
-        .withName("s2")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"x\":\"y\"}}}");
-    requests.clear();
+    changedSince(job);
 
     Result result = writer.writeStatus(job, waitingForCapacity());
 

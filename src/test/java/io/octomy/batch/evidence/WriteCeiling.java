@@ -1,8 +1,5 @@
 package io.octomy.batch.evidence;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,11 +12,11 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.Conditions;
+import io.octomy.batch.controller.JobWriteRequests;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.ServiceClass;
 import io.octomy.batch.vocabulary.Times;
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,8 +36,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * conflicts.
  */
 final class WriteCeiling {
-
-  private static final JsonFactory JSON = new JsonFactory();
 
   record Result(double writesPerSecond, long writes, long failures, Duration measured) {}
 
@@ -130,10 +125,10 @@ final class WriteCeiling {
   }
 
   /**
-   * PUTs the job to its status subresource as the controller does ({@code StatusPut}: the client's
-   * own HTTP client, the answer not bound to a BatchJob) and returns the version it made, read from
-   * the answer with a streaming parser: the ceiling's client does no more per write than the
-   * controller's, so that the ratio to it measures the controller and not a heavier client.
+   * PUTs the job to its status subresource as the controller does ({@code JobWriteRequests}: the
+   * client's own HTTP client, the answer not bound to a BatchJob) and returns the version it made,
+   * read from the answer with a streaming parser: the ceiling's client does no more per write than
+   * the controller's, so that the ratio to it measures the controller and not a heavier client.
    */
   private static String put(KubernetesClient client, BatchJob update) {
     HttpClient http = client.getHttpClient();
@@ -153,7 +148,8 @@ final class WriteCeiling {
             .build();
     try {
       HttpResponse<byte[]> answer = http.sendAsync(request, byte[].class).get(30, TimeUnit.SECONDS);
-      String version = answer.isSuccessful() ? resourceVersion(answer.body()) : null;
+      String version =
+          answer.isSuccessful() ? JobWriteRequests.resourceVersionOf(answer.body()) : null;
       if (version == null) {
         throw new KubernetesClientException("status write answered " + answer.code());
       }
@@ -161,35 +157,8 @@ final class WriteCeiling {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new KubernetesClientException("interrupted", e);
-    } catch (ExecutionException | TimeoutException | IOException e) {
+    } catch (ExecutionException | TimeoutException e) {
       throw new KubernetesClientException("status write: " + e, e);
-    }
-  }
-
-  /** {@code metadata.resourceVersion} of an object's JSON, or null. */
-  private static String resourceVersion(byte[] object) throws IOException {
-    try (JsonParser p = JSON.createParser(object)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        return null;
-      }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        boolean metadata = "metadata".equals(p.currentName());
-        p.nextToken();
-        if (!metadata) {
-          p.skipChildren();
-          continue;
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          boolean version = "resourceVersion".equals(p.currentName());
-          p.nextToken();
-          if (version) {
-            return p.getText();
-          }
-          p.skipChildren();
-        }
-        return null;
-      }
-      return null;
     }
   }
 
