@@ -43,6 +43,9 @@ public final class JobWriteRequests {
 
   private static final JsonFactory JSON = new JsonFactory();
 
+  /** The resource's plural, read from its annotation once rather than on every write. */
+  private static final String JOBS = HasMetadata.getPlural(BatchJob.class);
+
   /** The longest part of a refusal's body the log shows. */
   private static final int LOGGED_BODY_CHARS = 300;
 
@@ -160,7 +163,7 @@ public final class JobWriteRequests {
                         namespacesBase
                             + job.getMetadata().getNamespace()
                             + "/"
-                            + HasMetadata.getPlural(BatchJob.class)
+                            + JOBS
                             + "/"
                             + job.getMetadata().getName()
                             + suffix)
