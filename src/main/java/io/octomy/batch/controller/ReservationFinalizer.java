@@ -6,7 +6,10 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.vocabulary.Finalizers;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,8 +27,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ReservationFinalizer {
 
-  /** uid and resourceVersion of jobs whose release was sent, until the cache moves past them. */
-  private final Set<String> releasing = ConcurrentHashMap.newKeySet();
+  /**
+   * The resourceVersion each job's release was sent at, by uid, until the cache moves past it. By
+   * uid rather than a joined {@code uid@version} text: a pass looks up every cached job, and a
+   * lookup by the cached uid costs no new text to build and hash.
+   */
+  private final Map<String, String> releasing = new ConcurrentHashMap<>();
 
   private final FinalizerRelease release;
 
@@ -85,36 +92,55 @@ final class ReservationFinalizer {
       AssumedAdmissions assumed,
       StatusWriteGate gate) {
     List<BatchJob> out = new ArrayList<>();
-    Set<String> seen = ConcurrentHashMap.newKeySet();
+    Set<String> stillReleasing = releasing.isEmpty() ? Set.of() : new HashSet<>();
     for (BatchJob job : jobs) {
       if (!on(job)) {
         continue;
       }
-      String version = job.getMetadata().getUid() + "@" + job.getMetadata().getResourceVersion();
-      seen.add(version);
+      boolean inFlight = !releasing.isEmpty() && sentAtThisVersion(job);
+      if (inFlight) {
+        stillReleasing.add(uidOf(job));
+        continue;
+      }
       boolean deleting = job.getMetadata().getDeletionTimestamp() != null;
       var phase = snapshots.effectivePhase(job);
       boolean finishedGoes = phase.isFinal() && release == FinalizerRelease.AT_FINISH;
       boolean holdsNothing = finishedGoes || (deleting && !phase.holdsReservation());
-      JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
       if (holdsNothing
-          && assumed.get(key, job.getMetadata().getUid()) == null
-          && !gate.ourWritePending(job)
-          && !releasing.contains(version)) {
+          && assumed.get(
+                  new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName()),
+                  job.getMetadata().getUid())
+              == null
+          && !gate.ourWritePending(job)) {
         out.add(job);
       }
     }
-    releasing.retainAll(seen);
+    if (!releasing.isEmpty()) {
+      releasing.keySet().retainAll(stillReleasing);
+    }
     return out;
   }
 
   /** A release of this job, as read, was sent: not again until the cache shows another version. */
   void sent(BatchJob job) {
-    releasing.add(job.getMetadata().getUid() + "@" + job.getMetadata().getResourceVersion());
+    releasing.put(uidOf(job), versionOf(job));
   }
 
   /** A release did not land: it may be sent again on the next pass. */
   void notSent(BatchJob job) {
-    releasing.remove(job.getMetadata().getUid() + "@" + job.getMetadata().getResourceVersion());
+    releasing.remove(uidOf(job), versionOf(job));
+  }
+
+  private boolean sentAtThisVersion(BatchJob job) {
+    return versionOf(job).equals(releasing.get(uidOf(job)));
+  }
+
+  /** The uid as a map key; a job read from a server always has one. */
+  private static String uidOf(BatchJob job) {
+    return Objects.requireNonNullElse(job.getMetadata().getUid(), "");
+  }
+
+  private static String versionOf(BatchJob job) {
+    return Objects.requireNonNullElse(job.getMetadata().getResourceVersion(), "");
   }
 }

@@ -8,6 +8,7 @@ import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.fixtures.ApiFixtures;
+import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
@@ -30,10 +31,13 @@ import org.openjdk.jmh.annotations.State;
  * The controller's side of one admission pass over jobs whose statuses are already written, as
  * while a burst waits behind a long queue: the snapshot built from the cached BatchJobs, the pass,
  * and each decision's status composed and found to need no write. This is the work every pass
- * repeats for every job beyond the pure pass itself ({@code AdmissionPassBenchmark}).
+ * repeats for every job beyond the pure pass itself ({@code AdmissionPassBenchmark}); {@link
+ * #passOverWaiting} adds the rest of what the loop's pass does per cached job ({@code
+ * AdmissionLoop.sendPass}): the jobs by key, and which of them let the finalizer go.
  *
  * <p>{@code java -cp target/classes:target/test-classes:$(cat target/cp.txt) org.openjdk.jmh.Main
- * DecisionStepBenchmark}
+ * DecisionStepBenchmark}; two builds side by side: {@code InterleavedComparison BASE/classes
+ * target/classes io.octomy.batch.controller.DecisionStepBenchmark passOverWaiting 2000 300}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -44,9 +48,14 @@ public class DecisionStepBenchmark {
 
   /** Waiting jobs: none fits the one node, so each is decided again, unchanged, every pass. */
   @Param({"2000", "10000"})
-  public int jobs;
+  public String size;
 
   private DecisionStep step;
+  private SnapshotBuilder snapshots;
+  private AssumedAdmissions assumed;
+  private StatusWriteGate gate;
+  private final ReservationFinalizer finalizer =
+      new ReservationFinalizer(FinalizerRelease.AT_FINISH);
   private List<BatchJob> cached;
   private List<BatchNode> nodes;
   private Map<JobKey, BatchJob> byKey;
@@ -54,6 +63,7 @@ public class DecisionStepBenchmark {
 
   @Setup
   public void setUp() {
+    int jobs = Integer.parseInt(size);
     nodes =
         List.of(
             aNode("bench-node")
@@ -72,15 +82,17 @@ public class DecisionStepBenchmark {
               .request(ApiFixtures.MEMORY, 1L << 30)
               .build();
       job.getMetadata().setResourceVersion(Integer.toString(i + 1));
+      job.getMetadata().setFinalizers(List.of(Finalizers.RESERVATION));
       job.getMetadata().setCreationTimestamp(Times.format(NOW.minusMillis(10L * (jobs - i))));
       cached.add(job);
       byKey.put(new JobKey("bench", job.getMetadata().getName()), job);
     }
-    StatusWriteGate gate =
+    gate =
         new StatusWriteGate(
             Duration.ofSeconds(30), new ControllerMetrics(new SimpleMeterRegistry()));
-    step =
-        new DecisionStep(new AssumedAdmissions(), new SnapshotBuilder(), gate, Policy.defaults());
+    snapshots = new SnapshotBuilder();
+    assumed = new AssumedAdmissions();
+    step = new DecisionStep(assumed, snapshots, gate, Policy.defaults());
     // The first pass decides every job; its statuses land as the API server would store them.
     now = NOW.plusSeconds(1);
     DecisionStep.Decided first = step.decide(cached, nodes, byKey, now);
@@ -104,5 +116,16 @@ public class DecisionStepBenchmark {
   public DecisionStep.Decided decideWritten() {
     now = now.plusMillis(1);
     return step.decide(cached, nodes, byKey, now);
+  }
+
+  /** The pass as the loop runs it over the cached jobs, less following runs and writing. */
+  @Benchmark
+  public List<BatchJob> passOverWaiting() {
+    now = now.plusMillis(1);
+    Map<JobKey, BatchJob> keyed = new HashMap<>();
+    cached.forEach(
+        j -> keyed.put(new JobKey(j.getMetadata().getNamespace(), j.getMetadata().getName()), j));
+    step.decide(cached, nodes, keyed, now);
+    return finalizer.toRelease(cached, snapshots, assumed, gate);
   }
 }

@@ -290,6 +290,49 @@ class ReservationFinalizerLoopTest {
             Map.of("a", "absent"),
             h -> {}),
         new Case(
+            "a finished job's release that got no answer is sent again at the next pass",
+            h -> {
+              h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+              h.cluster.add(aJob("a").cpu(3000).build());
+            },
+            h -> {
+              h.pass();
+              h.cluster.report("n1", run(h, "a", JobPhase.Succeeded));
+              h.pass(); // a ends
+              h.cluster.fault("finalizers/a", Fault.TIMEOUT_LOST);
+              h.pass(); // its release is sent and gets no answer
+              assertThat(finalizers(h, "a")).containsExactly(Finalizers.RESERVATION);
+              h.pass(); // sent again
+            },
+            Map.of("a", "Succeeded"),
+            h -> assertThat(finalizers(h, "a")).isEmpty()),
+        new Case(
+            "a release that landed is not sent again while the cache still shows the job before it",
+            h -> {
+              h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+              h.cluster.add(aJob("a").cpu(3000).build());
+            },
+            h -> {
+              h.pass();
+              h.cluster.report("n1", run(h, "a", JobPhase.Succeeded));
+              h.pass(); // a ends
+              h.cluster.autoSync = false;
+              h.pass(); // its release lands; the cache does not show it yet
+              assertThat(finalizers(h, "a")).isEmpty();
+              String landed = h.cluster.job("a").getMetadata().getResourceVersion();
+              // a second release would take this fault, which moves the job's version
+              h.cluster.fault("finalizers/a", Fault.CONFLICT);
+              h.pass();
+              assertThat(h.cluster.job("a").getMetadata().getResourceVersion())
+                  .as("no second release sent")
+                  .isEqualTo(landed);
+              h.cluster.autoSync = true;
+              h.cluster.sync();
+              h.pass();
+            },
+            Map.of("a", "Succeeded"),
+            h -> assertThat(finalizers(h, "a")).isEmpty()),
+        new Case(
             "someone else's finalizer stays when ours goes",
             h -> {
               h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
