@@ -63,6 +63,9 @@ public final class AssumedAdmissions {
 
   /** The assumed admission of a job with this uid, or null. */
   public Assumed get(JobKey job, String uid) {
+    if (assumed.isEmpty()) {
+      return null; // most passes: without hashing the key (its texts are cold in a large queue)
+    }
     Assumed a = assumed.get(job);
     return a != null && a.uid().equals(uid) ? a : null;
   }

@@ -86,7 +86,7 @@ final class DecisionStep {
     AdmissionResult result = pass.result();
     Duration decideTime = Duration.ofNanos(System.nanoTime() - t0);
 
-    Map<JobKey, Instant> queuedAt = new HashMap<>();
+    Map<JobKey, Instant> queuedAt = new HashMap<>(snapshot.jobs().size() * 2);
     snapshot.jobs().forEach(v -> queuedAt.put(v.key(), v.queuedAt()));
     Map<String, Executor> executors = new HashMap<>();
     nodes.forEach(

@@ -44,43 +44,76 @@ public final class SnapshotBuilder {
   private final QueueTimes queueTimes = new QueueTimes();
 
   /**
-   * The view built for each job in the last snapshot, by uid. It is handed out again, the same
-   * object, while nothing it was built from has changed (the job's resourceVersion and what this
-   * builder derives besides), so that the admission pass's memory recognises the job ({@code
-   * PassMemory} knows views by identity) and an unchanged job costs no new view.
+   * The view built for each job, by uid. It is handed out again, the same object, while nothing it
+   * was built from has changed (the job's resourceVersion and what this builder derives besides),
+   * so that the admission pass's memory recognises the job ({@code PassMemory} knows views by
+   * identity) and an unchanged job costs no new view. One map changed in place, not one built per
+   * pass: a pass over ten thousand unchanged jobs then writes one stamp per job, and the entries of
+   * jobs gone are swept only by a pass that finds fewer views than entries.
    */
-  private Map<String, BuiltView> built = new HashMap<>();
+  private final Map<String, BuiltView> built = new HashMap<>();
 
-  private Map<String, BuiltView> building = new HashMap<>();
+  /** The number of the current build, stamped on every view it hands out. */
+  private long buildNumber;
 
-  private record BuiltView(
-      String resourceVersion,
-      JobPhase phase,
-      String node,
-      Instant queuedAt,
-      List<String> problems,
-      AdmissionRecord held,
-      JobView view) {
+  /** The number of views the current build handed out from {@link #built}. */
+  private int handedOut;
 
-    boolean sameAs(BuiltView other) {
-      return resourceVersion.equals(other.resourceVersion)
-          && phase == other.phase
-          && Objects.equals(node, other.node)
-          && queuedAt.equals(other.queuedAt)
-          && problems.equals(other.problems)
-          && held == other.held;
+  private static final class BuiltView {
+    private final String resourceVersion;
+    private final JobPhase phase;
+    private final String node;
+    private final Instant queuedAt;
+    private final List<String> problems;
+    private final AdmissionRecord held;
+    private final JobView view;
+    private long lastBuild;
+
+    BuiltView(
+        String resourceVersion,
+        JobPhase phase,
+        String node,
+        Instant queuedAt,
+        List<String> problems,
+        AdmissionRecord held,
+        JobView view) {
+      this.resourceVersion = resourceVersion;
+      this.phase = phase;
+      this.node = node;
+      this.queuedAt = queuedAt;
+      this.problems = problems;
+      this.held = held;
+      this.view = view;
+    }
+
+    boolean builtFrom(
+        String resourceVersion,
+        JobPhase phase,
+        String node,
+        Instant queuedAt,
+        List<String> problems,
+        AdmissionRecord held) {
+      return this.resourceVersion.equals(resourceVersion)
+          && this.phase == phase
+          && Objects.equals(this.node, node)
+          && this.queuedAt.equals(queuedAt)
+          && this.problems.equals(problems)
+          && this.held == held;
     }
   }
 
   public Snapshot build(
-      Collection<BatchJob> jobs,
+      List<BatchJob> jobs,
       Collection<BatchNode> nodes,
       AssumedAdmissions assumed,
       Policy policy,
       Instant now) {
     List<JobView> jobViews = new ArrayList<>(jobs.size());
-    Map<JobKey, Instant> queueTimes = this.queueTimes.of(jobs, now);
-    for (BatchJob job : jobs) {
+    List<Instant> queueTimes = this.queueTimes.of(jobs, now);
+    buildNumber++;
+    handedOut = 0;
+    for (int i = 0; i < jobs.size(); i++) {
+      BatchJob job = jobs.get(i);
       if (job.getMetadata().getDeletionTimestamp() != null
           && !effectivePhase(job).holdsReservation()
           && assumed.get(key(job), job.getMetadata().getUid()) == null) {
@@ -89,12 +122,14 @@ public final class SnapshotBuilder {
         // Pod never runs beside a job admitted into its place.
         continue;
       }
-      jobViews.add(view(job, assumed, queueTimes, now));
+      jobViews.add(view(job, assumed, queueTimes.get(i)));
     }
-    // Every job with a uid and a version has its view kept in building: the validations to keep.
-    validation.retain(building.keySet());
-    built = building;
-    building = new HashMap<>(built.size() * 2);
+    if (built.size() > handedOut) {
+      // Some jobs are gone (or no longer viewed): their views go, and their validations with them.
+      long current = buildNumber;
+      built.values().removeIf(b -> b.lastBuild != current);
+      validation.retain(built.keySet());
+    }
     List<NodeView> nodeViews = new ArrayList<>(nodes.size());
     Set<String> known = null; // the uids of the cached jobs, gathered once a node reports a run
     for (BatchNode node : nodes) {
@@ -164,8 +199,7 @@ public final class SnapshotBuilder {
         SpecValidator.problems(s));
   }
 
-  private JobView view(
-      BatchJob job, AssumedAdmissions assumed, Map<JobKey, Instant> queueTimes, Instant now) {
+  private JobView view(BatchJob job, AssumedAdmissions assumed, Instant queuedAt) {
     BatchJobSpec spec = job.getSpec() == null ? new BatchJobSpec() : job.getSpec();
     BatchJobStatus s = job.getStatus();
     JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
@@ -183,21 +217,29 @@ public final class SnapshotBuilder {
         problems = validation.problems(job);
       }
     }
-    Instant queued = queueTimes.get(key);
-    Instant queuedAt = queued != null ? queued : now;
     String uid = job.getMetadata().getUid();
     String version = job.getMetadata().getResourceVersion();
     if (uid == null || version == null) {
       return newView(job, spec, key, phase, held, node, queuedAt, problems);
     }
-    BuiltView wanted = new BuiltView(version, phase, node, queuedAt, problems, held, null);
     BuiltView last = built.get(uid);
-    JobView view =
-        last != null && last.sameAs(wanted)
-            ? last.view()
-            : newView(job, spec, key, phase, held, node, queuedAt, problems);
-    building.put(uid, new BuiltView(version, phase, node, queuedAt, problems, held, view));
-    return view;
+    if (last == null || !last.builtFrom(version, phase, node, queuedAt, problems, held)) {
+      last =
+          new BuiltView(
+              version,
+              phase,
+              node,
+              queuedAt,
+              problems,
+              held,
+              newView(job, spec, key, phase, held, node, queuedAt, problems));
+      built.put(uid, last);
+    }
+    if (last.lastBuild != buildNumber) {
+      last.lastBuild = buildNumber;
+      handedOut++;
+    }
+    return last.view;
   }
 
   private static JobView newView(
