@@ -17,7 +17,11 @@ import java.util.Optional;
  * <p><b>Exit codes across restarts.</b> A restarted agent is not the parent of processes it
  * re-adopts, so it cannot {@code waitpid} them. The command therefore runs under a POSIX {@code sh}
  * wrapper that stays its parent, waits for it and writes {@code $?} to the job's {@code exitcode}
- * file (temp file + {@code mv}, so it is whole or absent) before exiting with the same code. The
+ * file before exiting with the same code. The file is written in place, by one {@code write} of a
+ * few bytes, not through a temporary file and {@code mv}: an agent reads it once the wrapper is
+ * gone (or, while recovering, reads it again after looking for the wrapper), and a wrapper killed
+ * between creating the file and writing it leaves it empty, which reads as no exit code, as a
+ * wrapper killed earlier does. That spares every job a fork and exec of {@code mv} and a file. The
  * wrapper execs the command as {@code "$@"} from a subshell, so no argument is ever re-parsed by
  * the shell and the program is found on PATH like an exec would. The file is written by the job's
  * own process tree and survives the agent, so an exit that happens while no agent runs is still
@@ -46,15 +50,18 @@ final class JobWrapper {
   static final String WRAPPER =
       "f=$1; shift; case $1 in -*) printf '%s: not found\\n' \"$1\" >&2; c=127;; "
           + "*) (exec \"$@\"); c=$?;; esac; "
-          + "printf '%s\\n' \"$c\" > \"$f.tmp\" && /bin/mv -f \"$f.tmp\" \"$f\"; exit $c";
+          + "printf '%s\\n' \"$c\" > \"$f\"; exit $c";
 
   /**
    * The wrappers of earlier agents, which a restarted agent may find still running its jobs ({@link
-   * #findWrapper}).
+   * #findWrapper}); they wrote the exit code through a temporary file.
    */
   static final List<String> EARLIER_WRAPPERS =
       List.of(
           "f=$1; shift; /usr/bin/env -- \"$@\"; c=$?; "
+              + "printf '%s\\n' \"$c\" > \"$f.tmp\" && /bin/mv -f \"$f.tmp\" \"$f\"; exit $c",
+          "f=$1; shift; case $1 in -*) printf '%s: not found\\n' \"$1\" >&2; c=127;; "
+              + "*) (exec \"$@\"); c=$?;; esac; "
               + "printf '%s\\n' \"$c\" > \"$f.tmp\" && /bin/mv -f \"$f.tmp\" \"$f\"; exit $c");
 
   /**

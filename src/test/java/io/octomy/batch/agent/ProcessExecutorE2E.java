@@ -196,8 +196,9 @@ class ProcessExecutorE2E {
   void aWrapperStartedByAnEarlierAgentIsFound() throws Exception {
     // An agent upgraded while its jobs run finds their wrappers by their arguments (the tests'
     // clean-up ends them).
-    String exitCodeFile = new JobStateStore(state).exitCodeFile(key("earlier")).toString();
-    for (String earlier : JobWrapper.EARLIER_WRAPPERS) {
+    for (int i = 0; i < JobWrapper.EARLIER_WRAPPERS.size(); i++) {
+      String earlier = JobWrapper.EARLIER_WRAPPERS.get(i);
+      String exitCodeFile = new JobStateStore(state).exitCodeFile(key("earlier-" + i)).toString();
       Process wrapper =
           new ProcessBuilder(
                   "/bin/sh", "-c", earlier, JobWrapper.WRAPPER_NAME, exitCodeFile, "sleep", "30")
@@ -342,6 +343,26 @@ class ProcessExecutorE2E {
     // The verdict is persisted: a third agent says the same without looking at processes.
     assertThat(executor().record(key).orElseThrow().reason())
         .isEqualTo(JobRecord.REASON_AGENT_LOST);
+  }
+
+  @Test
+  void aWrapperKilledBetweenCreatingAndWritingItsExitCodeFileIsAgentLost() throws Exception {
+    // The wrapper writes the file in place: killed between the two, it leaves the file empty.
+    ProcessExecutor first = executor();
+    RunKey key = key("torn");
+    first.start(sh(key, "sleep 30"));
+    ProcessHandle h = ProcessHandle.of(pidOf(first, key)).orElseThrow();
+    first.close();
+    List<ProcessHandle> children = h.descendants().toList();
+    h.destroyForcibly();
+    awaitExited(List.of(h));
+    children.forEach(ProcessHandle::destroyForcibly);
+    awaitExited(children);
+    Files.writeString(new JobStateStore(state).exitCodeFile(key), "");
+
+    JobRecord r = executor().record(key).orElseThrow();
+    assertThat(r.reason()).isEqualTo(JobRecord.REASON_AGENT_LOST);
+    assertThat(r.exitCode()).isNull();
   }
 
   @Test
