@@ -291,14 +291,9 @@ class ReservationFinalizerLoopTest {
             h -> {}),
         new Case(
             "a finished job's release that got no answer is sent again at the next pass",
+            ReservationFinalizerLoopTest::aJobOnItsNode,
             h -> {
-              h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
-              h.cluster.add(aJob("a").cpu(3000).build());
-            },
-            h -> {
-              h.pass();
-              h.cluster.report("n1", run(h, "a", JobPhase.Succeeded));
-              h.pass(); // a ends
+              runToSuccess(h);
               h.cluster.fault("finalizers/a", Fault.TIMEOUT_LOST);
               h.pass(); // its release is sent and gets no answer
               assertThat(finalizers(h, "a")).containsExactly(Finalizers.RESERVATION);
@@ -308,14 +303,9 @@ class ReservationFinalizerLoopTest {
             h -> assertThat(finalizers(h, "a")).isEmpty()),
         new Case(
             "a release that landed is not sent again while the cache still shows the job before it",
+            ReservationFinalizerLoopTest::aJobOnItsNode,
             h -> {
-              h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
-              h.cluster.add(aJob("a").cpu(3000).build());
-            },
-            h -> {
-              h.pass();
-              h.cluster.report("n1", run(h, "a", JobPhase.Succeeded));
-              h.pass(); // a ends
+              runToSuccess(h);
               h.cluster.autoSync = false;
               h.pass(); // its release lands; the cache does not show it yet
               assertThat(finalizers(h, "a")).isEmpty();
@@ -395,6 +385,19 @@ class ReservationFinalizerLoopTest {
     h.cluster.report("n1", run(h, "a", JobPhase.Failed));
     h.pass(); // a ended
     h.pass(); // its finalizer goes, and b takes the place
+  }
+
+  /** Job a (3000 cpu-milli) and a process node n1 (4000) that can hold it. */
+  private static void aJobOnItsNode(Harness h) {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").cpu(3000).build());
+  }
+
+  /** Job a admitted, reported Succeeded by its agent, and its end recorded. */
+  private static void runToSuccess(Harness h) {
+    h.pass();
+    h.cluster.report("n1", run(h, "a", JobPhase.Succeeded));
+    h.pass();
   }
 
   /** The job as standalone's server stores it: with the controller's finalizer from its create. */
