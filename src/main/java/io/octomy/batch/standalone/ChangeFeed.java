@@ -112,7 +112,7 @@ final class ChangeFeed {
                 k.namespace(),
                 k.resourceVersion(),
                 parse.apply(k.text()),
-                parse.apply(k.previousText()),
+                ObjectStore.PreviousObject.of(k.previousText(), parse),
                 k.bytes());
         if (watcher.matches(e)) {
           watcher.send(e);

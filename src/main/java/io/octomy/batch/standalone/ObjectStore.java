@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
@@ -36,8 +37,8 @@ final class ObjectStore implements AutoCloseable {
   /**
    * One committed change, as delivered to watchers.
    *
-   * @param previous the object as it was before a MODIFIED change (else {@code null}): a watch with
-   *     a selector sees an object that starts or stops matching as ADDED or DELETED
+   * @param before the object as it was before a MODIFIED change (else {@code null}): a watch with a
+   *     selector sees an object that starts or stops matching as ADDED or DELETED
    */
   record Event(
       EventType type,
@@ -45,8 +46,47 @@ final class ObjectStore implements AutoCloseable {
       String namespace,
       long resourceVersion,
       ObjectNode object,
-      ObjectNode previous,
-      long bytes) {}
+      PreviousObject before,
+      long bytes) {
+
+    /** The object before a MODIFIED change, or {@code null}; read when first asked for. */
+    ObjectNode previous() {
+      return before == null ? null : before.object();
+    }
+
+    boolean hasPrevious() {
+      return before != null;
+    }
+  }
+
+  /**
+   * The object before a change, kept as its committed text and read into a tree only when a watch
+   * with a selector or a name asks for it. Most watches (every informer's) select nothing and never
+   * do; reading it for every change cost the commit thread, which makes every write visible in
+   * turn, one parse per write.
+   */
+  static final class PreviousObject {
+    private final String text;
+    private final Function<String, ObjectNode> parse;
+    private ObjectNode object;
+
+    private PreviousObject(String text, Function<String, ObjectNode> parse) {
+      this.text = text;
+      this.parse = parse;
+    }
+
+    /** {@code null} when there is no text: the change had no object before it. */
+    static PreviousObject of(String text, Function<String, ObjectNode> parse) {
+      return text == null ? null : new PreviousObject(text, parse);
+    }
+
+    synchronized ObjectNode object() {
+      if (object == null) {
+        object = parse.apply(text);
+      }
+      return object;
+    }
+  }
 
   /** A watch. {@link #send} runs under the write lock and must not block. */
   interface Watcher {
@@ -286,7 +326,7 @@ final class ObjectStore implements AutoCloseable {
             s.row.namespace(),
             s.resourceVersion(),
             s.object,
-            objects.parse(previousText),
+            PreviousObject.of(previousText, objects::parse),
             s.bytes),
         text,
         previousText);

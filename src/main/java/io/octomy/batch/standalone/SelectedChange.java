@@ -19,7 +19,7 @@ record SelectedChange(ObjectStore.EventType type, ObjectNode object) {
    * How {@code selected} sees {@code event}; called only for an event it matches before or after.
    */
   static SelectedChange of(ObjectStore.Event event, Predicate<JsonNode> selected) {
-    if (event.type() != ObjectStore.EventType.MODIFIED || event.previous() == null) {
+    if (event.type() != ObjectStore.EventType.MODIFIED || !event.hasPrevious()) {
       return new SelectedChange(event.type(), event.object());
     }
     boolean now = selected.test(event.object());

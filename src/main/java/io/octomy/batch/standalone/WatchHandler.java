@@ -76,17 +76,27 @@ final class WatchHandler {
     Long from =
         rv == null || rv.isEmpty() || rv.equals("0") || initialEvents ? null : parseVersion(rv);
     Predicate<JsonNode> matches = filter;
+    // A watch that selects nothing sees every change as it is: it never reads the object before
+    // one.
+    boolean selects =
+        p.name() != null
+            || !isBlank(req.param("labelSelector"))
+            || !isBlank(req.param("fieldSelector"));
     ObjectStore.Watcher watcher =
         new ObjectStore.Watcher() {
           @Override
           public boolean matches(ObjectStore.Event event) {
-            return matches.test(event.object())
-                || (event.previous() != null && matches.test(event.previous()));
+            return !selects
+                || matches.test(event.object())
+                || (event.hasPrevious() && matches.test(event.previous()));
           }
 
           @Override
           public void send(ObjectStore.Event event) {
-            SelectedChange seen = SelectedChange.of(event, matches);
+            SelectedChange seen =
+                selects
+                    ? SelectedChange.of(event, matches)
+                    : new SelectedChange(event.type(), event.object());
             ObjectNode object = ServedObjects.view(type, p.version(), seen.object());
             if (!table && object == event.object()) {
               // served as stored: every watch of the resource sends the same text
@@ -209,5 +219,9 @@ final class WatchHandler {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static boolean isBlank(String s) {
+    return s == null || s.isBlank();
   }
 }

@@ -2,11 +2,13 @@ package io.octomy.batch.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,5 +83,38 @@ class ObjectStoreHistoryTest {
           .containsExactly(
               "ADDED 1 a=1", "ADDED 2 b=1", "MODIFIED 3 a=2 was 1", "DELETED 4 b=last");
     }
+  }
+
+  @Test
+  void theObjectBeforeAChangeIsReadFromItsTextOnlyWhenAskedForAndOnce() {
+    AtomicInteger reads = new AtomicInteger();
+    ObjectStore.PreviousObject before =
+        ObjectStore.PreviousObject.of(
+            json.createObjectNode().put("k", "1").toString(),
+            text -> {
+              reads.incrementAndGet();
+              try {
+                return (ObjectNode) json.readTree(text);
+              } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    ObjectStore.Event event =
+        new ObjectStore.Event(
+            ObjectStore.EventType.MODIFIED, RESOURCE, "default", 7, configMap("a", "2"), before, 0);
+
+    assertThat(event.hasPrevious()).isTrue();
+    assertThat(reads).hasValue(0);
+    assertThat(event.previous().path("k").asText()).isEqualTo("1");
+    assertThat(event.previous()).isSameAs(event.previous());
+    assertThat(reads).hasValue(1);
+
+    assertThat(
+            ObjectStore.PreviousObject.of(
+                null,
+                text -> {
+                  throw new AssertionError("nothing to read");
+                }))
+        .isNull();
   }
 }
