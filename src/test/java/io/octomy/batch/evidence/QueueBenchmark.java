@@ -3,6 +3,7 @@ package io.octomy.batch.evidence;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.fixtures.ApiFixtures;
 import java.io.IOException;
@@ -32,7 +33,11 @@ import java.util.function.LongSupplier;
  *   <li>quiet window: status writes to those waiting jobs while nothing changes;
  *   <li>drain: M tiny {@code true} jobs (100 cpu-milli, 1 MiB) on a 64,000 cpu-milli node while the
  *       N still wait, first create → all Succeeded; then the same on an empty queue;
- *   <li>burst: B jobs created at once by the C clients, create acknowledged → decided.
+ *   <li>burst: B jobs created at once by the C clients, create acknowledged → decided;
+ *   <li>keep pace with prepared requests: step 2 again, each job's body written beforehand and
+ *       POSTed over one of C kept-alive HTTPS connections ({@link RawCreates}, as {@code ab -k}
+ *       does), so that the clients' own work per job (building, serializing, parsing the answer on
+ *       the same two cores) does not set the pace the server is measured at.
  * </ol>
  *
  * With {@code --peer FILE} (the {@code name value} lines the Slurm script printed, run just before
@@ -49,6 +54,7 @@ public final class QueueBenchmark {
 
   private final Args a;
   private final KubernetesClient[] clients;
+  private final RawCreates prepared;
   private final JobTimes times;
   private final NodeReportTimes reports;
   private final Map<String, String> figures = new LinkedHashMap<>();
@@ -60,9 +66,15 @@ public final class QueueBenchmark {
   private final long serverPid;
 
   private QueueBenchmark(
-      Args a, KubernetesClient[] clients, JobTimes times, NodeReportTimes reports, long serverPid) {
+      Args a,
+      KubernetesClient[] clients,
+      RawCreates prepared,
+      JobTimes times,
+      NodeReportTimes reports,
+      long serverPid) {
     this.a = a;
     this.clients = clients;
+    this.prepared = prepared;
     this.times = times;
     this.reports = reports;
     this.serverPid = serverPid;
@@ -102,7 +114,8 @@ public final class QueueBenchmark {
           JobTimes times = new JobTimes(watcher, NS);
           NodeReportTimes reports = new NodeReportTimes(watcher, StandaloneChild.NODE)) {
         StandaloneChild.awaitNodeReady(watcher);
-        new QueueBenchmark(a, clients, times, reports, standalone.pid()).run();
+        RawCreates prepared = new RawCreates(config, NS, c);
+        new QueueBenchmark(a, clients, prepared, times, reports, standalone.pid()).run();
       } finally {
         for (KubernetesClient k : clients) {
           k.close();
@@ -143,16 +156,7 @@ public final class QueueBenchmark {
     List<String> waiting = createAll(n, i -> waitingJob(String.format("wait-job-%05d", i)), acked);
     long created = System.nanoTime();
     awaitCount(() -> times.decidedCount(waiting), n, "decisions on the waiting jobs");
-    long decided = latest(waiting, times::decided);
-    double createS = (created - t0) / 1e9;
-    double decideS = (decided - t0) / 1e9;
-    figure("loop_create_s", "%.2f", createS);
-    figure("loop_creates_per_s", "%.0f", n / createS);
-    figure("loop_decided_s", "%.2f", decideS);
-    figure("loop_decisions_per_s", "%.0f", n / decideS);
-    figure("loop_decided_over_created", "%.3f", decideS / createS);
-    figure("loop_create_to_decision_ms", "%s", latencies(waiting, acked, times::decided));
-    cpuPerJob("loop", cpu0, n);
+    keptPace("loop", waiting, acked, t0, created, cpu0);
 
     // 3. Nothing changes: status writes to the waiting jobs.
     long before = times.waitingRewrites();
@@ -184,10 +188,69 @@ public final class QueueBenchmark {
     cpuPerJob("burst", cpu3, b);
     deleteAll(burst);
 
+    // 6. Keep pace again, from prepared requests.
+    keepPaceWithPreparedRequests(n);
+
     figures.forEach((k, v) -> System.out.println(k + " " + v));
     if (!a.string("peer").isBlank()) {
       PeerFigures.compare(Path.of(a.string("peer")), figures).forEach(System.out::println);
     }
+  }
+
+  /**
+   * N distinct jobs no node can hold, their bodies serialized before the clock starts and POSTed by
+   * the prepared clients: {@code loop_prepared_*}, the figures of step 2 under another prefix.
+   */
+  private void keepPaceWithPreparedRequests(int n) throws Exception {
+    List<String> names = new ArrayList<>();
+    List<String> bodies = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      BatchJob job = waitingJob(String.format("prepared-job-%05d", i));
+      job.setApiVersion("batch.octomy.io/v1alpha1");
+      job.setKind("BatchJob");
+      names.add(job.getMetadata().getName());
+      bodies.add(Serialization.asJson(job));
+    }
+    long[] ackedAt = new long[n];
+    CpuMark cpu = cpuMark();
+    long t0 = System.nanoTime();
+    RawCreates.Round round = prepared.postEach(bodies, ackedAt);
+    long created = System.nanoTime();
+    if (round.failed() > 0) {
+      throw new IllegalStateException(round.failed() + " of the prepared creates failed");
+    }
+    awaitCount(() -> times.decidedCount(names), n, "decisions on the prepared creates");
+    Map<String, Long> acked = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      acked.put(names.get(i), ackedAt[i]);
+    }
+    keptPace("loop_prepared", names, acked, t0, created, cpu);
+    deleteAll(names);
+  }
+
+  /**
+   * The figures of keeping pace with {@code names}, created from {@code t0} until {@code created}
+   * and now all decided: create and decision times and rates, their ratio, each job's create
+   * acknowledged → decided, and the server's processor time per job since {@code cpu}.
+   */
+  private void keptPace(
+      String prefix,
+      List<String> names,
+      Map<String, Long> acked,
+      long t0,
+      long created,
+      CpuMark cpu)
+      throws IOException {
+    int n = names.size();
+    double createS = (created - t0) / 1e9;
+    double decideS = (latest(names, times::decided) - t0) / 1e9;
+    figure(prefix + "_create_s", "%.2f", createS);
+    figure(prefix + "_creates_per_s", "%.0f", n / createS);
+    figure(prefix + "_decided_s", "%.2f", decideS);
+    figure(prefix + "_decisions_per_s", "%.0f", n / decideS);
+    figure(prefix + "_decided_over_created", "%.3f", decideS / createS);
+    figure(prefix + "_create_to_decision_ms", "%s", latencies(names, acked, times::decided));
+    cpuPerJob(prefix, cpu, n);
   }
 
   /** The server's processor time so far, all of it and its compiler threads' part (seconds). */

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLContext;
 
@@ -25,6 +26,9 @@ final class RawCreates {
   private final List<HttpClient> clients = new ArrayList<>();
   private final URI collection;
   private final String token;
+
+  /** Creates sent in the current round, answered or not. */
+  private final LongAdder attempts = new LongAdder();
 
   RawCreates(Config config, String namespace, int clientCount) throws Exception {
     SSLContext tls = trusting(config.getCaCertData());
@@ -55,40 +59,59 @@ final class RawCreates {
    * the URL (e.g. {@code dryRun=All}).
    */
   Round run(String body, String query, StopRule stop) throws InterruptedException {
-    LongAdder created = new LongAdder();
-    LongAdder failed = new LongAdder();
     AtomicBoolean done = new AtomicBoolean();
-    URI uri = query.isEmpty() ? collection : URI.create(collection + "?" + query);
     HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .timeout(Duration.ofSeconds(60))
-            .header("Authorization", "Bearer " + token)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
+        post(query.isEmpty() ? collection : URI.create(collection + "?" + query), body);
+    return onEveryClient(
+        (client, created, t0) -> {
+          while (!done.get()) {
+            if (created(client, request)) {
+              created.increment();
+            }
+            if (stop.reached(created.sum(), System.nanoTime() - t0)) {
+              done.set(true);
+            }
+          }
+        });
+  }
+
+  /**
+   * The clients POST each of {@code bodies} once, taking the next one as each answer comes, and
+   * {@code ackedAt[i]} is set to the {@link System#nanoTime()} at which body {@code i} was answered
+   * with a create (left 0 when it was refused or not answered).
+   */
+  Round postEach(List<String> bodies, long[] ackedAt) throws InterruptedException {
+    AtomicInteger next = new AtomicInteger();
+    return onEveryClient(
+        (client, created, t0) -> {
+          for (int i = next.getAndIncrement(); i < bodies.size(); i = next.getAndIncrement()) {
+            if (created(client, post(collection, bodies.get(i)))) {
+              ackedAt[i] = System.nanoTime();
+              created.increment();
+            }
+          }
+        });
+  }
+
+  /** What one client does in a round: counts its creates in {@code created}. */
+  private interface ClientLoop {
+    void run(HttpClient client, LongAdder created, long startNanos) throws InterruptedException;
+  }
+
+  /** Runs {@code loop} on every client at once, each on a thread of its own, until all end. */
+  private Round onEveryClient(ClientLoop loop) throws InterruptedException {
+    LongAdder created = new LongAdder();
+    attempts.reset();
     List<Thread> threads = new ArrayList<>();
     long t0 = System.nanoTime();
     for (HttpClient client : clients) {
       Thread t =
           new Thread(
               () -> {
-                while (!done.get()) {
-                  try {
-                    HttpResponse<Void> r =
-                        client.send(request, HttpResponse.BodyHandlers.discarding());
-                    if (r.statusCode() == 201 || r.statusCode() == 200) {
-                      created.increment();
-                    } else {
-                      failed.increment();
-                    }
-                  } catch (IOException e) {
-                    failed.increment();
-                  } catch (InterruptedException e) {
-                    return;
-                  }
-                  if (stop.reached(created.sum(), System.nanoTime() - t0)) {
-                    done.set(true);
-                  }
+                try {
+                  loop.run(client, created, t0);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
                 }
               });
       threads.add(t);
@@ -97,7 +120,28 @@ final class RawCreates {
     for (Thread t : threads) {
       t.join();
     }
-    return new Round(created.sum(), failed.sum(), (System.nanoTime() - t0) / 1e9);
+    long made = created.sum();
+    return new Round(made, attempts.sum() - made, (System.nanoTime() - t0) / 1e9);
+  }
+
+  private HttpRequest post(URI uri, String body) {
+    return HttpRequest.newBuilder(uri)
+        .timeout(Duration.ofSeconds(60))
+        .header("Authorization", "Bearer " + token)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body))
+        .build();
+  }
+
+  /** Sends one create; true when the server made the object (201, or 200 for a dry run). */
+  private boolean created(HttpClient client, HttpRequest request) throws InterruptedException {
+    attempts.increment();
+    try {
+      int code = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+      return code == 201 || code == 200;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** When a round ends: after so many creates or so much time. */
