@@ -174,7 +174,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       store.listen(new RegistryFollower(registry));
       CelRules cel = made(celRules);
       TableRenderer tables = new TableRenderer(clock);
-      SerializedObjects texts = new SerializedObjects(json);
+      SerializedObjects texts = store.texts();
       ResourceHandler resources =
           new ResourceHandler(
               store,

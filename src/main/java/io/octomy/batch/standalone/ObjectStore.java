@@ -141,6 +141,9 @@ final class ObjectStore implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final ChangeFeed feed;
 
+  /** The text of the objects this store holds, for watch events and writers' answers. */
+  private final SerializedObjects texts;
+
   /** The last resourceVersion that is durable and visible. */
   private volatile long resourceVersion;
 
@@ -168,6 +171,7 @@ final class ObjectStore implements AutoCloseable {
     this.db = db;
     this.guard = guard;
     this.objects = ObjectIndex.load(json, db, guard);
+    this.texts = new SerializedObjects(json);
     this.resourceVersion = db.lastResourceVersion();
     this.stagedVersion = resourceVersion;
     // events from before this start are gone: a watch from an older version must relist
@@ -187,6 +191,11 @@ final class ObjectStore implements AutoCloseable {
                 stagedVersion = resourceVersion;
               }
             });
+  }
+
+  /** The text of the objects this store holds, by identity ({@link SerializedObjects}). */
+  SerializedObjects texts() {
+    return texts;
   }
 
   long resourceVersion() {
@@ -317,6 +326,9 @@ final class ObjectStore implements AutoCloseable {
     } else {
       text = s.row.body();
       objects.put(s.key, text);
+      // the committed text is the object serialized ({@link CommitGuard#check}): its watch events
+      // and its writer's answer need not serialize it again
+      texts.remember(s.object, text);
     }
     resourceVersion = s.resourceVersion();
     feed.publish(

@@ -32,14 +32,25 @@ final class SerializedObjects {
 
   /** {@code stored} as JSON, serialized at most once while it stays in its slot. */
   String text(ObjectNode stored) {
-    int slot = System.identityHashCode(stored) & (SLOTS - 1);
-    Slot kept = slots.get(slot);
+    Slot kept = slots.get(slotOf(stored));
     if (kept != null && kept.object() == stored) {
       return kept.text();
     }
     String text = serialize(stored);
-    slots.set(slot, new Slot(stored, text));
+    remember(stored, text);
     return text;
+  }
+
+  /**
+   * Keeps {@code text} as the text of {@code stored}: what serializing it with this mapper gives,
+   * as the text a store commits for an object is ({@link CommitGuard#check}).
+   */
+  void remember(ObjectNode stored, String text) {
+    slots.set(slotOf(stored), new Slot(stored, text));
+  }
+
+  private static int slotOf(ObjectNode stored) {
+    return System.identityHashCode(stored) & (SLOTS - 1);
   }
 
   /**

@@ -117,4 +117,19 @@ class ObjectStoreHistoryTest {
                 }))
         .isNull();
   }
+
+  @Test
+  void aCommittedObjectsTextIsTheCommittedTextWithoutAnotherSerialization() throws Exception {
+    SqliteStateStore db = SqliteStateStore.open(dir.resolve("state.db"));
+    try (ObjectStore store =
+        new ObjectStore(json, db, new CommitGuard(json, key -> null), ObjectStore.HISTORY)) {
+      ObjectNode answer =
+          store.write(
+              RESOURCE, "default", "a", false, c -> new ObjectStore.Put(configMap("a", "1")));
+
+      String committed = store.listText(RESOURCE, "default").items().get(0).text();
+      assertThat(store.texts().text(answer)).isSameAs(committed);
+      assertThat(committed).isEqualTo(json.writeValueAsString(answer));
+    }
+  }
 }
