@@ -61,9 +61,9 @@ final class ObjectStore implements AutoCloseable {
 
   /**
    * The object before a change, kept as its committed text and read into a tree only when a watch
-   * with a selector or a name asks for it. Most watches (every informer's) select nothing and never
-   * do; reading it for every change cost the commit thread, which makes every write visible in
-   * turn, one parse per write.
+   * with a selector or a name asks for it. Most watches (the controller's informers, kubectl's)
+   * select nothing and never do; reading it for every change cost the commit thread, which makes
+   * every write visible in turn, one parse per write.
    */
   static final class PreviousObject {
     private final String text;
@@ -326,8 +326,8 @@ final class ObjectStore implements AutoCloseable {
     } else {
       text = s.row.body();
       objects.put(s.key, text);
-      // the committed text is the object serialized ({@link CommitGuard#check}): its watch events
-      // and its writer's answer need not serialize it again
+      // the committed text is the object serialized (CommitGuard.check, the same mapper): its watch
+      // events and its writer's answer need not serialize it again
       texts.remember(s.object, text);
     }
     resourceVersion = s.resourceVersion();
