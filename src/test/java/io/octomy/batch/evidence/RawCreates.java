@@ -27,9 +27,6 @@ final class RawCreates {
   private final URI collection;
   private final String token;
 
-  /** Creates sent in the current round, answered or not. */
-  private final LongAdder attempts = new LongAdder();
-
   RawCreates(Config config, String namespace, int clientCount) throws Exception {
     SSLContext tls = trusting(config.getCaCertData());
     for (int i = 0; i < clientCount; i++) {
@@ -63,12 +60,10 @@ final class RawCreates {
     HttpRequest request =
         post(query.isEmpty() ? collection : URI.create(collection + "?" + query), body);
     return onEveryClient(
-        (client, created, t0) -> {
+        (client, tally, t0) -> {
           while (!done.get()) {
-            if (created(client, request)) {
-              created.increment();
-            }
-            if (stop.reached(created.sum(), System.nanoTime() - t0)) {
+            tally.count(created(client, request));
+            if (stop.reached(tally.created().sum(), System.nanoTime() - t0)) {
               done.set(true);
             }
           }
@@ -83,25 +78,32 @@ final class RawCreates {
   Round postEach(List<String> bodies, long[] ackedAt) throws InterruptedException {
     AtomicInteger next = new AtomicInteger();
     return onEveryClient(
-        (client, created, t0) -> {
+        (client, tally, t0) -> {
           for (int i = next.getAndIncrement(); i < bodies.size(); i = next.getAndIncrement()) {
-            if (created(client, post(collection, bodies.get(i)))) {
+            if (tally.count(created(client, post(collection, bodies.get(i))))) {
               ackedAt[i] = System.nanoTime();
-              created.increment();
             }
           }
         });
   }
 
-  /** What one client does in a round: counts its creates in {@code created}. */
+  /** What one client does in a round, counting each create it sends in {@code tally}. */
   private interface ClientLoop {
-    void run(HttpClient client, LongAdder created, long startNanos) throws InterruptedException;
+    void run(HttpClient client, Tally tally, long startNanos) throws InterruptedException;
+  }
+
+  /** The creates of one round, made and refused (or unanswered), from every client. */
+  private record Tally(LongAdder created, LongAdder failed) {
+    /** Counts one create; returns whether it made the object. */
+    boolean count(boolean made) {
+      (made ? created : failed).increment();
+      return made;
+    }
   }
 
   /** Runs {@code loop} on every client at once, each on a thread of its own, until all end. */
   private Round onEveryClient(ClientLoop loop) throws InterruptedException {
-    LongAdder created = new LongAdder();
-    attempts.reset();
+    Tally tally = new Tally(new LongAdder(), new LongAdder());
     List<Thread> threads = new ArrayList<>();
     long t0 = System.nanoTime();
     for (HttpClient client : clients) {
@@ -109,7 +111,7 @@ final class RawCreates {
           new Thread(
               () -> {
                 try {
-                  loop.run(client, created, t0);
+                  loop.run(client, tally, t0);
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                 }
@@ -120,8 +122,7 @@ final class RawCreates {
     for (Thread t : threads) {
       t.join();
     }
-    long made = created.sum();
-    return new Round(made, attempts.sum() - made, (System.nanoTime() - t0) / 1e9);
+    return new Round(tally.created().sum(), tally.failed().sum(), (System.nanoTime() - t0) / 1e9);
   }
 
   private HttpRequest post(URI uri, String body) {
@@ -135,7 +136,6 @@ final class RawCreates {
 
   /** Sends one create; true when the server made the object (201, or 200 for a dry run). */
   private boolean created(HttpClient client, HttpRequest request) throws InterruptedException {
-    attempts.increment();
     try {
       int code = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
       return code == 201 || code == 200;
