@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -53,6 +54,9 @@ import org.slf4j.LoggerFactory;
 public final class AdmissionLoop implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
+
+  /** How long {@link #close} waits for a running pass, then for the writes it handed out. */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
   /**
    * Settings of the loop.
@@ -210,7 +214,7 @@ public final class AdmissionLoop implements AutoCloseable {
   public void requestPass() {
     if (passPending.compareAndSet(false, true)) {
       requestedAt.set(System.nanoTime());
-      loop.schedule(
+      scheduleUnlessClosed(
           () -> {
             passPending.set(false);
             if (LOG.isDebugEnabled()) {
@@ -222,6 +226,18 @@ public final class AdmissionLoop implements AutoCloseable {
           },
           settings.passDelay().toNanos(),
           TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
+   * A closed loop refuses new passes; informers and answered writes may still ask for one until
+   * they stop too, and that is no error.
+   */
+  private void scheduleUnlessClosed(Runnable pass, long delay, TimeUnit unit) {
+    try {
+      loop.schedule(pass, delay, unit);
+    } catch (RejectedExecutionException closed) {
+      LOG.debug("a pass asked for after the loop closed is not run");
     }
   }
 
@@ -409,16 +425,28 @@ public final class AdmissionLoop implements AutoCloseable {
     return t;
   }
 
+  /**
+   * Stops the loop, then the writers. Passes not yet started are dropped; a pass already running
+   * finishes, and the writes it decided go out before the writers stop (each up to the client's
+   * timeout): stopping the writers first would refuse them, leaving jobs decided but not written.
+   */
   @Override
   public void close() {
     active = false;
     loop.shutdownNow();
+    awaitTermination(loop);
     writers.shutdown();
+    awaitTermination(writers);
+    events.close();
+  }
+
+  private static void awaitTermination(ExecutorService executor) {
     try {
-      writers.awaitTermination(10, TimeUnit.SECONDS);
+      if (!executor.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("closing the admission loop: still busy after {}; not waiting longer", CLOSE_WAIT);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    events.close();
   }
 }
