@@ -37,7 +37,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class WriteCeiling {
 
-  record Result(double writesPerSecond, long writes, long failures, Duration measured) {}
+  /** {@code processorPerWrite}: this JVM's processor time per counted write (see below). */
+  record Result(
+      double writesPerSecond,
+      long writes,
+      long failures,
+      Duration measured,
+      String processorPerWrite) {}
 
   private WriteCeiling() {}
 
@@ -98,11 +104,14 @@ final class WriteCeiling {
     }
     Thread.sleep(warmup.toMillis());
     long t0 = System.nanoTime();
+    // this JVM's processor time: the writers, and the server too when it is the embedded one
+    JvmProcessorTime cpu0 = JvmProcessorTime.now();
     counting.set(true);
     Thread.sleep(measure.toMillis());
     counting.set(false);
     long elapsed = System.nanoTime() - t0;
     long n = writes.get();
+    String perWrite = JvmProcessorTime.now().perOperationSince(cpu0, n);
     stop.set(true);
     for (Thread th : ts) {
       th.join();
@@ -121,7 +130,7 @@ final class WriteCeiling {
           job.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
           job.delete();
         });
-    return new Result(n / (elapsed / 1e9), n, failures.get(), Duration.ofNanos(elapsed));
+    return new Result(n / (elapsed / 1e9), n, failures.get(), Duration.ofNanos(elapsed), perWrite);
   }
 
   /**

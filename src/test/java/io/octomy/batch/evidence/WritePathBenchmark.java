@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,17 +102,25 @@ public final class WritePathBenchmark {
         long fillStart = System.nanoTime();
         double cpuAtFill = ProcStatus.cpuSeconds(standalone.pid());
         long filled = 0;
+        List<String> windowCpu = new ArrayList<>();
+        WindowProcessorCost lastCpu = null;
         for (int at = from; at < a.integer("to"); at += window) {
+          ProcessorReading before = ProcessorReading.now(standalone.pid());
           RawCreates.Round r = raw.run(body, "", RawCreates.StopRule.after(window));
+          WindowProcessorCost cpu =
+              ProcessorReading.now(standalone.pid()).since(before, r.created());
           filled += r.created();
           windows.add(String.format("%d-%d:%.0f", at, at + r.created(), r.perSecond()));
+          windowCpu.add(String.format("%d:%s", at, cpu));
           System.out.printf(
-              "# %d clients, objects %d to %d: %.0f creates/s (%d failed)%n",
-              clients, at, at + r.created(), r.perSecond(), r.failed());
+              "# %d clients, objects %d to %d: %.0f creates/s (%d failed); processor ms per"
+                  + " create: %s%n",
+              clients, at, at + r.created(), r.perSecond(), r.failed(), cpu.described());
           if (at == from) {
             firstRate = r.perSecond();
           }
           lastRate = r.perSecond();
+          lastCpu = cpu;
         }
         double fillSeconds = (System.nanoTime() - fillStart) / 1e9;
         double cpuBeforeDry = ProcStatus.cpuSeconds(standalone.pid());
@@ -134,6 +143,12 @@ public final class WritePathBenchmark {
         out.put("creates_per_s_last_window" + tag, String.format("%.0f", lastRate));
         out.put("first_over_last_window" + tag, String.format("%.2f", firstRate / lastRate));
         out.put("windows" + tag, String.join(",", windows));
+        // server/its compiler/the benchmark's JVM, ms of processor time per create in each window
+        out.put("window_cpu_ms_per_create" + tag, String.join(",", windowCpu));
+        out.put("last_window_server_cpu_ms_per_create" + tag, lastCpu.server());
+        out.put("last_window_compiler_cpu_ms_per_create" + tag, lastCpu.compiler());
+        out.put("last_window_benchmark_cpu_ms_per_create" + tag, lastCpu.benchmark());
+        out.put("last_window_creates_per_s_if_cores_were_all_busy" + tag, lastCpu.ceiling());
         out.put("dry_run_creates_per_s_low" + tag, String.format("%.0f", dryLow.perSecond()));
         out.put("dry_run_creates_per_s_high" + tag, String.format("%.0f", dryHigh.perSecond()));
         out.put(
@@ -180,6 +195,67 @@ public final class WritePathBenchmark {
       }
     } finally {
       standalone.close();
+    }
+  }
+
+  /**
+   * Processor time so far, in seconds: the server (launcher and server JVM), its just-in-time
+   * compiler threads' part, and this benchmark's own JVM (its clients, TLS and watch).
+   */
+  private record ProcessorReading(double server, double compiler, double benchmark) {
+    static ProcessorReading now(long serverPid) throws IOException {
+      return new ProcessorReading(
+          ProcStatus.cpuSeconds(serverPid),
+          ProcStatus.compilerCpuSeconds(serverPid),
+          ProcessHandle.current()
+                  .info()
+                  .totalCpuDuration()
+                  .orElseThrow(() -> new IllegalStateException("no processor time for this JVM"))
+                  .toNanos()
+              / 1e9);
+    }
+
+    WindowProcessorCost since(ProcessorReading start, long creates) {
+      double per = 1000.0 / Math.max(1, creates);
+      return new WindowProcessorCost(
+          (server - start.server) * per,
+          (compiler - start.compiler) * per,
+          (benchmark - start.benchmark) * per);
+    }
+  }
+
+  /**
+   * Milliseconds of processor time per create in one window. Why: on two processors shared by the
+   * server and its clients, creates/s is bounded by the processors over the sum of both; the
+   * compiler's part shows how much of the server's is warming up rather than serving.
+   */
+  private record WindowProcessorCost(double serverMs, double compilerMs, double benchmarkMs) {
+    String server() {
+      return String.format("%.2f", serverMs);
+    }
+
+    String compiler() {
+      return String.format("%.2f", compilerMs);
+    }
+
+    String benchmark() {
+      return String.format("%.2f", benchmarkMs);
+    }
+
+    /** Creates/s were every processor busy with the server and the benchmark at these costs. */
+    String ceiling() {
+      int cores = Runtime.getRuntime().availableProcessors();
+      return String.format("%.0f", cores * 1000.0 / (serverMs + benchmarkMs));
+    }
+
+    String described() {
+      return String.format(
+          "server %s (compiler %s), benchmark %s", server(), compiler(), benchmark());
+    }
+
+    @Override
+    public String toString() {
+      return server() + "/" + compiler() + "/" + benchmark();
     }
   }
 
