@@ -4,20 +4,14 @@ import static io.octomy.batch.fixtures.ApiFixtures.aJob;
 import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.octomy.batch.api.BatchJob;
-import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.fixtures.ApiFixtures;
 import io.octomy.batch.fixtures.TestClock;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +23,8 @@ class AdmissionLoopCloseTest {
 
   @Test
   void aPassRunningWhenTheLoopClosesSendsItsWritesBeforeTheWritersStop() throws Exception {
-    FakeCluster cluster = new FakeCluster();
+    CountingClusterView view = new CountingClusterView();
+    FakeCluster cluster = view.cluster;
     TestClock clock = TestClock.standing();
     cluster.add(
         aNode("n1")
@@ -38,7 +33,6 @@ class AdmissionLoopCloseTest {
             .heartbeat(clock.instant())
             .build());
     cluster.add(aJob("a").cpu(1000).build());
-    HeldView view = new HeldView(cluster);
     AdmissionLoop loop =
         new AdmissionLoop(
             view,
@@ -48,9 +42,10 @@ class AdmissionLoopCloseTest {
             new ControllerMetrics(new SimpleMeterRegistry()),
             new AdmissionLoop.Settings(
                 Duration.ZERO, Duration.ofHours(1), Duration.ofSeconds(30), 2));
+    view.hold();
     loop.start();
     loop.activate(); // asks for a pass, which the view holds while it reads the jobs
-    assertThat(view.reading.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(view.arrived.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
 
     Thread closing = new Thread(loop::close, "closing");
     closing.start();
@@ -62,53 +57,13 @@ class AdmissionLoopCloseTest {
         && System.nanoTime() < deadline) {
       Thread.sleep(1);
     }
-    view.release.countDown();
+    view.releaseAll();
     closing.join(TimeUnit.SECONDS.toMillis(20));
 
     assertThat(closing.isAlive()).as("close() returned").isFalse();
     assertThat(cluster.job("a").getStatus()).isNotNull();
     assertThat(cluster.job("a").getStatus().getPhase()).isEqualTo(JobPhase.Admitted);
     loop.requestPass(); // after the close: nothing runs, nothing is thrown
-  }
-
-  /** The cluster's view whose first read of the jobs waits, deaf to interrupts, until released. */
-  private static final class HeldView implements ClusterView {
-    private final ClusterView cluster;
-    private final AtomicBoolean held = new AtomicBoolean();
-    final CountDownLatch reading = new CountDownLatch(1);
-    final CountDownLatch release = new CountDownLatch(1);
-
-    HeldView(ClusterView cluster) {
-      this.cluster = cluster;
-    }
-
-    @Override
-    public Collection<BatchJob> jobs() {
-      if (held.compareAndSet(false, true)) {
-        reading.countDown();
-        boolean interrupted = false;
-        while (release.getCount() > 0) {
-          try {
-            release.await();
-          } catch (InterruptedException e) {
-            interrupted = true; // the close interrupts the loop's thread; the pass goes on
-          }
-        }
-        if (interrupted) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      return cluster.jobs();
-    }
-
-    @Override
-    public Collection<BatchNode> nodes() {
-      return cluster.nodes();
-    }
-
-    @Override
-    public Collection<Pod> jobPods() {
-      return cluster.jobPods();
-    }
+    assertThat(view.passes).hasValue(1);
   }
 }

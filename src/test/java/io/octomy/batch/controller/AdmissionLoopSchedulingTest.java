@@ -3,18 +3,12 @@ package io.octomy.batch.controller;
 import static io.octomy.batch.fixtures.ApiFixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.octomy.batch.api.BatchJob;
-import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.fixtures.ApiFixtures;
 import io.octomy.batch.fixtures.TestClock;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,50 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class AdmissionLoopSchedulingTest {
 
-  /** A cache whose every read of the jobs is one pass; {@link #hold} keeps passes waiting there. */
-  static final class CountingView implements ClusterView {
-    final FakeCluster cluster = new FakeCluster();
-    final AtomicInteger passes = new AtomicInteger();
-    final Semaphore arrived = new Semaphore(0);
-    final Semaphore permits = new Semaphore(0);
-    volatile boolean holding;
-
-    void hold() {
-      holding = true;
-    }
-
-    /** Lets the held pass go on; later passes are held again. */
-    void releaseOne() {
-      permits.release();
-    }
-
-    void releaseAll() {
-      holding = false;
-      permits.release(1000);
-    }
-
-    @Override
-    public Collection<BatchJob> jobs() {
-      passes.incrementAndGet();
-      arrived.release();
-      if (holding) {
-        permits.acquireUninterruptibly();
-      }
-      return cluster.jobs();
-    }
-
-    @Override
-    public Collection<BatchNode> nodes() {
-      return cluster.nodes();
-    }
-
-    @Override
-    public Collection<Pod> jobPods() {
-      return cluster.jobPods();
-    }
-  }
-
-  private final CountingView view = new CountingView();
+  private final CountingClusterView view = new CountingClusterView();
   private AdmissionLoop loop;
 
   @AfterEach
