@@ -426,9 +426,10 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   /**
-   * Stops the loop, then the writers. Passes not yet started are dropped; a pass already running
-   * finishes, and the writes it decided go out before the writers stop (each up to the client's
-   * timeout): stopping the writers first would refuse them, leaving jobs decided but not written.
+   * Stops the loop, then the writers, waiting up to {@link #CLOSE_WAIT} for each. Passes not yet
+   * started are dropped; a pass already running finishes and hands its writes to the writers, which
+   * send them before they stop: stopping the writers first would refuse those writes, leaving jobs
+   * decided but not written.
    */
   @Override
   public void close() {
