@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.Executor;
-import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.ClusterWriter;
 import java.nio.file.Path;
@@ -80,16 +79,7 @@ final class ConflictStormFault {
           KubernetesClient ctlClient =
               new KubernetesClientBuilder().withConfig(c.server.clientConfig()).build()) {
         BatchController controller =
-            BatchController.start(
-                ctlClient,
-                new BatchController.ControllerOptions(
-                    w.policy(),
-                    false,
-                    "default",
-                    "127.0.0.1",
-                    -1,
-                    AdmissionLoop.Settings.defaults()),
-                Clock.systemUTC());
+            BatchController.start(ctlClient, w.controllerOptions(), Clock.systemUTC());
         Map<String, Long> lastAcked = new ConcurrentHashMap<>();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong competitor = new AtomicLong();

@@ -175,17 +175,7 @@ public final class EndToEndBenchmark {
               .build()) {
         long start = System.nanoTime();
         JvmProcessorTime drainCpu = JvmProcessorTime.now();
-        BatchController controller =
-            BatchController.start(
-                ctlClient,
-                new BatchController.ControllerOptions(
-                    w.policy(),
-                    false,
-                    "default",
-                    "127.0.0.1",
-                    -1,
-                    AdmissionLoop.Settings.defaults()),
-                clock);
+        BatchController controller = BatchController.start(ctlClient, w.controllerOptions(), clock);
         System.out.printf("controller started in %.1f s (informers synced)%n", secondsSince(start));
         long deadline = start + Duration.ofSeconds(a.integer("drain-timeout-s")).toNanos();
         long t10 = 0;

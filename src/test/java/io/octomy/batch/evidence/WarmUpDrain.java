@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.octomy.batch.api.BatchJob;
-import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.fixtures.TestClock;
 import java.time.Duration;
@@ -31,16 +30,7 @@ final class WarmUpDrain {
     try (DecisionWatch decisions = new DecisionWatch(client);
         KubernetesClient ctlClient = new KubernetesClientBuilder().withConfig(config).build();
         BatchController controller =
-            BatchController.start(
-                ctlClient,
-                new BatchController.ControllerOptions(
-                    w.policy(),
-                    false,
-                    "default",
-                    "127.0.0.1",
-                    -1,
-                    AdmissionLoop.Settings.defaults()),
-                TestClock.followingSystem())) {
+            BatchController.start(ctlClient, w.controllerOptions(), TestClock.followingSystem())) {
       long deadline = System.nanoTime() + timeout.toNanos();
       while (decisions.decided() < w.jobs) {
         if (System.nanoTime() > deadline) {

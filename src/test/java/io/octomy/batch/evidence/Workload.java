@@ -12,6 +12,8 @@ import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.Resources;
+import io.octomy.batch.controller.AdmissionLoop;
+import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.GroupPolicy;
 import io.octomy.batch.vocabulary.ModeTable;
@@ -72,6 +74,15 @@ final class Workload {
 
   Policy policy() {
     return policy;
+  }
+
+  /**
+   * How the benchmarks and faults run the controller on this workload: its policy, no leader
+   * election, the loop's default settings, metrics off.
+   */
+  BatchController.ControllerOptions controllerOptions() {
+    return new BatchController.ControllerOptions(
+        policy, false, "default", "127.0.0.1", -1, AdmissionLoop.Settings.defaults());
   }
 
   static String namespace(int i) {
