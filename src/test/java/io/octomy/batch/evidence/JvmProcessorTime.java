@@ -11,10 +11,17 @@ import java.io.UncheckedIOException;
  */
 record JvmProcessorTime(double seconds, double compilerSeconds) {
 
+  /** Now; the compiler's part would include Java processes this one started (none here). */
   static JvmProcessorTime now() {
-    long pid = ProcessHandle.current().pid();
+    ProcessHandle self = ProcessHandle.current();
     try {
-      return new JvmProcessorTime(ProcStatus.cpuSeconds(pid), ProcStatus.compilerCpuSeconds(pid));
+      return new JvmProcessorTime(
+          self.info()
+                  .totalCpuDuration()
+                  .orElseThrow(() -> new IllegalStateException("no processor time for this JVM"))
+                  .toNanos()
+              / 1e9,
+          ProcStatus.compilerCpuSeconds(self.pid()));
     } catch (IOException e) {
       throw new UncheckedIOException("reading this JVM's processor time", e);
     }

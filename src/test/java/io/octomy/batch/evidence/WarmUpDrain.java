@@ -22,7 +22,9 @@ final class WarmUpDrain {
 
   private WarmUpDrain() {}
 
-  /** {@code config}: the server's, for the controller's own client (it closes it when it stops). */
+  /**
+   * {@code config}: the server's, for a client of the controller's own, as the measured drain's.
+   */
   static void run(KubernetesClient client, Config config, Workload w, int writers, Duration timeout)
       throws Exception {
     long t = System.nanoTime();
