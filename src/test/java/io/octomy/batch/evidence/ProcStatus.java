@@ -6,6 +6,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Lines of {@code /proc/PID/status} and {@code /proc/PID/stat} (Linux): resident memory and
@@ -63,6 +64,20 @@ final class ProcStatus {
    * code rather than runs it. A compiler thread the JVM ends takes its time with it.
    */
   static double compilerCpuSeconds(long pid) throws IOException {
+    return threadCpuSeconds(
+        pid, name -> name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"));
+  }
+
+  /**
+   * Processor time the controller's admission loop has used so far, in seconds: its one thread
+   * ({@code admission-loop}), where every pass runs.
+   */
+  static double admissionLoopCpuSeconds(long pid) throws IOException {
+    return threadCpuSeconds(pid, "admission-loop"::equals);
+  }
+
+  /** Processor time of the threads of the JVMs under {@code pid} whose name matches, in seconds. */
+  private static double threadCpuSeconds(long pid, Predicate<String> name) throws IOException {
     double sum = 0;
     for (long p : javaTree(pid)) {
       List<Path> threads;
@@ -71,8 +86,8 @@ final class ProcStatus {
       }
       for (Path thread : threads) {
         try {
-          String name = Files.readString(thread.resolve("comm"));
-          if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+          // comm ends in a newline and is cut to 15 characters
+          if (name.test(Files.readString(thread.resolve("comm")).strip())) {
             sum += statCpuSeconds(Files.readString(thread.resolve("stat")));
           }
         } catch (NoSuchFileException ended) {

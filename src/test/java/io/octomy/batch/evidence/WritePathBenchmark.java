@@ -143,10 +143,12 @@ public final class WritePathBenchmark {
         out.put("creates_per_s_last_window" + tag, String.format("%.0f", lastRate));
         out.put("first_over_last_window" + tag, String.format("%.2f", firstRate / lastRate));
         out.put("windows" + tag, String.join(",", windows));
-        // server/its compiler/the benchmark's JVM, ms of processor time per create in each window
+        // server/its compiler/its admission loop/the benchmark's JVM, ms of processor time per
+        // create in each window
         out.put("window_cpu_ms_per_create" + tag, String.join(",", windowCpu));
         out.put("last_window_server_cpu_ms_per_create" + tag, lastCpu.server());
         out.put("last_window_compiler_cpu_ms_per_create" + tag, lastCpu.compiler());
+        out.put("last_window_admission_loop_cpu_ms_per_create" + tag, lastCpu.loop());
         out.put("last_window_benchmark_cpu_ms_per_create" + tag, lastCpu.benchmark());
         out.put("last_window_creates_per_s_if_cores_were_all_busy" + tag, lastCpu.ceiling());
         out.put("dry_run_creates_per_s_low" + tag, String.format("%.0f", dryLow.perSecond()));
@@ -200,13 +202,15 @@ public final class WritePathBenchmark {
 
   /**
    * Processor time so far, in seconds: the server (launcher and server JVM), its just-in-time
-   * compiler threads' part, and this benchmark's own JVM (its clients, TLS and watch).
+   * compiler threads' part, its admission loop's part, and this benchmark's own JVM (its clients,
+   * TLS and watch).
    */
-  private record ProcessorReading(double server, double compiler, double benchmark) {
+  private record ProcessorReading(double server, double compiler, double loop, double benchmark) {
     static ProcessorReading now(long serverPid) throws IOException {
       return new ProcessorReading(
           ProcStatus.cpuSeconds(serverPid),
           ProcStatus.compilerCpuSeconds(serverPid),
+          ProcStatus.admissionLoopCpuSeconds(serverPid),
           ProcessHandle.current()
                   .info()
                   .totalCpuDuration()
@@ -220,6 +224,7 @@ public final class WritePathBenchmark {
       return new WindowProcessorCost(
           (server - start.server) * per,
           (compiler - start.compiler) * per,
+          (loop - start.loop) * per,
           (benchmark - start.benchmark) * per);
     }
   }
@@ -227,15 +232,21 @@ public final class WritePathBenchmark {
   /**
    * Milliseconds of processor time per create in one window. Why: on two processors shared by the
    * server and its clients, creates/s is bounded by the processors over the sum of both; the
-   * compiler's part shows how much of the server's is warming up rather than serving.
+   * compiler's part shows how much of the server's is warming up rather than serving, the admission
+   * loop's how much goes to passes over the jobs already stored.
    */
-  private record WindowProcessorCost(double serverMs, double compilerMs, double benchmarkMs) {
+  private record WindowProcessorCost(
+      double serverMs, double compilerMs, double loopMs, double benchmarkMs) {
     String server() {
       return String.format("%.2f", serverMs);
     }
 
     String compiler() {
       return String.format("%.2f", compilerMs);
+    }
+
+    String loop() {
+      return String.format("%.2f", loopMs);
     }
 
     String benchmark() {
@@ -250,12 +261,13 @@ public final class WritePathBenchmark {
 
     String described() {
       return String.format(
-          "server %s (compiler %s), benchmark %s", server(), compiler(), benchmark());
+          "server %s (compiler %s, admission loop %s), benchmark %s",
+          server(), compiler(), loop(), benchmark());
     }
 
     @Override
     public String toString() {
-      return server() + "/" + compiler() + "/" + benchmark();
+      return server() + "/" + compiler() + "/" + loop() + "/" + benchmark();
     }
   }
 
