@@ -3,8 +3,6 @@ package io.octomy.batch.evidence;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.vocabulary.JobPhase;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -142,9 +140,5 @@ final class ControllerKillFault {
       out.merge(k, 1L, Long::sum);
     }
     return out;
-  }
-
-  static Path temp(String prefix) throws IOException {
-    return Files.createTempDirectory(prefix);
   }
 }

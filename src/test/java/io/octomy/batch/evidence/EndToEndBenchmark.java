@@ -342,6 +342,8 @@ public final class EndToEndBenchmark {
             rate / after.writesPerSecond(),
             steady / after.writesPerSecond());
       }
+    } finally {
+      StandaloneChild.deleteTree(state);
     }
   }
 

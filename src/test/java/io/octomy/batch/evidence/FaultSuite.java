@@ -69,8 +69,22 @@ public final class FaultSuite {
     System.exit(passed.contains(false) ? 1 : 0);
   }
 
+  /**
+   * Runs one scenario in a work folder of its own: removed when the scenario passes, kept (its logs
+   * and state) and named when it fails, for whoever looks into it.
+   */
   static boolean run(String scenario, Sizes s, long seed) throws Exception {
     Path work = Files.createTempDirectory("octomy-fault-" + scenario);
+    boolean passed = runIn(work, scenario, s, seed);
+    if (passed) {
+      StandaloneChild.deleteTree(work);
+    } else {
+      System.out.println("the failed scenario's logs and state are kept in " + work);
+    }
+    return passed;
+  }
+
+  private static boolean runIn(Path work, String scenario, Sizes s, long seed) throws Exception {
     switch (scenario) {
       case "kill-controller" -> {
         var r = ControllerKillFault.run(work, s.kills(), s.killNodes(), s.killJobs(), seed);

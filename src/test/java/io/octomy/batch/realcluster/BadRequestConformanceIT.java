@@ -12,7 +12,7 @@ import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +23,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The same bad (and borderline) requests sent to the real kube-apiserver and to standalone mode's
@@ -66,13 +67,14 @@ class BadRequestConformanceIT {
     }
   }
 
+  /** The standalone server's state, removed after the class. */
+  @TempDir static Path state;
+
   @BeforeAll
   static void servers() throws Exception {
     real = RealCluster.get();
     real.requireCrds();
-    standalone =
-        EmbeddedApiServer.start(
-            Files.createTempDirectory("octomy-bad-requests"), 0, StandaloneRuntime.productCrds());
+    standalone = EmbeddedApiServer.start(state, 0, StandaloneRuntime.productCrds());
     standaloneClient = new KubernetesClientBuilder().withConfig(standalone.clientConfig()).build();
     for (KubernetesClient c : List.of(real.admin(), standaloneClient)) {
       Answer ns =

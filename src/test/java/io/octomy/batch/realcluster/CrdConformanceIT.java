@@ -11,13 +11,13 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The CRDs in {@code crds/} on the real kube-apiserver (applied with kubectl, so its structural
@@ -32,12 +32,13 @@ class CrdConformanceIT {
   private static KubernetesClient standaloneClient;
   private static final String NS = "conformance";
 
+  /** The standalone server's state, removed after the class. */
+  @TempDir static Path state;
+
   @BeforeAll
   static void servers() throws Exception {
     real = RealCluster.get();
-    standalone =
-        EmbeddedApiServer.start(
-            Files.createTempDirectory("octomy-conformance"), 0, StandaloneRuntime.productCrds());
+    standalone = EmbeddedApiServer.start(state, 0, StandaloneRuntime.productCrds());
     standaloneClient = new KubernetesClientBuilder().withConfig(standalone.clientConfig()).build();
     for (KubernetesClient c : List.of(real.admin(), standaloneClient)) {
       c.namespaces()

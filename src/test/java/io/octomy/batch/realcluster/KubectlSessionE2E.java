@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -40,13 +41,14 @@ class KubectlSessionE2E {
 
   private static RealCluster real;
   private static EmbeddedApiServer standalone;
-  private static Path scratch;
+
+  /** The standalone server's state and each session's files, removed after the class. */
+  @TempDir static Path scratch;
 
   @BeforeAll
   static void servers() throws IOException {
     real = RealCluster.get();
     real.requireCrds();
-    scratch = Files.createTempDirectory("octomy-kubectl-session");
     standalone =
         EmbeddedApiServer.start(scratch.resolve("state"), 0, StandaloneRuntime.productCrds());
   }
