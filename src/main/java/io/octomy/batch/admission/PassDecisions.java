@@ -18,6 +18,10 @@ final class PassDecisions extends EntriesInOrder<Decision> {
 
   private final JobKey[] decided;
   private final Decision[] decisions;
+
+  /** Per place: the snapshot index of the job decided there. */
+  private final int[] indexAt;
+
   private int size;
 
   /**
@@ -31,6 +35,7 @@ final class PassDecisions extends EntriesInOrder<Decision> {
     Arrays.fill(placeOf, -1);
     this.decided = new JobKey[expected];
     this.decisions = new Decision[expected];
+    this.indexAt = new int[expected];
   }
 
   /** Adds the decision of the job whose turn it is; a job is decided once. */
@@ -39,8 +44,19 @@ final class PassDecisions extends EntriesInOrder<Decision> {
       throw new IllegalStateException(job.key + " decided twice in one pass");
     }
     placeOf[job.index] = size;
+    indexAt[size] = job.index;
     decided[size] = job.key;
     decisions[size++] = decision;
+  }
+
+  /** How many jobs the snapshot decided over has. */
+  int snapshotSize() {
+    return placeOf.length;
+  }
+
+  /** Per place, in pass order: the snapshot index of the job decided there (a copy). */
+  int[] snapshotIndexes() {
+    return Arrays.copyOf(indexAt, size);
   }
 
   @Override

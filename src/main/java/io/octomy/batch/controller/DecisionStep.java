@@ -59,8 +59,6 @@ final class DecisionStep {
    */
   private PassMemory memory = PassMemory.empty();
 
-  private final UnchangedStatuses unchanged = new UnchangedStatuses();
-
   DecisionStep(
       AssumedAdmissions assumed, SnapshotBuilder snapshots, StatusWriteGate gate, Policy policy) {
     this.assumed = assumed;
@@ -80,29 +78,32 @@ final class DecisionStep {
     gate.retain(byKey);
 
     long t0 = System.nanoTime();
-    Snapshot snapshot = snapshots.build(jobs, nodes, assumed, policy, now);
+    SnapshotBuilder.PassViews views = snapshots.buildForPass(jobs, nodes, assumed, policy, now);
+    Snapshot snapshot = views.snapshot();
     RememberedPass pass = AdmissionPass.decide(snapshot, memory);
     memory = pass.memory();
     AdmissionResult result = pass.result();
     Duration decideTime = Duration.ofNanos(System.nanoTime() - t0);
 
-    Map<JobKey, Instant> queuedAt = new HashMap<>(snapshot.jobs().size() * 2);
-    snapshot.jobs().forEach(v -> queuedAt.put(v.key(), v.queuedAt()));
     Map<String, Executor> executors = new HashMap<>();
     nodes.forEach(
         n -> executors.put(n.getMetadata().getName(), BatchNodeSpec.executorOf(n.getSpec())));
     List<StatusWrite> writes = new ArrayList<>();
     int skipped = 0;
     int admitted = 0;
+    // Each decision's job, queue time and written decision by its snapshot index: no key hashed.
+    int[] indexes = result.snapshotIndexes(snapshot);
+    int place = 0;
     for (Map.Entry<JobKey, Decision> e : result.decisions().entrySet()) {
-      BatchJob job = byKey.get(e.getKey());
-      if (job == null
-          || assumed.get(e.getKey(), job.getMetadata().getUid()) != null
+      int index = indexes[place++];
+      BatchJob job = views.jobs().get(index);
+      if (assumed.get(e.getKey(), job.getMetadata().getUid()) != null
           || gate.ourWritePending(job)) {
         continue;
       }
-      Instant queued = queuedAt.get(e.getKey());
-      if (unchanged.stillWritten(e.getKey(), job, e.getValue(), queued)) {
+      Instant queued = snapshot.jobs().get(index).queuedAt();
+      WrittenDecision written = views.written().get(index);
+      if (written.stillWritten(job, e.getValue(), queued)) {
         skipped++;
         continue;
       }
@@ -114,7 +115,7 @@ final class DecisionStep {
       if (job.getStatus() != null
           && StatusComposer.samePriorityAside(job.getStatus(), c.status())) {
         // Written already, as the gate would find: the next pass need not compose it again.
-        unchanged.written(e.getKey(), job, e.getValue(), queued);
+        written.written(job, e.getValue(), queued);
         skipped++;
         continue;
       }
@@ -129,7 +130,6 @@ final class DecisionStep {
       }
       writes.add(new StatusWrite(job, c, admission));
     }
-    unchanged.passDone();
     return new Decided(snapshot, result, writes, admitted, skipped, decideTime, memory);
   }
 }

@@ -133,12 +133,15 @@ final class RunFollower {
       }
     }
     nodeMissingSince.keySet().retainAll(missing);
-    // A Pod asked for is not asked for again until the cache shows it (or its job is gone).
-    podsRequested.retainAll(
-        jobs.stream()
-            .map(j -> j.getMetadata().getUid())
-            .filter(uid -> !podByJobUid.containsKey(uid))
-            .collect(Collectors.toSet()));
+    // A Pod asked for is not asked for again until the cache shows it (or its job is gone). Most
+    // passes have none out: they gather no uids.
+    if (!podsRequested.isEmpty()) {
+      podsRequested.retainAll(
+          jobs.stream()
+              .map(j -> j.getMetadata().getUid())
+              .filter(uid -> !podByJobUid.containsKey(uid))
+              .collect(Collectors.toSet()));
+    }
     return new Followed(podsToCreate, podsToDelete, writes);
   }
 

@@ -67,6 +67,10 @@ public final class SnapshotBuilder {
     private final List<String> problems;
     private final AdmissionRecord held;
     private final JobView view;
+
+    /** Kept with the view: a new view (the job changed) starts without it. */
+    private final WrittenDecision written = new WrittenDecision();
+
     private long lastBuild;
 
     BuiltView(
@@ -102,13 +106,35 @@ public final class SnapshotBuilder {
     }
   }
 
+  /**
+   * A pass's snapshot with, by the index of each job view in it, the cached job the view was built
+   * from and what the pass keeps for that job while its view stays the same.
+   *
+   * @param snapshot what the pass decides over
+   * @param jobs by view index: the cached job
+   * @param written by view index: the decision whose status that job's object holds, if known
+   */
+  record PassViews(Snapshot snapshot, List<BatchJob> jobs, List<WrittenDecision> written) {}
+
   public Snapshot build(
       List<BatchJob> jobs,
       Collection<BatchNode> nodes,
       AssumedAdmissions assumed,
       Policy policy,
       Instant now) {
+    return buildForPass(jobs, nodes, assumed, policy, now).snapshot();
+  }
+
+  /** The snapshot, with what a pass reads beside it by view index. */
+  PassViews buildForPass(
+      List<BatchJob> jobs,
+      Collection<BatchNode> nodes,
+      AssumedAdmissions assumed,
+      Policy policy,
+      Instant now) {
     List<JobView> jobViews = new ArrayList<>(jobs.size());
+    List<BatchJob> viewed = new ArrayList<>(jobs.size());
+    List<WrittenDecision> written = new ArrayList<>(jobs.size());
     List<Instant> queueTimes = this.queueTimes.of(jobs, now);
     buildNumber++;
     handedOut = 0;
@@ -122,7 +148,10 @@ public final class SnapshotBuilder {
         // Pod never runs beside a job admitted into its place.
         continue;
       }
-      jobViews.add(view(job, assumed, queueTimes.get(i)));
+      BuiltView b = view(job, assumed, queueTimes.get(i));
+      jobViews.add(b.view);
+      viewed.add(job);
+      written.add(b.written);
     }
     if (built.size() > handedOut) {
       // Some jobs are gone (or no longer viewed): their views go, and their validations with them.
@@ -141,7 +170,7 @@ public final class SnapshotBuilder {
       }
       nodeViews.add(view(node, known == null ? List.of() : strayRuns(node, known)));
     }
-    return new Snapshot(jobViews, nodeViews, policy, now);
+    return new PassViews(new Snapshot(jobViews, nodeViews, policy, now), viewed, written);
   }
 
   /**
@@ -199,30 +228,42 @@ public final class SnapshotBuilder {
         SpecValidator.problems(s));
   }
 
-  private JobView view(BatchJob job, AssumedAdmissions assumed, Instant queuedAt) {
+  private BuiltView view(BatchJob job, AssumedAdmissions assumed, Instant queuedAt) {
     BatchJobSpec spec = job.getSpec() == null ? new BatchJobSpec() : job.getSpec();
     BatchJobStatus s = job.getStatus();
     JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
     JobPhase phase = effectivePhase(job);
     AdmissionRecord held = s == null ? null : s.getAdmission();
     String node = s == null ? null : s.getNode();
+    String uid = job.getMetadata().getUid();
+    String version = job.getMetadata().getResourceVersion();
+    BuiltView last = uid == null || version == null ? null : built.get(uid);
     List<String> problems = List.of();
     if (phase == JobPhase.Queued) {
-      AssumedAdmissions.Assumed a = assumed.get(key, job.getMetadata().getUid());
+      AssumedAdmissions.Assumed a = assumed.get(key, uid);
       if (a != null) {
         phase = JobPhase.Admitted;
         node = a.node();
         held = a.record();
+      } else if (last != null
+          && last.phase == JobPhase.Queued
+          && last.resourceVersion.equals(version)) {
+        problems = last.problems; // validated at this very version for the view before
       } else {
         problems = validation.problems(job);
       }
     }
-    String uid = job.getMetadata().getUid();
-    String version = job.getMetadata().getResourceVersion();
     if (uid == null || version == null) {
-      return newView(job, spec, key, phase, held, node, queuedAt, problems);
+      // Not kept: without a version, nothing tells this object's next state from this one.
+      return new BuiltView(
+          "",
+          phase,
+          node,
+          queuedAt,
+          problems,
+          held,
+          newView(job, spec, key, phase, held, node, queuedAt, problems));
     }
-    BuiltView last = built.get(uid);
     if (last == null || !last.builtFrom(version, phase, node, queuedAt, problems, held)) {
       last =
           new BuiltView(
@@ -239,7 +280,7 @@ public final class SnapshotBuilder {
       last.lastBuild = buildNumber;
       handedOut++;
     }
-    return last.view;
+    return last;
   }
 
   private static JobView newView(

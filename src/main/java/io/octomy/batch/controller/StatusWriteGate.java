@@ -50,11 +50,16 @@ final class StatusWriteGate {
   }
 
   /**
-   * Forgets jobs that are gone, and versions the cache has moved past. Looks up only what it keeps
-   * (a few writes in flight, the jobs whose wording was written) in the cache by key.
+   * Forgets versions the cache has moved past (a few writes in flight), and jobs that are gone. The
+   * wording times, one for nearly every job, are swept only once they outnumber the cached jobs:
+   * looking every one up on every pass cost a tenth of a pass over a long queue, and an entry kept
+   * for a job gone does no harm (a job created again under its name is written first in full, which
+   * sets its time anew), while the sweep keeps them under twice the cached jobs.
    */
   void retain(Map<JobKey, BatchJob> cache) {
-    lastMessageWrite.keySet().removeIf(k -> !cache.containsKey(k));
+    if (lastMessageWrite.size() > cache.size()) {
+      lastMessageWrite.keySet().removeIf(k -> !cache.containsKey(k));
+    }
     writtenOver.entrySet().removeIf(e -> !e.getValue().stillCached(cache, e.getKey()));
   }
 

@@ -1,6 +1,7 @@
 package io.octomy.batch.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.octomy.batch.vocabulary.GroupPolicy;
 import io.octomy.batch.vocabulary.JobPhase;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -288,6 +290,33 @@ class AdmissionPropertiesTest {
     assertThat(second.admissions())
         .as("admitted by a second pass over the first's output")
         .isEmpty();
+  }
+
+  @Property(tries = 200)
+  void eachDecisionNamesItsJobsPlaceInTheSnapshot(@ForAll("worlds") Snapshot world) {
+    AdmissionResult result = AdmissionPass.decide(world);
+    int[] indexes = result.snapshotIndexes(world);
+    List<JobKey> named = new ArrayList<>();
+    for (int index : indexes) {
+      named.add(world.jobs().get(index).key());
+    }
+    assertThat(named).isEqualTo(List.copyOf(result.decisions().keySet()));
+    // A result built from a map (no pass's arrays behind it) finds the same places by key.
+    AdmissionResult copied =
+        new AdmissionResult(
+            new LinkedHashMap<>(result.decisions()), result.admissions(), result.hold());
+    assertThat(copied.snapshotIndexes(world)).containsExactly(indexes);
+    if (!result.decisions().isEmpty()) {
+      Snapshot other =
+          new Snapshot(
+              world.jobs().subList(1, world.jobs().size()),
+              world.nodes(),
+              world.policy(),
+              world.now());
+      assertThatThrownBy(() -> result.snapshotIndexes(other))
+          .as("a snapshot other than the one decided over")
+          .isInstanceOf(IllegalArgumentException.class);
+    }
   }
 
   @Property(tries = 200)

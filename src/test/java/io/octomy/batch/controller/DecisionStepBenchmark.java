@@ -33,7 +33,8 @@ import org.openjdk.jmh.annotations.State;
  * and each decision's status composed and found to need no write. This is the work every pass
  * repeats for every job beyond the pure pass itself ({@code AdmissionPassBenchmark}); {@link
  * #passOverWaiting} adds the rest of what the loop's pass does per cached job ({@code
- * AdmissionLoop.sendPass}): the jobs by key, and which of them let the finalizer go.
+ * AdmissionLoop.sendPass}): the jobs by key, following the runs of those that hold a place, and
+ * which of them let the finalizer go.
  *
  * <p>{@code java -cp target/classes:target/test-classes:$(cat target/cp.txt) org.openjdk.jmh.Main
  * DecisionStepBenchmark}; two builds side by side: {@code InterleavedComparison BASE/classes
@@ -53,6 +54,7 @@ public class DecisionStepBenchmark {
   private DecisionStep step;
   private SnapshotBuilder snapshots;
   private AssumedAdmissions assumed;
+  private RunFollower runs;
   private StatusWriteGate gate;
   private final ReservationFinalizer finalizer =
       new ReservationFinalizer(FinalizerRelease.AT_FINISH);
@@ -93,12 +95,14 @@ public class DecisionStepBenchmark {
     snapshots = new SnapshotBuilder();
     assumed = new AssumedAdmissions();
     step = new DecisionStep(assumed, snapshots, gate, Policy.defaults());
+    runs = new RunFollower(snapshots, gate, Policy.defaults().nodeHeartbeatTimeout());
     // The first pass decides every job; its statuses land as the API server would store them.
     now = NOW.plusSeconds(1);
     DecisionStep.Decided first = step.decide(cached, nodes, byKey, now);
     int version = jobs;
     for (StatusWrite write : first.writes()) {
       BatchJob job = write.job();
+      gate.written(job, now); // as the status writer reports it landed, before the cache shows it
       job.setStatus(write.composed().status());
       job.getMetadata().setResourceVersion(Integer.toString(++version));
     }
@@ -118,7 +122,7 @@ public class DecisionStepBenchmark {
     return step.decide(cached, nodes, byKey, now);
   }
 
-  /** The pass as the loop runs it over the cached jobs, less following runs and writing. */
+  /** The pass as the loop runs it over the cached jobs, less writing. */
   @Benchmark
   public List<BatchJob> passOverWaiting() {
     now = now.plusMillis(1);
@@ -126,6 +130,7 @@ public class DecisionStepBenchmark {
     cached.forEach(
         j -> keyed.put(new JobKey(j.getMetadata().getNamespace(), j.getMetadata().getName()), j));
     step.decide(cached, nodes, keyed, now);
+    runs.follow(cached, nodes, List.of(), now);
     return finalizer.toRelease(cached, snapshots, assumed, gate);
   }
 }

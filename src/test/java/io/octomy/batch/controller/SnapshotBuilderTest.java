@@ -159,6 +159,37 @@ class SnapshotBuilderTest {
     assertThat(fourth[0]).isNotSameAs(first[0]).isEqualTo(first[0]);
   }
 
+  @Test
+  void aPassReadsEachViewsJobAndItsWrittenDecisionByIndexKeptWhileTheViewIs() {
+    SnapshotBuilder builder = new SnapshotBuilder();
+    AssumedAdmissions assumed = new AssumedAdmissions();
+    Instant now = Instant.parse("2026-03-01T12:00:00Z");
+    BatchJob a = withVersion(aJob("a").build(), "uid-a", "1");
+    BatchJob gone = withVersion(aJob("gone").build(), "uid-gone", "1");
+    gone.getMetadata().setDeletionTimestamp("2026-03-01T11:59:00Z");
+    BatchJob b = withVersion(aJob("b").build(), "uid-b", "1");
+    BatchJob unversioned = aJob("u").build();
+    SnapshotBuilder.PassViews first =
+        builder.buildForPass(List.of(a, gone, b, unversioned), List.of(), assumed, policy(), now);
+
+    assertThat(first.snapshot().jobs()).extracting(JobView::name).containsExactly("a", "b", "u");
+    assertThat(first.jobs()).containsExactly(a, b, unversioned);
+    assertThat(first.written()).hasSize(3).doesNotContainNull();
+    assertThat(first.written().get(2))
+        .as("a job without a version is not recognised again")
+        .isNotSameAs(
+            builder
+                .buildForPass(List.of(a, b, unversioned), List.of(), assumed, policy(), now)
+                .written()
+                .get(2));
+
+    BatchJob edited = withVersion(aJob("b").build(), "uid-b", "2");
+    SnapshotBuilder.PassViews second =
+        builder.buildForPass(List.of(a, edited), List.of(), assumed, policy(), now);
+    assertThat(second.written().get(0)).isSameAs(first.written().get(0));
+    assertThat(second.written().get(1)).as("a new view").isNotSameAs(first.written().get(1));
+  }
+
   private static BatchJob withVersion(BatchJob job, String uid, String resourceVersion) {
     job.getMetadata().setUid(uid);
     job.getMetadata().setResourceVersion(resourceVersion);
