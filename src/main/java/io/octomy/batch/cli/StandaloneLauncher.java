@@ -22,10 +22,10 @@ import org.slf4j.LoggerFactory;
  * while jobs arrive (2.5 GB resident for 21,000 jobs on a 23 GB machine, whose live set is about
  * 220 MB), and a running JVM cannot bound its own heap. So {@code java -jar octomy-batch.jar
  * standalone} starts the server in a JVM of the same executable, options and arguments plus a
- * maximum heap sized from the state directory ({@link #heapMib}), and waits for it: the output is
- * the server's, and so is the exit code. A heap the user sized ({@code -Xmx}, {@code -Xms}, {@code
- * -XX:MaxHeapSize}, {@code -XX:MaxRAM...}, on the command line or in {@code JAVA_TOOL_OPTIONS}) is
- * kept, and then nothing is started twice.
+ * maximum heap sized from the state directory ({@link #heapMib}) and the collector that suits it
+ * ({@link #COLLECTOR}), and waits for it: the output is the server's, and so is the exit code. A
+ * heap the user sized ({@code -Xmx}, {@code -Xms}, {@code -XX:MaxHeapSize}, {@code -XX:MaxRAM...},
+ * on the command line or in {@code JAVA_TOOL_OPTIONS}) is kept, and then nothing is started twice.
  *
  * <p>Failure handling:
  *
@@ -75,6 +75,23 @@ final class StandaloneLauncher {
           "InitialHeapSize",
           "MinHeapSize");
 
+  /**
+   * The collector the server gets in its bounded heap, unless the user chose one: the throughput
+   * collector. Why: as jobs arrive the live set fills much of the heap sized for them, and there,
+   * on two processors, G1 kept marking concurrently (27 cycles in the 96 s of one run creating
+   * 21,000 jobs) and its write barriers slowed every request: with this collector the server took
+   * 1.1–1.5 × the creates a second of G1 (docs/benchmarks.md, "The server's collector"). What it
+   * costs: a full collection stops the server, up to 0.3 s at 21,000 jobs (G1's longest pause there
+   * was 0.2 s), and G1's return of idle heap ({@code IdleHeapRelease}) does not apply; the bounded
+   * heap keeps the process under 1 GiB either way.
+   */
+  static final String COLLECTOR = "-XX:+UseParallelGC";
+
+  /** JVM options that choose a collector; with any of them set, the user's collector is kept. */
+  private static final List<String> COLLECTOR_OPTIONS =
+      List.of(
+          "UseSerialGC", "UseParallelGC", "UseG1GC", "UseZGC", "UseShenandoahGC", "UseEpsilonGC");
+
   private StandaloneLauncher() {}
 
   /** Whether this JVM should start the server in a bounded one instead of serving itself. */
@@ -95,6 +112,30 @@ final class StandaloneLauncher {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether any collector option came from somewhere other than the JVM's own choice: a second
+   * collector of ours would keep the server's JVM from starting. An option this JVM does not know
+   * ({@code null} origin) was not chosen.
+   */
+  static boolean collectorChosen(Function<String, VMOption.Origin> origin) {
+    for (String option : COLLECTOR_OPTIONS) {
+      VMOption.Origin o = origin.apply(option);
+      if (o != null && o != VMOption.Origin.DEFAULT && o != VMOption.Origin.ERGONOMIC) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The origin of a JVM option of this JVM; null when this JVM does not have it. */
+  private static VMOption.Origin originOf(HotSpotDiagnosticMXBean vm, String option) {
+    try {
+      return vm.getVMOption(option).getOrigin();
+    } catch (IllegalArgumentException unknown) {
+      return null;
+    }
   }
 
   /**
@@ -134,6 +175,10 @@ final class StandaloneLauncher {
     command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
     command.add("-Xmx" + heap + "m");
     command.add("-XX:+ExitOnOutOfMemoryError");
+    HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+    if (vm != null && !collectorChosen(name -> originOf(vm, name))) {
+      command.add(COLLECTOR);
+    }
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(mainClass);

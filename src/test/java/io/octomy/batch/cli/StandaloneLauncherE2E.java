@@ -47,7 +47,10 @@ class StandaloneLauncherE2E {
     Path kubeconfig = awaitKubeconfig(launcher, "first.log");
     ProcessHandle server = onlyJavaChild(launcher);
     assertThat(commandLine(server))
-        .contains("-Xmx" + StandaloneLauncher.BASE_HEAP_MIB + "m", "-XX:+ExitOnOutOfMemoryError");
+        .contains(
+            "-Xmx" + StandaloneLauncher.BASE_HEAP_MIB + "m",
+            "-XX:+ExitOnOutOfMemoryError",
+            StandaloneLauncher.COLLECTOR);
     assertServes(kubeconfig);
 
     launcher.destroy(); // SIGTERM, as systemd or kill stops it
@@ -69,6 +72,15 @@ class StandaloneLauncherE2E {
     Process again = start(List.of("-Xmx512m"), "again.log");
     Path kubeconfig = awaitKubeconfig(again, "again.log");
     assertThat(again.descendants().filter(StandaloneLauncherE2E::isJava)).isEmpty();
+    assertServes(kubeconfig);
+  }
+
+  @Test
+  void aCollectorTheUserChoseIsTheServersOnly() throws Exception {
+    Process launcher = start(List.of("-XX:+UseSerialGC"), "chosen.log");
+    Path kubeconfig = awaitKubeconfig(launcher, "chosen.log");
+    List<String> server = commandLine(onlyJavaChild(launcher));
+    assertThat(server).contains("-XX:+UseSerialGC").doesNotContain(StandaloneLauncher.COLLECTOR);
     assertServes(kubeconfig);
   }
 

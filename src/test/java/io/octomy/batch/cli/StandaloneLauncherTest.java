@@ -59,6 +59,20 @@ class StandaloneLauncherTest {
   }
 
   @Test
+  void aCollectorTheUserChoseIsKeptAndOneThisJvmLacksIsNotChosen() {
+    assertThat(StandaloneLauncher.collectorChosen(origins(Map.of()))).isFalse();
+    assertThat(
+            StandaloneLauncher.collectorChosen(
+                origins(Map.of("UseG1GC", VMOption.Origin.VM_CREATION))))
+        .isTrue();
+    assertThat(
+            StandaloneLauncher.collectorChosen(
+                origins(Map.of("UseSerialGC", VMOption.Origin.ENVIRON_VAR))))
+        .isTrue();
+    assertThat(StandaloneLauncher.collectorChosen(name -> null)).as("no such options").isFalse();
+  }
+
+  @Test
   void thisJvmsOwnOptionsAreReadAsItsCommandLineSaysTheyWereGiven() {
     // an independent reading: the options as given, on the command line or in the environment
     List<String> given = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
