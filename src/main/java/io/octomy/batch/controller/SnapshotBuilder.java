@@ -253,27 +253,22 @@ public final class SnapshotBuilder {
         problems = validation.problems(job);
       }
     }
-    if (uid == null || version == null) {
-      // Not kept: without a version, nothing tells this object's next state from this one.
-      return new BuiltView(
-          "",
-          phase,
-          node,
-          queuedAt,
-          problems,
-          held,
-          newView(job, spec, key, phase, held, node, queuedAt, problems));
-    }
-    if (last == null || !last.builtFrom(version, phase, node, queuedAt, problems, held)) {
-      last =
+    // Not kept without a uid and a version: nothing would tell this object's next state from it.
+    boolean kept = uid != null && version != null;
+    if (!kept || last == null || !last.builtFrom(version, phase, node, queuedAt, problems, held)) {
+      BuiltView fresh =
           new BuiltView(
-              version,
+              kept ? version : "",
               phase,
               node,
               queuedAt,
               problems,
               held,
               newView(job, spec, key, phase, held, node, queuedAt, problems));
+      if (!kept) {
+        return fresh;
+      }
+      last = fresh;
       built.put(uid, last);
     }
     if (last.lastBuild != buildNumber) {
