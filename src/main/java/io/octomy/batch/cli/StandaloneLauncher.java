@@ -81,9 +81,10 @@ final class StandaloneLauncher {
    * on two processors, G1 kept marking concurrently (27 cycles in the 96 s of one run creating
    * 21,000 jobs) and its write barriers slowed every request: with this collector the server took
    * 1.1–1.5 × the creates a second of G1 (docs/benchmarks.md, "The server's collector"). What it
-   * costs: a full collection stops the server, up to 0.3 s at 21,000 jobs (G1's longest pause there
-   * was 0.2 s), and G1's return of idle heap ({@code IdleHeapRelease}) does not apply; the bounded
-   * heap keeps the process under 1 GiB either way.
+   * costs: each full collection stops the server, 0.27–0.29 s at 21,000 jobs, four or five times in
+   * such a run (G1 paused under 0.05 s but once, a full collection of 0.2 s), and G1's return of
+   * idle heap ({@code IdleHeapRelease}) does not apply; the bounded heap keeps the process under 1
+   * GiB either way.
    */
   static final String COLLECTOR = "-XX:+UseParallelGC";
 
