@@ -101,27 +101,28 @@ final class StandaloneLauncher {
       return false; // this is the server a launcher started
     }
     HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-    return vm != null && !heapChosen(name -> vm.getVMOption(name).getOrigin());
+    return vm != null && !heapChosen(name -> originOf(vm, name));
   }
 
   /** Whether any heap option came from somewhere other than the JVM's own sizing. */
   static boolean heapChosen(Function<String, VMOption.Origin> origin) {
-    for (String option : HEAP_OPTIONS) {
-      VMOption.Origin o = origin.apply(option);
-      if (o != VMOption.Origin.DEFAULT && o != VMOption.Origin.ERGONOMIC) {
-        return true;
-      }
-    }
-    return false;
+    return anyChosen(HEAP_OPTIONS, origin);
   }
 
   /**
    * Whether any collector option came from somewhere other than the JVM's own choice: a second
-   * collector of ours would keep the server's JVM from starting. An option this JVM does not know
-   * ({@code null} origin) was not chosen.
+   * collector of ours would keep the server's JVM from starting.
    */
   static boolean collectorChosen(Function<String, VMOption.Origin> origin) {
-    for (String option : COLLECTOR_OPTIONS) {
+    return anyChosen(COLLECTOR_OPTIONS, origin);
+  }
+
+  /**
+   * Whether any of {@code options} was given (not left to the JVM); one this JVM does not know
+   * ({@code null} origin) was not.
+   */
+  private static boolean anyChosen(List<String> options, Function<String, VMOption.Origin> origin) {
+    for (String option : options) {
       VMOption.Origin o = origin.apply(option);
       if (o != null && o != VMOption.Origin.DEFAULT && o != VMOption.Origin.ERGONOMIC) {
         return true;
