@@ -25,7 +25,10 @@ import java.util.function.Function;
  */
 final class ChangeFeed {
 
-  /** One kept event: its object and (when MODIFIED) the object before, as committed text. */
+  /**
+   * One kept event: its object and (when MODIFIED) the object before, as committed text; {@code
+   * bytes} counts both.
+   */
   private record Kept(
       EventType type,
       String resource,
@@ -67,16 +70,19 @@ final class ChangeFeed {
    * @param previousText the object before a MODIFIED change, as committed text, else {@code null}
    */
   void publish(Event event, String text, String previousText) {
+    // both texts are held: a MODIFIED event counts its object before too
+    long kept =
+        Objects.requireNonNull(text).length() + (previousText == null ? 0 : previousText.length());
     history.addLast(
         new Kept(
             event.type(),
             event.resource(),
             event.namespace(),
             event.resourceVersion(),
-            Objects.requireNonNull(text),
+            text,
             previousText,
-            event.bytes()));
-    historyBytes += event.bytes();
+            kept));
+    historyBytes += kept;
     while (history.size() > historyLimit || historyBytes > historyBytesLimit) {
       Kept dropped = history.removeFirst();
       historyBytes -= dropped.bytes();
@@ -113,7 +119,7 @@ final class ChangeFeed {
                 k.resourceVersion(),
                 parse.apply(k.text()),
                 ObjectStore.PreviousObject.of(k.previousText(), parse),
-                k.bytes());
+                k.text().length());
         if (watcher.matches(e)) {
           watcher.send(e);
         }

@@ -185,7 +185,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
               cel,
               tables,
               texts,
-              createFinalizers);
+              createFinalizers,
+              HeapRoom.ofThisJvm());
       Vertx vertx =
           Vertx.vertx(
               new VertxOptions()

@@ -33,10 +33,12 @@ final class ResourceHandler {
   private final SerializedObjects texts;
   private final ListReads lists;
   private final CreateFinalizers createFinalizers;
+  private final HeapRoom room;
 
   /**
    * @param texts the text of stored objects, shared with the watches
    * @param createFinalizers the finalizers new objects get from the server
+   * @param room whether the heap takes a new object
    */
   ResourceHandler(
       ObjectStore store,
@@ -47,7 +49,9 @@ final class ResourceHandler {
       CelRules cel,
       TableRenderer tables,
       SerializedObjects texts,
-      CreateFinalizers createFinalizers) {
+      CreateFinalizers createFinalizers,
+      HeapRoom room) {
+    this.room = room;
     this.texts = texts;
     this.createFinalizers = createFinalizers;
     this.store = store;
@@ -135,6 +139,9 @@ final class ResourceHandler {
     boolean generated = body.path("metadata").path("name").asText("").isEmpty();
     ObjectNode object = rules.prepareCreate(type, ns, body);
     admit(type, object, null);
+    if (!req.dryRun()) {
+      room.requireRoomFor(type.kind());
+    }
     // A generated name that is taken is drawn again (kube-apiserver does the same since 1.32):
     // five random characters collide once in a few thousand creates in a namespace of 20,000.
     ownership.recordUpdate(req, type, null, object, false);
@@ -220,6 +227,9 @@ final class ResourceHandler {
                     }
                     // server-side apply creates what does not exist yet
                     requireNamespace(type, ns);
+                    if (!req.dryRun()) {
+                      room.requireRoomFor(type.kind());
+                    }
                     ObjectNode applied = ownership.apply(req, type, null, false);
                     ObjectRules.sameNameAndNamespace(type, applied, p.name(), ns);
                     applied.withObjectProperty("metadata").put("name", p.name());

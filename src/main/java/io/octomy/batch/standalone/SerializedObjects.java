@@ -21,6 +21,13 @@ final class SerializedObjects {
   /** Slots: more than a group commit's batch of writes, whose watch events and answers share it. */
   private static final int SLOTS = 512;
 
+  /**
+   * Texts longer than this are not kept (nor their trees): a slot holds an object twice, as tree
+   * and as text, and 512 slots of ConfigMaps near their 1 MiB limit would pin a gigabyte; a job is
+   * a few KiB, and serializing a large object again costs little beside sending it.
+   */
+  static final int LARGEST_KEPT = 16 * 1024;
+
   private record Slot(ObjectNode object, String text) {}
 
   private final AtomicReferenceArray<Slot> slots = new AtomicReferenceArray<>(SLOTS);
@@ -46,7 +53,9 @@ final class SerializedObjects {
    * as the text a store commits for an object is ({@link CommitGuard#check}).
    */
   void remember(ObjectNode stored, String text) {
-    slots.set(slotOf(stored), new Slot(stored, text));
+    if (text.length() <= LARGEST_KEPT) {
+      slots.set(slotOf(stored), new Slot(stored, text));
+    }
   }
 
   private static int slotOf(ObjectNode stored) {

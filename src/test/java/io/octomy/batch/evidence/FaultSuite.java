@@ -53,6 +53,7 @@ public final class FaultSuite {
                 "hostile-writes",
                 "exhaustion",
                 "out-of-memory",
+                "heap-full",
                 "silent-agent");
     for (String scenario : scenarios) {
       if (!"all".equals(a.string("only")) && !a.string("only").equals(scenario)) {
@@ -176,6 +177,11 @@ public final class FaultSuite {
       }
       case "out-of-memory" -> {
         var r = OutOfMemoryFault.run(work, s.equals(Sizes.quick()) ? 8 : 32);
+        System.out.println(r);
+        return r.passed();
+      }
+      case "heap-full" -> {
+        var r = HeapFullFault.run(work);
         System.out.println(r);
         return r.passed();
       }

@@ -77,6 +77,16 @@ class FaultSuiteE2E {
     assertThat(FaultSuite.run("out-of-memory", FaultSuite.Sizes.quick(), SEED)).isTrue();
   }
 
+  /**
+   * A server whose heap fills with stored objects refuses new ones with 403 saying so, keeps every
+   * object it acknowledged, and takes new ones again once deletes have made room.
+   */
+  @Test
+  @Timeout(180)
+  void aFullHeapRefusesNewObjectsAndKeepsServing() throws Exception {
+    assertThat(FaultSuite.run("heap-full", FaultSuite.Sizes.quick(), SEED)).isTrue();
+  }
+
   @Test
   @Timeout(45)
   void silentAgentsNodeTakesNoNewJobs() throws Exception {

@@ -20,6 +20,16 @@ final class HandlerFixture {
   /** A handler over {@code store} with these rules and finalizers for new objects. */
   static ResourceHandler handler(
       ObjectStore store, ObjectMapper json, ObjectRules rules, CreateFinalizers createFinalizers) {
+    return handler(store, json, rules, createFinalizers, HeapRoom.ofThisJvm());
+  }
+
+  /** A handler as above whose heap reading is {@code room}'s. */
+  static ResourceHandler handler(
+      ObjectStore store,
+      ObjectMapper json,
+      ObjectRules rules,
+      CreateFinalizers createFinalizers,
+      HeapRoom room) {
     CelRules cel = new CelRules();
     Clock clock = Clock.systemUTC();
     return new ResourceHandler(
@@ -31,6 +41,7 @@ final class HandlerFixture {
         cel,
         new TableRenderer(clock),
         new SerializedObjects(json),
-        createFinalizers);
+        createFinalizers,
+        room);
   }
 }

@@ -46,4 +46,14 @@ class SerializedObjectsTest {
     ObjectNode other = job("b");
     assertThat(texts.text(other)).isEqualTo(JSON.writeValueAsString(other));
   }
+
+  @Test
+  void aLargeObjectsTextIsServedButNotKept() throws Exception {
+    SerializedObjects texts = new SerializedObjects(JSON);
+    ObjectNode large = job("large");
+    large.withObjectProperty("data").put("b", "x".repeat(SerializedObjects.LARGEST_KEPT));
+    String text = texts.text(large);
+    assertThat(text).isEqualTo(JSON.writeValueAsString(large));
+    assertThat(texts.text(large)).isEqualTo(text).isNotSameAs(text);
+  }
 }
