@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -54,28 +54,73 @@ final class ListReads {
     envelope.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
     page.describe(envelope.putObject("metadata"));
     String head = write(envelope);
-    // the envelope's fields, then the items: the document a tree of them would be written as
-    ByteArrayOutputStream body = new ByteArrayOutputStream(head.length() + length(page.items()));
-    body.writeBytes(head.substring(0, head.length() - 1).getBytes(StandardCharsets.UTF_8));
-    body.writeBytes(ITEMS);
     String asServed =
         "{\"apiVersion\":"
             + write(json.getNodeFactory().textNode(type.apiVersion(p.version())))
             + ",";
+    // the envelope's fields, then the items: the document a tree of them would be written as. The
+    // answer is sized exactly before it is filled: a list of everything is the largest thing the
+    // server builds, and a buffer grown or copied to size would hold it twice. A stored text is
+    // served as it is; one that must be converted (Events, another version) is converted for its
+    // size and again to be written, rather than held converted beside the answer.
+    Function<String, String> answered =
+        text ->
+            !EventVersions.isEvent(type) && text.startsWith(asServed)
+                ? text
+                : write(served(type, p.version(), text));
+    List<String> items = page.items();
+    byte[] start = head.substring(0, head.length() - 1).getBytes(StandardCharsets.UTF_8);
+    long size = start.length + ITEMS.length + END.length + Math.max(0, items.size() - 1);
+    for (String item : items) {
+      size += utf8Length(answered.apply(item));
+    }
+    if (size > Integer.MAX_VALUE - 16) {
+      throw new ApiException(
+          500, "InternalError", "the list is too large to answer at once: ask for it in pages");
+    }
+    byte[] body = new byte[(int) size];
+    int at = put(body, 0, start);
+    at = put(body, at, ITEMS);
     boolean first = true;
-    for (String text : page.items()) {
+    for (String item : items) {
       if (!first) {
-        body.write(',');
+        body[at++] = ',';
       }
       first = false;
-      String item =
-          !EventVersions.isEvent(type) && text.startsWith(asServed)
-              ? text
-              : write(served(type, p.version(), text));
-      body.writeBytes(item.getBytes(StandardCharsets.UTF_8));
+      at = put(body, at, answered.apply(item).getBytes(StandardCharsets.UTF_8));
     }
-    body.writeBytes(END);
-    return new ApiResponse(200, "application/json", body.toByteArray());
+    if (put(body, at, END) != body.length) {
+      throw new IllegalStateException("a list's answer was sized wrong");
+    }
+    return new ApiResponse(200, "application/json", body);
+  }
+
+  private static int put(byte[] into, int at, byte[] bytes) {
+    System.arraycopy(bytes, 0, into, at, bytes.length);
+    return at + bytes.length;
+  }
+
+  /** The length of {@code s} in UTF-8, without encoding it. */
+  static long utf8Length(String s) {
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n += 1;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        n += 1; // a lone surrogate is encoded as '?' (stored texts hold none: CommitGuard)
+      } else {
+        n += 3;
+      }
+    }
+    return n;
   }
 
   /** Whether a committed text is selected by the request's label and field selectors. */
@@ -98,14 +143,6 @@ final class ListReads {
 
   private static boolean blank(String s) {
     return s == null || s.isBlank();
-  }
-
-  private static int length(List<String> texts) {
-    long n = 0;
-    for (String t : texts) {
-      n += t.length() + 1;
-    }
-    return (int) Math.min(n + 64, Integer.MAX_VALUE - 64);
   }
 
   private String write(JsonNode node) {
