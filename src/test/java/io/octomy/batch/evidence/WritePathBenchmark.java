@@ -21,7 +21,9 @@ import java.util.Map;
  * each on its own kept-alive HTTPS connection, as the store fills from 1,000 to 21,000 BatchJobs
  * (in windows of 2,000), beside dry-run creates/s on the same connections (the same request
  * handling without the commit); then the resident memory with the 20,000-odd jobs decided, and a
- * restart on that state. See docs/benchmarks.md.
+ * restart on that state. First the server warms up for {@code --warmup-s} on creates in another
+ * namespace, deleted before the fill, so that the fill measures a compiled create path. See
+ * docs/benchmarks.md.
  */
 public final class WritePathBenchmark {
 
