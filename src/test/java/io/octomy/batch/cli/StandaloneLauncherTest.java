@@ -20,9 +20,11 @@ class StandaloneLauncherTest {
   void aNewOrSmallStateGetsTheBaseHeapAndALargerOneMoreButNeverMoreThanTheJvmWouldTake() {
     long jvmDefault = 6 * 1024;
     assertThat(StandaloneLauncher.heapMib(0, jvmDefault)).isEqualTo(600);
-    // 21,000 jobs made a database of 103 MiB: within the base
-    assertThat(StandaloneLauncher.heapMib(103 * MIB, jvmDefault)).isEqualTo(600);
-    assertThat(StandaloneLauncher.heapMib(300 * MIB, jvmDefault)).isEqualTo(256 + 3 * 300);
+    // 21,000 jobs made a database of 103 MiB: about the base
+    assertThat(StandaloneLauncher.heapMib(100 * MIB, jvmDefault)).isEqualTo(600);
+    // 34,000 jobs, the most a new state's heap takes before refusing new ones, made 152 MiB
+    assertThat(StandaloneLauncher.heapMib(152 * MIB, jvmDefault)).isEqualTo(6 * 152);
+    assertThat(StandaloneLauncher.heapMib(300 * MIB, jvmDefault)).isEqualTo(6 * 300);
     assertThat(StandaloneLauncher.heapMib(10_000 * MIB, jvmDefault)).isEqualTo(jvmDefault);
     // a machine whose JVM default is below the base still gets what 20,000 jobs need
     assertThat(StandaloneLauncher.heapMib(10_000 * MIB, 256)).isEqualTo(600);
