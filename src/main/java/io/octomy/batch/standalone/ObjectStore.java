@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
@@ -27,6 +28,9 @@ final class ObjectStore implements AutoCloseable {
 
   /** The kept events never hold more than this many bytes of objects, whatever their count. */
   static final long HISTORY_BYTES = 64L * 1024 * 1024;
+
+  /** The exit code of {@code -XX:+ExitOnOutOfMemoryError}, which the launcher explains. */
+  static final int OUT_OF_HEAP_EXIT = 3;
 
   enum EventType {
     ADDED,
@@ -154,12 +158,6 @@ final class ObjectStore implements AutoCloseable {
     this(json, db, guard, historyLimit, HISTORY_BYTES, db::commit);
   }
 
-  /**
-   * Loads every stored object (a row that cannot be read back is quarantined: {@link
-   * ObjectIndex#load}).
-   *
-   * @param durability how a batch of writes is committed: {@code db::commit}, or around it in tests
-   */
   ObjectStore(
       ObjectMapper json,
       SqliteStateStore db,
@@ -167,6 +165,25 @@ final class ObjectStore implements AutoCloseable {
       int historyLimit,
       long historyBytesLimit,
       GroupCommit.Durability durability) {
+    this(json, db, guard, historyLimit, historyBytesLimit, durability, ObjectStore::stopBehindDisk);
+  }
+
+  /**
+   * Loads every stored object (a row that cannot be read back is quarantined: {@link
+   * ObjectIndex#load}).
+   *
+   * @param durability how a batch of writes is committed: {@code db::commit}, or around it in tests
+   * @param behindDisk what is done when a write on disk could not be made visible: the process
+   *     stops ({@link #stopBehindDisk}); tests record it
+   */
+  ObjectStore(
+      ObjectMapper json,
+      SqliteStateStore db,
+      CommitGuard guard,
+      int historyLimit,
+      long historyBytesLimit,
+      GroupCommit.Durability durability,
+      Consumer<Error> behindDisk) {
     this.json = json;
     this.db = db;
     this.guard = guard;
@@ -183,7 +200,14 @@ final class ObjectStore implements AutoCloseable {
             new GroupCommit.Outcome() {
               @Override
               public void durable(List<GroupCommit.Staged> batch) {
-                batch.forEach(ObjectStore.this::makeVisible);
+                try {
+                  batch.forEach(ObjectStore.this::makeVisible);
+                } catch (Error e) {
+                  // Out of memory while making writes visible that are on disk: reads and watches
+                  // would miss acknowledged writes for as long as the process lives.
+                  behindDisk.accept(e);
+                  throw e;
+                }
               }
 
               @Override
@@ -191,6 +215,21 @@ final class ObjectStore implements AutoCloseable {
                 stagedVersion = resourceVersion;
               }
             });
+  }
+
+  /**
+   * Stops the process at once, before the writes are answered: a store whose memory is behind its
+   * database would serve reads and watches without writes it acknowledged, while a restart serves
+   * them all from the database. As {@code -XX:+ExitOnOutOfMemoryError} does (standalone's launcher
+   * gives its server that flag; a JVM the user started with its own heap has none), with the exit
+   * code the launcher reads as a heap run out.
+   */
+  static void stopBehindDisk(Error e) {
+    System.err.println(
+        "octomy-batch: writes on disk could not be made visible ("
+            + e
+            + "); stopping so that a restart serves them from the state directory");
+    Runtime.getRuntime().halt(OUT_OF_HEAP_EXIT);
   }
 
   /** The text of the objects this store holds, by identity ({@link SerializedObjects}). */

@@ -135,4 +135,47 @@ class ObjectStoreDurabilityTest {
       assertThat(watched).containsExactly("ADDED 1");
     }
   }
+
+  /**
+   * The heap running out while a write on disk is made visible would leave reads and watches behind
+   * the database: the store hands the error to what stops the process (here recorded) rather than
+   * serve on without that write. The error is caused by an in-process listener, as running out of
+   * memory at exactly that point cannot be caused on purpose.
+   */
+  @Test
+  void aWriteOnDiskThatCannotBeMadeVisibleStopsTheProcess() throws Exception {
+    List<Error> stops = new ArrayList<>();
+    SqliteStateStore db = SqliteStateStore.open(dir.resolve("state.db"));
+    OutOfMemoryError outOfMemory = new OutOfMemoryError("Java heap space");
+    try (ObjectStore store =
+        new ObjectStore(
+            json,
+            db,
+            new CommitGuard(json, key -> null),
+            ObjectStore.HISTORY,
+            ObjectStore.HISTORY_BYTES,
+            db::commit,
+            stops::add)) {
+      store.listen(
+          new ObjectStore.Watcher() {
+            @Override
+            public boolean matches(ObjectStore.Event event) {
+              return true;
+            }
+
+            @Override
+            public void send(ObjectStore.Event event) {
+              throw outOfMemory;
+            }
+          });
+
+      create(store, "a");
+
+      assertThat(stops).containsExactly(outOfMemory);
+    }
+    SqliteStateStore reopened = SqliteStateStore.open(dir.resolve("state.db"));
+    try (ObjectStore again = open(reopened::commit, reopened)) {
+      assertThat(again.get(RESOURCE, "default", "a")).as("the write is on disk").isNotNull();
+    }
+  }
 }
