@@ -56,13 +56,15 @@ final class HeapRoom {
   private final Runnable collect;
   private final LongSupplier nanoTime;
   private final Object refreshing = new Object();
+
+  /** When the last collection was asked for; at first, long enough ago for one now. */
   private long refreshedAt;
-  private boolean refreshedOnce;
 
   HeapRoom(Supplier<Optional<OldGeneration>> reading, Runnable collect, LongSupplier nanoTime) {
     this.reading = reading;
     this.collect = collect;
     this.nanoTime = nanoTime;
+    this.refreshedAt = nanoTime.getAsLong() - REFRESH_NANOS;
   }
 
   /** Reads this JVM's old generation; collects with {@code System.gc()}. */
@@ -125,13 +127,10 @@ final class HeapRoom {
   /** A reading after a collection at most {@link #REFRESH_NANOS} old; one thread collects. */
   private OldGeneration refreshed(OldGeneration stale) {
     synchronized (refreshing) {
-      long t = nanoTime.getAsLong();
-      if (refreshedOnce && t - refreshedAt < REFRESH_NANOS) {
-        return reading.get().orElse(stale);
+      if (nanoTime.getAsLong() - refreshedAt >= REFRESH_NANOS) {
+        collect.run();
+        refreshedAt = nanoTime.getAsLong();
       }
-      collect.run();
-      refreshedAt = nanoTime.getAsLong();
-      refreshedOnce = true;
       return reading.get().orElse(stale);
     }
   }

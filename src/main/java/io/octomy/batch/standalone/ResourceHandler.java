@@ -139,9 +139,7 @@ final class ResourceHandler {
     boolean generated = body.path("metadata").path("name").asText("").isEmpty();
     ObjectNode object = rules.prepareCreate(type, ns, body);
     admit(type, object, null);
-    if (!req.dryRun()) {
-      room.requireRoomFor(type.kind());
-    }
+    requireRoomUnlessDryRun(req, type);
     // A generated name that is taken is drawn again (kube-apiserver does the same since 1.32):
     // five random characters collide once in a few thousand creates in a namespace of 20,000.
     ownership.recordUpdate(req, type, null, object, false);
@@ -227,9 +225,7 @@ final class ResourceHandler {
                     }
                     // server-side apply creates what does not exist yet
                     requireNamespace(type, ns);
-                    if (!req.dryRun()) {
-                      room.requireRoomFor(type.kind());
-                    }
+                    requireRoomUnlessDryRun(req, type);
                     ObjectNode applied = ownership.apply(req, type, null, false);
                     ObjectRules.sameNameAndNamespace(type, applied, p.name(), ns);
                     applied.withObjectProperty("metadata").put("name", p.name());
@@ -251,6 +247,13 @@ final class ResourceHandler {
                   return change(req, type, current, candidate, status);
                 }));
     return warned(answer(created[0] != null ? 201 : 200, req, type, p.version(), result), warnings);
+  }
+
+  /** A new object is refused while the heap is full; a dry run stores nothing and passes. */
+  private void requireRoomUnlessDryRun(ApiRequest req, ResourceType type) {
+    if (!req.dryRun()) {
+      room.requireRoomFor(type.kind());
+    }
   }
 
   private void addCreateFinalizer(ResourceType type, ObjectNode object) {
