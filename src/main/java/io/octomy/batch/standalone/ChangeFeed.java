@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The committed events as watches see them: the recent ones, kept so that a watch can resume from a
@@ -22,6 +24,12 @@ import java.util.function.Function;
  * <p>Every method but {@link #listen} runs under {@link ObjectStore}'s write lock, so events are
  * kept and sent in resourceVersion order and a watch misses none between its replay and its first
  * live event.
+ *
+ * <p>A receiver that throws on an event does not keep it from the others, nor from being kept (the
+ * write is durable and acknowledged by the time it is published). A watch that throws is over: it
+ * has missed an event, so it is ended and its client watches again from the last version it saw, as
+ * after any ended watch. An in-process listener stays: it keeps the CRD registry or the garbage
+ * collector in step and must see every later change; its failure is logged.
  */
 final class ChangeFeed {
 
@@ -38,7 +46,14 @@ final class ChangeFeed {
       String previousText,
       long bytes) {}
 
-  private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
+  /** A watch and how to end it from the server's side. */
+  private record OpenWatch(Watcher watcher, Runnable end) {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(ChangeFeed.class);
+
+  // listeners first: a client that sees a CRD's event may use the kind at once
+  private final List<Watcher> listeners = new CopyOnWriteArrayList<>();
+  private final List<OpenWatch> watches = new CopyOnWriteArrayList<>();
   private final ArrayDeque<Kept> history = new ArrayDeque<>();
   private final Function<String, ObjectNode> parse;
   private final int historyLimit;
@@ -88,11 +103,43 @@ final class ChangeFeed {
       historyBytes -= dropped.bytes();
       historyFloor = dropped.resourceVersion();
     }
-    for (Watcher w : watchers) {
-      if (w.matches(event)) {
-        w.send(event);
+    for (Watcher listener : listeners) {
+      try {
+        deliver(listener, event);
+      } catch (RuntimeException e) {
+        LOG.error("an in-process listener failed on {}; it stays registered", describe(event), e);
       }
     }
+    for (OpenWatch w : watches) {
+      try {
+        deliver(w.watcher(), event);
+      } catch (RuntimeException e) {
+        LOG.error(
+            "a watch failed on {}; it is ended and its client watches again", describe(event), e);
+        watches.remove(w);
+        try {
+          w.end().run();
+        } catch (RuntimeException endFailed) {
+          e.addSuppressed(endFailed);
+          LOG.error("ending the failed watch failed too", endFailed);
+        }
+      }
+    }
+  }
+
+  private static void deliver(Watcher watcher, Event event) {
+    if (watcher.matches(event)) {
+      watcher.send(event);
+    }
+  }
+
+  private static String describe(Event event) {
+    return event.type()
+        + " "
+        + event.resource()
+        + (event.namespace() == null ? "" : " in " + event.namespace())
+        + " at resourceVersion "
+        + event.resourceVersion();
   }
 
   /**
@@ -127,18 +174,25 @@ final class ChangeFeed {
     }
   }
 
-  /** Sends every later event to {@code watcher}; the handle returned ends it. */
-  Runnable open(Watcher watcher) {
-    watchers.add(watcher);
-    return () -> watchers.remove(watcher);
+  /**
+   * Sends every later event to {@code watcher}; the handle returned stops that.
+   *
+   * @param end ends the watch from the server's side, run once if {@code watcher} throws on an
+   *     event
+   */
+  Runnable open(Watcher watcher, Runnable end) {
+    OpenWatch w = new OpenWatch(watcher, end);
+    watches.add(w);
+    return () -> watches.remove(w);
   }
 
   /** Registers an in-process listener for every change (used to keep the CRD registry in step). */
   void listen(Watcher watcher) {
-    watchers.add(watcher);
+    listeners.add(watcher);
   }
 
   void closeAll() {
-    watchers.clear();
+    listeners.clear();
+    watches.clear();
   }
 }

@@ -397,11 +397,18 @@ final class ObjectStore implements AutoCloseable {
    * @param fromVersion {@code null} to first receive every current object as ADDED (watch without a
    *     resourceVersion, or "0"), else the version after which to replay
    * @param afterReplay run (under the lock) once the initial or replayed events are sent
-   * @return a handle that ends the watch
+   * @param end ends the watch from the server's side; run (under the lock) if {@code watcher}
+   *     throws on a later event, which the others still receive ({@link ChangeFeed})
+   * @return a handle that stops sending to {@code watcher}
    * @throws GoneException when {@code fromVersion} is older than the kept history
    */
   Runnable watch(
-      String resource, String namespace, Long fromVersion, Watcher watcher, Runnable afterReplay)
+      String resource,
+      String namespace,
+      Long fromVersion,
+      Watcher watcher,
+      Runnable afterReplay,
+      Runnable end)
       throws GoneException {
     Watcher scoped =
         new Watcher() {
@@ -438,7 +445,7 @@ final class ObjectStore implements AutoCloseable {
         feed.replay(fromVersion, resource, namespace, scoped);
       }
       afterReplay.run();
-      return feed.open(scoped);
+      return feed.open(scoped, end);
     } finally {
       lock.unlock();
     }

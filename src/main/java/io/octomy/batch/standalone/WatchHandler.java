@@ -127,6 +127,21 @@ final class WatchHandler {
                   sink.send(line("BOOKMARK", bookmark(type, p.version())));
                 }
                 sink.replayDone();
+              },
+              () -> {
+                // as a real server ends a watch it cannot serve: an ERROR event, then the end;
+                // clients watch again from the last resourceVersion they saw
+                sink.send(
+                    line(
+                        "ERROR",
+                        ApiException.status(
+                            500,
+                            "InternalError",
+                            "this watch could not send an event and has ended; watch again",
+                            null,
+                            null,
+                            List.of())));
+                sink.end();
               });
       AtomicBoolean open = new AtomicBoolean(true);
       sink.onClosed(

@@ -117,6 +117,7 @@ class ObjectStoreDurabilityTest {
               watched.add(e.type() + " " + e.resourceVersion());
             }
           },
+          () -> {},
           () -> {});
       AtomicReference<ObjectNode> answer = new AtomicReference<>();
       Thread writer = new Thread(() -> answer.set(create(store, "a")));

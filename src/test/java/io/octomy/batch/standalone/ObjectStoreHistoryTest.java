@@ -78,6 +78,7 @@ class ObjectStoreHistoryTest {
                           : " was " + e.previous().at("/data/k").asText()));
             }
           },
+          () -> {},
           () -> {});
       assertThat(seen)
           .containsExactly(

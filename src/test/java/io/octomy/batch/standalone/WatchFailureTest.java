@@ -1,0 +1,143 @@
+package io.octomy.batch.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A watch whose connection fails while an event is sent to it: it gets an ERROR event and is ended
+ * (its client watches again from the last version it saw), it is sent nothing more, and the write
+ * and every other watch go on. The failing connection is a sink that throws on a chosen line: a
+ * fault a real socket gives only by chance.
+ */
+class WatchFailureTest {
+
+  private final ObjectMapper json = new ObjectMapper();
+  private final ResourceRegistry registry = new ResourceRegistry();
+
+  @TempDir Path dir;
+  private ObjectStore store;
+  private WatchHandler watches;
+
+  /** Records what it is sent; throws instead of sending the {@code failAt}-th line (from 1). */
+  private static final class Connection implements WatchSink {
+    final List<String> lines = new ArrayList<>();
+    final List<Runnable> onClosed = new ArrayList<>();
+    final int failAt;
+    int sends;
+    int ends;
+
+    Connection(int failAt) {
+      this.failAt = failAt;
+    }
+
+    @Override
+    public void send(String event) {
+      if (++sends == failAt) {
+        throw new IllegalStateException("connection reset while writing");
+      }
+      lines.add(event);
+    }
+
+    @Override
+    public void end() {
+      ends++;
+      onClosed.forEach(Runnable::run);
+    }
+
+    @Override
+    public void onClosed(Runnable action) {
+      onClosed.add(action);
+    }
+  }
+
+  @BeforeEach
+  void open() {
+    SqliteStateStore db = SqliteStateStore.open(dir.resolve("state.db"));
+    store = new ObjectStore(json, db, new CommitGuard(json, key -> null), ObjectStore.HISTORY);
+    watches =
+        new WatchHandler(
+            store,
+            json,
+            new TableRenderer(Clock.systemUTC()),
+            (ms, task) -> {},
+            60_000,
+            new SerializedObjects(json));
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private void watch(Connection c) {
+    String path = "/api/v1/namespaces/default/configmaps";
+    ApiRequest req =
+        new ApiRequest(
+            "GET", path, Map.of("watch", "true", "timeoutSeconds", "600"), "", "", new byte[0]);
+    watches.watch(
+        req,
+        RequestPath.parse(path, registry).orElseThrow(),
+        registry.find("", "v1", "configmaps").orElseThrow(),
+        c);
+  }
+
+  private ObjectNode create(String name) {
+    return store.write(
+        "/configmaps",
+        "default",
+        name,
+        false,
+        current -> {
+          ObjectNode o = json.createObjectNode();
+          o.put("apiVersion", "v1").put("kind", "ConfigMap");
+          o.putObject("metadata").put("name", name).put("namespace", "default");
+          return new ObjectStore.Put(o);
+        });
+  }
+
+  private List<String> names(Connection c) throws Exception {
+    List<String> out = new ArrayList<>();
+    for (String line : c.lines) {
+      JsonNode e = json.readTree(line);
+      out.add(e.path("type").asText() + " " + e.at("/object/metadata/name").asText());
+    }
+    return out;
+  }
+
+  @Test
+  void aWatchThatCannotBeSentAnEventIsToldAndEndedAndTheOthersGoOn() throws Exception {
+    Connection failing = new Connection(2);
+    Connection other = new Connection(0);
+    watch(failing);
+    watch(other);
+
+    create("a");
+    ObjectNode b = create("b");
+    create("c");
+
+    // the write the failing watch could not be sent is answered and stored
+    assertThat(b.at("/metadata/resourceVersion").asText()).isNotEmpty();
+    assertThat(store.get("/configmaps", "default", "b")).isNotNull();
+    assertThat(other.lines).hasSize(3);
+    assertThat(names(other)).containsExactly("ADDED a", "ADDED b", "ADDED c");
+    assertThat(failing.ends).isEqualTo(1);
+    assertThat(failing.lines).hasSize(2);
+    assertThat(names(failing).get(0)).isEqualTo("ADDED a");
+    JsonNode error = json.readTree(failing.lines.get(1));
+    assertThat(error.path("type").asText()).isEqualTo("ERROR");
+    assertThat(error.at("/object/code").asInt()).isEqualTo(500);
+    assertThat(error.at("/object/message").asText()).contains("watch again");
+  }
+}
