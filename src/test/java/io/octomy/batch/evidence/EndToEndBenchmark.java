@@ -23,7 +23,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * End-to-end: the controller against the embedded API server, compared with that server's own
  * ceiling for status writes. One JVM holds the server, the controller and the benchmark's clients
- * (as standalone mode does). See docs/benchmarks.md for the command and figures.
+ * (as standalone mode does), and the controller and the ceiling's writers reach the server as
+ * standalone's controller does ({@link BenchmarkServer#controllerClient}); the benchmark's creates
+ * and watch are a user's. See docs/benchmarks.md for the command and figures.
  *
  * <ol>
  *   <li>with {@code --warmup-drains N}: the nodes, then N unmeasured drains ({@link WarmUpDrain});
@@ -91,7 +93,9 @@ public final class EndToEndBenchmark {
     HeapWatch heap = new HeapWatch();
     try (BenchmarkServer server = BenchmarkServer.open(serverName, state);
         KubernetesClient client =
-            new KubernetesClientBuilder().withConfig(server.config()).build()) {
+            new KubernetesClientBuilder().withConfig(server.config()).build();
+        // The ceiling's writers reach the server as the controller does.
+        KubernetesClient ceilingClient = server.controllerClient(b -> {})) {
       for (String ns : w.namespaces()) {
         client
             .namespaces()
@@ -110,18 +114,14 @@ public final class EndToEndBenchmark {
         createNodes(client, w);
         for (int k = 0; k < warmups; k++) {
           WarmUpDrain.run(
-              client,
-              server.config(),
-              w,
-              WRITERS,
-              Duration.ofSeconds(a.integer("drain-timeout-s")));
+              client, server, w, WRITERS, Duration.ofSeconds(a.integer("drain-timeout-s")));
         }
       }
 
       // (a) The server's ceiling.
       WriteCeiling.Result wmax =
           WriteCeiling.measure(
-              client,
+              ceilingClient,
               w,
               "wmax",
               a.integer("wmax-jobs"),
@@ -169,10 +169,7 @@ public final class EndToEndBenchmark {
       RequestCounter requests = new RequestCounter();
       TestClock clock = TestClock.followingSystem();
       try (KubernetesClient ctlClient =
-          new KubernetesClientBuilder()
-              .withConfig(server.config())
-              .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", requests))
-              .build()) {
+          server.controllerClient(b -> b.addOrReplaceInterceptor("count", requests))) {
         long start = System.nanoTime();
         JvmProcessorTime drainCpu = JvmProcessorTime.now();
         BatchController controller = BatchController.start(ctlClient, w.controllerOptions(), clock);
@@ -323,7 +320,7 @@ public final class EndToEndBenchmark {
             .create();
         WriteCeiling.Result after =
             WriteCeiling.measure(
-                client,
+                ceilingClient,
                 w,
                 "wmax-after",
                 a.integer("wmax-jobs"),

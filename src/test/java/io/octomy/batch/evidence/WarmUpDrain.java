@@ -1,8 +1,6 @@
 package io.octomy.batch.evidence;
 
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.octomy.batch.api.BatchJob;
@@ -22,15 +20,14 @@ final class WarmUpDrain {
 
   private WarmUpDrain() {}
 
-  /**
-   * {@code config}: the server's, for a client of the controller's own, as the measured drain's.
-   */
-  static void run(KubernetesClient client, Config config, Workload w, int writers, Duration timeout)
+  /** The controller has a client of its own from {@code server}, as the measured drain's. */
+  static void run(
+      KubernetesClient client, BenchmarkServer server, Workload w, int writers, Duration timeout)
       throws Exception {
     long t = System.nanoTime();
     Parallel.forEach(w.jobs, writers, i -> create(client, w.job(i)));
     try (DecisionWatch decisions = new DecisionWatch(client);
-        KubernetesClient ctlClient = new KubernetesClientBuilder().withConfig(config).build();
+        KubernetesClient ctlClient = server.controllerClient(b -> {});
         BatchController controller =
             BatchController.start(ctlClient, w.controllerOptions(), TestClock.followingSystem())) {
       long deadline = System.nanoTime() + timeout.toNanos();
