@@ -5,17 +5,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A complete (non-streaming) answer: status code, content type, body, and the warnings sent as
- * {@code Warning: 299 - "..."} headers (kubectl prints each as {@code Warning: ...}).
+ * An answer that is not a watch: status code, content type, body (whole, or a list written in
+ * pieces: {@link AnswerBody}), and the warnings sent as {@code Warning: 299 - "..."} headers
+ * (kubectl prints each as {@code Warning: ...}).
  */
-record ApiResponse(int status, String contentType, byte[] body, List<String> warnings) {
+record ApiResponse(int status, String contentType, AnswerBody body, List<String> warnings) {
 
   ApiResponse {
     warnings = List.copyOf(warnings);
   }
 
   ApiResponse(int status, String contentType, byte[] body) {
-    this(status, contentType, body, List.of());
+    this(status, contentType, new AnswerBody.Whole(body), List.of());
+  }
+
+  /** The body as one array (built now when it is written in pieces). */
+  byte[] bytes() {
+    return body.bytes();
   }
 
   /** This answer with one more warning. */

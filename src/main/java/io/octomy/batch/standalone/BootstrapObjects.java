@@ -54,7 +54,7 @@ final class BootstrapObjects {
             new ApiRequest(
                 "GET", base + "/" + name, Map.of(), "", "application/json", new byte[0]));
     if (stored.status() == 200
-        && json.readTree(stored.body()).path("spec").equals(crd.path("spec"))) {
+        && json.readTree(stored.bytes()).path("spec").equals(crd.path("spec"))) {
       return;
     }
     byte[] body = bytes(json, crd);
@@ -118,6 +118,6 @@ final class BootstrapObjects {
   }
 
   private static String text(ApiResponse r) {
-    return new String(r.body(), StandardCharsets.UTF_8);
+    return new String(r.bytes(), StandardCharsets.UTF_8);
   }
 }

@@ -316,7 +316,7 @@ final class HttpFront implements AutoCloseable {
         .setStatusCode(answer.status())
         .putHeader("Content-Type", answer.contentType())
         .putHeader("Connection", "close")
-        .end(Buffer.buffer(answer.body()))
+        .end(Buffer.buffer(answer.bytes()))
         .onComplete(v -> req.connection().close());
   }
 
@@ -333,17 +333,19 @@ final class HttpFront implements AutoCloseable {
             .toString());
   }
 
-  private static void answer(HttpServerRequest req, ApiResponse answer) {
-    if (req.response().ended() || req.response().closed()) {
+  private void answer(HttpServerRequest req, ApiResponse answer) {
+    if (req.response().ended() || req.response().closed() || req.response().headWritten()) {
       return;
     }
     for (String warning : answer.warnings()) {
       req.response().headers().add("Warning", ApiResponse.warningHeader(warning));
     }
-    req.response()
-        .setStatusCode(answer.status())
-        .putHeader("Content-Type", answer.contentType())
-        .end(Buffer.buffer(answer.body()));
+    req.response().setStatusCode(answer.status()).putHeader("Content-Type", answer.contentType());
+    if (answer.body() instanceof AnswerBody.InPieces pieces) {
+      PiecewiseAnswer.write(req, pieces, limits.idleTimeout());
+    } else {
+      req.response().end(Buffer.buffer(answer.bytes()));
+    }
   }
 
   private static ApiResponse internalError(Throwable e) {
@@ -375,9 +377,9 @@ final class HttpFront implements AutoCloseable {
             http.setChunked(false);
             http.setStatusCode(refused.get().status())
                 .putHeader("Content-Type", refused.get().contentType())
-                .end(Buffer.buffer(refused.get().body()));
+                .end(Buffer.buffer(refused.get().bytes()));
           } else if (refused.isPresent()) {
-            sink.send(new String(refused.get().body(), StandardCharsets.UTF_8));
+            sink.send(new String(refused.get().bytes(), StandardCharsets.UTF_8));
             sink.end();
           }
         });

@@ -149,12 +149,13 @@ final class InMemoryHttpClient
       AsyncBody.Consumer<List<ByteBuffer>> consumer) {
     Map<String, List<String>> headers = new LinkedHashMap<>();
     headers.put("Content-Type", List.of(answer.contentType()));
-    headers.put("Content-Length", List.of(Integer.toString(answer.body().length)));
+    // read whole: a list written in pieces over HTTP is read into objects here all the same
+    byte[] body = answer.bytes();
+    headers.put("Content-Length", List.of(Integer.toString(body.length)));
     if (!answer.warnings().isEmpty()) {
       headers.put("Warning", answer.warnings().stream().map(ApiResponse::warningHeader).toList());
     }
-    return new WholeResponse(
-        answer.status(), headers, request, new WholeBody(answer.body(), consumer));
+    return new WholeResponse(answer.status(), headers, request, new WholeBody(body, consumer));
   }
 
   /** An answer received whole: its body is one chunk, handed over at the first {@link #consume}. */

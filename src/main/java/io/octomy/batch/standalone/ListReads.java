@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -25,6 +27,7 @@ final class ListReads {
 
   private static final byte[] ITEMS = ",\"items\":[".getBytes(StandardCharsets.UTF_8);
   private static final byte[] END = "]}".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] COMMA = {','};
 
   private final ObjectStore store;
   private final ObjectMapper json;
@@ -58,11 +61,10 @@ final class ListReads {
         "{\"apiVersion\":"
             + write(json.getNodeFactory().textNode(type.apiVersion(p.version())))
             + ",";
-    // the envelope's fields, then the items: the document a tree of them would be written as. The
-    // answer is sized exactly before it is filled: a list of everything is the largest thing the
-    // server builds, and a buffer grown or copied to size would hold it twice. A stored text is
-    // served as it is; one that must be converted (Events, another version) is converted for its
-    // size and again to be written, rather than held converted beside the answer.
+    // the envelope's fields, then the items: the document a tree of them would be written as,
+    // written in pieces (AnswerBody). Its length is computed first (the Content-Length). A stored
+    // text is served as it is; one that must be converted (Events, another version) is converted
+    // for its length and again when it is written, rather than held converted until then.
     Function<String, String> answered =
         text ->
             !EventVersions.isEvent(type) && text.startsWith(asServed)
@@ -74,30 +76,57 @@ final class ListReads {
     for (String item : items) {
       size += utf8Length(answered.apply(item));
     }
-    if (size > Integer.MAX_VALUE - 16) {
-      throw new ApiException(
-          500, "InternalError", "the list is too large to answer at once: ask for it in pages");
-    }
-    byte[] body = new byte[(int) size];
-    int at = put(body, 0, start);
-    at = put(body, at, ITEMS);
-    boolean first = true;
-    for (String item : items) {
-      if (!first) {
-        body[at++] = ',';
-      }
-      first = false;
-      at = put(body, at, answered.apply(item).getBytes(StandardCharsets.UTF_8));
-    }
-    if (put(body, at, END) != body.length) {
-      throw new IllegalStateException("a list's answer was sized wrong");
-    }
-    return new ApiResponse(200, "application/json", body);
+    return new ApiResponse(
+        200,
+        "application/json",
+        new AnswerBody.InPieces(
+            size,
+            out -> {
+              Pieces pieces = new Pieces(out);
+              pieces.add(start);
+              pieces.add(ITEMS);
+              boolean first = true;
+              for (String item : items) {
+                if (!first) {
+                  pieces.add(COMMA);
+                }
+                first = false;
+                pieces.add(answered.apply(item).getBytes(StandardCharsets.UTF_8));
+              }
+              pieces.add(END);
+              pieces.flush();
+            }),
+        List.of());
   }
 
-  private static int put(byte[] into, int at, byte[] bytes) {
-    System.arraycopy(bytes, 0, into, at, bytes.length);
-    return at + bytes.length;
+  /** Gathers small byte arrays into pieces of about {@link AnswerBody.InPieces#PIECE_BYTES}. */
+  private static final class Pieces {
+    private final Consumer<byte[]> out;
+    private final byte[] piece = new byte[AnswerBody.InPieces.PIECE_BYTES];
+    private int filled;
+
+    Pieces(Consumer<byte[]> out) {
+      this.out = out;
+    }
+
+    void add(byte[] bytes) {
+      if (filled + bytes.length > piece.length) {
+        flush();
+      }
+      if (bytes.length > piece.length) {
+        out.accept(bytes); // one object larger than a piece goes as it is
+        return;
+      }
+      System.arraycopy(bytes, 0, piece, filled, bytes.length);
+      filled += bytes.length;
+    }
+
+    void flush() {
+      if (filled > 0) {
+        out.accept(Arrays.copyOf(piece, filled));
+        filled = 0;
+      }
+    }
   }
 
   /** The length of {@code s} in UTF-8, without encoding it. */

@@ -55,6 +55,15 @@ public final class FaultSuite {
                 "out-of-memory",
                 "heap-full",
                 "silent-agent");
+    if (!"all".equals(a.string("only")) && !scenarios.contains(a.string("only"))) {
+      // a name that runs nothing must not pass
+      System.err.println(
+          "--only takes all or one of "
+              + String.join(", ", scenarios)
+              + ", not "
+              + a.string("only"));
+      System.exit(2);
+    }
     for (String scenario : scenarios) {
       if (!"all".equals(a.string("only")) && !a.string("only").equals(scenario)) {
         continue;

@@ -13,37 +13,59 @@ import java.util.concurrent.Future;
 
 /**
  * (g) Out of memory in the embedded API server, for real: the server runs in a child JVM with a
- * small heap, holds objects of 1 MB, and is asked for many full lists at once, more than its heap
- * can build. Every request must be answered (200, or 500 {@code InternalError} for one that ran out
- * of memory), and afterwards the same process must still serve reads and writes: an error in a
+ * small heap and holds objects of 1 MB. First it is asked for many full lists at once, 40 MB each,
+ * together several times its heap: they are written in pieces, so every one must be answered whole.
+ * Then for as many tables of the same objects with each object in its row ({@code
+ * includeObject=Object}), which are built whole, more than its heap can build: every request must
+ * be answered (200, or 500 {@code InternalError} for one that ran out of memory), at least one must
+ * have run out, and afterwards the same process must still serve reads and writes: an error in a
  * worker is answered and the worker lives on.
  */
 final class OutOfMemoryFault {
 
   record Result(
       int lists,
-      Map<Integer, Integer> listCodes,
+      Map<Integer, Integer> jsonListCodes,
+      int wholeJsonLists,
+      Map<Integer, Integer> tableCodes,
       int outOfMemoryAnswers,
       int otherAnswers,
       boolean alive,
       boolean servesAfterwards) {
 
     boolean passed() {
-      return outOfMemoryAnswers > 0 && otherAnswers == 0 && alive && servesAfterwards;
+      return wholeJsonLists == lists
+          && outOfMemoryAnswers > 0
+          && otherAnswers == 0
+          && alive
+          && servesAfterwards;
     }
 
     @Override
     public String toString() {
       return String.format(
           "out of memory -> embedded API server (child JVM, heap %s): concurrent full lists %d,"
-              + " answers by status %s, of which 500 for an OutOfMemoryError %d, other answers or none"
-              + " %d; process alive %s; reads and writes served afterwards %s",
-          HEAP, lists, listCodes, outOfMemoryAnswers, otherAnswers, alive, servesAfterwards);
+              + " answered %s, whole %d; concurrent tables with their objects %d, answered %s, of"
+              + " which 500 for an OutOfMemoryError %d, other answers or none %d; process alive %s;"
+              + " reads and writes served afterwards %s",
+          HEAP,
+          lists,
+          jsonListCodes,
+          wholeJsonLists,
+          lists,
+          tableCodes,
+          outOfMemoryAnswers,
+          otherAnswers,
+          alive,
+          servesAfterwards);
     }
   }
 
   private static final String HEAP = "192m";
   private static final String CM = "/api/v1/namespaces/default/configmaps";
+  private static final String TABLE_WITH_OBJECTS = "application/json;as=Table;v=v1;g=meta.k8s.io";
+  private static final int OBJECTS = 40;
+  private static final String BLOB = "m".repeat(1_000_000);
 
   private OutOfMemoryFault() {}
 
@@ -58,28 +80,47 @@ final class OutOfMemoryFault {
             "0")) {
       child.awaitLine("READY ", Duration.ofSeconds(60));
       RawHttps http = RawHttps.fromKubeconfig(state.resolve("kubeconfig"));
-      String blob = "m".repeat(1_000_000);
-      for (int i = 0; i < 40; i++) {
+      for (int i = 0; i < OBJECTS; i++) {
         RawHttps.Answer a =
             http.send(
                 "POST",
                 CM,
                 "application/json",
-                ("{\"metadata\":{\"name\":\"m" + i + "\"},\"data\":{\"b\":\"" + blob + "\"}}")
+                ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"m"
+                        + i
+                        + "\"},\"data\":{\"b\":\""
+                        + BLOB
+                        + "\"}}")
                     .getBytes(StandardCharsets.UTF_8));
         if (a.code() != 201) {
           throw new IllegalStateException("setting up: write " + i + " answered " + a.code());
         }
       }
       ExecutorService pool = Executors.newFixedThreadPool(lists);
-      List<Future<RawHttps.Answer>> answers = new ArrayList<>();
+      List<Future<RawHttps.Counted>> jsonLists = new ArrayList<>();
       for (int i = 0; i < lists; i++) {
-        answers.add(pool.submit(() -> slim(http.send("GET", CM, null, new byte[0]))));
+        jsonLists.add(pool.submit(() -> http.getCounted(CM)));
+      }
+      Map<Integer, Integer> jsonCodes = new TreeMap<>();
+      int whole = 0;
+      for (Future<RawHttps.Counted> f : jsonLists) {
+        RawHttps.Counted a = f.get();
+        jsonCodes.merge(a.code(), 1, Integer::sum);
+        if (a.whole() && a.received() > OBJECTS * (long) BLOB.length()) {
+          whole++;
+        } else {
+          System.out.println("  a full list: " + a);
+        }
+      }
+      List<Future<RawHttps.Answer>> tables = new ArrayList<>();
+      for (int i = 0; i < lists; i++) {
+        tables.add(
+            pool.submit(() -> slim(http.get(CM + "?includeObject=Object", TABLE_WITH_OBJECTS))));
       }
       Map<Integer, Integer> codes = new TreeMap<>();
       int oom = 0;
       int otherAnswers = 0;
-      for (Future<RawHttps.Answer> f : answers) {
+      for (Future<RawHttps.Answer> f : tables) {
         RawHttps.Answer a = f.get();
         codes.merge(a.code(), 1, Integer::sum);
         if (a.code() == 500
@@ -102,11 +143,11 @@ final class OutOfMemoryFault {
                           "{\"metadata\":{\"name\":\"after\"}}".getBytes(StandardCharsets.UTF_8))
                       .code()
                   == 201;
-      return new Result(lists, codes, oom, otherAnswers, child.alive(), serves);
+      return new Result(lists, jsonCodes, whole, codes, oom, otherAnswers, child.alive(), serves);
     }
   }
 
-  /** A 200 list is 40 MB; keep only what is looked at. */
+  /** A 200 table is 40 MB; keep only what is looked at. */
   private static RawHttps.Answer slim(RawHttps.Answer a) {
     return a.code() == 200 ? new RawHttps.Answer(200, "", a.retryAfter()) : a;
   }

@@ -94,6 +94,55 @@ final class RawHttps {
     return token;
   }
 
+  /** A GET with an Accept header ({@code application/json;as=Table;...} for a table). */
+  Answer get(String path, String accept) {
+    return send(
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(Duration.ofSeconds(60))
+            .header("Authorization", "Bearer " + token)
+            .header("Accept", accept)
+            .GET());
+  }
+
+  /**
+   * A GET whose body is counted as it arrives rather than kept (a list of many MB): its code, the
+   * length its head announced (-1 if none), the bytes that came, and why reading stopped early.
+   */
+  record Counted(int code, long announced, long received, String failure) {
+    boolean whole() {
+      return code == 200 && failure.isEmpty() && announced == received;
+    }
+  }
+
+  Counted getCounted(String path) {
+    HttpRequest request =
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(Duration.ofSeconds(60))
+            .header("Authorization", "Bearer " + token)
+            .GET()
+            .build();
+    try {
+      HttpResponse<InputStream> r = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      long announced = r.headers().firstValueAsLong("Content-Length").orElse(-1);
+      long received = 0;
+      String failure = "";
+      try (InputStream in = r.body()) {
+        byte[] chunk = new byte[64 * 1024];
+        for (int n = in.read(chunk); n >= 0; n = in.read(chunk)) {
+          received += n;
+        }
+      } catch (IOException e) {
+        failure = String.valueOf(e);
+      }
+      return new Counted(r.statusCode(), announced, received, failure);
+    } catch (IOException e) {
+      return new Counted(-1, -1, 0, String.valueOf(e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Counted(-1, -1, 0, "interrupted");
+    }
+  }
+
   /** Bodies above the server's limit go over a raw socket so that its early 413 is read. */
   Answer send(String method, String path, String contentType, byte[] body) {
     if (body.length > LARGE) {
@@ -111,6 +160,10 @@ final class RawHttps {
     if (contentType != null) {
       b.header("Content-Type", contentType);
     }
+    return send(b);
+  }
+
+  private Answer send(HttpRequest.Builder b) {
     try {
       HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
       return new Answer(r.statusCode(), r.body(), r.headers().firstValue("Retry-After"));

@@ -144,6 +144,55 @@ class ConnectionTimeoutsIT {
     }
   }
 
+  @Test
+  void aClientThatStopsReadingALargeListIsClosedAtTheIdleTimeoutAndOthersAreServed()
+      throws Exception {
+    // 200 objects of 100 KB: a 20 MB list, more than the socket buffers and the write queue hold
+    RawApi api = new RawApi(server);
+    String maps = "/api/v1/namespaces/default/configmaps";
+    String data = "x".repeat(100_000);
+    for (int i = 0; i < 200; i++) {
+      RawApi.Answer made =
+          api.post(
+              maps,
+              "{\"metadata\":{\"name\":\"big-"
+                  + i
+                  + "\",\"labels\":{\"case\":\"stalled\"}},\"data\":{\"v\":\""
+                  + data
+                  + "\"}}");
+      assertThat(made.code()).as(made.body()).isEqualTo(201);
+    }
+    String list = maps + "?labelSelector=case%3Dstalled";
+    try (SSLSocket s = connect()) {
+      s.getOutputStream()
+          .write(
+              ascii(
+                  "GET "
+                      + list
+                      + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                      + server.token()
+                      + "\r\n\r\n"));
+      s.setSoTimeout(10_000);
+      String head = readHead(s.getInputStream());
+      assertThat(head).startsWith("HTTP/1.1 200");
+      int length = contentLength(head);
+      assertThat(length).isGreaterThan(20_000_000);
+      s.getInputStream().readNBytes(1000);
+
+      // while this client reads nothing, others are answered, the same list included
+      RawApi.Answer whole = api.get(list);
+      assertThat(whole.code()).isEqualTo(200);
+      assertThat(whole.json().path("items").size()).isEqualTo(200);
+
+      Thread.sleep(IDLE.plus(SLACK).plus(SLACK).toMillis());
+      long rest = s.getInputStream().transferTo(OutputStream.nullOutputStream());
+      assertThat(1000 + rest)
+          .as("the server closed the connection before the answer was all sent")
+          .isLessThan(length);
+    }
+    assertThat(api.get("/version").code()).isEqualTo(200);
+  }
+
   private static SSLSocket connect() throws IOException {
     Socket raw = new Socket("127.0.0.1", server.port());
     SSLSocket s =

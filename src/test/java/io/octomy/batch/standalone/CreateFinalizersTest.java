@@ -172,7 +172,7 @@ class CreateFinalizersTest {
     ApiResponse response = handler.handle(req, p, type);
     assertThat(response.status()).as(method + " " + path).isIn(200, 201);
     try {
-      return json.readTree(response.body());
+      return json.readTree(response.bytes());
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }

@@ -107,7 +107,7 @@ class GeneratedNameRetryTest {
     ApiResponse response = handler.handle(req, p, type);
     assertThat(response.status()).isEqualTo(201);
     try {
-      return json.readTree(response.body());
+      return json.readTree(response.bytes());
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }

@@ -80,6 +80,35 @@ class ListReadsIT {
   }
 
   @Test
+  void aListOfManyPiecesArrivesWholeWithEveryObjectInOrder() {
+    // 30 objects of 70 to 170 KB (each larger than a piece of the answer, some smaller than two)
+    // and 300 small ones between them: about 3.7 MB, written to the connection in pieces
+    String maps = "/api/v1/namespaces/default/configmaps";
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 330; i++) {
+      String name = String.format("piece-%03d", i);
+      int size = i % 11 == 0 ? 70_000 + 100 * i : 40;
+      String data = ("" + (char) ('a' + i % 26)).repeat(size);
+      created(
+          api.post(
+              maps,
+              "{\"metadata\":{\"name\":\""
+                  + name
+                  + "\",\"labels\":{\"case\":\"pieces\"}},\"data\":{\"v\":\""
+                  + data
+                  + "\"}}"));
+      expected.add(name + "=" + size);
+    }
+    JsonNode list = ok(api.get(maps + "?labelSelector=case%3Dpieces"));
+    List<String> got = new ArrayList<>();
+    list.path("items")
+        .forEach(
+            i ->
+                got.add(i.at("/metadata/name").asText() + "=" + i.at("/data/v").asText().length()));
+    assertThat(got).isEqualTo(expected);
+  }
+
+  @Test
   void pagesOfAListHoldEveryObjectOnce() {
     for (int i = 0; i < 5; i++) {
       created(api.post(JOBS, job("paged-" + i, "pages", i % 2 == 0)));

@@ -88,7 +88,7 @@ public final class StoreScaleBenchmark {
                       "application/json",
                       body.getBytes(StandardCharsets.UTF_8)));
       if (r.status() != 201) {
-        throw new IllegalStateException(new String(r.body(), StandardCharsets.UTF_8));
+        throw new IllegalStateException(new String(r.bytes(), StandardCharsets.UTF_8));
       }
     }
   }
