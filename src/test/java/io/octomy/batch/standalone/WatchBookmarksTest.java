@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,51 +24,32 @@ class WatchBookmarksTest {
   private final List<Runnable> timers = new ArrayList<>();
   private final List<String> lines = new ArrayList<>();
   private final List<Runnable> onClosed = new ArrayList<>();
-  private final ResourceRegistry registry = new ResourceRegistry();
 
   @TempDir Path dir;
-  private ObjectStore store;
-  private WatchHandler watches;
+  private WatchedStore server;
 
   @BeforeEach
   void open() {
-    SqliteStateStore db = SqliteStateStore.open(dir.resolve("state.db"));
-    store = new ObjectStore(json, db, new CommitGuard(json, key -> null), ObjectStore.HISTORY);
-    watches =
-        new WatchHandler(
-            store,
-            json,
-            new TableRenderer(Clock.systemUTC()),
+    server =
+        new WatchedStore(
+            dir,
             // the watch's own timeout (600 s) is left alone; only bookmark timers are driven
             (ms, task) -> {
               if (ms == BOOKMARK_MILLIS) {
                 timers.add(task);
               }
             },
-            BOOKMARK_MILLIS,
-            new SerializedObjects(json));
+            BOOKMARK_MILLIS);
   }
 
   @AfterEach
   void close() {
-    store.close();
+    server.close();
   }
 
   private void watch(String query) {
-    String path = "/api/v1/namespaces/default/configmaps";
-    Map<String, String> params = new HashMap<>(Map.of("watch", "true"));
-    for (String kv : query.split("&")) {
-      if (!kv.isEmpty()) {
-        params.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
-      }
-    }
-    ApiRequest req = new ApiRequest("GET", path, params, "", "", new byte[0]);
-    RequestPath p = RequestPath.parse(path, registry).orElseThrow();
-    ResourceType type = registry.find("", "v1", "configmaps").orElseThrow();
-    watches.watch(
-        req,
-        p,
-        type,
+    server.watch(
+        query,
         new WatchSink() {
           @Override
           public void send(String event) {
@@ -92,17 +69,7 @@ class WatchBookmarksTest {
   }
 
   private void create(String name) {
-    store.write(
-        "/configmaps",
-        "default",
-        name,
-        false,
-        current -> {
-          ObjectNode o = json.createObjectNode();
-          o.put("apiVersion", "v1").put("kind", "ConfigMap");
-          o.putObject("metadata").put("name", name).put("namespace", "default");
-          return new ObjectStore.Put(o);
-        });
+    server.create(name);
   }
 
   private void fireTimers() {
@@ -126,14 +93,14 @@ class WatchBookmarksTest {
     assertThat(bookmark.path("type").asText()).isEqualTo("BOOKMARK");
     assertThat(bookmark.at("/object/kind").asText()).isEqualTo("ConfigMap");
     assertThat(bookmark.at("/object/metadata/resourceVersion").asText())
-        .isEqualTo(Long.toString(store.resourceVersion()));
+        .isEqualTo(Long.toString(server.store.resourceVersion()));
     assertThat(bookmark.at("/object/metadata").has("name")).isFalse();
     assertThat(bookmark.at("/object/metadata").has("annotations")).isFalse();
 
     create("c");
     fireTimers();
     assertThat(last().at("/object/metadata/resourceVersion").asText())
-        .isEqualTo(Long.toString(store.resourceVersion()));
+        .isEqualTo(Long.toString(server.store.resourceVersion()));
     assertThat(lines).hasSize(5);
 
     onClosed.forEach(Runnable::run);

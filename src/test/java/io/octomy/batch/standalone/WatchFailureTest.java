@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,12 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WatchFailureTest {
 
-  private final ObjectMapper json = new ObjectMapper();
-  private final ResourceRegistry registry = new ResourceRegistry();
-
   @TempDir Path dir;
-  private ObjectStore store;
-  private WatchHandler watches;
+  private WatchedStore server;
+  private ObjectMapper json;
 
   /** Records what it is sent; throws instead of sending the {@code failAt}-th line (from 1). */
   private static final class Connection implements WatchSink {
@@ -64,47 +59,21 @@ class WatchFailureTest {
 
   @BeforeEach
   void open() {
-    SqliteStateStore db = SqliteStateStore.open(dir.resolve("state.db"));
-    store = new ObjectStore(json, db, new CommitGuard(json, key -> null), ObjectStore.HISTORY);
-    watches =
-        new WatchHandler(
-            store,
-            json,
-            new TableRenderer(Clock.systemUTC()),
-            (ms, task) -> {},
-            60_000,
-            new SerializedObjects(json));
+    server = new WatchedStore(dir, (ms, task) -> {}, 60_000);
+    json = server.json;
   }
 
   @AfterEach
   void close() {
-    store.close();
+    server.close();
   }
 
   private void watch(Connection c) {
-    String path = "/api/v1/namespaces/default/configmaps";
-    ApiRequest req =
-        new ApiRequest(
-            "GET", path, Map.of("watch", "true", "timeoutSeconds", "600"), "", "", new byte[0]);
-    watches.watch(
-        req,
-        RequestPath.parse(path, registry).orElseThrow(),
-        registry.find("", "v1", "configmaps").orElseThrow(),
-        c);
+    server.watch("timeoutSeconds=600", c);
   }
 
   private ObjectNode create(String name) {
-    return store.write(
-        "/configmaps",
-        "default",
-        name,
-        false,
-        current -> {
-          ObjectNode o = json.createObjectNode();
-          o.put("apiVersion", "v1").put("kind", "ConfigMap");
-          o.putObject("metadata").put("name", name).put("namespace", "default");
-          return new ObjectStore.Put(o);
-        });
+    return server.create(name);
   }
 
   private List<String> names(Connection c) throws Exception {
@@ -129,7 +98,7 @@ class WatchFailureTest {
 
     // the write the failing watch could not be sent is answered and stored
     assertThat(b.at("/metadata/resourceVersion").asText()).isNotEmpty();
-    assertThat(store.get("/configmaps", "default", "b")).isNotNull();
+    assertThat(server.store.get("/configmaps", "default", "b")).isNotNull();
     assertThat(other.lines).hasSize(3);
     assertThat(names(other)).containsExactly("ADDED a", "ADDED b", "ADDED c");
     assertThat(failing.ends).isEqualTo(1);
