@@ -231,7 +231,7 @@ final class HttpFront implements AutoCloseable {
           Credential.IN_PROCESS,
           () -> {
             try {
-              answer.complete(router.handle(request));
+              answer.complete(whole(router.handle(request)));
             } catch (Throwable e) {
               LOG.error("{} {} failed", request.method(), request.path(), e);
               answer.complete(internalError(e));
@@ -346,6 +346,20 @@ final class HttpFront implements AutoCloseable {
     } else {
       req.response().end(Buffer.buffer(answer.bytes()));
     }
+  }
+
+  /**
+   * An in-process client reads an answer whole (fabric8 reads a list into objects anyway): a list
+   * is built here, on the worker, so that running out of memory on it is answered as any failure.
+   */
+  private static ApiResponse whole(ApiResponse answer) {
+    return answer.body() instanceof AnswerBody.InPieces
+        ? new ApiResponse(
+            answer.status(),
+            answer.contentType(),
+            new AnswerBody.Whole(answer.bytes()),
+            answer.warnings())
+        : answer;
   }
 
   private static ApiResponse internalError(Throwable e) {

@@ -149,8 +149,7 @@ final class InMemoryHttpClient
       AsyncBody.Consumer<List<ByteBuffer>> consumer) {
     Map<String, List<String>> headers = new LinkedHashMap<>();
     headers.put("Content-Type", List.of(answer.contentType()));
-    // read whole: a list written in pieces over HTTP is read into objects here all the same
-    byte[] body = answer.bytes();
+    byte[] body = answer.bytes(); // whole: HttpFront.serveInProcess builds a list on its worker
     headers.put("Content-Length", List.of(Integer.toString(body.length)));
     if (!answer.warnings().isEmpty()) {
       headers.put("Warning", answer.warnings().stream().map(ApiResponse::warningHeader).toList());
