@@ -5,10 +5,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,13 +49,13 @@ final class PiecewiseAnswer {
       // One piece in flight at a time: a write from a worker is queued to the connection's event
       // loop, where the connection's own "queue full" does not see it, so it is the write's
       // completion that says the connection has taken it.
-      List<Future<Void>> inFlight = new ArrayList<>(List.of(Future.succeededFuture()));
+      AtomicReference<Future<Void>> inFlight = new AtomicReference<>(Future.succeededFuture());
       body.writeTo(
           piece -> {
-            taken(inFlight.get(0), response, stallLimit);
-            inFlight.set(0, response.write(Buffer.buffer(piece)));
+            taken(inFlight.get(), response, stallLimit);
+            inFlight.set(response.write(Buffer.buffer(piece)));
           });
-      taken(inFlight.get(0), response, stallLimit);
+      taken(inFlight.get(), response, stallLimit);
       response.end();
     } catch (ConnectionGone e) {
       LOG.info("{} {}: answer not finished: {}", req.method(), req.path(), e.getMessage());
