@@ -1,6 +1,7 @@
 package io.octomy.batch.standalone;
 
-import java.util.function.Consumer;
+import java.util.Iterator;
+import java.util.function.Supplier;
 
 /**
  * The body of an {@link ApiResponse}: bytes built whole, or a document of known length written in
@@ -30,11 +31,10 @@ sealed interface AnswerBody permits AnswerBody.Whole, AnswerBody.InPieces {
   }
 
   /**
-   * A document of {@code length} bytes that {@code writer} hands, piece after piece, to the
-   * consumer it is given; it may be written more than once (it writes from a snapshot) and must
-   * hand over exactly {@code length} bytes.
+   * A document of {@code length} bytes whose pieces {@code source} gives, in order, each time it is
+   * asked (it reads from a snapshot); together they must come to exactly {@code length} bytes.
    */
-  record InPieces(long length, Consumer<Consumer<byte[]>> writer) implements AnswerBody {
+  record InPieces(long length, Supplier<Iterator<byte[]>> source) implements AnswerBody {
 
     /** How much a piece holds at most, beyond a single larger object. */
     static final int PIECE_BYTES = 64 * 1024;
@@ -45,22 +45,38 @@ sealed interface AnswerBody permits AnswerBody.Whole, AnswerBody.InPieces {
       }
     }
 
-    /** Hands the document to {@code piece} in pieces, and checks it came to {@link #length}. */
-    void writeTo(Consumer<byte[]> piece) {
-      long[] written = {0};
-      writer.accept(
-          bytes -> {
-            if (written[0] + bytes.length > length) {
-              throw new IllegalStateException(
-                  "an answer written in pieces ran past its " + length + " bytes");
-            }
-            written[0] += bytes.length;
-            piece.accept(bytes);
-          });
-      if (written[0] != length) {
-        throw new IllegalStateException(
-            "an answer written in pieces came to " + written[0] + " bytes, not " + length);
-      }
+    /**
+     * The pieces, checked: one that would run past {@link #length} is not handed over, and the last
+     * is followed by a check that they came to it (both an {@link IllegalStateException}).
+     */
+    Iterator<byte[]> pieces() {
+      Iterator<byte[]> from = source.get();
+      return new Iterator<>() {
+        private long given;
+
+        @Override
+        public boolean hasNext() {
+          if (from.hasNext()) {
+            return true;
+          }
+          if (given != length) {
+            throw new IllegalStateException(
+                "an answer written in pieces came to " + given + " bytes, not " + length);
+          }
+          return false;
+        }
+
+        @Override
+        public byte[] next() {
+          byte[] piece = from.next();
+          if (given + piece.length > length) {
+            throw new IllegalStateException(
+                "an answer written in pieces ran past its " + length + " bytes");
+          }
+          given += piece.length;
+          return piece;
+        }
+      };
     }
 
     @Override
@@ -70,12 +86,12 @@ sealed interface AnswerBody permits AnswerBody.Whole, AnswerBody.InPieces {
             500, "InternalError", "the answer is too large to read at once: ask for it in pages");
       }
       byte[] whole = new byte[(int) length];
-      int[] at = {0};
-      writeTo(
-          bytes -> {
-            System.arraycopy(bytes, 0, whole, at[0], bytes.length);
-            at[0] += bytes.length;
-          });
+      int at = 0;
+      for (Iterator<byte[]> it = pieces(); it.hasNext(); ) {
+        byte[] piece = it.next();
+        System.arraycopy(piece, 0, whole, at, piece.length);
+        at += piece.length;
+      }
       return whole;
     }
   }

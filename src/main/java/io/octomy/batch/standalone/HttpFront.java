@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -75,6 +77,11 @@ final class HttpFront implements AutoCloseable {
 
   private final TlsIdentity tls;
 
+  /** Makes the later pieces of answers written in pieces ({@link PiecewiseAnswer}). */
+  private final ExecutorService answerPump;
+
+  private final AtomicInteger answerThreads = new AtomicInteger();
+
   HttpFront(
       Vertx vertx,
       BearerAuth auth,
@@ -89,6 +96,14 @@ final class HttpFront implements AutoCloseable {
     this.auth = auth;
     this.router = router;
     this.workers = new RequestWorkers(workerThreads);
+    this.answerPump =
+        Executors.newFixedThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "octomy-answer-" + answerThreads.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** Binds to 127.0.0.1:{@code port} (0 = any free port) and returns the bound port. */
@@ -342,7 +357,7 @@ final class HttpFront implements AutoCloseable {
     }
     req.response().setStatusCode(answer.status()).putHeader("Content-Type", answer.contentType());
     if (answer.body() instanceof AnswerBody.InPieces pieces) {
-      PiecewiseAnswer.write(req, pieces, limits.idleTimeout());
+      PiecewiseAnswer.write(vertx, answerPump, req, pieces, limits.idleTimeout());
     } else {
       req.response().end(Buffer.buffer(answer.bytes()));
     }
@@ -422,6 +437,7 @@ final class HttpFront implements AutoCloseable {
     timeouts.close();
     closeListener(server);
     workers.close();
+    answerPump.shutdownNow();
   }
 
   private static void closeListener(HttpServer listener) {

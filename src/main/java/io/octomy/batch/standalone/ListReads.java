@@ -6,8 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.NoSuchElementException;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -76,56 +77,85 @@ final class ListReads {
     for (String item : items) {
       size += utf8Length(answered.apply(item));
     }
+    byte[] opening = concat(start, ITEMS);
     return new ApiResponse(
         200,
         "application/json",
-        new AnswerBody.InPieces(
-            size,
-            out -> {
-              Pieces pieces = new Pieces(out);
-              pieces.add(start);
-              pieces.add(ITEMS);
-              boolean first = true;
-              for (String item : items) {
-                if (!first) {
-                  pieces.add(COMMA);
-                }
-                first = false;
-                pieces.add(answered.apply(item).getBytes(StandardCharsets.UTF_8));
-              }
-              pieces.add(END);
-              pieces.flush();
-            }),
+        new AnswerBody.InPieces(size, () -> new ListPieces(opening, items, answered)),
         List.of());
   }
 
-  /** Gathers small byte arrays into pieces of about {@link AnswerBody.InPieces#PIECE_BYTES}. */
-  private static final class Pieces {
-    private final Consumer<byte[]> out;
-    private final byte[] piece = new byte[AnswerBody.InPieces.PIECE_BYTES];
-    private int filled;
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] both = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, both, a.length, b.length);
+    return both;
+  }
 
-    Pieces(Consumer<byte[]> out) {
-      this.out = out;
+  /**
+   * A list's document in pieces of about {@link AnswerBody.InPieces#PIECE_BYTES}: its head, the
+   * items between commas, its end. An item larger than a piece is a piece of its own.
+   */
+  private static final class ListPieces implements Iterator<byte[]> {
+    private final byte[] head;
+    private final List<String> items;
+    private final Function<String, String> answered;
+    private boolean headGiven;
+    private int item;
+    private boolean commaDue;
+    private boolean endGiven;
+
+    /** A part read but left for the next piece, which it would have overfilled. */
+    private byte[] carried;
+
+    ListPieces(byte[] head, List<String> items, Function<String, String> answered) {
+      this.head = head;
+      this.items = items;
+      this.answered = answered;
     }
 
-    void add(byte[] bytes) {
-      if (filled + bytes.length > piece.length) {
-        flush();
-      }
-      if (bytes.length > piece.length) {
-        out.accept(bytes); // one object larger than a piece goes as it is
-        return;
-      }
-      System.arraycopy(bytes, 0, piece, filled, bytes.length);
-      filled += bytes.length;
+    @Override
+    public boolean hasNext() {
+      return carried != null || !endGiven;
     }
 
-    void flush() {
-      if (filled > 0) {
-        out.accept(Arrays.copyOf(piece, filled));
-        filled = 0;
+    @Override
+    public byte[] next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
       }
+      byte[] piece = new byte[AnswerBody.InPieces.PIECE_BYTES];
+      int filled = 0;
+      while (carried != null || !endGiven) {
+        byte[] part = carried != null ? carried : nextPart();
+        carried = null;
+        if (part.length > piece.length && filled == 0) {
+          return part;
+        }
+        if (filled + part.length > piece.length) {
+          carried = part;
+          break;
+        }
+        System.arraycopy(part, 0, piece, filled, part.length);
+        filled += part.length;
+      }
+      return Arrays.copyOf(piece, filled);
+    }
+
+    private byte[] nextPart() {
+      if (!headGiven) {
+        headGiven = true;
+        return head;
+      }
+      if (item < items.size()) {
+        if (commaDue) {
+          commaDue = false;
+          return COMMA;
+        }
+        commaDue = true;
+        return answered.apply(items.get(item++)).getBytes(StandardCharsets.UTF_8);
+      }
+      endGiven = true;
+      return END;
     }
   }
 

@@ -5,54 +5,49 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** An answer written in pieces hands over exactly the length it announced, or fails. */
 class AnswerBodyTest {
 
-  private static byte[] ascii(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
+  private static AnswerBody.InPieces pieces(long length, String... parts) {
+    return new AnswerBody.InPieces(
+        length,
+        () -> List.of(parts).stream().map(p -> p.getBytes(StandardCharsets.US_ASCII)).iterator());
+  }
+
+  private static List<String> all(Iterator<byte[]> it) {
+    List<String> out = new ArrayList<>();
+    while (it.hasNext()) {
+      out.add(new String(it.next(), StandardCharsets.US_ASCII));
+    }
+    return out;
   }
 
   @Test
   void piecesAreHandedOverInOrderAndReadWholeTheSame() {
-    AnswerBody.InPieces body =
-        new AnswerBody.InPieces(
-            9,
-            out -> {
-              out.accept(ascii("abc"));
-              out.accept(ascii("defgh"));
-              out.accept(ascii("i"));
-            });
-    List<String> pieces = new ArrayList<>();
-    body.writeTo(p -> pieces.add(new String(p, StandardCharsets.US_ASCII)));
-    assertThat(pieces).containsExactly("abc", "defgh", "i");
+    AnswerBody.InPieces body = pieces(9, "abc", "defgh", "i");
+    assertThat(all(body.pieces())).containsExactly("abc", "defgh", "i");
     assertThat(new String(body.bytes(), StandardCharsets.US_ASCII)).isEqualTo("abcdefghi");
-    // written from a snapshot: again, the same
+    // read from a snapshot: again, the same
     assertThat(new String(body.bytes(), StandardCharsets.US_ASCII)).isEqualTo("abcdefghi");
   }
 
   @Test
   void aPieceThatWouldRunPastTheLengthIsNotHandedOver() {
-    AnswerBody.InPieces body =
-        new AnswerBody.InPieces(
-            4,
-            out -> {
-              out.accept(ascii("abc"));
-              out.accept(ascii("de"));
-            });
-    List<String> pieces = new ArrayList<>();
-    assertThatThrownBy(() -> body.writeTo(p -> pieces.add(new String(p))))
+    Iterator<byte[]> it = pieces(4, "abc", "de").pieces();
+    assertThat(new String(it.next(), StandardCharsets.US_ASCII)).isEqualTo("abc");
+    assertThatThrownBy(it::next)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("ran past its 4 bytes");
-    assertThat(pieces).containsExactly("abc");
   }
 
   @Test
-  void piecesThatFallShortOfTheLengthFail() {
-    AnswerBody.InPieces body = new AnswerBody.InPieces(5, out -> out.accept(ascii("abc")));
-    assertThatThrownBy(() -> body.writeTo(p -> {}))
+  void piecesThatFallShortOfTheLengthFailAtTheirEnd() {
+    AnswerBody.InPieces body = pieces(5, "abc");
+    assertThatThrownBy(() -> all(body.pieces()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("came to 3 bytes, not 5");
     assertThatThrownBy(body::bytes).isInstanceOf(IllegalStateException.class);
@@ -60,8 +55,8 @@ class AnswerBodyTest {
 
   @Test
   void aWholeBodyIsItsBytes() {
-    AnswerBody.Whole body = new AnswerBody.Whole(ascii("xyz"));
+    AnswerBody.Whole body = new AnswerBody.Whole("xyz".getBytes(StandardCharsets.US_ASCII));
     assertThat(body.length()).isEqualTo(3);
-    assertThat(body.bytes()).isEqualTo(ascii("xyz"));
+    assertThat(body.bytes()).isEqualTo("xyz".getBytes(StandardCharsets.US_ASCII));
   }
 }

@@ -12,6 +12,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -179,10 +180,36 @@ class ConnectionTimeoutsIT {
       assertThat(length).isGreaterThan(20_000_000);
       s.getInputStream().readNBytes(1000);
 
-      // while this client reads nothing, others are answered, the same list included
-      RawApi.Answer whole = api.get(list);
-      assertThat(whole.code()).isEqualTo(200);
-      assertThat(whole.json().path("items").size()).isEqualTo(200);
+      // while this client reads nothing, others are answered, the same list included, and so
+      // while more such clients than the server has workers (8) read nothing either: a reader
+      // that stops holds its piece, not a worker
+      List<SSLSocket> alsoStalled = new ArrayList<>();
+      try {
+        for (int i = 0; i < 10; i++) {
+          SSLSocket other = connect();
+          alsoStalled.add(other);
+          other
+              .getOutputStream()
+              .write(
+                  ascii(
+                      "GET "
+                          + list
+                          + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                          + server.token()
+                          + "\r\n\r\n"));
+          other.setSoTimeout(10_000);
+          assertThat(readHead(other.getInputStream())).startsWith("HTTP/1.1 200");
+        }
+        long t0 = System.nanoTime();
+        RawApi.Answer whole = api.get(list);
+        assertThat(whole.code()).isEqualTo(200);
+        assertThat(whole.json().path("items").size()).isEqualTo(200);
+        assertThat(since(t0)).as("answered before the stalled ones time out").isLessThan(IDLE);
+      } finally {
+        for (SSLSocket other : alsoStalled) {
+          other.close();
+        }
+      }
 
       Thread.sleep(IDLE.plus(SLACK).plus(SLACK).toMillis());
       long rest = s.getInputStream().transferTo(OutputStream.nullOutputStream());
