@@ -107,14 +107,11 @@ final class PiecewiseAnswer {
   }
 
   private void next() {
-    byte[] piece;
     try {
-      piece = pieces.hasNext() ? pieces.next() : null;
+      send(pieces.hasNext() ? pieces.next() : null);
     } catch (RuntimeException | Error e) {
       LOG.error("{} {}: answer failed after its head was sent", req.method(), req.path(), e);
       req.connection().close();
-      return;
     }
-    send(piece);
   }
 }
