@@ -165,16 +165,7 @@ class ConnectionTimeoutsIT {
     }
     String list = maps + "?labelSelector=case%3Dstalled";
     try (SSLSocket s = connect()) {
-      s.getOutputStream()
-          .write(
-              ascii(
-                  "GET "
-                      + list
-                      + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                      + server.token()
-                      + "\r\n\r\n"));
-      s.setSoTimeout(10_000);
-      String head = readHead(s.getInputStream());
+      String head = get(s, list);
       assertThat(head).startsWith("HTTP/1.1 200");
       int length = contentLength(head);
       assertThat(length).isGreaterThan(20_000_000);
@@ -188,17 +179,7 @@ class ConnectionTimeoutsIT {
         for (int i = 0; i < 10; i++) {
           SSLSocket other = connect();
           alsoStalled.add(other);
-          other
-              .getOutputStream()
-              .write(
-                  ascii(
-                      "GET "
-                          + list
-                          + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                          + server.token()
-                          + "\r\n\r\n"));
-          other.setSoTimeout(10_000);
-          assertThat(readHead(other.getInputStream())).startsWith("HTTP/1.1 200");
+          assertThat(get(other, list)).startsWith("HTTP/1.1 200");
         }
         long t0 = System.nanoTime();
         RawApi.Answer whole = api.get(list);
@@ -218,6 +199,22 @@ class ConnectionTimeoutsIT {
           .isLessThan(length);
     }
     assertThat(api.get("/version").code()).isEqualTo(200);
+  }
+
+  /**
+   * Sends a GET of {@code path} with the server's token on {@code s}; returns the answer's head.
+   */
+  private static String get(SSLSocket s, String path) throws IOException {
+    s.getOutputStream()
+        .write(
+            ascii(
+                "GET "
+                    + path
+                    + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + server.token()
+                    + "\r\n\r\n"));
+    s.setSoTimeout(10_000);
+    return readHead(s.getInputStream());
   }
 
   private static SSLSocket connect() throws IOException {
