@@ -65,7 +65,12 @@ final class PiecewiseAnswer {
       Duration stallLimit) {
     HttpServerResponse response = req.response();
     Iterator<byte[]> pieces = body.pieces();
-    byte[] first = pieces.hasNext() ? pieces.next() : null; // a failure here: nothing sent yet
+    // a failure making the first piece, or finding it the last, is thrown: nothing sent yet
+    byte[] first = pieces.hasNext() ? pieces.next() : new byte[0];
+    if (!pieces.hasNext()) {
+      response.end(Buffer.buffer(first)); // one piece (most lists): sent as a whole answer is
+      return;
+    }
     response.putHeader("Content-Length", Long.toString(body.length()));
     new PiecewiseAnswer(vertx, pump, req, pieces, stallLimit).send(first);
   }
