@@ -74,6 +74,15 @@ class AdmissionLoopTest {
       loop = newLoop();
     }
 
+    /**
+     * The Events the server got, once the loop has sent all it recorded: they go out on a thread of
+     * their own ({@code EventRecorder}), so the loop is closed first, which sends what waits.
+     */
+    List<String> eventsOnceSent() {
+      loop.close();
+      return cluster.events();
+    }
+
     /** A fresh loop that releases a finished job's finalizer as given (before the first pass). */
     void releaseFinalizers(FinalizerRelease release) {
       finalizerRelease = release;
@@ -141,7 +150,7 @@ class AdmissionLoopTest {
             Map.of("a", "Admitted@n1"),
             h -> {
               assertThat(h.cluster.podNames()).containsExactly("a");
-              assertThat(h.cluster.events()).contains("a: Admitted");
+              assertThat(h.eventsOnceSent()).contains("a: Admitted");
             }),
         new Case(
             "409 on an admission: nothing stays reserved and the next pass admits it",
