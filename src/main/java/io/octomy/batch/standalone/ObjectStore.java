@@ -155,17 +155,7 @@ final class ObjectStore implements AutoCloseable {
   private long stagedVersion;
 
   ObjectStore(ObjectMapper json, SqliteStateStore db, CommitGuard guard, int historyLimit) {
-    this(json, db, guard, historyLimit, HISTORY_BYTES, db::commit);
-  }
-
-  ObjectStore(
-      ObjectMapper json,
-      SqliteStateStore db,
-      CommitGuard guard,
-      int historyLimit,
-      long historyBytesLimit,
-      GroupCommit.Durability durability) {
-    this(json, db, guard, historyLimit, historyBytesLimit, durability, ObjectStore::stopBehindDisk);
+    this(json, db, guard, historyLimit, HISTORY_BYTES, db::commit, ObjectStore::stopBehindDisk);
   }
 
   /**

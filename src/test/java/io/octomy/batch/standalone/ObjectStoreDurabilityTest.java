@@ -34,7 +34,10 @@ class ObjectStoreDurabilityTest {
         new CommitGuard(json, key -> null),
         ObjectStore.HISTORY,
         ObjectStore.HISTORY_BYTES,
-        around);
+        around,
+        behindDisk -> {
+          throw behindDisk; // none is expected here; the last case records them
+        });
   }
 
   private ObjectNode configMap(String name) {
