@@ -31,8 +31,18 @@ final class JobStateStore {
           .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
           .enable(SerializationFeature.INDENT_OUTPUT);
 
+  /**
+   * @param stateDir the agent's state directory; a relative one is taken from this process's
+   *     working directory now, since every path handed to a job (its {@code exitcode} file above
+   *     all, which its wrapper writes from inside the job's own working directory) must be absolute
+   */
   JobStateStore(Path stateDir) {
-    this.jobsDir = stateDir.resolve("jobs");
+    this.jobsDir = jobsDir(stateDir);
+  }
+
+  /** The {@code jobs} directory of an agent's state directory, as an absolute path. */
+  static Path jobsDir(Path stateDir) {
+    return stateDir.toAbsolutePath().normalize().resolve("jobs");
   }
 
   Path dir(RunKey key) {

@@ -199,7 +199,7 @@ public final class ProcessExecutor implements AutoCloseable {
 
   /** Where an executor with this state directory keeps a job's output file. */
   public static Path logFile(Path stateDir, RunKey key) {
-    return JobStateStore.logFile(stateDir.resolve("jobs"), key);
+    return JobStateStore.logFile(JobStateStore.jobsDir(stateDir), key);
   }
 
   /** {@link #stop(RunKey, Duration)} with {@link #DEFAULT_GRACE}. */

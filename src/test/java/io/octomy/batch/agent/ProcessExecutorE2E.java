@@ -148,6 +148,22 @@ class ProcessExecutorE2E {
   }
 
   @Test
+  void aStateDirectoryGivenRelativeStillRecordsTheExitCode() throws Exception {
+    // as `octomy-batch standalone` is run with its default, .octomy: the wrapper writes the exit
+    // code from inside the job's working directory, where a relative path names nothing
+    Path relative = Path.of("").toAbsolutePath().relativize(state);
+    assertThat(relative.isAbsolute()).isFalse();
+    ProcessExecutor e = new ProcessExecutor(relative);
+    executors.add(e);
+    RunKey key = key("relative");
+    e.start(sh(key, "exit 5"));
+    assertThat(await(e, key).exitCode()).isEqualTo(5);
+    assertThat(state.resolve("jobs/studio/relative/uid-relative/exitcode")).hasContent("5");
+    assertThat(Files.readString(e.logFile(key))).isEmpty();
+    assertThat(e.logFile(key)).isAbsolute();
+  }
+
+  @Test
   void aMissingProgramFailsWithTheShellsCode() throws Exception {
     ProcessExecutor e = executor();
     RunKey key = key("typo");
