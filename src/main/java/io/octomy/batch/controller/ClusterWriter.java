@@ -81,9 +81,27 @@ public interface ClusterWriter {
    */
   void recordEvent(BatchJob job, JobEvent event, int count);
 
+  /** How folding a finished run into its type's profile ended. */
+  enum FoldOutcome {
+    /** The run is in the profile (or was already). */
+    FOLDED,
+    /**
+     * The server refuses the write and will again: the profile kind is not served (its CRD was
+     * deleted), the controller may not write it, or the server finds it invalid.
+     */
+    REFUSED,
+    /** No answer, or an error that may pass: the fold is tried again on the next pass. */
+    UNANSWERED
+  }
+
   /**
-   * Folds a finished run into the BatchJobProfile named after its type (idempotent). False on
-   * failure.
+   * A fold's outcome; {@code detail} says what the server answered when it was not {@link
+   * FoldOutcome#FOLDED}.
    */
-  boolean foldDrift(String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold);
+  record DriftFold(FoldOutcome outcome, String detail) {
+    static final DriftFold DONE = new DriftFold(FoldOutcome.FOLDED, "");
+  }
+
+  /** Folds a finished run into the BatchJobProfile named after its type (idempotent). */
+  DriftFold foldDrift(String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold);
 }

@@ -202,9 +202,11 @@ public final class KubernetesWriter implements ClusterWriter {
   }
 
   @Override
-  public boolean foldDrift(String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold) {
+  public DriftFold foldDrift(String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold) {
     var profiles = client.resources(BatchJobProfile.class).inNamespace(namespace);
+    String answer = "";
     for (int attempt = 0; attempt < 5; attempt++) {
+      boolean creating = false;
       try {
         BatchJobProfile p = profiles.withName(run.type()).get();
         if (p == null) {
@@ -212,29 +214,49 @@ public final class KubernetesWriter implements ClusterWriter {
           p.setMetadata(new ObjectMeta());
           p.getMetadata().setName(run.type());
           p.getMetadata().setNamespace(namespace);
+          creating = true;
           p = profiles.resource(p).create();
+          creating = false;
         }
         DriftRecord before = ProfileMapping.toRecord(p.getStatus());
         DriftRecord after = fold.apply(before);
         if (after.equals(before)) {
-          return true; // already folded: idempotent across restarts
+          return DriftFold.DONE; // already folded: idempotent across restarts
         }
         p.setStatus(ProfileMapping.toStatus(after));
         profiles.resource(p).updateStatus();
-        return true;
+        return DriftFold.DONE;
       } catch (KubernetesClientException e) {
-        if (e.getCode() != 409) {
+        answer = e.getCode() + ": " + e.getMessage();
+        // 409: changed since read; 404 on the status of a profile just read: deleted meanwhile.
+        // Either way read (or create) it again.
+        boolean again = e.getCode() == 409 || (e.getCode() == 404 && !creating);
+        if (!again) {
+          ClusterWriter.FoldOutcome outcome =
+              refusesForGood(e.getCode(), creating)
+                  ? ClusterWriter.FoldOutcome.REFUSED
+                  : ClusterWriter.FoldOutcome.UNANSWERED;
           LOG.warn(
-              "folding {} into profile {}/{} failed: {}",
+              "folding {} into profile {}/{} failed ({}): {}",
               run.jobUid(),
               namespace,
               run.type(),
+              outcome,
               e.getMessage());
-          return false;
+          return new DriftFold(outcome, answer);
         }
       }
     }
-    return false;
+    return new DriftFold(
+        ClusterWriter.FoldOutcome.UNANSWERED, "five conflicts in a row; " + answer);
+  }
+
+  /**
+   * Answers that will not change on their own: the kind is not served (404 to a create), the
+   * controller may not write it (401, 403), or the profile is invalid (400, 422).
+   */
+  private static boolean refusesForGood(int code, boolean creating) {
+    return code == 400 || code == 401 || code == 403 || code == 422 || (code == 404 && creating);
   }
 
   /** Between the drift math's plain record and the profile's status type. */

@@ -58,6 +58,12 @@ final class WriteStep {
       int podsCreated,
       int podsFailed) {}
 
+  /** The Event on a job finished without its run in its type's drift record. */
+  static final String DRIFT_NOT_RECORDED = "DriftNotRecorded";
+
+  /** How long after its end a finished job waits for an unanswered fold before it is finished. */
+  static final Duration FOLD_PATIENCE = Duration.ofMinutes(5);
+
   private final ClusterWriter writer;
   private final ControllerMetrics metrics;
   private final StatusWriteGate gate;
@@ -172,14 +178,33 @@ final class WriteStep {
     BatchJobStatus next = w.composed().status();
     // Fold a finished run into its type's drift record before the job is marked finished, so a
     // crash in between folds it again next pass (the fold is idempotent by job uid).
+    JobEvent notFolded = null;
     if ((next.getPhase() == JobPhase.Succeeded || next.getPhase() == JobPhase.Failed)
         && job.getStatus() != null
-        && !job.getStatus().getPhase().isFinished()
-        && !foldDrift(job, next)) {
-      // The run is not in its drift record yet: the job is marked finished only once it is, so a
-      // failed fold is tried again next pass instead of losing the run.
-      metrics.statusWrite(ClusterWriter.Result.FAILED);
-      return ClusterWriter.Result.FAILED;
+        && !job.getStatus().getPhase().isFinished()) {
+      ClusterWriter.DriftFold fold = foldDrift(job, next);
+      if (fold.outcome() == ClusterWriter.FoldOutcome.UNANSWERED && !foldOverdue(next, now)) {
+        // The run is not in its drift record yet: the job is marked finished only once it is, so
+        // a failed fold is tried again next pass instead of losing the run.
+        metrics.statusWrite(ClusterWriter.Result.FAILED);
+        return ClusterWriter.Result.FAILED;
+      }
+      if (fold.outcome() != ClusterWriter.FoldOutcome.FOLDED) {
+        // Refused for good, or unanswered for longer than a job may wait for it: finishing the
+        // job (and freeing its place) does not wait on its drift record any longer.
+        notFolded =
+            JobEvent.warning(
+                DRIFT_NOT_RECORDED,
+                "This run is not in the drift record of type "
+                    + job.getSpec().getType()
+                    + " (BatchJobProfile "
+                    + job.getMetadata().getNamespace()
+                    + "/"
+                    + job.getSpec().getType()
+                    + "): the server answered "
+                    + fold.detail()
+                    + ". The job is finished without it.");
+      }
     }
     JobKey key = new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName());
     BatchJob target = job;
@@ -201,6 +226,9 @@ final class WriteStep {
     if (r == ClusterWriter.Result.WRITTEN) {
       gate.written(job, now);
       w.composed().events().forEach(e -> events.record(job, e));
+      if (notFolded != null) {
+        events.record(job, notFolded);
+      }
     } else if (w.admission()) {
       if (r == ClusterWriter.Result.FAILED) {
         // No answer: it may have landed. Held until read back (AdmissionReadBack).
@@ -249,13 +277,22 @@ final class WriteStep {
             });
   }
 
-  /** Folds the finished run into its type's record; true when done or nothing to fold. */
-  private boolean foldDrift(BatchJob job, BatchJobStatus finished) {
+  /**
+   * True once the run ended more than {@link #FOLD_PATIENCE} ago by its own record: an unanswered
+   * fold no longer holds the job (and its place) back. Without an end time it waits.
+   */
+  private static boolean foldOverdue(BatchJobStatus finished, Instant now) {
+    Instant ended = Times.parse(finished.getFinishedAt());
+    return ended != null && now.isAfter(ended.plus(FOLD_PATIENCE));
+  }
+
+  /** Folds the finished run into its type's record; done when nothing is to be folded. */
+  private ClusterWriter.DriftFold foldDrift(BatchJob job, BatchJobStatus finished) {
     String type = job.getSpec() == null ? null : job.getSpec().getType();
     Long runSeconds = runSeconds(finished);
     boolean measured = finished.getUsage() != null && !finished.getUsage().isEmpty();
     if (type == null || (!measured && runSeconds == null)) {
-      return true;
+      return ClusterWriter.DriftFold.DONE;
     }
     Resources r = job.getSpec().getResources();
     // What it held is what it was admitted with; the spec is the fallback for older records.

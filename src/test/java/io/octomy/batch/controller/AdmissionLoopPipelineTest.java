@@ -99,7 +99,7 @@ class AdmissionLoopPipelineTest {
     }
 
     @Override
-    public boolean foldDrift(String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold) {
+    public DriftFold foldDrift(String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold) {
       return cluster.foldDrift(namespace, run, fold);
     }
   }

@@ -209,6 +209,49 @@ class DeletionLoopTest {
     assertThat(h.cluster.profiles().get("default/mesh-export").runs()).isEqualTo(1);
   }
 
+  @Test
+  void aFinishedRunWhoseProfileTheServerRefusesIsFinishedWithoutItAndSaysSo() {
+    // as when the BatchJobProfile CRD was deleted, or the controller may not write profiles
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").type("mesh-export").cpu(3000).build());
+    h.pass();
+    NodeJob done = run("a", JobPhase.Succeeded, 0);
+    done.setUsage(Map.of(ApiFixtures.CPU, 800L));
+    h.cluster.report("n1", done);
+    h.cluster.fault("profile/mesh-export", Fault.FORBIDDEN);
+    h.cluster.add(aJob("b").cpu(3000).build());
+    h.pass();
+    assertThat(state("a")).isEqualTo("Succeeded:Succeeded");
+    assertThat(h.cluster.profiles()).isEmpty();
+    h.pass();
+    assertThat(state("b")).as("a's place is free again").isEqualTo("Admitted@n1");
+    assertThat(h.eventsOnceSent()).contains("a: " + WriteStep.DRIFT_NOT_RECORDED);
+  }
+
+  @Test
+  void anUnansweredFoldHoldsTheFinishUntilFiveMinutesAfterTheRunEndedThenLetsGo() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").type("mesh-export").cpu(1000).build());
+    h.pass();
+    NodeJob done = run("a", JobPhase.Succeeded, 0); // ended at 00:01
+    done.setUsage(Map.of(ApiFixtures.CPU, 800L));
+    h.cluster.report("n1", done);
+    for (int i = 0; i < 3; i++) {
+      h.cluster.fault("profile/mesh-export", Fault.TIMEOUT_LOST);
+    }
+    h.pass();
+    h.clock.advance(Duration.ofMinutes(5)); // 00:05: within its patience
+    h.cluster.heartbeat("n1", h.clock.instant());
+    h.pass();
+    assertThat(state("a")).startsWith("Admitted");
+    h.clock.advance(Duration.ofMinutes(2)); // 00:07: past 00:01 + 5 minutes
+    h.cluster.heartbeat("n1", h.clock.instant());
+    h.pass();
+    assertThat(state("a")).isEqualTo("Succeeded:Succeeded");
+    assertThat(h.cluster.profiles()).isEmpty();
+    assertThat(h.eventsOnceSent()).contains("a: " + WriteStep.DRIFT_NOT_RECORDED);
+  }
+
   private NodeJob run(String job, JobPhase phase, Integer exitCode) {
     NodeJob j = new NodeJob();
     j.setNamespace("default");

@@ -54,7 +54,9 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     /** The write timed out before reaching the server: nothing changed. */
     TIMEOUT_LOST,
     /** The write timed out after the server applied it: changed, but the writer saw a failure. */
-    TIMEOUT_LANDED
+    TIMEOUT_LANDED,
+    /** The writer may not write it (403): this write and every later one of the object. */
+    FORBIDDEN
   }
 
   private final Map<String, BatchJob> jobs = new TreeMap<>();
@@ -491,15 +493,20 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   }
 
   @Override
-  public synchronized boolean foldDrift(
+  public synchronized DriftFold foldDrift(
       String namespace, FinishedRun run, UnaryOperator<DriftRecord> fold) {
-    if (nextFault("profile/" + run.type()) != null) {
-      return false;
+    Fault fault = nextFault("profile/" + run.type());
+    if (fault == Fault.FORBIDDEN) {
+      faults.computeIfAbsent("profile/" + run.type(), k -> new ArrayDeque<>()).push(fault);
+      return new DriftFold(FoldOutcome.REFUSED, "403: forbidden");
+    }
+    if (fault != null) {
+      return new DriftFold(FoldOutcome.UNANSWERED, "0: timed out");
     }
     profiles.compute(
         namespace + "/" + run.type(),
         (k, old) -> fold.apply(old == null ? DriftRecord.empty() : old));
-    return true;
+    return DriftFold.DONE;
   }
 
   private Fault nextFault(String name) {
