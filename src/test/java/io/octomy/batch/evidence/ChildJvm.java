@@ -37,6 +37,29 @@ final class ChildJvm implements AutoCloseable {
     return new ChildJvm(p, log);
   }
 
+  /**
+   * The embedded API server alone ({@code ServerProcessMain}) on {@code work/state}, on any free
+   * port, its output in {@code work/server.log}; returns once it serves. Its kubeconfig is {@code
+   * work/state/kubeconfig}.
+   */
+  static ChildJvm apiServer(Path work, List<String> jvmOptions)
+      throws IOException, InterruptedException {
+    ChildJvm child =
+        startWith(
+            work.resolve("server.log"),
+            jvmOptions,
+            "io.octomy.batch.standalone.ServerProcessMain",
+            work.resolve("state").toString(),
+            "0");
+    try {
+      child.awaitLine("READY ", Duration.ofSeconds(60));
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      child.close();
+      throw e;
+    }
+    return child;
+  }
+
   /** Waits until the output holds {@code marker}; returns the rest of that line. */
   String awaitLine(String marker, Duration timeout) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();

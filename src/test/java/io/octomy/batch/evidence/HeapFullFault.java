@@ -69,13 +69,8 @@ final class HeapFullFault {
   static Result run(Path work) throws Exception {
     Path state = work.resolve("state");
     try (ChildJvm child =
-        ChildJvm.startWith(
-            work.resolve("server.log"),
-            List.of("-Xmx" + HEAP, COLLECTOR, "-XX:TieredStopAtLevel=1", "-Xshare:auto"),
-            "io.octomy.batch.standalone.ServerProcessMain",
-            state.toString(),
-            "0")) {
-      child.awaitLine("READY ", Duration.ofSeconds(60));
+        ChildJvm.apiServer(
+            work, List.of("-Xmx" + HEAP, COLLECTOR, "-XX:TieredStopAtLevel=1", "-Xshare:auto"))) {
       RawHttps http = RawHttps.fromKubeconfig(state.resolve("kubeconfig"));
       String blob = "h".repeat(100_000);
       Map<Integer, Integer> codes = new TreeMap<>();

@@ -2,7 +2,6 @@ package io.octomy.batch.evidence;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -72,13 +71,8 @@ final class OutOfMemoryFault {
   static Result run(Path work, int lists) throws Exception {
     Path state = work.resolve("state");
     try (ChildJvm child =
-        ChildJvm.start(
-            work.resolve("server.log"),
-            HEAP,
-            "io.octomy.batch.standalone.ServerProcessMain",
-            state.toString(),
-            "0")) {
-      child.awaitLine("READY ", Duration.ofSeconds(60));
+        ChildJvm.apiServer(
+            work, List.of("-Xmx" + HEAP, "-XX:TieredStopAtLevel=1", "-Xshare:auto"))) {
       RawHttps http = RawHttps.fromKubeconfig(state.resolve("kubeconfig"));
       for (int i = 0; i < OBJECTS; i++) {
         RawHttps.Answer a =

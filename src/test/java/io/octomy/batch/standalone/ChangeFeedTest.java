@@ -44,16 +44,7 @@ class ChangeFeedTest {
         before);
   }
 
-  private static final ObjectStore.Watcher ANY =
-      new ObjectStore.Watcher() {
-        @Override
-        public boolean matches(ObjectStore.Event e) {
-          return true;
-        }
-
-        @Override
-        public void send(ObjectStore.Event e) {}
-      };
+  private static final ObjectStore.Watcher ANY = EveryEvent.IGNORED;
 
   @Test
   void aModifiedEventCountsTheObjectBeforeItToo() {

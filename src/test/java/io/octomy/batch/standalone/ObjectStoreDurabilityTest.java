@@ -109,17 +109,7 @@ class ObjectStoreDurabilityTest {
           RESOURCE,
           "default",
           0L,
-          new ObjectStore.Watcher() {
-            @Override
-            public boolean matches(ObjectStore.Event e) {
-              return true;
-            }
-
-            @Override
-            public void send(ObjectStore.Event e) {
-              watched.add(e.type() + " " + e.resourceVersion());
-            }
-          },
+          new EveryEvent(e -> watched.add(e.type() + " " + e.resourceVersion())),
           () -> {},
           () -> {});
       AtomicReference<ObjectNode> answer = new AtomicReference<>();
@@ -161,17 +151,10 @@ class ObjectStoreDurabilityTest {
             db::commit,
             stops::add)) {
       store.listen(
-          new ObjectStore.Watcher() {
-            @Override
-            public boolean matches(ObjectStore.Event event) {
-              return true;
-            }
-
-            @Override
-            public void send(ObjectStore.Event event) {
-              throw outOfMemory;
-            }
-          });
+          new EveryEvent(
+              event -> {
+                throw outOfMemory;
+              }));
 
       create(store, "a");
 

@@ -57,27 +57,19 @@ class ObjectStoreHistoryTest {
           RESOURCE,
           "default",
           0L,
-          new ObjectStore.Watcher() {
-            @Override
-            public boolean matches(ObjectStore.Event e) {
-              return true;
-            }
-
-            @Override
-            public void send(ObjectStore.Event e) {
-              seen.add(
-                  e.type()
-                      + " "
-                      + e.resourceVersion()
-                      + " "
-                      + e.object().at("/metadata/name").asText()
-                      + "="
-                      + e.object().at("/data/k").asText()
-                      + (e.previous() == null
-                          ? ""
-                          : " was " + e.previous().at("/data/k").asText()));
-            }
-          },
+          new EveryEvent(
+              e ->
+                  seen.add(
+                      e.type()
+                          + " "
+                          + e.resourceVersion()
+                          + " "
+                          + e.object().at("/metadata/name").asText()
+                          + "="
+                          + e.object().at("/data/k").asText()
+                          + (e.previous() == null
+                              ? ""
+                              : " was " + e.previous().at("/data/k").asText()))),
           () -> {},
           () -> {});
       assertThat(seen)
