@@ -3,6 +3,9 @@ package io.octomy.batch.evidence;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.micrometer.core.instrument.Timer;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
@@ -19,6 +22,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * End-to-end: the controller against the embedded API server, compared with that server's own
@@ -29,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <ol>
  *   <li>with {@code --warmup-drains N}: the nodes, then N unmeasured drains ({@link WarmUpDrain});
- *   <li>W_max: status writes/s on pre-made jobs, 8 writer threads, no admission logic;
+ *   <li>W_max: status writes/s on pre-made jobs, 8 writer threads, no admission logic; then the
+ *       same with a user's watch on those jobs, as the drain's jobs have the benchmark's;
  *   <li>N nodes (agents simulated by status writes) and M jobs created by 8 client threads;
  *   <li>the controller starts on that backlog: decisions/s, drain time, requests per admission;
  *   <li>with the controller running, L more jobs arrive at once: create-to-decision latency;
@@ -138,6 +143,20 @@ public final class EndToEndBenchmark {
           WRITERS,
           wmax.processorPerWrite());
 
+      // (a') The same ceiling with one user's watch on the written jobs, as the drain's writes
+      // have the benchmark's: what the observer alone adds to each write.
+      AtomicLong watchedEvents = new AtomicLong();
+      WriteCeiling.Result watchedWmax = watchedCeiling(client, ceilingClient, w, a, watchedEvents);
+      System.out.printf(
+          "W_max with a user's watch: %.0f status writes/s (%d writes in %.1f s, %d events seen"
+              + " in all, %d failed); this JVM's processor time per write %s%n",
+          watchedWmax.writesPerSecond(),
+          watchedWmax.writes(),
+          watchedWmax.measured().toMillis() / 1000.0,
+          watchedEvents.get(),
+          watchedWmax.failures(),
+          watchedWmax.processorPerWrite());
+
       // (b) Nodes and their agents' first report.
       heap.reset();
       if (warmups == 0) {
@@ -205,6 +224,9 @@ public final class EndToEndBenchmark {
         System.out.printf(
             "decisions/s: %.0f overall = %.2f x W_max; %.0f between 10%% and 90%% decided = %.2f x W_max%n",
             rate, rate / wmax.writesPerSecond(), steady, steady / wmax.writesPerSecond());
+        System.out.printf(
+            "  over W_max with a user's watch: %.2f overall, %.2f between 10%% and 90%%%n",
+            rate / watchedWmax.writesPerSecond(), steady / watchedWmax.writesPerSecond());
         System.out.printf(
             "admitted: %d; status after drain: %s%n", admitted, decisions.reasonsNow());
         System.out.printf(
@@ -382,5 +404,41 @@ public final class EndToEndBenchmark {
 
   private static double secondsSince(long t) {
     return (System.nanoTime() - t) / 1e9;
+  }
+
+  /**
+   * W_max on jobs a user watches (a fabric8 watch over HTTPS, as the benchmark's own), counting the
+   * events it sees into {@code events}.
+   */
+  private static WriteCeiling.Result watchedCeiling(
+      KubernetesClient user, KubernetesClient writers, Workload w, Args a, AtomicLong events)
+      throws InterruptedException {
+    String namespace = "wmax-watched";
+    user.namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+        .create();
+    try (Watch watch =
+        user.resources(BatchJob.class)
+            .inNamespace(namespace)
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, BatchJob job) {
+                    events.incrementAndGet();
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      return WriteCeiling.measure(
+          writers,
+          w,
+          namespace,
+          a.integer("wmax-jobs"),
+          WRITERS,
+          Duration.ofSeconds(8),
+          Duration.ofSeconds(a.integer("wmax-seconds")));
+    }
   }
 }
