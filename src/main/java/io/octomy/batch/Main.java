@@ -4,6 +4,7 @@ import io.octomy.batch.cli.AgentCommand;
 import io.octomy.batch.cli.AsyncCompletionPool;
 import io.octomy.batch.cli.ControllerCommand;
 import io.octomy.batch.cli.StandaloneCommand;
+import io.octomy.batch.vocabulary.CannotStart;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,7 +25,23 @@ public final class Main implements Runnable {
 
   /** The configured command line, also used by tests. */
   public static CommandLine commandLine() {
-    return new CommandLine(new Main());
+    return new CommandLine(new Main()).setExecutionExceptionHandler(Main::refusalOrTrace);
+  }
+
+  /**
+   * A {@link CannotStart} anywhere in the chain is printed as its sentence alone (exit 1); anything
+   * else is a fault of the program and is left to picocli, which prints its stack trace.
+   */
+  private static int refusalOrTrace(
+      Exception failure, CommandLine command, CommandLine.ParseResult parsed) throws Exception {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof CannotStart refusal) {
+        command.getErr().println(command.getCommandName() + ": " + refusal.getMessage());
+        command.getErr().flush();
+        return 1;
+      }
+    }
+    throw failure;
   }
 
   @Override

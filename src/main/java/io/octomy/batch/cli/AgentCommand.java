@@ -17,7 +17,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The node agent: reports what this machine offers and uses, and runs Process jobs. */
 @Command(
@@ -27,6 +29,8 @@ import picocli.CommandLine.Option;
         "Report this machine as a BatchNode (capacity, mode-scaled offers, usage, heartbeat) and, with the Process "
             + "executor, run the jobs admitted to it as local processes.")
 public final class AgentCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
 
   @Option(
       names = "--node",
@@ -84,6 +88,10 @@ public final class AgentCommand implements Callable<Integer> {
    */
   @Override
   public Integer call() throws Exception {
+    CommandChecks.nodeName(spec, "--node", node);
+    if (kubeconfig != null) {
+      CommandChecks.readableFile(spec, "--kubeconfig", kubeconfig);
+    }
     Config config =
         kubeconfig != null
             ? Config.fromKubeconfig(kubeconfig.toFile())

@@ -14,7 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The admission controller against a cluster (ambient kubeconfig or in-cluster config). */
 @Command(
@@ -41,6 +43,8 @@ public final class ControllerCommand implements Callable<Integer> {
       paramLabel = "NS",
       description = "Namespace of the Lease (default: $POD_NAMESPACE, else default).")
   String leaseNamespace;
+
+  @Spec CommandSpec spec;
 
   @Option(
       names = "--metrics-port",
@@ -70,6 +74,8 @@ public final class ControllerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    CommandChecks.port(spec, "--metrics-port", metricsPort, true);
+    CommandChecks.port(spec, "--visibility-port", visibilityPort, true);
     Policy p = policy.load();
     String ns =
         leaseNamespace != null

@@ -86,6 +86,11 @@ public final class StandaloneCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    CommandChecks.port(spec, "--port", port, false);
+    CommandChecks.port(spec, "--metrics-port", metricsPort, true);
+    if (node != null) {
+      CommandChecks.nodeName(spec, "--node", node);
+    }
     if (StandaloneLauncher.shouldLaunch()) {
       return StandaloneLauncher.launch(
           stateDir,

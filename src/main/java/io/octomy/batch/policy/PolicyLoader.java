@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -64,7 +65,7 @@ public final class PolicyLoader {
     try {
       f = MAPPER.readValue(yaml, PolicyFile.class);
     } catch (JsonProcessingException e) {
-      throw new PolicyException(describe(e, source), e);
+      throw new PolicyException(describe(e, source, yaml), e);
     }
     return f == null ? Policy.defaults() : toPolicy(f, source);
   }
@@ -138,7 +139,7 @@ public final class PolicyLoader {
   }
 
   /** "policy.yaml line 4, field priority.agingPerMinute: 0.5 is a fraction; ..." */
-  private static String describe(JsonProcessingException e, String source) {
+  private static String describe(JsonProcessingException e, String source, String yaml) {
     // The parser's current token is where the bad value or key starts; e.getLocation() can point
     // past it.
     JsonParser parser = e.getProcessor() instanceof JsonParser jp ? jp : null;
@@ -165,10 +166,68 @@ public final class PolicyLoader {
     } else if (e instanceof InvalidFormatException f && f.getTargetType().isEnum()) {
       what =
           "'" + f.getValue() + "' is not a mode; write one of Interactive, Background, Drone, Off";
+    } else if (e instanceof MismatchedInputException mi
+        && expected(mi, written(yaml, loc)) != null) {
+      what = expected(mi, written(yaml, loc));
     } else {
       what = firstLine(e.getOriginalMessage());
     }
     return "policy " + source + line + field + ": " + what;
+  }
+
+  /** What to write instead of a value of the wrong shape, or null when the type says nothing. */
+  private static String expected(MismatchedInputException e, String value) {
+    Class<?> target = e.getTargetType();
+    if (target == null) {
+      return null;
+    }
+    if (target == PolicyFile.Timeout.class || target == PolicyFile.GoText.class) {
+      return value + " is not a duration; write one like 90s, 5m or 1h30m";
+    }
+    if (target == PolicyFile.Percent.class
+        || target == PolicyFile.Quantity.class
+        || target == PolicyFile.PriorityNumber.class
+        || target == PolicyFile.Cap.class
+        || Number.class.isAssignableFrom(target)
+        || target == int.class
+        || target == long.class) {
+      return value + " is not a number; write a whole number";
+    }
+    if (Map.class.isAssignableFrom(target)
+        || target == PolicyFile.class
+        || target == PolicyFile.PriorityFile.class
+        || target == PolicyFile.GroupFile.class) {
+      return value + " is not a mapping; write keys and values under it (key: value)";
+    }
+    return null;
+  }
+
+  /**
+   * The value as written at {@code loc} (a scalar up to the next comma, bracket or comment on its
+   * line), quoted; "this value" when it cannot be told.
+   */
+  private static String written(String yaml, JsonLocation loc) {
+    if (loc == null || loc.getLineNr() < 1 || loc.getColumnNr() < 1) {
+      return "this value";
+    }
+    String[] lines = yaml.split("\n", -1);
+    if (loc.getLineNr() > lines.length) {
+      return "this value";
+    }
+    String line = lines[loc.getLineNr() - 1];
+    if (loc.getColumnNr() > line.length()) {
+      return "this value";
+    }
+    String rest = line.substring(loc.getColumnNr() - 1);
+    int end = rest.length();
+    for (char stop : new char[] {',', '}', ']', '#'}) {
+      int i = rest.indexOf(stop);
+      if (i >= 0 && i < end) {
+        end = i;
+      }
+    }
+    String value = rest.substring(0, end).trim();
+    return value.isEmpty() ? "this value" : "'" + value + "'";
   }
 
   private static String path(JsonMappingException m) {

@@ -1,6 +1,7 @@
 package io.octomy.batch.standalone;
 
 import io.octomy.batch.standalone.BearerAuth.Credential;
+import io.octomy.batch.vocabulary.CannotStart;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -9,6 +10,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.PemKeyCertOptions;
+import java.net.BindException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -146,6 +149,20 @@ final class HttpFront implements AutoCloseable {
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS)
           .actualPort();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof BindException
+          || (cause != null && String.valueOf(cause.getMessage()).contains("already in use"))) {
+        // another process has the port: the user's to change, not a fault of this one
+        throw new CannotStart(
+            "cannot listen on "
+                + where
+                + ": "
+                + cause.getMessage()
+                + "; choose another port, or 0 for any free one",
+            e);
+      }
+      throw new IllegalStateException("cannot listen on " + where + ": " + e.getMessage(), e);
     } catch (Exception e) {
       throw new IllegalStateException("cannot listen on " + where + ": " + e.getMessage(), e);
     }

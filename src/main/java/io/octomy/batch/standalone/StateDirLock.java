@@ -1,5 +1,6 @@
 package io.octomy.batch.standalone;
 
+import io.octomy.batch.vocabulary.CannotStart;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -38,12 +39,14 @@ final class StateDirLock implements AutoCloseable {
     }
     if (lock == null) {
       channel.close();
-      throw new IllegalStateException(
+      throw new CannotStart(
           "state directory "
               + stateDir
               + " is in use by another octomy-batch process ("
               + file
-              + " is locked)");
+              + " is locked); stop that process, or give this one a directory of its own with"
+              + " --state-dir",
+          null);
     }
     return new StateDirLock(channel, lock);
   }

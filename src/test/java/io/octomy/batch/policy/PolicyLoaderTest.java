@@ -129,7 +129,27 @@ class PolicyLoaderTest {
             "string where a number goes",
             "priority:\n  guaranteed: high\n",
             "line 2, field priority.guaranteed",
-            ""),
+            "'high' is not a number; write a whole number"),
+        Arguments.of(
+            "a word for an aging rate",
+            "priority: {agingPerMinute: ten}\n",
+            "line 1, field priority.agingPerMinute",
+            "'ten' is not a number; write a whole number"),
+        Arguments.of(
+            "a bare number for a duration",
+            "nodeHeartbeatTimeout: 60\n",
+            "line 1, field nodeHeartbeatTimeout",
+            "'60' is not a duration; write one like 90s, 5m or 1h30m"),
+        Arguments.of(
+            "a word for a group cap",
+            "groups:\n  simulator: {maxRunning: two}\n",
+            "line 2, field groups.simulator.maxRunning",
+            "'two' is not a number; write a whole number"),
+        Arguments.of(
+            "a number where keys go",
+            "priority: 5\n",
+            "line 1, field priority",
+            "'5' is not a mapping; write keys and values under it (key: value)"),
         Arguments.of("not YAML", "modes: [\n", "policy p.yaml", ""),
         // Numbers that would let a sum or product overflow are refused where they are written.
         Arguments.of(

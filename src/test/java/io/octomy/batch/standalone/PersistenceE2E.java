@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.octomy.batch.vocabulary.CannotStart;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -176,8 +177,9 @@ class PersistenceE2E {
   void aSecondServerOnTheSameDirectoryIsRefused() {
     try (EmbeddedApiServer first = EmbeddedApiServer.start(dir, 0, List.of())) {
       assertThatThrownBy(() -> EmbeddedApiServer.start(dir, 0, List.of()))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("in use");
+          .isInstanceOf(CannotStart.class)
+          .hasMessageContaining("in use")
+          .hasMessageContaining("--state-dir");
       assertThat(first.objectCount()).isPositive();
     }
   }
