@@ -21,6 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -332,6 +333,7 @@ public final class NodeAgent implements AutoCloseable {
       return;
     }
     closed = true;
+    sayStopped();
     informers.forEach(SharedIndexInformer::stop);
     loop.shutdownNow();
     try {
@@ -345,6 +347,28 @@ public final class NodeAgent implements AutoCloseable {
       tracker.close();
     }
     stopper.shutdown();
+  }
+
+  /**
+   * The last report, on the agent's thread after whatever it is doing: Ready=False. Bounded, and
+   * only logged when it fails (the server may be closing too, as in standalone mode): a node whose
+   * agent says nothing is found not ready by its heartbeat anyway.
+   */
+  private void sayStopped() {
+    try {
+      loop.submit(
+              () -> {
+                if (lastWritten != null) {
+                  BatchNodeStatus last = client.getKubernetesSerialization().clone(lastWritten);
+                  writer.writeStatus(NodeStatusComposer.stopped(last, clock.instant()));
+                }
+              })
+          .get(5, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+      LOG.info("agent {} could not say it stopped: {}", settings.nodeName(), e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static ThreadFactory daemon(String name) {

@@ -33,6 +33,9 @@ public final class NodeStatusComposer {
    */
   public static final String REASON_EXECUTOR_NOT_SUPPORTED = "ExecutorNotSupported";
 
+  /** Reason of Ready=False written by an agent that stops cleanly. */
+  public static final String REASON_STOPPED = "AgentStopped";
+
   private final ModeTable modes;
   private final CgroupBounds bounds;
   private final Map<String, Long> overrides;
@@ -104,6 +107,26 @@ public final class NodeStatusComposer {
             null,
             now));
     return status;
+  }
+
+  /**
+   * {@code last} as an agent that stops cleanly leaves it: Ready=False, so that nothing is admitted
+   * to a machine whose agent will not start it, rather than until its heartbeat is found stale.
+   */
+  static BatchNodeStatus stopped(BatchNodeStatus last, Instant now) {
+    last.setConditions(
+        Conditions.set(
+            last.getConditions(),
+            ConditionTypes.READY,
+            false,
+            REASON_STOPPED,
+            "the agent stopped at "
+                + Times.format(now)
+                + "; nothing new is admitted here until it reports again, and jobs already"
+                + " running here keep running and are picked up when it starts",
+            null,
+            now));
+    return last;
   }
 
   private String executorMismatch(Executor wanted) {

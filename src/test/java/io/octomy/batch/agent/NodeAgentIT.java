@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -225,6 +226,25 @@ class NodeAgentIT {
   }
 
   // --- (c) a Process job runs once --------------------------------------------------------------
+
+  @Test
+  void anAgentThatStopsSaysSoAndItsNextStartSaysReadyAgain() throws Exception {
+    NodeAgent first = start(settings());
+    first.close();
+    Condition stopped = ready(client.resources(BatchNode.class).withName(NODE).get());
+    assertThat(stopped.getStatus()).isEqualTo(ConditionTypes.FALSE);
+    assertThat(stopped.getReason()).isEqualTo(NodeStatusComposer.REASON_STOPPED);
+    assertThat(stopped.getMessage()).contains("nothing new is admitted here");
+
+    start(settings());
+    Condition again = ready(client.resources(BatchNode.class).withName(NODE).get());
+    assertThat(again.getStatus()).isEqualTo(ConditionTypes.TRUE);
+    assertThat(again.getReason()).isEqualTo(NodeStatusComposer.REASON_REPORTING);
+  }
+
+  private static Condition ready(BatchNode node) {
+    return Conditions.find(node.getStatus().getConditions(), ConditionTypes.READY);
+  }
 
   @Test
   void runsAnAdmittedJobExactlyOnceAndReportsItsExit() throws Exception {
