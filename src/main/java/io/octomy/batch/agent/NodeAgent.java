@@ -73,6 +73,10 @@ public final class NodeAgent implements AutoCloseable {
   private volatile InformedJobs informed;
   private volatile JobTracker tracker;
   private BatchNodeStatus lastWritten;
+
+  /** This agent's id on its node ({@link NodeClaim}); set in start(). */
+  private volatile String agentId;
+
   private boolean started;
   private boolean closed;
 
@@ -129,6 +133,13 @@ public final class NodeAgent implements AutoCloseable {
     }
     started = true;
     writer.ensureExists(settings.initialMode(), settings.executor());
+    agentId = NodeClaim.idOf(settings.stateDir());
+    NodeClaim.claim(
+        client,
+        settings.nodeName(),
+        agentId,
+        NodeClaim.freshFor(settings.reportInterval()),
+        clock.instant());
     nodes = client.resources(BatchNode.class).withName(settings.nodeName()).inform(nodeHandler());
     informers.add(nodes);
     // run() returns after the initial list: a job missing from the cache is really gone,
@@ -238,6 +249,7 @@ public final class NodeAgent implements AutoCloseable {
             tracker.reports(),
             previous,
             clock.instant());
+    status.setAgent(agentId);
     long t1 = System.nanoTime();
     writer.writeStatus(status);
     lastWritten = status;

@@ -39,6 +39,20 @@ public class BatchNodeStatus {
   /** Ready: the agent is alive and reporting. */
   private List<Condition> conditions;
 
+  /**
+   * The agent that reports for this node: the id kept in its state directory. Another agent given
+   * this node's name refuses to start while this one reports, rather than run its jobs twice.
+   */
+  private String agent;
+
+  public String getAgent() {
+    return agent;
+  }
+
+  public void setAgent(String agent) {
+    this.agent = agent;
+  }
+
   public Map<String, Long> getCapacity() {
     return capacity;
   }

@@ -1,6 +1,7 @@
 package io.octomy.batch.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,6 +24,7 @@ import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.fixtures.ApiFixtures;
 import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
+import io.octomy.batch.vocabulary.CannotStart;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
@@ -240,6 +242,43 @@ class NodeAgentIT {
     Condition again = ready(client.resources(BatchNode.class).withName(NODE).get());
     assertThat(again.getStatus()).isEqualTo(ConditionTypes.TRUE);
     assertThat(again.getReason()).isEqualTo(NodeStatusComposer.REASON_REPORTING);
+  }
+
+  @Test
+  void aSecondAgentOnTheSameNodeRefusesToStartWhileTheFirstOneReports(@TempDir Path otherState)
+      throws Exception {
+    NodeAgent first = start(settings());
+    NodeAgent second =
+        new NodeAgent(
+            client,
+            settings().withStateDir(otherState),
+            PROBE,
+            Clock.systemUTC(),
+            CgroupBounds.NONE,
+            cgroups);
+    agents.add(second);
+    assertThatThrownBy(second::start)
+        .isInstanceOf(CannotStart.class)
+        .hasMessageContaining("node " + NODE + " is reported by another agent")
+        .hasMessageContaining("give this one another --node");
+
+    // the first one restarted is the same claimant (its state directory), and starts at once
+    first.close();
+    start(settings()).close();
+
+    // once its reports have stopped for three report intervals, another agent takes over
+    NodeAgent later =
+        new NodeAgent(
+            client,
+            settings().withStateDir(otherState),
+            PROBE,
+            Clock.offset(Clock.systemUTC(), Duration.ofSeconds(4)),
+            CgroupBounds.NONE,
+            cgroups);
+    agents.add(later);
+    later.start();
+    assertThat(client.resources(BatchNode.class).withName(NODE).get().getStatus().getAgent())
+        .isEqualTo(NodeClaim.idOf(otherState));
   }
 
   private static Condition ready(BatchNode node) {
