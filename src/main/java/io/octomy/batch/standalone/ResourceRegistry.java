@@ -20,6 +20,22 @@ final class ResourceRegistry {
 
   static final String CRD_GROUP = "apiextensions.k8s.io";
 
+  /**
+   * The served kinds a real server puts in the category {@code all}, so that {@code kubectl get
+   * all} asks for them as it does of a cluster.
+   */
+  private static final Set<String> CATEGORY_ALL =
+      Set.of(
+          "/pods",
+          "/services",
+          "/replicationcontrollers",
+          "apps/daemonsets",
+          "apps/deployments",
+          "apps/replicasets",
+          "apps/statefulsets",
+          "batch/cronjobs",
+          "batch/jobs");
+
   private final Map<String, ResourceType> byKey = new ConcurrentHashMap<>();
   private final Set<String> listedOnly = new HashSet<>();
 
@@ -74,7 +90,7 @@ final class ResourceRegistry {
             kind,
             namespaced,
             shortNames,
-            List.of(),
+            CATEGORY_ALL.contains(group + "/" + plural) ? List.of("all") : List.of(),
             hasStatus,
             Map.of(),
             Map.of(),

@@ -79,6 +79,10 @@ class KubectlE2E {
         .isZero();
     assertThat(kubectl.run("get", "configmap", "cfg", "-n", ns, "-o", "jsonpath={.data.a}").out())
         .isEqualTo("b");
+    // the category "all" names the kinds a cluster's does (here all of them empty)
+    Kubectl.Result all = kubectl.run("get", "all", "-n", ns);
+    assertThat(all.exitCode()).as(all.all()).isZero();
+    assertThat(all.all()).contains("No resources found");
 
     Kubectl.Result applied =
         kubectl.run(
