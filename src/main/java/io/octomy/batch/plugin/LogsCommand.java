@@ -26,7 +26,10 @@ final class LogsCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "JOB", description = "The BatchJob's name.")
   String job;
 
-  @Option(names = "--tail", paramLabel = "N", description = "Only the last N lines (default: all).")
+  @Option(
+      names = "--tail",
+      paramLabel = "N",
+      description = "Only the last N lines; -1 for all, as kubectl logs (default: all).")
   Long tail;
 
   @Option(
@@ -46,7 +49,7 @@ final class LogsCommand implements Callable<Integer> {
       String ns = options.namespace(c);
       StringBuilder path = new StringBuilder("/namespaces/" + ns + "/joblogs/" + job);
       String sep = "?";
-      if (tail != null) {
+      if (tail != null && tail != -1) {
         path.append(sep).append("tailLines=").append(tail);
         sep = "&";
       }

@@ -156,10 +156,24 @@ public final class VisibilityApi {
   }
 
   private Answer log(JobKey key, Call call) {
+    Long tailLines = number(call, "tailLines");
+    Long limitBytes = number(call, "limitBytes");
+    // as the API's own PodLogOptions refuses them
+    if (tailLines != null && tailLines < 0) {
+      throw VisibilityException.badRequest(
+          "tailLines: Invalid value: "
+              + tailLines
+              + ": must be greater than or equal to 0; leave it out for every line.");
+    }
+    if (limitBytes != null && limitBytes < 1) {
+      throw VisibilityException.badRequest(
+          "limitBytes: Invalid value: "
+              + limitBytes
+              + ": must be greater than 0; leave it out for all the output (up to 16 MiB).");
+    }
     VisibilityService.JobOutput out = service.output(key);
     try {
-      byte[] text =
-          JobOutputText.read(out.file(), number(call, "tailLines"), number(call, "limitBytes"));
+      byte[] text = JobOutputText.read(out.file(), tailLines, limitBytes);
       return new Answer(200, "text/plain; charset=utf-8", text);
     } catch (NoSuchFileException e) {
       throw VisibilityException.notFound(
