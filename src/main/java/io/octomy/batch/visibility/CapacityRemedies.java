@@ -102,8 +102,10 @@ final class CapacityRemedies {
     if (g.readyNodes() == 0) {
       return new Blocker(
           reason,
-          "no node is ready: no agent has reported recently.",
-          "Start an agent, or see why the agents stopped reporting: kubectl get bn.");
+          "no node is ready: none has an agent reporting it Ready.",
+          "Each node's Ready condition says why (kubectl describe bn): start an agent where none"
+              + " reports, or do what the condition's message says, such as matching"
+              + " spec.executor to the agent's.");
     }
     if (g.eligibleNodes() == 0) {
       return new Blocker(
