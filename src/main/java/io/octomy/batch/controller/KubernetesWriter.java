@@ -227,7 +227,7 @@ public final class KubernetesWriter implements ClusterWriter {
         profiles.resource(p).updateStatus();
         return DriftFold.DONE;
       } catch (KubernetesClientException e) {
-        answer = e.getCode() + ": " + e.getMessage();
+        answer = answered(e);
         // 409: changed since read; 404 on the status of a profile just read: deleted meanwhile.
         // Either way read (or create) it again.
         boolean again = e.getCode() == 409 || (e.getCode() == 404 && !creating);
@@ -249,6 +249,15 @@ public final class KubernetesWriter implements ClusterWriter {
     }
     return new DriftFold(
         ClusterWriter.FoldOutcome.UNANSWERED, "five conflicts in a row; " + answer);
+  }
+
+  /** "404 (the server could not find the requested resource)": the code and the server's words. */
+  private static String answered(KubernetesClientException e) {
+    String words =
+        e.getStatus() != null && e.getStatus().getMessage() != null
+            ? e.getStatus().getMessage()
+            : String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+    return e.getCode() == 0 ? "nothing (" + words + ")" : e.getCode() + " (" + words + ")";
   }
 
   /**

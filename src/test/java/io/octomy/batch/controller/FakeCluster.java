@@ -498,10 +498,10 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     Fault fault = nextFault("profile/" + run.type());
     if (fault == Fault.FORBIDDEN) {
       faults.computeIfAbsent("profile/" + run.type(), k -> new ArrayDeque<>()).push(fault);
-      return new DriftFold(FoldOutcome.REFUSED, "403: forbidden");
+      return new DriftFold(FoldOutcome.REFUSED, "403 (forbidden)");
     }
     if (fault != null) {
-      return new DriftFold(FoldOutcome.UNANSWERED, "0: timed out");
+      return new DriftFold(FoldOutcome.UNANSWERED, "nothing (timed out)");
     }
     profiles.compute(
         namespace + "/" + run.type(),
