@@ -85,6 +85,7 @@ public record LaunchPlan(
     if (c.getEnvFrom() != null && !c.getEnvFrom().isEmpty()) {
       notes.add("envFrom is not supported on a Process node and is ignored");
     }
+    notes.addAll(containersNotRun(job.getSpec().getTemplate().getSpec()));
     // command and args may name the container's variables as $(NAME), as on a Pod.
     command.replaceAll(part -> VariableReferences.expand(part, env));
     Path workingDir =
@@ -92,6 +93,28 @@ public record LaunchPlan(
             ? null
             : Path.of(c.getWorkingDir());
     return new LaunchPlan(new LaunchSpec(key, command, env, workingDir), null, null, notes);
+  }
+
+  /** A Process node runs one process: the template's other containers are said to be left out. */
+  private static List<String> containersNotRun(PodSpec pod) {
+    List<String> notes = new ArrayList<>();
+    int others = pod.getContainers().size() - 1;
+    if (others > 0) {
+      notes.add(
+          "only the first container ("
+              + pod.getContainers().get(0).getName()
+              + ") runs on a Process node; "
+              + others
+              + " more "
+              + (others == 1 ? "is" : "are")
+              + " not run");
+    }
+    if (pod.getInitContainers() != null && !pod.getInitContainers().isEmpty()) {
+      notes.add(
+          "initContainers are not run on a Process node; put their commands before the first"
+              + " container's");
+    }
+    return notes;
   }
 
   private static LaunchPlan refuse(String reason, String message) {

@@ -53,7 +53,10 @@ class LaunchPlanTest {
     assertThat(p.spec().env()).isEqualTo(Map.of("A", "1", "EMPTY", ""));
     assertThat(p.spec().workingDir()).isEqualTo(Path.of("/srv/work"));
     assertThat(p.spec().key()).isEqualTo(KEY);
-    assertThat(p.notes()).isEmpty();
+    assertThat(p.notes())
+        .singleElement()
+        .asString()
+        .contains("only the first container (main) runs");
   }
 
   @Test
@@ -115,6 +118,25 @@ class LaunchPlanTest {
     assertThat(p.spec().env()).isEmpty();
     assertThat(p.spec().workingDir()).isNull();
     assertThat(p.notes()).singleElement().asString().contains("TOKEN", "valueFrom");
+  }
+
+  @Test
+  void containersAfterTheFirstAndInitContainersAreLeftOutWithANote() {
+    BatchJob j =
+        job(
+            new ContainerBuilder().withName("main").withCommand("true"),
+            new ContainerBuilder().withName("sidecar").withCommand("sleep", "1"));
+    j.getSpec()
+        .getTemplate()
+        .getSpec()
+        .setInitContainers(List.of(new ContainerBuilder().withName("setup").build()));
+    LaunchPlan p = LaunchPlan.of(KEY, j);
+    assertThat(p.spec().command()).containsExactly("true");
+    assertThat(p.notes())
+        .containsExactly(
+            "only the first container (main) runs on a Process node; 1 more is not run",
+            "initContainers are not run on a Process node; put their commands before the first"
+                + " container's");
   }
 
   @Test
