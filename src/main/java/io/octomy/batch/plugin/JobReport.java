@@ -13,6 +13,13 @@ final class JobReport {
 
   /** Prints the fields of a PendingJob (or a FitReview's status) and its blockers. */
   static void print(PluginOutput out, JsonNode job) {
+    String phase = job.path("phase").asText("Queued");
+    if (phase.equals("Rejected") || phase.equals("Skipped")) {
+      // a fit that would never be queued: no place, priority or start to tell
+      out.line(field("Reason:") + PluginOutput.text(job, "reason", "<none>"));
+      blockers(out, job);
+      return;
+    }
     out.line(field("Position:") + position(job));
     out.line(
         field("Priority:")
@@ -25,6 +32,10 @@ final class JobReport {
     String node = PluginOutput.text(job, "expectedNode", null);
     out.line(field("Expected start:") + start + (node == null ? "" : " on node " + node));
     out.line(field("Basis:") + PluginOutput.text(job, "startBasis", "none given"));
+    blockers(out, job);
+  }
+
+  private static void blockers(PluginOutput out, JsonNode job) {
     JsonNode blockers = job.path("blockers");
     if (blockers.isEmpty()) {
       out.line("Blockers:        none: the next pass admits it.");

@@ -136,7 +136,14 @@ final class VisibilityJson {
     if (fit.node() != null) {
       status.put("node", fit.node());
     }
-    fields(status, fit.explanation().job());
+    if (fit.admitted() || "Queued".equals(fit.phase())) {
+      fields(status, fit.explanation().job());
+    } else {
+      // Rejected or Skipped: it would never be in the queue, so it has no place, priority or start
+      status
+          .put("reason", fit.explanation().job().reason())
+          .put("message", fit.explanation().job().message());
+    }
     blockers(status, fit.blockers());
     return doc;
   }

@@ -181,6 +181,18 @@ class VisibilityApiTest {
     assertThat(status.path("node").asText()).isEqualTo("n1");
     assertThat(jobs).extracting(j -> j.getMetadata().getName()).doesNotContain("tiny");
 
+    VisibilityApi.Answer invalid =
+        post(
+            "/namespaces/a/fitreviews",
+            review
+                .replace("\"tiny\"", "\"odd\"")
+                .replace("\"octomy.io/cpu-milli\":500", "\"cfd-cores\":1"));
+    JsonNode rejected = body(invalid).path("status");
+    assertThat(rejected.path("phase").asText()).as(rejected.toString()).isEqualTo("Rejected");
+    assertThat(rejected.has("position")).as("never queued, so no place in the queue").isFalse();
+    assertThat(rejected.has("effectivePriority")).isFalse();
+    assertThat(rejected.path("blockers").get(0).path("message").asText()).contains("cfd-cores");
+
     VisibilityApi.Answer notAReview = post("/namespaces/a/fitreviews", "{\"kind\":\"Pod\"}");
     assertThat(notAReview.status()).isEqualTo(400);
     assertThat(body(notAReview).path("message").asText())
