@@ -192,12 +192,7 @@ class DeletionLoopTest {
 
   @Test
   void aFinishedRunWhoseDriftFoldFailsStaysUnfinishedUntilTheFoldLands() {
-    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
-    h.cluster.add(aJob("a").type("mesh-export").cpu(1000).build());
-    h.pass();
-    NodeJob done = run("a", JobPhase.Succeeded, 0);
-    done.setUsage(Map.of(ApiFixtures.CPU, 800L));
-    h.cluster.report("n1", done);
+    ranOnN1AndSucceeded(1000);
     h.cluster.fault("profile/mesh-export", Fault.TIMEOUT_LOST);
     h.pass();
     assertThat(h.cluster.profiles()).as("the fold failed").isEmpty();
@@ -212,12 +207,7 @@ class DeletionLoopTest {
   @Test
   void aFinishedRunWhoseProfileTheServerRefusesIsFinishedWithoutItAndSaysSo() {
     // as when the BatchJobProfile CRD was deleted, or the controller may not write profiles
-    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
-    h.cluster.add(aJob("a").type("mesh-export").cpu(3000).build());
-    h.pass();
-    NodeJob done = run("a", JobPhase.Succeeded, 0);
-    done.setUsage(Map.of(ApiFixtures.CPU, 800L));
-    h.cluster.report("n1", done);
+    ranOnN1AndSucceeded(3000);
     h.cluster.fault("profile/mesh-export", Fault.FORBIDDEN);
     h.cluster.add(aJob("b").cpu(3000).build());
     h.pass();
@@ -230,12 +220,7 @@ class DeletionLoopTest {
 
   @Test
   void anUnansweredFoldHoldsTheFinishUntilFiveMinutesAfterTheRunEndedThenLetsGo() {
-    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
-    h.cluster.add(aJob("a").type("mesh-export").cpu(1000).build());
-    h.pass();
-    NodeJob done = run("a", JobPhase.Succeeded, 0); // ended at 00:01
-    done.setUsage(Map.of(ApiFixtures.CPU, 800L));
-    h.cluster.report("n1", done);
+    ranOnN1AndSucceeded(1000); // ended at 00:01
     for (int i = 0; i < 3; i++) {
       h.cluster.fault("profile/mesh-export", Fault.TIMEOUT_LOST);
     }
@@ -250,6 +235,19 @@ class DeletionLoopTest {
     assertThat(state("a")).isEqualTo("Succeeded:Succeeded");
     assertThat(h.cluster.profiles()).isEmpty();
     assertThat(h.eventsOnceSent()).contains("a: " + WriteStep.DRIFT_NOT_RECORDED);
+  }
+
+  /**
+   * Job "a" of type mesh-export, asking {@code cpu}, admitted to a Process node n1 of 4000, whose
+   * agent then reports it ended with code 0 at 00:01 having used 800.
+   */
+  private void ranOnN1AndSucceeded(long cpu) {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").type("mesh-export").cpu(cpu).build());
+    h.pass();
+    NodeJob done = run("a", JobPhase.Succeeded, 0);
+    done.setUsage(Map.of(ApiFixtures.CPU, 800L));
+    h.cluster.report("n1", done);
   }
 
   private NodeJob run(String job, JobPhase phase, Integer exitCode) {

@@ -226,31 +226,21 @@ class VisibilityApiTest {
 
   @Test
   void logOptionsOutOfRangeAreRefusedWithWhatToWrite() throws IOException {
-    VisibilityApi.Answer negativeTail =
-        api.handle(
-            new VisibilityApi.Call(
-                "GET",
-                "/namespaces/a/joblogs/holder",
-                Map.of("tailLines", "-5"),
-                null,
-                new byte[0]),
-            ONLY_A);
+    VisibilityApi.Answer negativeTail = holdersLog(Map.of("tailLines", "-5"));
     assertThat(negativeTail.status()).isEqualTo(400);
     assertThat(body(negativeTail).path("message").asText())
         .isEqualTo(
             "tailLines: Invalid value: -5: must be greater than or equal to 0; leave it out for"
                 + " every line.");
-    VisibilityApi.Answer noBytes =
-        api.handle(
-            new VisibilityApi.Call(
-                "GET",
-                "/namespaces/a/joblogs/holder",
-                Map.of("limitBytes", "0"),
-                null,
-                new byte[0]),
-            ONLY_A);
+    VisibilityApi.Answer noBytes = holdersLog(Map.of("limitBytes", "0"));
     assertThat(noBytes.status()).isEqualTo(400);
     assertThat(body(noBytes).path("message").asText()).startsWith("limitBytes: Invalid value: 0:");
+  }
+
+  private VisibilityApi.Answer holdersLog(Map<String, String> query) {
+    return api.handle(
+        new VisibilityApi.Call("GET", "/namespaces/a/joblogs/holder", query, null, new byte[0]),
+        ONLY_A);
   }
 
   @Test
