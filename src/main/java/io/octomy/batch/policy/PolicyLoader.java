@@ -159,6 +159,8 @@ public final class PolicyLoader {
                   .map(Object::toString)
                   .sorted()
                   .collect(Collectors.joining(", "));
+    } else if (e instanceof InvalidFormatException f && keyProblem(f) != null) {
+      what = keyProblem(f);
     } else if (rootCause(e) instanceof IllegalArgumentException iae) {
       what = iae.getMessage();
     } else if (parser != null && parser.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) {
@@ -173,6 +175,28 @@ public final class PolicyLoader {
       what = firstLine(e.getOriginalMessage());
     }
     return "policy " + source + line + field + ": " + what;
+  }
+
+  /**
+   * Why a map key was refused, in the key type's own words: Jackson keeps only the text of a key
+   * creator's exception, wrapped in its own, not the exception.
+   */
+  private static String keyProblem(InvalidFormatException e) {
+    if (!(e.getValue() instanceof String key)) {
+      return null;
+    }
+    try {
+      if (e.getTargetType() == PolicyFile.ResourceName.class) {
+        PolicyFile.ResourceName.of(key);
+      } else if (e.getTargetType() == PolicyFile.RowKey.class) {
+        PolicyFile.RowKey.of(key);
+      } else if (e.getTargetType() == PolicyFile.Label.class) {
+        PolicyFile.Label.of(key);
+      }
+      return null;
+    } catch (IllegalArgumentException refused) {
+      return refused.getMessage();
+    }
   }
 
   /** What to write instead of a value of the wrong shape, or null when the type says nothing. */
@@ -219,6 +243,9 @@ public final class PolicyLoader {
       return "this value";
     }
     String rest = line.substring(loc.getColumnNr() - 1);
+    if (rest.startsWith("[") || rest.startsWith("- ")) {
+      return "a list";
+    }
     int end = rest.length();
     for (char stop : new char[] {',', '}', ']', '#'}) {
       int i = rest.indexOf(stop);

@@ -146,6 +146,22 @@ class PolicyLoaderTest {
             "line 2, field groups.simulator.maxRunning",
             "'two' is not a number; write a whole number"),
         Arguments.of(
+            "a resource name without a domain as a budget's key",
+            "budgets: {studio: {cpu: 100}}\n",
+            "line 1, field budgets.studio: resource name 'cpu' has no domain; write it as"
+                + " example.com/cpu",
+            ""),
+        Arguments.of(
+            "a group name that is no DNS label",
+            "groups: {Sim_1: {maxRunning: 2}}\n",
+            "field groups: 'Sim_1' is not a valid name",
+            ""),
+        Arguments.of(
+            "a list where names and their caps go",
+            "groups: [a, b]\n",
+            "line 1, field groups: a list is not a mapping; write keys and values under it",
+            ""),
+        Arguments.of(
             "a number where keys go",
             "priority: 5\n",
             "line 1, field priority",
