@@ -74,7 +74,7 @@ public final class NodeAgent implements AutoCloseable {
   private volatile JobTracker tracker;
   private BatchNodeStatus lastWritten;
 
-  /** This agent's id on its node ({@link NodeClaim}); set in start(). */
+  /** This agent's id on its node ({@link NodeClaim}); set in start(), for a Process agent only. */
   private volatile String agentId;
 
   private boolean started;
@@ -133,13 +133,17 @@ public final class NodeAgent implements AutoCloseable {
     }
     started = true;
     writer.ensureExists(settings.initialMode(), settings.executor());
-    agentId = NodeClaim.idOf(settings.stateDir());
-    NodeClaim.claim(
-        client,
-        settings.nodeName(),
-        agentId,
-        NodeClaim.freshFor(settings.reportInterval()),
-        clock.instant());
+    if (settings.executor() == Executor.Process) {
+      // Only an agent that starts processes could start a job twice, and only it has a state
+      // directory to keep an id in (a Pod agent's container may have no writable one).
+      agentId = NodeClaim.idOf(settings.stateDir());
+      NodeClaim.claim(
+          client,
+          settings.nodeName(),
+          agentId,
+          NodeClaim.freshFor(settings.reportInterval()),
+          clock.instant());
+    }
     nodes = client.resources(BatchNode.class).withName(settings.nodeName()).inform(nodeHandler());
     informers.add(nodes);
     // run() returns after the initial list: a job missing from the cache is really gone,

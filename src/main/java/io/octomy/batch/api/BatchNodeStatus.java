@@ -40,8 +40,9 @@ public class BatchNodeStatus {
   private List<Condition> conditions;
 
   /**
-   * The agent that reports for this node: the id kept in its state directory. Another agent given
-   * this node's name refuses to start while this one reports, rather than run its jobs twice.
+   * The agent that reports for this node, when it runs jobs as processes: the id kept in its state
+   * directory. Another such agent given this node's name refuses to start while this one reports,
+   * rather than run its jobs twice.
    */
   private String agent;
 

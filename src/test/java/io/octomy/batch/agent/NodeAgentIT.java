@@ -281,6 +281,15 @@ class NodeAgentIT {
         .isEqualTo(NodeClaim.idOf(otherState));
   }
 
+  @Test
+  void aPodAgentNeedsNoWritableStateDirectoryAndClaimsNothing() throws Exception {
+    // as in the chart's DaemonSet, whose root filesystem is read-only
+    start(settings().withExecutor(Executor.Pod).withStateDir(Path.of("/proc/octomy-unwritable")));
+    BatchNode node = client.resources(BatchNode.class).withName(NODE).get();
+    assertThat(ready(node).getStatus()).isEqualTo(ConditionTypes.TRUE);
+    assertThat(node.getStatus().getAgent()).isNull();
+  }
+
   private static Condition ready(BatchNode node) {
     return Conditions.find(node.getStatus().getConditions(), ConditionTypes.READY);
   }
