@@ -63,12 +63,9 @@ final class CommandChecks {
     }
   }
 
-  /** The name made lower case with every other character a '-', as {@link NodeNames} does. */
+  /** The name as {@link NodeNames} makes one of a host name, or an example when nothing is left. */
   private static String suggestion(String name) {
-    String s =
-        name.toLowerCase(java.util.Locale.ROOT)
-            .replaceAll("[^a-z0-9.-]+", "-")
-            .replaceAll("^[-.]+|[-.]+$", "");
-    return s.isEmpty() ? "ws-7" : s.length() > 253 ? s.substring(0, 253) : s;
+    String s = NodeNames.asNodeName(name);
+    return s.isEmpty() ? "ws-7" : s;
   }
 }

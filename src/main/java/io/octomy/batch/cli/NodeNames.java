@@ -15,10 +15,19 @@ final class NodeNames {
     } catch (UnknownHostException e) {
       host = System.getenv().getOrDefault("HOSTNAME", "localhost");
     }
+    String name = asNodeName(host);
+    return name.isEmpty() ? "localhost" : name;
+  }
+
+  /**
+   * {@code text} as a BatchNode name: lower case, every run of other characters a '-', no '-' or
+   * '.' at either end, at most 253 characters; empty when nothing is left.
+   */
+  static String asNodeName(String text) {
     String name =
-        host.toLowerCase(Locale.ROOT)
+        text.toLowerCase(Locale.ROOT)
             .replaceAll("[^a-z0-9.-]+", "-")
             .replaceAll("^[-.]+|[-.]+$", "");
-    return name.isEmpty() ? "localhost" : name.length() > 253 ? name.substring(0, 253) : name;
+    return name.length() > 253 ? name.substring(0, 253) : name;
   }
 }

@@ -159,8 +159,8 @@ public final class PolicyLoader {
                   .map(Object::toString)
                   .sorted()
                   .collect(Collectors.joining(", "));
-    } else if (e instanceof InvalidFormatException f && keyProblem(f) != null) {
-      what = keyProblem(f);
+    } else if ((what = keyProblem(e)) != null) {
+      // a map key refused in its type's own words
     } else if (rootCause(e) instanceof IllegalArgumentException iae) {
       what = iae.getMessage();
     } else if (parser != null && parser.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) {
@@ -168,9 +168,8 @@ public final class PolicyLoader {
     } else if (e instanceof InvalidFormatException f && f.getTargetType().isEnum()) {
       what =
           "'" + f.getValue() + "' is not a mode; write one of Interactive, Background, Drone, Off";
-    } else if (e instanceof MismatchedInputException mi
-        && expected(mi, written(yaml, loc)) != null) {
-      what = expected(mi, written(yaml, loc));
+    } else if ((what = expected(e, yaml, loc)) != null) {
+      // a value of the wrong shape, quoted as written
     } else {
       what = firstLine(e.getOriginalMessage());
     }
@@ -181,16 +180,16 @@ public final class PolicyLoader {
    * Why a map key was refused, in the key type's own words: Jackson keeps only the text of a key
    * creator's exception, wrapped in its own, not the exception.
    */
-  private static String keyProblem(InvalidFormatException e) {
-    if (!(e.getValue() instanceof String key)) {
+  private static String keyProblem(JsonProcessingException e) {
+    if (!(e instanceof InvalidFormatException f) || !(f.getValue() instanceof String key)) {
       return null;
     }
     try {
-      if (e.getTargetType() == PolicyFile.ResourceName.class) {
+      if (f.getTargetType() == PolicyFile.ResourceName.class) {
         PolicyFile.ResourceName.of(key);
-      } else if (e.getTargetType() == PolicyFile.RowKey.class) {
+      } else if (f.getTargetType() == PolicyFile.RowKey.class) {
         PolicyFile.RowKey.of(key);
-      } else if (e.getTargetType() == PolicyFile.Label.class) {
+      } else if (f.getTargetType() == PolicyFile.Label.class) {
         PolicyFile.Label.of(key);
       }
       return null;
@@ -200,11 +199,12 @@ public final class PolicyLoader {
   }
 
   /** What to write instead of a value of the wrong shape, or null when the type says nothing. */
-  private static String expected(MismatchedInputException e, String value) {
-    Class<?> target = e.getTargetType();
+  private static String expected(JsonProcessingException e, String yaml, JsonLocation loc) {
+    Class<?> target = e instanceof MismatchedInputException mi ? mi.getTargetType() : null;
     if (target == null) {
       return null;
     }
+    String value = written(yaml, loc);
     if (target == PolicyFile.Timeout.class || target == PolicyFile.GoText.class) {
       return value + " is not a duration; write one like 90s, 5m or 1h30m";
     }
