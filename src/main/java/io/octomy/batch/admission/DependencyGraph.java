@@ -217,7 +217,7 @@ final class DependencyGraph {
         case Skipped -> found = new Failure(name, "was skipped", null);
         case Rejected -> found = new Failure(name, "was rejected", null);
         case Admitted, Running -> {
-          waiting.add(name + " (" + phase + ")");
+          waiting.add(name);
           waitingOn.add(new WaitingOn(WaitingOn.AFTER, name));
         }
         case Queued -> {
@@ -227,7 +227,7 @@ final class DependencyGraph {
             case CYCLE -> found = new Failure(name, "is rejected for a dependency cycle", null);
             case SKIP -> found = new Failure(v.ancestor(), v.ancestorHow(), name);
             default -> {
-              waiting.add(name + " (Queued)");
+              waiting.add(name);
               waitingOn.add(new WaitingOn(WaitingOn.AFTER, name));
             }
           }
@@ -255,6 +255,10 @@ final class DependencyGraph {
     if (waiting.isEmpty() && missing.isEmpty()) {
       return DependencyVerdict.READY;
     }
+    // Names only, not their phases: a dependency moves from Queued to Admitted to Running on its
+    // own, and a status naming that would be stale (wording is written at most once per refresh)
+    // or rewritten on every dependant at each step. The message changes when what is waited for
+    // does (one done, one deleted or applied), and `kubectl octomy why` gives the phases as of now.
     StringBuilder message = new StringBuilder("waiting for dependency: ");
     if (!waiting.isEmpty()) {
       message.append(String.join(", ", waiting)).append(" must succeed first");

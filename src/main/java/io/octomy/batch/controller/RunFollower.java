@@ -2,6 +2,7 @@ package io.octomy.batch.controller;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.octomy.batch.admission.NodeView;
 import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -128,6 +130,7 @@ final class RunFollower {
       }
       StatusComposer.Composed c =
           withNodeMissing(StatusComposer.running(job, run, now), job, missingSince, now);
+      withStopPending(c, job, deleting && !podNode ? node : null, now);
       if (!c.status().equals(job.getStatus())) {
         writes.add(new StatusWrite(job, c, false));
       }
@@ -213,6 +216,75 @@ final class RunFollower {
               now));
     }
     return c;
+  }
+
+  /**
+   * Sets the job's StopPending condition and message while it is being deleted, unfinished, on a
+   * node whose agent is not reporting: the agent ends the process and says so, and only then is the
+   * place freed, so the delete waits (as a Pod's on an unreachable node does). Without this the
+   * job's status kept saying it runs, and nothing said why the delete did not return or how to end
+   * it. The words depend only on what the node last reported, so a wait is written once.
+   *
+   * @param node the job's node when the job is being deleted and runs as a process there; else null
+   */
+  private void withStopPending(
+      StatusComposer.Composed c, BatchJob job, BatchNode node, Instant now) {
+    BatchJobStatus s = c.status();
+    boolean was = Conditions.isTrue(s.getConditions(), ConditionTypes.STOP_PENDING);
+    long gen = SnapshotBuilder.generation(job);
+    String silence = node == null || s.getPhase().isFinished() ? null : silence(node, now);
+    if (silence != null) {
+      String heartbeat = node.getStatus() == null ? null : node.getStatus().getHeartbeatTime();
+      String ns = job.getMetadata().getNamespace();
+      String name = job.getMetadata().getName();
+      String message =
+          "deleted; waiting for the agent of node "
+              + s.getNode()
+              + " to end the process and report it, but the node is not ready ("
+              + silence
+              + (heartbeat == null ? "" : "; its agent last reported at " + heartbeat)
+              + "). Start that agent; if the machine is gone for good, remove the finalizer"
+              + " (kubectl patch batchjob "
+              + name
+              + " -n "
+              + ns
+              + " --type=merge -p '{\"metadata\":{\"finalizers\":null}}'), which frees the"
+              + " job's place whether or not its process still runs there.";
+      s.setMessage(message);
+      s.setConditions(
+          Conditions.set(
+              s.getConditions(), ConditionTypes.STOP_PENDING, true, silence, message, gen, now));
+    } else if (was) {
+      s.setConditions(
+          Conditions.set(
+              s.getConditions(),
+              ConditionTypes.STOP_PENDING,
+              false,
+              s.getPhase().isFinished() ? "Finished" : "AgentReporting",
+              s.getPhase().isFinished()
+                  ? "the job has ended."
+                  : "the agent of its node reports again.",
+              gen,
+              now));
+    }
+  }
+
+  /**
+   * Why the node's agent cannot be expected to end a process now, as the reason of its Ready
+   * condition, or null when it reports. A heartbeat older than the timeout that the controller has
+   * not marked yet reads as the mark it will get, so the job's words do not change with the mark.
+   */
+  private String silence(BatchNode node, Instant now) {
+    var status = node.getStatus();
+    Condition ready =
+        status == null ? null : Conditions.find(status.getConditions(), ConditionTypes.READY);
+    if (ready != null && !ConditionTypes.TRUE.equals(ready.getStatus())) {
+      return Objects.requireNonNullElse(ready.getReason(), ready.getStatus());
+    }
+    Instant heartbeat = status == null ? null : Times.parse(status.getHeartbeatTime());
+    return ready == null || !NodeView.heartbeatFresh(heartbeat, now, heartbeatTimeout)
+        ? NodeLiveness.REASON_NOT_REPORTING
+        : null;
   }
 
   /** The end of a job whose node's BatchNode was deleted and has not come back. */

@@ -1,6 +1,7 @@
 package io.octomy.batch.controller;
 
 import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.admission.Reason;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import java.time.Duration;
@@ -109,7 +110,7 @@ final class StatusWriteGate {
     if (StatusComposer.samePriorityAside(current, next)) {
       return false;
     }
-    if (StatusComposer.sameButMessages(current, next)) {
+    if (StatusComposer.sameButMessages(current, next) && !wordingFollowsEvents(next)) {
       Instant last = lastMessageWrite.get(key(job));
       if (last != null && Duration.between(last, now).compareTo(messageRefresh) < 0) {
         metrics.statusWriteSkipped();
@@ -121,6 +122,16 @@ final class StatusWriteGate {
       }
     }
     return true;
+  }
+
+  /**
+   * True for a wait whose wording changes only when something happens to what it waits for, not
+   * with every admission elsewhere: a dependency wait's message names the dependencies not done yet
+   * and those that do not exist, so a change (one deleted, applied, or done) is news to write at
+   * once, and there is no stream of such changes to hold back.
+   */
+  private static boolean wordingFollowsEvents(BatchJobStatus next) {
+    return Reason.WaitingForDependency.code().equals(next.getReason());
   }
 
   /** A status write of {@code job} (as read from the cache) landed at {@code now}. */

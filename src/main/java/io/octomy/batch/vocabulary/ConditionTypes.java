@@ -22,6 +22,13 @@ public final class ConditionTypes {
    */
   public static final String NODE_MISSING = "NodeMissing";
 
+  /**
+   * On a BatchJob being deleted before its run ended: True while the agent of its {@code Process}
+   * node, which must end the process before the job's place is freed, is not reporting; its message
+   * says how to end the wait.
+   */
+  public static final String STOP_PENDING = "StopPending";
+
   /** On a BatchNode: True while its agent reports. */
   public static final String READY = "Ready";
 

@@ -321,13 +321,12 @@ class AdmissionPassTest {
             .expect(
                 "sim",
                 waits(Reason.WaitingForDependency)
-                    .message("waiting for dependency: prep (Running) must succeed first.")
+                    .message("waiting for dependency: prep must succeed first.")
                     .on("after", "prep"))
             .expect(
                 "sim2",
                 waits(Reason.WaitingForDependency)
-                    .message(
-                        "waiting for dependency: prep2 (Queued), prep (Running) must succeed first.")
+                    .message("waiting for dependency: prep2, prep must succeed first.")
                     .on("after", "prep2", "after", "prep")),
         scenario(
                 "a missing dependency is waited for (GitOps applies in any order)",

@@ -3,7 +3,9 @@ package io.octomy.batch.controller;
 import static io.octomy.batch.fixtures.ApiFixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
@@ -91,6 +93,107 @@ class DeletionLoopTest {
     h.pass(); // b takes its place
     assertThat(state("a")).isEqualTo("Failed:Failed");
     assertThat(state("b")).isEqualTo("Admitted@n1");
+  }
+
+  @Test
+  void aJobDeletedWhileItsAgentIsStoppedSaysWhatItWaitsForAndHowToEndTheWait() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").cpu(3000).build());
+    h.pass();
+    h.cluster.report("n1", run("a", JobPhase.Running, null));
+    h.pass();
+    BatchNode n1 = h.cluster.node("n1");
+    h.cluster.writeNodeConditions(
+        n1,
+        Conditions.set(
+            n1.getStatus().getConditions(),
+            ConditionTypes.READY,
+            false,
+            "AgentStopped",
+            "the agent stopped",
+            null,
+            h.clock.instant()));
+
+    h.cluster.deleteBehindFinalizer("a");
+    h.pass();
+    BatchJob waiting = h.cluster.job("a");
+    assertThat(state("a")).as("its process may still run").isEqualTo("Running@n1");
+    assertThat(waiting.getStatus().getMessage())
+        .contains("waiting for the agent of node n1 to end the process")
+        .contains("not ready (AgentStopped; its agent last reported at")
+        .contains("Start that agent")
+        .contains("kubectl patch batchjob a -n default --type=merge");
+    Condition pending =
+        Conditions.find(waiting.getStatus().getConditions(), ConditionTypes.STOP_PENDING);
+    assertThat(pending.getStatus()).isEqualTo(ConditionTypes.TRUE);
+    assertThat(pending.getReason()).isEqualTo("AgentStopped");
+    String version = waiting.getMetadata().getResourceVersion();
+    h.clock.advance(Duration.ofMinutes(2));
+    h.pass();
+    h.pass();
+    assertThat(h.cluster.job("a").getMetadata().getResourceVersion())
+        .as("a wait that does not change is written once")
+        .isEqualTo(version);
+
+    h.cluster.heartbeat("n1", h.clock.instant());
+    h.cluster.report("n1", run("a", JobPhase.Failed, 143));
+    h.pass();
+    assertThat(state("a")).isEqualTo("Failed:Failed");
+    assertThat(
+            Conditions.find(
+                    h.cluster.job("a").getStatus().getConditions(), ConditionTypes.STOP_PENDING)
+                .getStatus())
+        .isEqualTo(ConditionTypes.FALSE);
+    h.pass();
+    h.pass();
+    assertThat(ReservationFinalizer.on(h.cluster.job("a")))
+        .as("the controller's finalizer released: the delete can complete")
+        .isFalse();
+  }
+
+  @Test
+  void aJobDeletedOnANodeWhoseAgentWentSilentSaysSoWithoutWaitingForTheMark() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("a").cpu(3000).build());
+    h.pass();
+    h.cluster.report("n1", run("a", JobPhase.Running, null));
+    h.pass();
+    h.cluster.deleteBehindFinalizer("a");
+    h.pass();
+    assertThat(h.cluster.job("a").getStatus().getMessage())
+        .as("the agent reports: it will end the process")
+        .isEqualTo("running on node n1.");
+
+    h.clock.advance(Duration.ofSeconds(61));
+    h.pass();
+    assertThat(h.cluster.job("a").getStatus().getMessage())
+        .contains("not ready (AgentNotReporting; its agent last reported at");
+  }
+
+  @Test
+  void aDependantSaysAtOnceThatItsDependencyWasDeletedAndAgainWhenItIsBack() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("p").cpu(5000).build());
+    h.cluster.add(aJob("d").cpu(1000).after("p").build());
+    h.pass();
+    assertThat(state("p")).isEqualTo("Queued:NoNodeFits");
+    assertThat(h.cluster.job("d").getStatus().getMessage())
+        .isEqualTo("waiting for dependency: p must succeed first.");
+
+    h.cluster.delete("p");
+    h.clock.advance(Duration.ofSeconds(1));
+    h.pass();
+    assertThat(state("p")).isEqualTo("absent");
+    assertThat(state("d")).isEqualTo("Queued:WaitingForDependency");
+    assertThat(h.cluster.job("d").getStatus().getMessage())
+        .as("written in the next pass, not at the next wording refresh")
+        .startsWith("waiting for dependency: p does not exist in namespace default");
+
+    h.cluster.add(aJob("p").cpu(5000).build());
+    h.clock.advance(Duration.ofSeconds(1));
+    h.pass();
+    assertThat(h.cluster.job("d").getStatus().getMessage())
+        .isEqualTo("waiting for dependency: p must succeed first.");
   }
 
   @Test

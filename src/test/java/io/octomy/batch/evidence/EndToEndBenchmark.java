@@ -278,9 +278,8 @@ public final class EndToEndBenchmark {
             passes.totalTime(TimeUnit.MILLISECONDS) - passMillisBefore);
 
         // (e) Aging. First let the wording refresh run once: messages that changed during the drain
-        // (e.g. "job-00040 (Queued) must succeed first" while job-00040 is now Admitted) are
-        // written
-        // at most once per messageRefresh (30 s), which the first clock move passes.
+        // (e.g. how much a node has free) are written at most once per messageRefresh (30 s),
+        // which the first clock move passes.
         waitQuiet(decisions, Duration.ofSeconds(3), Duration.ofSeconds(60));
         Duration tick = AdmissionLoop.Settings.defaults().tick();
         long refreshBefore = decisions.waitingSameDecisionRewrites();
