@@ -73,8 +73,8 @@ public class BatchJobStatus {
   private List<String> overLimit;
 
   /**
-   * Admitted, Starving, OverLimit and SpecChangeIgnored, each with reason, message and
-   * lastTransitionTime.
+   * Admitted, Starving, OverLimit, SpecChangeIgnored, NodeMissing and StopPending, each with
+   * reason, message and lastTransitionTime.
    */
   private List<Condition> conditions;
 
