@@ -28,7 +28,10 @@ final class JobReport {
             + PluginOutput.text(job, "serviceClass", "no class")
             + ")");
     out.line(field("Reason:") + PluginOutput.text(job, "reason", "<none>"));
-    String start = out.start(PluginOutput.text(job, "expectedStart", null));
+    String start =
+        out.start(
+            PluginOutput.text(job, "expectedStart", null),
+            PluginOutput.text(job, "expectedIn", null));
     String node = PluginOutput.text(job, "expectedNode", null);
     out.line(field("Expected start:") + start + (node == null ? "" : " on node " + node));
     out.line(field("Basis:") + PluginOutput.text(job, "startBasis", "none given"));

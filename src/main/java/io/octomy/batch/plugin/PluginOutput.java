@@ -8,7 +8,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import java.io.PrintWriter;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -86,9 +85,11 @@ final class PluginOutput {
 
   /**
    * An expected start as people read it: "now", "13:42 (in 12m)", or with the date when it is not
-   * today; "unknown" when the server expects none.
+   * today; "unknown" when the server expects none. How far off it is comes from the server ({@code
+   * expectedIn}, counted from the moment the answer is about), so the span matches the start basis
+   * printed beside it whatever this machine's clock says.
    */
-  String start(String isoInstant) {
+  String start(String isoInstant, String in) {
     if (isoInstant == null || isoInstant.isBlank()) {
       return "unknown";
     }
@@ -98,33 +99,15 @@ final class PluginOutput {
     } catch (DateTimeParseException e) {
       return isoInstant;
     }
-    Instant now = clock.instant();
-    long seconds = Duration.between(now, at).toSeconds();
-    if (seconds <= 0) {
+    if ("now".equals(in)) {
       return "now";
     }
     ZonedDateTime local = at.atZone(zone);
     String clockTime = local.format(DateTimeFormatter.ofPattern("HH:mm"));
-    if (!local.toLocalDate().equals(LocalDate.ofInstant(now, zone))) {
+    if (!local.toLocalDate().equals(LocalDate.ofInstant(clock.instant(), zone))) {
       clockTime = local.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
     }
-    return clockTime + " (in " + span(seconds) + ")";
-  }
-
-  /** 45s, 12m, 3h5m, 2d4h. */
-  static String span(long seconds) {
-    if (seconds < 60) {
-      return seconds + "s";
-    }
-    if (seconds < 3600) {
-      return seconds / 60 + "m";
-    }
-    if (seconds < 86400) {
-      long m = (seconds % 3600) / 60;
-      return seconds / 3600 + "h" + (m > 0 ? m + "m" : "");
-    }
-    long h = (seconds % 86400) / 3600;
-    return seconds / 86400 + "d" + (h > 0 ? h + "h" : "");
+    return in == null ? clockTime : clockTime + " (in " + in + ")";
   }
 
   /** A text field of the server's object, or the fallback when it is missing. */

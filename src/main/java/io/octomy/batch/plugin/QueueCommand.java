@@ -70,7 +70,10 @@ final class QueueCommand implements Callable<Integer> {
         row.add(item.path("effectivePriority").asText());
         row.add(PluginOutput.text(item, "serviceClass", "<none>"));
         row.add(PluginOutput.text(item, "reason", "<none>"));
-        row.add(out.start(PluginOutput.text(item, "expectedStart", null)));
+        row.add(
+            out.start(
+                PluginOutput.text(item, "expectedStart", null),
+                PluginOutput.text(item, "expectedIn", null)));
         if (options.wide()) {
           row.add(item.path("namespacePosition").asText());
           row.add(PluginOutput.text(item, "expectedNode", "<none>"));

@@ -13,6 +13,9 @@ import java.util.Objects;
  * @param message the next pass's message for it
  * @param expectedStart when it is expected to be admitted; null when no predicted end of a running
  *     job makes room for it (then {@code startBasis} says why)
+ * @param expectedIn how far off {@code expectedStart} is from the moment the answer is about, as
+ *     the start basis words it ("now", "7m", "1h5m"); null with {@code expectedStart}, so that a
+ *     client shows the same span as the sentence beside it whatever its own clock says
  * @param expectedNode where it is expected to go; null with {@code expectedStart}
  * @param startBasis how the expected start was reached and how sure it is, as a sentence
  */
@@ -26,6 +29,7 @@ public record QueuedJob(
     String reason,
     String message,
     Instant expectedStart,
+    String expectedIn,
     String expectedNode,
     String startBasis) {
   public QueuedJob {

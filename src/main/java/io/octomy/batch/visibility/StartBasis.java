@@ -4,8 +4,11 @@ import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.ExpectedStart;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
+import io.octomy.batch.admission.Reason;
 import io.octomy.batch.vocabulary.JobPhase;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -14,10 +17,12 @@ final class StartBasis {
 
   private final LearntRunTimes runTimes;
   private final Instant now;
+  private final Duration starvationAfter;
 
-  StartBasis(LearntRunTimes runTimes, Instant now) {
+  StartBasis(LearntRunTimes runTimes, Instant now, Duration starvationAfter) {
     this.runTimes = runTimes;
     this.now = now;
+    this.starvationAfter = starvationAfter;
   }
 
   /** E.g. "from 12 runs of solve", for the expected end of a job. */
@@ -49,6 +54,28 @@ final class StartBasis {
     };
   }
 
+  /**
+   * What the forecast leaves out for a job that waits for capacity to be freed: jobs created later.
+   * One that fits the room sooner may take it first (as long as it has a place in the queue before
+   * this one's turn comes), and only once this job has waited past the starvation threshold are
+   * lower-priority jobs held back for it; without saying so, a stream of small jobs kept a big
+   * job's answer at "in a few seconds" for minutes. Empty once it starves, or when the forecast
+   * already reaches past that time.
+   */
+  private String untilStarving(JobView job, Instant expected) {
+    Instant queued = job.queuedAt() == null ? now : job.queuedAt();
+    Instant starving = queued.plus(starvationAfter);
+    if (!starving.isAfter(now) || !starving.isAfter(expected)) {
+      return "";
+    }
+    return "; until "
+        + starving.truncatedTo(ChronoUnit.SECONDS)
+        + " ("
+        + Wording.duration(starvationAfter)
+        + " after it was queued, the starvation threshold) a job created later that fits sooner"
+        + " may go first";
+  }
+
   /** How the expected start of a Queued job was reached, or why there is none. */
   String ofStart(
       Decision decision, Optional<ExpectedStart> start, Function<JobKey, Optional<JobView>> views) {
@@ -71,6 +98,9 @@ final class StartBasis {
     }
     if (s.predictedEnds() > 1) {
       b.append("; it rests on ").append(s.predictedEnds()).append(" predicted run ends in a row");
+    }
+    if (s.after() != null && decision.reason() == Reason.WaitingForCapacity) {
+      views.apply(s.job()).ifPresent(v -> b.append(untilStarving(v, s.at())));
     }
     return b.append('.').toString();
   }

@@ -107,7 +107,7 @@ public final class Visibility {
     Answers(Snapshot world, Forecast forecast, LearntRunTimes times) {
       this.world = world;
       this.forecast = forecast;
-      this.basis = new StartBasis(times, world.now());
+      this.basis = new StartBasis(times, world.now(), world.policy().priority().starvationAfter());
       world.jobs().forEach(j -> views.put(j.key(), j));
       Map<String, Integer> perNamespace = new HashMap<>();
       int position = 0;
@@ -135,6 +135,7 @@ public final class Visibility {
           d.reason().code(),
           d.message(),
           start.map(s -> s.at()).orElse(null),
+          start.map(s -> Wording.in(s.at(), world.now())).orElse(null),
           start.map(s -> s.node()).orElse(null),
           basis.ofStart(d, start, k -> Optional.ofNullable(views.get(k))));
     }

@@ -12,13 +12,13 @@ final class Wording {
 
   /** "2026-03-01T10:42:00Z (in 12m)"; "now" for a time not after {@code now}. */
   static String at(Instant when, Instant now) {
-    if (!when.isAfter(now)) {
-      return "now";
-    }
-    return when.truncatedTo(ChronoUnit.SECONDS)
-        + " (in "
-        + duration(Duration.between(now, when))
-        + ")";
+    String in = in(when, now);
+    return in.equals("now") ? in : when.truncatedTo(ChronoUnit.SECONDS) + " (in " + in + ")";
+  }
+
+  /** "12m" from {@code now} to {@code when}; "now" for a time not after {@code now}. */
+  static String in(Instant when, Instant now) {
+    return when.isAfter(now) ? duration(Duration.between(now, when)) : "now";
   }
 
   /** Kubernetes style, rounded to the second: 45s, 12m, 1h5m, 2d3h. */

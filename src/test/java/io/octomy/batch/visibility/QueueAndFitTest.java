@@ -44,21 +44,43 @@ class QueueAndFitTest {
     assertThat(b.effectivePriority()).isEqualTo(120);
     assertThat(b.expectedStart()).isEqualTo(Instant.parse("2026-03-01T12:07:00Z"));
     assertThat(b.expectedNode()).isEqualTo("ws-1");
+    assertThat(b.expectedIn()).as("the span the basis says").isEqualTo("7m");
     assertThat(b.startBasis())
         .isEqualTo(
             "expected 2026-03-01T12:07:00Z (in 7m) on node ws-1, when a ends (from 5 runs of"
-                + " solve).");
+                + " solve); until 2026-03-01T12:58:00Z (1h after it was queued, the starvation"
+                + " threshold) a job created later that fits sooner may go first.");
     // c starts when b ends: b's own run is predicted from the median of solve, 12 minutes.
     QueuedJob c = queue.get(1);
     assertThat(c.expectedStart()).isEqualTo(Instant.parse("2026-03-01T12:19:00Z"));
     assertThat(c.startBasis())
         .isEqualTo(
             "expected 2026-03-01T12:19:00Z (in 19m) on node ws-1, when b ends (from 5 runs of"
-                + " solve); it rests on 2 predicted run ends in a row.");
+                + " solve); it rests on 2 predicted run ends in a row; until"
+                + " 2026-03-01T12:59:00Z (1h after it was queued, the starvation threshold) a job"
+                + " created later that fits sooner may go first.");
     QueuedJob d = queue.get(2);
     assertThat(d.expectedStart()).isNull();
+    assertThat(d.expectedIn()).isNull();
     assertThat(d.startBasis())
         .startsWith("not expected to start while nothing else changes: no node fits:");
+  }
+
+  @Test
+  void aJobAlreadyStarvingIsNotToldThatLaterJobsMayGoFirst() {
+    List<QueuedJob> queue =
+        world()
+            .node("ws-1", NodeMode.Drone, CPU, 8000)
+            .runs("solve", 10, 10, 12, 14, 20)
+            .with(
+                job("a").type("solve").running("ws-1", 5).requests(CPU, 8000),
+                job("b").type("solve").requests(CPU, 8000).queuedMinutesAgo(61))
+            .visibility()
+            .queue(NS);
+    assertThat(queue.get(0).startBasis())
+        .isEqualTo(
+            "expected 2026-03-01T12:07:00Z (in 7m) on node ws-1, when a ends (from 5 runs of"
+                + " solve).");
   }
 
   @Test

@@ -28,8 +28,7 @@ public final class ControllerVisibility implements VisibilitySource, AutoCloseab
       JobOutputs outputs) {
     this.controller = controller;
     this.profiles = profiles;
-    this.api =
-        new VisibilityApi(new VisibilityService(this, clock, outputs), new ObjectMapper(), clock);
+    this.api = new VisibilityApi(new VisibilityService(this, clock, outputs), new ObjectMapper());
   }
 
   /** Starts the profile informer and returns the API over the controller. */

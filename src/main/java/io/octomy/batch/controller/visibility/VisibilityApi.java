@@ -10,7 +10,6 @@ import io.octomy.batch.visibility.QueuedJob;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
@@ -67,10 +66,10 @@ public final class VisibilityApi {
   private final ObjectMapper json;
   private final VisibilityJson render;
 
-  public VisibilityApi(VisibilityService service, ObjectMapper json, Clock clock) {
+  public VisibilityApi(VisibilityService service, ObjectMapper json) {
     this.service = service;
     this.json = json;
-    this.render = new VisibilityJson(json, clock);
+    this.render = new VisibilityJson(json);
   }
 
   public Answer handle(Call call, Access access) {

@@ -8,8 +8,6 @@ import io.octomy.batch.visibility.Blocker;
 import io.octomy.batch.visibility.Explanation;
 import io.octomy.batch.visibility.FitAnswer;
 import io.octomy.batch.visibility.QueuedJob;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
@@ -20,11 +18,9 @@ import java.util.List;
 final class VisibilityJson {
 
   private final ObjectMapper json;
-  private final Clock clock;
 
-  VisibilityJson(ObjectMapper json, Clock clock) {
+  VisibilityJson(ObjectMapper json) {
     this.json = json;
-    this.clock = clock;
   }
 
   /** The discovery document of the group version. */
@@ -113,6 +109,7 @@ final class VisibilityJson {
         .put("message", q.message());
     if (q.expectedStart() != null) {
       doc.put("expectedStart", q.expectedStart().truncatedTo(ChronoUnit.SECONDS).toString())
+          .put("expectedIn", q.expectedIn())
           .put("expectedNode", q.expectedNode());
     }
     doc.put("startBasis", q.startBasis());
@@ -182,19 +179,12 @@ final class VisibilityJson {
     return doc;
   }
 
-  /** "now", "in 12m", or "unknown" when no predicted end makes room. */
-  private String expected(QueuedJob q) {
-    if (q.expectedStart() == null) {
+  /** "now", "in 12m", or "unknown" when no predicted end makes room: as the start basis says. */
+  private static String expected(QueuedJob q) {
+    if (q.expectedIn() == null) {
       return "unknown";
     }
-    long s = Duration.between(clock.instant(), q.expectedStart()).toSeconds();
-    if (s <= 0) {
-      return "now";
-    }
-    return "in "
-        + (s >= 3600
-            ? s / 3600 + "h" + (s % 3600 >= 60 ? (s % 3600) / 60 + "m" : "")
-            : s >= 60 ? s / 60 + "m" : s + "s");
+    return q.expectedIn().equals("now") ? "now" : "in " + q.expectedIn();
   }
 
   private static void column(ArrayNode columns, String name, String type, String format, int p) {

@@ -85,9 +85,7 @@ class VisibilityApiTest {
 
   private final VisibilityApi api =
       new VisibilityApi(
-          new VisibilityService(source, Clock.fixed(NOW, ZoneOffset.UTC), JobOutputs.NONE),
-          json,
-          Clock.fixed(NOW, ZoneOffset.UTC));
+          new VisibilityService(source, Clock.fixed(NOW, ZoneOffset.UTC), JobOutputs.NONE), json);
 
   private VisibilityApi.Answer get(String path, VisibilityApi.Access access) {
     return api.handle(new VisibilityApi.Call("GET", path, Map.of(), null, new byte[0]), access);
@@ -259,6 +257,11 @@ class VisibilityApiTest {
     assertThat(table.path("rows")).hasSize(2);
     assertThat(table.path("rows").get(0).path("cells").get(0).asText()).isEqualTo("locked");
     assertThat(table.path("columnDefinitions")).hasSize(8);
+    JsonNode cells = table.path("rows").get(0).path("cells");
+    assertThat(cells.get(5).asText())
+        .as("the span of the basis beside it, as of the same moment")
+        .isEqualTo("in 10m");
+    assertThat(cells.get(7).asText()).contains("(in 10m)");
   }
 
   private VisibilityApi.Answer post(String path, String body) {
