@@ -429,25 +429,41 @@ public final class AdmissionLoop implements AutoCloseable {
    * Stops the loop, then the writers, waiting up to {@link #CLOSE_WAIT} for each. Passes not yet
    * started are dropped; a pass already running finishes and hands its writes to the writers, which
    * send them before they stop: stopping the writers first would refuse those writes, leaving jobs
-   * decided but not written.
+   * decided but not written. Writes still queued when the wait is over are dropped, with one line
+   * that says how many: sent later they would only fail one by one against a client closed by then
+   * (thousands of lines after a burst), and a status not written is decided again by the next
+   * start.
    */
   @Override
   public void close() {
+    close(CLOSE_WAIT);
+  }
+
+  /** {@link #close()} with its wait given; for tests in this package. */
+  void close(Duration wait) {
     active = false;
     loop.shutdownNow();
-    awaitTermination(loop);
+    if (!awaitTermination(loop, wait)) {
+      LOG.warn("closing the admission loop: a pass still runs after {}; not waiting longer", wait);
+    }
     writers.shutdown();
-    awaitTermination(writers);
+    if (!awaitTermination(writers, wait)) {
+      int dropped = writers.shutdownNow().size();
+      LOG.warn(
+          "closing the admission loop: {} status writes not sent after {}; the next start decides"
+              + " those jobs again",
+          dropped,
+          wait);
+    }
     events.close();
   }
 
-  private static void awaitTermination(ExecutorService executor) {
+  private static boolean awaitTermination(ExecutorService executor, Duration wait) {
     try {
-      if (!executor.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.warn("closing the admission loop: still busy after {}; not waiting longer", CLOSE_WAIT);
-      }
+      return executor.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return false;
     }
   }
 }

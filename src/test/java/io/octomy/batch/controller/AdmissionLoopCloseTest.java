@@ -10,14 +10,19 @@ import io.octomy.batch.fixtures.ApiFixtures;
 import io.octomy.batch.fixtures.TestClock;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Policy;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * Closing the admission loop while a pass runs on its own thread, as a controller that stops (or
  * loses its lease) does: the pass that already decided hands its writes to the writers before they
- * stop, and a pass asked for after the close is not an error.
+ * stop, and a pass asked for after the close is not an error; writes the server does not take
+ * within the wait are dropped, not sent later against a closed client.
  */
 class AdmissionLoopCloseTest {
 
@@ -65,5 +70,67 @@ class AdmissionLoopCloseTest {
     assertThat(cluster.job("a").getStatus().getPhase()).isEqualTo(JobPhase.Admitted);
     loop.requestPass(); // after the close: nothing runs, nothing is thrown
     assertThat(view.passes).hasValue(1);
+  }
+
+  @Test
+  void writesStillQueuedWhenTheWaitIsOverAreDroppedNotSentLater() throws Exception {
+    FakeCluster cluster = new FakeCluster();
+    TestClock clock = TestClock.standing();
+    cluster.add(
+        aNode("n1")
+            .capacity(ApiFixtures.CPU, 4000)
+            .executor(Executor.Process)
+            .heartbeat(clock.instant())
+            .build());
+    for (int i = 0; i < 10; i++) {
+      cluster.add(aJob("big-" + i).cpu(9000).build()); // each decision is a status to write
+    }
+    CountDownLatch serverAnswers = new CountDownLatch(1);
+    AtomicInteger statusWritesSent = new AtomicInteger();
+    ClusterWriter slowServer =
+        (ClusterWriter)
+            Proxy.newProxyInstance(
+                ClusterWriter.class.getClassLoader(),
+                new Class<?>[] {ClusterWriter.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("writeStatus")) {
+                    statusWritesSent.incrementAndGet();
+                    try {
+                      serverAnswers.await();
+                    } catch (InterruptedException e) {
+                      return ClusterWriter.Result.FAILED;
+                    }
+                  }
+                  try {
+                    return method.invoke(cluster, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    AdmissionLoop loop =
+        new AdmissionLoop(
+            cluster,
+            slowServer,
+            Policy.defaults(),
+            clock,
+            new ControllerMetrics(new SimpleMeterRegistry()),
+            new AdmissionLoop.Settings(
+                Duration.ZERO, Duration.ofHours(1), Duration.ofSeconds(30), 2));
+    loop.start();
+    loop.activate();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (statusWritesSent.get() < 2 && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    assertThat(statusWritesSent).as("both writers wait on the server").hasValue(2);
+
+    long t0 = System.nanoTime();
+    loop.close(Duration.ofMillis(200));
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+    serverAnswers.countDown();
+    Thread.sleep(300);
+    assertThat(statusWritesSent)
+        .as("the eight writes still queued were dropped, not sent after the close")
+        .hasValue(2);
   }
 }
