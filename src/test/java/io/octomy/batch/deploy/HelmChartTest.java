@@ -204,6 +204,55 @@ class HelmChartTest {
   }
 
   @Test
+  void aValueTheChartDoesNotKnowIsRefusedNamingIt() {
+    assertThatThrownBy(() -> Chart.template(Map.of("agent.exector", "Process")))
+        .as("a misspelt value would otherwise be ignored without a word")
+        .hasMessageContaining("exector")
+        .hasMessageContaining("not allowed");
+  }
+
+  @Test
+  void aValueOutsideItsChoicesIsRefusedWithTheChoices() {
+    assertThatThrownBy(() -> Chart.template(Map.of("agent.executor", "Processes")))
+        .hasMessageContaining("/agent/executor")
+        .hasMessageContaining("'Pod', 'Process'");
+    assertThatThrownBy(() -> Chart.template(Map.of("agent.mode", "drone")))
+        .hasMessageContaining("/agent/mode")
+        .hasMessageContaining("'Drone'");
+    assertThatThrownBy(() -> Chart.template(Map.of("visibility.port", "70000")))
+        .hasMessageContaining("/visibility/port");
+  }
+
+  @Test
+  void aProcessAgentKeepsItsStateInAWritableFolderOfItsPod() {
+    JsonNode pod = Chart.template(Map.of("agent.executor", "Process")).agentPod();
+    JsonNode c = pod.at("/spec/containers/0");
+    assertThat(texts(c.path("args"))).contains("--state-dir=/var/lib/octomy-batch");
+    assertThat(c.at("/securityContext/readOnlyRootFilesystem").asBoolean())
+        .as("so the state cannot go on the root filesystem")
+        .isTrue();
+    JsonNode mount = null;
+    for (JsonNode m : c.path("volumeMounts")) {
+      if (m.path("mountPath").asText().equals("/var/lib/octomy-batch")) {
+        mount = m;
+      }
+    }
+    assertThat(mount).isNotNull();
+    assertThat(mount.path("readOnly").asBoolean()).isFalse();
+    String volume = mount.path("name").asText();
+    JsonNode found = null;
+    for (JsonNode v : pod.at("/spec/volumes")) {
+      if (v.path("name").asText().equals(volume)) {
+        found = v;
+      }
+    }
+    assertThat(found.has("emptyDir")).isTrue();
+    assertThat(texts(Chart.defaults().agentPod().at("/spec/containers/0/args")))
+        .as("a Pod agent keeps no state")
+        .noneMatch(a -> a.startsWith("--state-dir"));
+  }
+
+  @Test
   void metricsServiceSelectsOnlyControllerPods() {
     Chart.Rendered r = Chart.defaults();
     JsonNode selector = r.get("Service", "octomy-batch-metrics").at("/spec/selector");

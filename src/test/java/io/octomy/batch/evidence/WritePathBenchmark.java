@@ -306,7 +306,6 @@ public final class WritePathBenchmark {
     }
   }
 
-  /** A job no node can hold, with generateName so each POST makes a new one. */
   /** A round with refused creates measures refusals, not the write path. */
   private static long requireAllMade(RawCreates.Round round, String what) {
     if (round.failed() > 0 || round.created() == 0) {
@@ -319,6 +318,7 @@ public final class WritePathBenchmark {
     return round.created();
   }
 
+  /** A job no node can hold, with generateName so each POST makes a new one. */
   private static String jobBody(String namespace) {
     BatchJob j = QueueBenchmark.waitingJob("unused");
     j.getMetadata().setName(null);
