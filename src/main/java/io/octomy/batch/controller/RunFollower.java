@@ -12,6 +12,7 @@ import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
 import io.octomy.batch.vocabulary.Times;
@@ -232,24 +233,20 @@ final class RunFollower {
     BatchJobStatus s = c.status();
     boolean was = Conditions.isTrue(s.getConditions(), ConditionTypes.STOP_PENDING);
     long gen = SnapshotBuilder.generation(job);
-    String silence = node == null || s.getPhase().isFinished() ? null : silence(node, now);
+    String silence =
+        node == null || s.getPhase().isFinished() || !ReservationFinalizer.on(job)
+            ? null
+            : silence(node, now);
     if (silence != null) {
-      String heartbeat = node.getStatus() == null ? null : node.getStatus().getHeartbeatTime();
-      String ns = job.getMetadata().getNamespace();
-      String name = job.getMetadata().getName();
       String message =
           "deleted; waiting for the agent of node "
               + s.getNode()
               + " to end the process and report it, but the node is not ready ("
               + silence
-              + (heartbeat == null ? "" : "; its agent last reported at " + heartbeat)
-              + "). Start that agent; if the machine is gone for good, remove the finalizer"
-              + " (kubectl patch batchjob "
-              + name
-              + " -n "
-              + ns
-              + " --type=merge -p '{\"metadata\":{\"finalizers\":null}}'), which frees the"
-              + " job's place whether or not its process still runs there.";
+              + since(node, silence)
+              + "). Start that agent; if the machine is gone for good, remove the finalizer ("
+              + finalizerRemoval(job)
+              + "), which frees the job's place whether or not its process still runs there.";
       s.setMessage(message);
       s.setConditions(
           Conditions.set(
@@ -267,6 +264,48 @@ final class RunFollower {
               gen,
               now));
     }
+  }
+
+  /**
+   * Since when, in words that stay the same while the wait lasts (so it is written once): the last
+   * report of a silent agent, or when the node stopped being ready for another reason (an agent
+   * that reports but is not ready would otherwise move its heartbeat into the job's words on every
+   * report).
+   */
+  private static String since(BatchNode node, String silence) {
+    var status = node.getStatus();
+    if (status == null) {
+      return "";
+    }
+    if (silence.equals(NodeLiveness.REASON_NOT_REPORTING)) {
+      return status.getHeartbeatTime() == null
+          ? ""
+          : "; its agent last reported at " + status.getHeartbeatTime();
+    }
+    Condition ready = Conditions.find(status.getConditions(), ConditionTypes.READY);
+    return ready == null || ready.getLastTransitionTime() == null
+        ? ""
+        : " since " + ready.getLastTransitionTime();
+  }
+
+  /**
+   * The command that removes the controller's finalizer and no other: a JSON patch that first tests
+   * the entry it removes, so it cannot take another finalizer if the list changed meanwhile.
+   */
+  private static String finalizerRemoval(BatchJob job) {
+    int at = job.getMetadata().getFinalizers().indexOf(Finalizers.RESERVATION);
+    String path = "/metadata/finalizers/" + at;
+    return "kubectl patch batchjob "
+        + job.getMetadata().getName()
+        + " -n "
+        + job.getMetadata().getNamespace()
+        + " --type=json -p '[{\"op\":\"test\",\"path\":\""
+        + path
+        + "\",\"value\":\""
+        + Finalizers.RESERVATION
+        + "\"},{\"op\":\"remove\",\"path\":\""
+        + path
+        + "\"}]'";
   }
 
   /**

@@ -120,9 +120,13 @@ class DeletionLoopTest {
     assertThat(state("a")).as("its process may still run").isEqualTo("Running@n1");
     assertThat(waiting.getStatus().getMessage())
         .contains("waiting for the agent of node n1 to end the process")
-        .contains("not ready (AgentStopped; its agent last reported at")
+        .contains("not ready (AgentStopped since ")
         .contains("Start that agent")
-        .contains("kubectl patch batchjob a -n default --type=merge");
+        .contains(
+            "kubectl patch batchjob a -n default --type=json -p"
+                + " '[{\"op\":\"test\",\"path\":\"/metadata/finalizers/0\","
+                + "\"value\":\"batch.octomy.io/reservation-in-use\"},"
+                + "{\"op\":\"remove\",\"path\":\"/metadata/finalizers/0\"}]'");
     Condition pending =
         Conditions.find(waiting.getStatus().getConditions(), ConditionTypes.STOP_PENDING);
     assertThat(pending.getStatus()).isEqualTo(ConditionTypes.TRUE);

@@ -21,7 +21,7 @@ import javax.net.ssl.SSLContext;
  * POST makes a new object), each on its own kept-alive HTTPS connection, as {@code ab -k} does: the
  * server's cost per create with as little client work as possible.
  */
-final class RawCreates {
+final class RawCreates implements CreateClients {
 
   private final List<HttpClient> clients = new ArrayList<>();
   private final URI collection;
@@ -49,6 +49,23 @@ final class RawCreates {
     double perSecond() {
       return created / seconds;
     }
+  }
+
+  @Override
+  public Round run(String body, String query, int creates, Duration limit)
+      throws InterruptedException {
+    return run(body, query, (n, t) -> n >= creates || t >= limit.toNanos());
+  }
+
+  /** The clients run in this JVM: its processor time is theirs (and the benchmark's). */
+  @Override
+  public double processorSeconds() {
+    return JvmProcessorTime.now().seconds();
+  }
+
+  @Override
+  public String describe() {
+    return clients.size() + " JDK HttpClient clients";
   }
 
   /**

@@ -22,8 +22,11 @@ import java.util.Map;
  * (in windows of 2,000), beside dry-run creates/s on the same connections (the same request
  * handling without the commit); then the resident memory with the 20,000-odd jobs decided, and a
  * restart on that state. First the server warms up for {@code --warmup-s} on creates in another
- * namespace, deleted before the fill, so that the fill measures a compiled create path. See
- * docs/benchmarks.md.
+ * namespace, deleted before the fill, so that the fill measures a compiled create path. The clients
+ * are the JDK's ({@code --client jdk}) or ApacheBench's ({@code --client ab}); whether the fill's
+ * jobs are decided is read once it is over, or, with {@code --watch-fill true}, by a watch open
+ * through the fill, as a user's {@code kubectl get -w} would be (it costs both the server and this
+ * JVM a share of the same processors). See docs/benchmarks.md.
  */
 public final class WritePathBenchmark {
 
@@ -46,7 +49,9 @@ public final class WritePathBenchmark {
                 "dry-run-s", "4",
                 "warmup-s", "45",
                 "jvm", "",
-                "keep-state", ""));
+                "keep-state", "",
+                "client", "jdk",
+                "watch-fill", "false"));
     System.out.println("write path benchmark " + a);
     List<String> jvm = StandaloneChild.jvmOptions(a.string("jvm"));
     Map<String, String> figures = new LinkedHashMap<>();
@@ -79,16 +84,18 @@ public final class WritePathBenchmark {
     ChildJvm standalone = StandaloneChild.start(jvm, state, "first", QueueBenchmark.CPU + "=64000");
     try {
       Config config = StandaloneChild.config(standalone);
-      try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-          JobTimes times = new JobTimes(client, NS)) {
+      try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+        JobTimes fillWatch =
+            Boolean.parseBoolean(a.string("watch-fill")) ? new JobTimes(client, NS) : null;
         StandaloneChild.awaitNodeReady(client);
         client
             .namespaces()
             .resource(
                 new NamespaceBuilder().withNewMetadata().withName("warm").endMetadata().build())
             .create();
-        RawCreates warm = new RawCreates(config, "warm", clients);
-        RawCreates raw = new RawCreates(config, NS, clients);
+        CreateClients warm = clients(a, config, "warm", clients);
+        CreateClients raw = clients(a, config, NS, clients);
+        System.out.println("# clients: " + raw.describe());
         String body = jobBody(NS);
 
         // The JIT warms up on creates in another namespace, in rounds of at most WARM_ROUND jobs,
@@ -102,23 +109,24 @@ public final class WritePathBenchmark {
         long warmCreates = 0;
         long warmStart = System.nanoTime();
         while (System.nanoTime() < warmUntil) {
-          long left = warmUntil - System.nanoTime();
+          long remaining = warmUntil - System.nanoTime();
           warmCreates +=
               requireAllMade(
-                  warm.run(warmBody, "", (made, elapsed) -> made >= WARM_ROUND || elapsed >= left),
-                  "warm-up");
+                  warm.run(warmBody, "", WARM_ROUND, Duration.ofNanos(remaining)), "warm-up");
+          // Deleted until none is left: a create ab sent just before its time ran out can be
+          // committed after the delete of the collection, so one not being deleted is deleted.
           client.resources(BatchJob.class).inNamespace("warm").delete();
-          while (!client
-              .resources(BatchJob.class)
-              .inNamespace("warm")
-              .list()
-              .getItems()
+          List<BatchJob> left;
+          while (!(left = client.resources(BatchJob.class).inNamespace("warm").list().getItems())
               .isEmpty()) {
+            if (left.stream().anyMatch(j -> j.getMetadata().getDeletionTimestamp() == null)) {
+              client.resources(BatchJob.class).inNamespace("warm").delete();
+            }
             Thread.sleep(100);
           }
         }
         requireAllMade(
-            warm.run(warmBody, "dryRun=All", RawCreates.StopRule.after(Duration.ofSeconds(3))),
+            warm.run(warmBody, "dryRun=All", Integer.MAX_VALUE, Duration.ofSeconds(3)),
             "warm-up dry run");
         out.put(
             "warmup_creates" + tag,
@@ -127,9 +135,9 @@ public final class WritePathBenchmark {
                 warmCreates, (System.nanoTime() - warmStart) / 1e9, WARM_ROUND));
 
         int from = a.integer("from");
-        raw.run(body, "", RawCreates.StopRule.after(from));
+        raw.run(body, "", from, UNBOUNDED);
         Duration dry = Duration.ofSeconds(a.integer("dry-run-s"));
-        RawCreates.Round dryLow = raw.run(body, "dryRun=All", RawCreates.StopRule.after(dry));
+        RawCreates.Round dryLow = raw.run(body, "dryRun=All", Integer.MAX_VALUE, dry);
         List<String> windows = new ArrayList<>();
         double firstRate = 0;
         double lastRate = 0;
@@ -140,10 +148,10 @@ public final class WritePathBenchmark {
         List<String> windowCpu = new ArrayList<>();
         WindowProcessorCost lastCpu = null;
         for (int at = from; at < a.integer("to"); at += window) {
-          ProcessorReading before = ProcessorReading.now(standalone.pid());
-          RawCreates.Round r = raw.run(body, "", RawCreates.StopRule.after(window));
+          ProcessorReading before = ProcessorReading.now(standalone.pid(), raw);
+          RawCreates.Round r = raw.run(body, "", window, UNBOUNDED);
           WindowProcessorCost cpu =
-              ProcessorReading.now(standalone.pid()).since(before, r.created());
+              ProcessorReading.now(standalone.pid(), raw).since(before, r.created());
           filled += r.created();
           windows.add(String.format("%d-%d:%.0f", at, at + r.created(), r.perSecond()));
           windowCpu.add(String.format("%d:%s", at, cpu));
@@ -159,12 +167,14 @@ public final class WritePathBenchmark {
         }
         double fillSeconds = (System.nanoTime() - fillStart) / 1e9;
         double cpuBeforeDry = ProcStatus.cpuSeconds(standalone.pid());
-        RawCreates.Round dryHigh = raw.run(body, "dryRun=All", RawCreates.StopRule.after(dry));
+        RawCreates.Round dryHigh = raw.run(body, "dryRun=All", Integer.MAX_VALUE, dry);
         double cpuDry = ProcStatus.cpuSeconds(standalone.pid()) - cpuBeforeDry;
         long total = client.resources(BatchJob.class).inNamespace(NS).list().getItems().size();
         long caughtUp = System.nanoTime();
-        while (times.decidedTotal() < total) {
-          Thread.sleep(20);
+        try (JobTimes times = fillWatch != null ? fillWatch : new JobTimes(client, NS)) {
+          while (times.decidedTotal() < total) {
+            Thread.sleep(20);
+          }
         }
         // the server's processor time for each create of the fill, until every one is decided: the
         // request, its commit, its watch events, and the controller's pass and status write (the
@@ -235,23 +245,35 @@ public final class WritePathBenchmark {
     }
   }
 
+  /** A round with no time limit: it ends when its creates are answered. */
+  private static final Duration UNBOUNDED = Duration.ofDays(1);
+
+  /** {@code --client jdk} (the default) or {@code --client ab}. */
+  private static CreateClients clients(Args a, Config config, String namespace, int count)
+      throws Exception {
+    return switch (a.string("client")) {
+      case "jdk" -> new RawCreates(config, namespace, count);
+      case "ab" -> new ApacheBenchCreates(config, namespace, count);
+      default ->
+          throw new IllegalArgumentException(
+              "--client "
+                  + a.string("client")
+                  + ": write jdk (the JDK's client) or ab (ApacheBench)");
+    };
+  }
+
   /**
    * Processor time so far, in seconds: the server (launcher and server JVM), its just-in-time
-   * compiler threads' part, its admission loop's part, and this benchmark's own JVM (its clients,
-   * TLS and watch).
+   * compiler threads' part, its admission loop's part, and the benchmark's (its JVM: the JDK
+   * clients, TLS and watch; with {@code ab}, its processes too).
    */
   private record ProcessorReading(double server, double compiler, double loop, double benchmark) {
-    static ProcessorReading now(long serverPid) throws IOException {
+    static ProcessorReading now(long serverPid, CreateClients clients) throws IOException {
       return new ProcessorReading(
           ProcStatus.cpuSeconds(serverPid),
           ProcStatus.compilerCpuSeconds(serverPid),
           ProcStatus.admissionLoopCpuSeconds(serverPid),
-          ProcessHandle.current()
-                  .info()
-                  .totalCpuDuration()
-                  .orElseThrow(() -> new IllegalStateException("no processor time for this JVM"))
-                  .toNanos()
-              / 1e9);
+          clients.processorSeconds());
     }
 
     WindowProcessorCost since(ProcessorReading start, long creates) {
