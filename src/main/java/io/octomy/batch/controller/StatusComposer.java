@@ -242,9 +242,12 @@ public final class StatusComposer {
         }
       }
     }
+    // A real API server raises a custom resource's generation when a delete marks it (the
+    // deletionTimestamp); that is no edit, and a job on its way out has no change to apply.
     if (s.getObservedGeneration() != null
         && gen > s.getObservedGeneration()
-        && !s.getPhase().isFinished()) {
+        && !s.getPhase().isFinished()
+        && job.getMetadata().getDeletionTimestamp() == null) {
       conditions =
           Conditions.set(
               conditions,

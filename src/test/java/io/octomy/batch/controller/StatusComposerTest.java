@@ -219,6 +219,19 @@ class StatusComposerTest {
   }
 
   @Test
+  void theGenerationADeleteAddsIsNotTakenForASpecChange() {
+    BatchJobStatus admitted =
+        StatusComposer.decided(
+                job(null, 1), new Decision.Admit("n1", NodeMode.Drone, 100, false), T0)
+            .status();
+    BatchJob deleted = job(admitted, 2);
+    deleted.getMetadata().setDeletionTimestamp(Times.format(T0.plusSeconds(5)));
+    var c = StatusComposer.running(deleted, null, T0.plusSeconds(10));
+    assertThat(Conditions.find(c.status().getConditions(), ConditionTypes.SPEC_CHANGE_IGNORED))
+        .isNull();
+  }
+
+  @Test
   void rejectionAndSkipAreFinalWithWarnings() {
     var r =
         StatusComposer.decided(
