@@ -287,13 +287,19 @@ public final class NodeAgent implements AutoCloseable {
     }
   }
 
-  /** A failed report or tick must not end the schedule: log it and try again next time. */
+  /**
+   * A failed report or tick must not end the schedule: log it and try again next time. An Error too
+   * (a class that cannot be loaded, a stack overflow): a periodic task that throws is never run
+   * again, and the agent would live on without a heartbeat or a word in its log.
+   */
   private Runnable guarded(String what, Runnable task) {
     return () -> {
       try {
         task.run();
       } catch (RuntimeException e) {
         LOG.warn("agent {} failed {}: {}", settings.nodeName(), what, e.toString());
+      } catch (Error e) {
+        LOG.error("agent {} failed {}; trying again next time", settings.nodeName(), what, e);
       }
     };
   }

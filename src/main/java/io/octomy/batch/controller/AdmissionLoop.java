@@ -267,8 +267,10 @@ public final class AdmissionLoop implements AutoCloseable {
                   LOG.error("the writes of an admission pass failed", e);
                 }
               });
-    } catch (RuntimeException e) {
-      // A bad object or a bug must not stop the loop: log it and try again on the next pass.
+    } catch (RuntimeException | Error e) {
+      // A bad object or a bug must not stop the loop: log it and try again on the next pass. An
+      // Error too: the timer never runs a task again once it threw, and a leader that keeps its
+      // Lease but decides nothing would hold every job without a word.
       LOG.error("admission pass failed; retrying on the next pass", e);
     }
   }

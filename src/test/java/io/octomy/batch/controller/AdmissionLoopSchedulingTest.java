@@ -31,6 +31,10 @@ class AdmissionLoopSchedulingTest {
   }
 
   private AdmissionLoop loop(Duration passDelay) {
+    return loop(passDelay, Duration.ofHours(1));
+  }
+
+  private AdmissionLoop loop(Duration passDelay, Duration tick) {
     view.cluster.add(aJob("j1").request(ApiFixtures.CPU, 100).build());
     loop =
         new AdmissionLoop(
@@ -39,7 +43,7 @@ class AdmissionLoopSchedulingTest {
             Policy.defaults(),
             TestClock.standing(),
             new ControllerMetrics(new SimpleMeterRegistry()),
-            new AdmissionLoop.Settings(passDelay, Duration.ofHours(1), Duration.ofSeconds(30), 2));
+            new AdmissionLoop.Settings(passDelay, tick, Duration.ofSeconds(30), 2));
     return loop;
   }
 
@@ -90,5 +94,19 @@ class AdmissionLoopSchedulingTest {
     loop.awaitIdle();
 
     assertThat(view.passes).hasValue(3);
+  }
+
+  @Test
+  void anErrorInAPassDoesNotStopTheTimer() throws Exception {
+    view.failing.set(3); // the requested first pass and at least two of the timer's
+    loop(Duration.ZERO, Duration.ofMillis(20)).start();
+    loop.activate();
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (view.passes.get() < 6 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+
+    assertThat(view.passes.get()).isGreaterThanOrEqualTo(6);
   }
 }

@@ -18,6 +18,9 @@ final class CountingClusterView implements ClusterView {
   final Semaphore permits = new Semaphore(0);
   volatile boolean holding;
 
+  /** Reads of the jobs still to fail with an Error, as a class that cannot be loaded does. */
+  final AtomicInteger failing = new AtomicInteger();
+
   void hold() {
     holding = true;
   }
@@ -36,6 +39,9 @@ final class CountingClusterView implements ClusterView {
   public Collection<BatchJob> jobs() {
     passes.incrementAndGet();
     arrived.release();
+    if (failing.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new NoClassDefFoundError("io/example/Missing");
+    }
     if (holding) {
       permits.acquireUninterruptibly();
     }
