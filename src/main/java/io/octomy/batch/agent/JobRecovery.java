@@ -3,6 +3,7 @@ package io.octomy.batch.agent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -38,9 +39,17 @@ final class JobRecovery {
   /** Its process still runs: the executor watches it as it would one it started. */
   record Readopt(JobState state, ProcessHandle process) implements Recovered {}
 
-  /** Its process is gone (or was never found): the executor records this end. */
-  record Ended(JobState state, Integer exitCode, String reason, String message)
-      implements Recovered {}
+  /**
+   * Its process is gone (or was never found): the executor records this end, at {@code endedAt}
+   * when it is known (the exit code file was written then), else when it is found.
+   */
+  record Ended(JobState state, Integer exitCode, String reason, String message, Instant endedAt)
+      implements Recovered {
+
+    Ended(JobState state, Integer exitCode, String reason, String message) {
+      this(state, exitCode, reason, message, null);
+    }
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(JobRecovery.class);
 
@@ -119,7 +128,14 @@ final class JobRecovery {
   private Recovered finishFromExitCode(RunKey key, JobState s) {
     Integer code = store.readExitCode(key);
     if (code != null) {
-      return new Ended(s, code, JobWrapper.reasonFor(code), JobWrapper.messageFor(code));
+      // It ended while no agent ran: its run lasted until the wrapper wrote the code, not until
+      // this restart (a run time that includes the agent's downtime would skew its type's record).
+      return new Ended(
+          s,
+          code,
+          JobWrapper.reasonFor(code),
+          JobWrapper.messageFor(code),
+          store.exitCodeWritten(key));
     }
     return new Ended(
         s,

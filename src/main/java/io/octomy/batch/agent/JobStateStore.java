@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -153,6 +154,15 @@ final class JobStateStore {
     try {
       return Integer.valueOf(Files.readString(exitCodeFile(key)).trim());
     } catch (IOException | NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** When the wrapper wrote the exit code (the process's end), if it did and the time is known. */
+  Instant exitCodeWritten(RunKey key) {
+    try {
+      return Files.getLastModifiedTime(exitCodeFile(key)).toInstant();
+    } catch (IOException e) {
       return null;
     }
   }

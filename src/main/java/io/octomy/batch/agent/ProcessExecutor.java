@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -98,7 +99,12 @@ public final class ProcessExecutor implements AutoCloseable {
         if (found instanceof JobRecovery.Readopt readopt) {
           adopt(key, readopt.process());
         } else if (found instanceof JobRecovery.Ended ended) {
-          finish(key, ended.exitCode(), ended.reason(), ended.message());
+          finish(
+              key,
+              ended.exitCode(),
+              ended.reason(),
+              ended.message(),
+              ended.endedAt() != null ? ended.endedAt() : clock.instant());
         }
       }
     }
@@ -348,7 +354,11 @@ public final class ProcessExecutor implements AutoCloseable {
   }
 
   private void finish(RunKey key, Integer code, String reason, String message) {
-    JobState done = states.get(key).finished(code, reason, message, clock.instant());
+    finish(key, code, reason, message, clock.instant());
+  }
+
+  private void finish(RunKey key, Integer code, String reason, String message, Instant at) {
+    JobState done = states.get(key).finished(code, reason, message, at);
     try {
       store.update(done);
     } catch (UncheckedIOException e) {
