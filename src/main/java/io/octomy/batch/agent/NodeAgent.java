@@ -11,6 +11,7 @@ import io.octomy.batch.api.Executor;
 import io.octomy.batch.vocabulary.Labels;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -55,6 +56,16 @@ public final class NodeAgent implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
 
+  /**
+   * How long {@link #close()} takes at most, whatever it waits on. The client's requests to a
+   * server that accepts connections and never answers fail only after two minutes of retries, and a
+   * start holds the agent until its requests end; a stop must not wait for that. 20 s leaves room
+   * for what a stop normally waits on (the last report, 5 s, then the agent's thread, 10 s) and
+   * ends inside the 30 s a Pod is given between SIGTERM and SIGKILL by default (the chart sets no
+   * other), so the agent's Pod ends on its own.
+   */
+  public static final Duration STOP_BOUND = Duration.ofSeconds(20);
+
   private final KubernetesClient client;
   private final AgentSettings settings;
   private final HostProbe probe;
@@ -78,7 +89,12 @@ public final class NodeAgent implements AutoCloseable {
   private volatile String agentId;
 
   private boolean started;
-  private boolean closed;
+
+  /** Set by the first {@link #close()}; a later one returns at once. */
+  private final AtomicBoolean closeRequested = new AtomicBoolean();
+
+  /** What the stop is doing, for the line that says what a stop past its bound left. */
+  private volatile String stopStep = "waiting for its start to end";
 
   /**
    * An agent bounded by this process's cgroup, as the real agent is.
@@ -128,7 +144,7 @@ public final class NodeAgent implements AutoCloseable {
    *     reached or refuses the first writes
    */
   public synchronized NodeAgent start() throws InterruptedException {
-    if (started || closed) {
+    if (started || closeRequested.get()) {
       throw new IllegalStateException("a NodeAgent starts once");
     }
     started = true;
@@ -346,17 +362,44 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /**
-   * Stops reporting and following jobs. Running processes keep running and are re-adopted by the
-   * next agent on the same state directory. The client is not closed.
+   * Stops reporting and following jobs, within {@link #STOP_BOUND}. Running processes keep running
+   * and are re-adopted by the next agent on the same state directory. The client is not closed.
+   *
+   * <p>The stop runs on a thread of its own. If it has not ended within the bound (a start under
+   * way still waits on the API server, or a request that server does not answer), one line says
+   * what it was waiting for and this returns; the stop goes on in the background or ends with the
+   * process, and no job is stopped either way.
    */
   @Override
-  public synchronized void close() {
-    if (closed) {
+  public void close() {
+    if (!closeRequested.compareAndSet(false, true)) {
       return;
     }
-    closed = true;
+    Thread stop = new Thread(this::stop, "octomy-agent-stop-" + settings.nodeName());
+    stop.setDaemon(true);
+    stop.start();
+    try {
+      stop.join(STOP_BOUND.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (stop.isAlive()) {
+      LOG.warn(
+          "agent {} gave up stopping after {} s, while {}; its jobs run on, for the next agent on "
+              + "its state directory to re-adopt",
+          settings.nodeName(),
+          STOP_BOUND.toSeconds(),
+          stopStep);
+    }
+  }
+
+  /** Synchronized with {@link #start()}: a start under way ends first. */
+  private synchronized void stop() {
+    stopStep = "saying it stopped";
     sayStopped();
+    stopStep = "stopping its informers";
     informers.forEach(SharedIndexInformer::stop);
+    stopStep = "waiting for a report or reconcile under way";
     loop.shutdownNow();
     try {
       if (!loop.awaitTermination(10, TimeUnit.SECONDS)) {
@@ -365,6 +408,7 @@ public final class NodeAgent implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    stopStep = "detaching from its jobs";
     if (tracker != null) {
       tracker.close();
     }

@@ -111,7 +111,8 @@ public final class AgentCommand implements Callable<Integer> {
             new Thread(
                 () -> {
                   // Leaves running processes running; the next agent on this state directory
-                  // re-adopts them.
+                  // re-adopts them. Ends within NodeAgent.STOP_BOUND even when the server does
+                  // not answer: what still waits on it is left to end with the process.
                   agent.close();
                   client.close();
                   stopped.countDown();

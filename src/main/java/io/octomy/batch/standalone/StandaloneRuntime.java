@@ -131,7 +131,7 @@ public final class StandaloneRuntime implements AutoCloseable {
     } catch (RuntimeException | IOException | InterruptedException e) {
       // Nothing half-started stays behind: the state directory's lock is released for the next try.
       if (agent != null) {
-        agent.close(); // waits for a start under way to end
+        agent.close(); // waits for a start under way to end, at most NodeAgent.STOP_BOUND
       }
       if (visibility != null) {
         visibility.close();
