@@ -18,6 +18,7 @@ import io.octomy.batch.fixtures.TcpRelay;
 import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code octomy-batch agent} as its own process when its API server goes away. Stopped with SIGTERM
  * while the server does not answer, it ends within {@link NodeAgent#STOP_BOUND} whatever it was
- * waiting on, and the jobs it runs keep running for the next agent to re-adopt.
+ * waiting on, and the jobs it runs keep running for the next agent to re-adopt. Its connections
+ * cut, as when the server dies, it makes them again and logs no stack trace for it.
  */
 class AgentServerLossE2E {
 
@@ -114,6 +116,38 @@ class AgentServerLossE2E {
       assertThat(reportedRunning(client, "long")).isTrue();
       assertThat(jobProcesses).allMatch(ProcessHandle::isAlive);
     }
+  }
+
+  @Test
+  void connectionsCutByADyingServerAreMadeAgainWithoutAStackTraceInTheLog() throws Exception {
+    try (EmbeddedApiServer server = server();
+        KubernetesClient client =
+            new KubernetesClientBuilder().withConfig(server.clientConfig()).build();
+        TcpRelay relay = TcpRelay.to(server.port())) {
+      agent(relayedKubeconfig(server, relay), "agent.log");
+      awaitLine("agent.log", "agent for node " + NODE);
+
+      relay.cut(); // the agent's watches end without a close frame, as when a server is killed
+      // Its node's watch is back once a spec change reaches the agent: its next report shows it.
+      client
+          .resources(BatchNode.class)
+          .withName(NODE)
+          .edit(
+              n -> {
+                n.getSpec().setMode(NodeMode.Off);
+                return n;
+              });
+      await("the offer of mode Off", Duration.ofSeconds(60), () -> offersNothing(client));
+
+      assertThat(log("agent.log").lines().filter(l -> l.startsWith("\tat ")))
+          .as("stack frames in the agent's log:\n%s", log("agent.log"))
+          .isEmpty();
+    }
+  }
+
+  private static boolean offersNothing(KubernetesClient client) {
+    BatchNodeStatus status = client.resources(BatchNode.class).withName(NODE).get().getStatus();
+    return Long.valueOf(0).equals(status.getOffer().getOthers().get(ApiFixtures.CPU));
   }
 
   private static boolean swallowed(TcpRelay relay) {
