@@ -35,7 +35,9 @@ final class LogsCommand implements Callable<Integer> {
   @Option(
       names = "--limit-bytes",
       paramLabel = "N",
-      description = "At most N bytes from the end (default: all, up to 16 MiB).")
+      description =
+          "At most the first N bytes of the output (of its last lines, with --tail), as kubectl logs "
+              + "(default: all of it; of an output over 16 MiB, its last 16 MiB).")
   Long limitBytes;
 
   @Spec CommandSpec spec;

@@ -273,6 +273,8 @@ class VisibilityE2E {
       Kubectl.Result logs = octomy.run(60, "octomy", "logs", "holder");
       assertThat(logs.exitCode()).as(logs.all()).isZero();
       assertThat(logs.out()).isEqualTo("hello from holder\n");
+      Kubectl.Result firstBytes = octomy.run(60, "octomy", "logs", "holder", "--limit-bytes", "5");
+      assertThat(firstBytes.out()).as("the first bytes, as kubectl logs").isEqualTo("hello");
       Kubectl.Result logsOfWaiting = octomy.run(60, "octomy", "logs", "big");
       assertThat(logsOfWaiting.exitCode()).isEqualTo(1);
       assertThat(logsOfWaiting.err()).contains("has not started yet");

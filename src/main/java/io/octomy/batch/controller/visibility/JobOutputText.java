@@ -5,54 +5,79 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
- * Reads a job's output file as {@code kubectl logs} reads a container's: all of it, its last lines
- * ({@code tailLines}) or at most so many bytes from its end ({@code limitBytes}), never more than
- * {@link #MAX_BYTES} at once so a huge log cannot exhaust the server.
+ * Reads a job's output file as {@code kubectl logs} reads a container's: all of it or its last
+ * lines ({@code tailLines}), of which {@code limitBytes} keeps at most so many bytes from the
+ * start. The output is never more than the file's last {@link #MAX_BYTES}, so a huge log cannot
+ * exhaust the server, and only the bytes answered are held in memory.
  */
 final class JobOutputText {
 
-  /** The most returned by one request; ask with tailLines or limitBytes for less. */
+  /** The most returned by one request: of a longer output, its end. */
   static final long MAX_BYTES = 16L << 20;
+
+  /** How much of the file is read at once while looking for the start of the last lines. */
+  private static final int SCAN_CHUNK = 64 * 1024;
 
   private JobOutputText() {}
 
   /**
    * @param tailLines the last lines only, or null for all
-   * @param limitBytes at most this many bytes from the end, or null for {@link #MAX_BYTES}
+   * @param limitBytes at most this many bytes from the start of those lines (as the kubelet cuts a
+   *     container's log), or null for all of them
    */
   static byte[] read(Path file, Long tailLines, Long limitBytes) throws IOException {
     if (!Files.exists(file)) {
       throw new NoSuchFileException(file.toString());
     }
-    long limit = Math.min(MAX_BYTES, limitBytes == null ? MAX_BYTES : Math.max(0, limitBytes));
     try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
       long size = f.length();
-      long start = Math.max(0, size - limit);
-      byte[] bytes = new byte[(int) (size - start)];
+      long start = Math.max(0, size - MAX_BYTES);
+      if (tailLines != null) {
+        start = startOfLastLines(f, start, size, tailLines);
+      }
+      long length = size - start;
+      if (limitBytes != null) {
+        length = Math.min(length, Math.max(0, limitBytes));
+      }
+      byte[] bytes = new byte[(int) length];
       f.seek(start);
       f.readFully(bytes);
-      return tailLines == null ? bytes : lastLines(bytes, tailLines);
+      return bytes;
     }
   }
 
-  /** The last {@code n} lines (a final line without a newline counts as one). */
-  static byte[] lastLines(byte[] bytes, long n) {
+  /**
+   * Where the last {@code n} lines of the file's bytes from {@code from} to {@code size} start
+   * ({@code from} when there are fewer; a final line without a newline counts as one), read
+   * backwards a chunk at a time.
+   */
+  private static long startOfLastLines(RandomAccessFile f, long from, long size, long n)
+      throws IOException {
     if (n <= 0) {
-      return new byte[0];
+      return size;
     }
-    int end = bytes.length;
-    if (end > 0 && bytes[end - 1] == '\n') {
-      end--; // the newline that ends the last line does not start another one
-    }
-    long seen = 0;
-    for (int i = end - 1; i >= 0; i--) {
-      if (bytes[i] == '\n' && ++seen == n) {
-        return Arrays.copyOfRange(bytes, i + 1, bytes.length);
+    long end = size;
+    if (end > from) {
+      f.seek(end - 1);
+      if (f.read() == '\n') {
+        end--; // the newline that ends the last line does not start another one
       }
     }
-    return bytes;
+    byte[] chunk = new byte[SCAN_CHUNK];
+    long seen = 0;
+    for (long pos = end; pos > from; ) {
+      int len = (int) Math.min(SCAN_CHUNK, pos - from);
+      pos -= len;
+      f.seek(pos);
+      f.readFully(chunk, 0, len);
+      for (int i = len - 1; i >= 0; i--) {
+        if (chunk[i] == '\n' && ++seen == n) {
+          return pos + i + 1;
+        }
+      }
+    }
+    return from;
   }
 }

@@ -26,7 +26,9 @@ import java.util.Map;
  *   <li>{@code POST /namespaces/NS/fitreviews}: what a BatchJob manifest would get now, nothing
  *       created ({@code FitReview}, its {@code spec.job} the manifest);
  *   <li>{@code GET /namespaces/NS/joblogs/NAME[?tailLines=N&limitBytes=N]}: a job's output as text,
- *       where it is kept on this machine.
+ *       where it is kept on this machine; as a Pod's log, {@code tailLines} picks the last lines
+ *       and {@code limitBytes} keeps at most so many bytes from the start of those (an output over
+ *       16 MiB is its last 16 MiB).
  * </ul>
  *
  * Every answer is computed when asked and nothing is written. Access is checked per namespace by

@@ -1,0 +1,83 @@
+package io.octomy.batch.controller.visibility;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A job's output read with the options of {@code kubectl logs}: {@code tailLines} picks the last
+ * lines, then {@code limitBytes} keeps the first bytes of those, as the kubelet does.
+ */
+class JobOutputTextTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void limitBytesKeepsTheStartOfTheOutput() throws IOException {
+    Path file = output("one\ntwo\nthree\n");
+    assertThat(read(file, null, 5L)).isEqualTo("one\nt");
+    assertThat(read(file, null, 1000L)).isEqualTo("one\ntwo\nthree\n");
+  }
+
+  @Test
+  void limitBytesCutsTheLastLinesFromTheirStart() throws IOException {
+    Path file = output("one\ntwo\nthree\n");
+    assertThat(read(file, 2L, 5L)).isEqualTo("two\nt");
+    assertThat(read(file, 1L, 1000L)).isEqualTo("three\n");
+  }
+
+  @Test
+  void tailLinesAloneGiveTheLastLines() throws IOException {
+    Path file = output("one\ntwo\nthree\n");
+    assertThat(read(file, 2L, null)).isEqualTo("two\nthree\n");
+    assertThat(read(file, 0L, null)).isEmpty();
+    assertThat(read(file, 10L, null)).isEqualTo("one\ntwo\nthree\n");
+    assertThat(read(output("a\nb"), 1L, null)).as("a last line without a newline").isEqualTo("b");
+  }
+
+  @Test
+  void theLastLinesAreFoundAcrossTheChunksTheFileIsReadIn() throws IOException {
+    String line = "x".repeat(50_000) + "\n";
+    Path file = output("first\n" + line + line + line);
+    assertThat(read(file, 3L, null)).isEqualTo(line + line + line);
+    assertThat(read(file, 4L, 6L)).isEqualTo("first\n");
+  }
+
+  @Test
+  void anOutputBeyondTheCapIsItsEndAndLimitBytesKeepsTheStartOfThat() throws IOException {
+    byte[] bytes = new byte[(int) JobOutputText.MAX_BYTES + 3];
+    Arrays.fill(bytes, (byte) 'b');
+    bytes[0] = 'a';
+    bytes[1] = 'a';
+    bytes[2] = 'a';
+    bytes[3] = 'c';
+    Path file = Files.write(dir.resolve("big.log"), bytes);
+
+    byte[] all = JobOutputText.read(file, null, null);
+    assertThat(all).hasSize((int) JobOutputText.MAX_BYTES);
+    assertThat(new String(all, 0, 2, StandardCharsets.US_ASCII)).isEqualTo("cb");
+    assertThat(read(file, null, 2L)).isEqualTo("cb");
+  }
+
+  @Test
+  void aJobThatWroteNothingHasNoOutputFile() {
+    assertThatThrownBy(() -> JobOutputText.read(dir.resolve("none.log"), null, null))
+        .isInstanceOf(NoSuchFileException.class);
+  }
+
+  private Path output(String text) throws IOException {
+    return Files.writeString(dir.resolve("output.log"), text);
+  }
+
+  private static String read(Path file, Long tailLines, Long limitBytes) throws IOException {
+    return new String(JobOutputText.read(file, tailLines, limitBytes), StandardCharsets.UTF_8);
+  }
+}
