@@ -142,6 +142,9 @@ class AgentServerLossE2E {
       assertThat(log("agent.log").lines().filter(l -> l.startsWith("\tat ")))
           .as("stack frames in the agent's log:\n%s", log("agent.log"))
           .isEmpty();
+      assertThat(log("agent.log").lines().filter(l -> l.contains("unstable version")))
+          .as("the client library's warning about our own API version, on every start")
+          .isEmpty();
     }
   }
 
