@@ -56,11 +56,10 @@ final class StartBasis {
 
   /**
    * What the forecast leaves out for a job that waits for capacity to be freed: jobs created later.
-   * One that fits the room sooner may take it first (as long as it has a place in the queue before
-   * this one's turn comes), and only once this job has waited past the starvation threshold are
-   * lower-priority jobs held back for it; without saying so, a stream of small jobs kept a big
-   * job's answer at "in a few seconds" for minutes. Empty once it starves, or when the forecast
-   * already reaches past that time.
+   * One that fits the freed room sooner may take it first, and only once this job has waited past
+   * the starvation threshold are lower-priority jobs held back for it; without saying so, a stream
+   * of small jobs kept a big job's answer at "in a few seconds" for minutes. Empty once it starves,
+   * or when the forecast already reaches past that time.
    */
   private String untilStarving(JobView job, Instant expected) {
     Instant queued = job.queuedAt() == null ? now : job.queuedAt();
