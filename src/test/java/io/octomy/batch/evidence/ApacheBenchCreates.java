@@ -14,10 +14,10 @@ import java.util.regex.Pattern;
 
 /**
  * Creates sent by ApacheBench ({@code ab -k -c C}, HTTP/1.0 keep-alive over TLS), one process per
- * round: how the performance figures the project started from were taken. It spends a tenth of the
- * processor time per request that the JDK's client does, so on two shared processors more of them
- * are left to the server. Needs {@code ab} on the PATH (Debian: {@code apt-get install
- * apache2-utils}).
+ * round: how the performance figures the project started from were taken. It spends 0.04–0.05 ms of
+ * processor time per create where the JDK's client spends about 0.2 ms (docs/benchmarks.md), so on
+ * two shared processors more of them are left to the server. Needs {@code ab} on the PATH (Debian:
+ * {@code apt-get install apache2-utils}).
  */
 final class ApacheBenchCreates implements CreateClients {
 
