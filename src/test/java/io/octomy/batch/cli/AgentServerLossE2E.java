@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.octomy.batch.Main;
 import io.octomy.batch.agent.NodeAgent;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
@@ -14,6 +13,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.fixtures.ApiFixtures;
+import io.octomy.batch.fixtures.ProductCommand;
 import io.octomy.batch.fixtures.TcpRelay;
 import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
@@ -187,29 +187,18 @@ class AgentServerLossE2E {
   }
 
   private Process agent(Path kubeconfig, String logName) throws IOException {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "agent",
-                "--node",
-                NODE,
-                "--kubeconfig",
-                kubeconfig.toString(),
-                "--state-dir",
-                dir.resolve("agent").toString(),
-                "--capacity",
-                ApiFixtures.CPU + "=1000"));
     ProcessBuilder pb =
-        new ProcessBuilder(cmd)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve(logName).toFile());
-    pb.environment().remove("KUBECONFIG");
+        ProductCommand.of(
+            dir.resolve(logName),
+            "agent",
+            "--node",
+            NODE,
+            "--kubeconfig",
+            kubeconfig.toString(),
+            "--state-dir",
+            dir.resolve("agent").toString(),
+            "--capacity",
+            ApiFixtures.CPU + "=1000");
     Process p = pb.start();
     started.add(p);
     return p;

@@ -31,22 +31,9 @@ class AdmissionLoopCloseTest {
     CountingClusterView view = new CountingClusterView();
     FakeCluster cluster = view.cluster;
     TestClock clock = TestClock.standing();
-    cluster.add(
-        aNode("n1")
-            .capacity(ApiFixtures.CPU, 4000)
-            .executor(Executor.Process)
-            .heartbeat(clock.instant())
-            .build());
+    addReadyNode(cluster, clock);
     cluster.add(aJob("a").cpu(1000).build());
-    AdmissionLoop loop =
-        new AdmissionLoop(
-            view,
-            cluster,
-            Policy.defaults(),
-            clock,
-            new ControllerMetrics(new SimpleMeterRegistry()),
-            new AdmissionLoop.Settings(
-                Duration.ZERO, Duration.ofHours(1), Duration.ofSeconds(30), 2));
+    AdmissionLoop loop = passingAtOnce(view, cluster, clock);
     view.hold();
     loop.start();
     loop.activate(); // asks for a pass, which the view holds while it reads the jobs
@@ -76,12 +63,7 @@ class AdmissionLoopCloseTest {
   void writesStillQueuedWhenTheWaitIsOverAreDroppedNotSentLater() throws Exception {
     FakeCluster cluster = new FakeCluster();
     TestClock clock = TestClock.standing();
-    cluster.add(
-        aNode("n1")
-            .capacity(ApiFixtures.CPU, 4000)
-            .executor(Executor.Process)
-            .heartbeat(clock.instant())
-            .build());
+    addReadyNode(cluster, clock);
     for (int i = 0; i < 10; i++) {
       cluster.add(aJob("big-" + i).cpu(9000).build()); // each decision is a status to write
     }
@@ -107,15 +89,7 @@ class AdmissionLoopCloseTest {
                     throw e.getCause();
                   }
                 });
-    AdmissionLoop loop =
-        new AdmissionLoop(
-            cluster,
-            slowServer,
-            Policy.defaults(),
-            clock,
-            new ControllerMetrics(new SimpleMeterRegistry()),
-            new AdmissionLoop.Settings(
-                Duration.ZERO, Duration.ofHours(1), Duration.ofSeconds(30), 2));
+    AdmissionLoop loop = passingAtOnce(cluster, slowServer, clock);
     loop.start();
     loop.activate();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -132,5 +106,27 @@ class AdmissionLoopCloseTest {
     assertThat(statusWritesSent)
         .as("the eight writes still queued were dropped, not sent after the close")
         .hasValue(2);
+  }
+
+  /** A node of 4,000 cpu-milli whose agent reports now. */
+  private static void addReadyNode(FakeCluster cluster, TestClock clock) {
+    cluster.add(
+        aNode("n1")
+            .capacity(ApiFixtures.CPU, 4000)
+            .executor(Executor.Process)
+            .heartbeat(clock.instant())
+            .build());
+  }
+
+  /** A loop whose requested passes start at once, with two status writers. */
+  private static AdmissionLoop passingAtOnce(
+      ClusterView view, ClusterWriter writer, TestClock clock) {
+    return new AdmissionLoop(
+        view,
+        writer,
+        Policy.defaults(),
+        clock,
+        new ControllerMetrics(new SimpleMeterRegistry()),
+        new AdmissionLoop.Settings(Duration.ZERO, Duration.ofHours(1), Duration.ofSeconds(30), 2));
   }
 }

@@ -1,12 +1,10 @@
 package io.octomy.batch.realcluster;
 
-import io.octomy.batch.Main;
+import io.octomy.batch.fixtures.ProductCommand;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -26,19 +24,7 @@ final class ProductProcess implements AutoCloseable {
 
   static ProductProcess start(Path log, Map<String, String> env, String... args)
       throws IOException {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb =
-        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-    pb.environment().remove("KUBECONFIG");
+    ProcessBuilder pb = ProductCommand.of(log, args);
     pb.environment().putAll(env);
     return new ProductProcess(pb.start(), log);
   }
