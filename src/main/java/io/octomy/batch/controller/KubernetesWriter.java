@@ -7,6 +7,9 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
@@ -22,6 +25,9 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,9 +40,13 @@ public final class KubernetesWriter implements ClusterWriter {
 
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesWriter.class);
 
+  /** How long a raised Event count waits for its answer; an Event is a notice, not a record. */
+  private static final long EVENT_WAIT_SECONDS = 10;
+
   private final KubernetesClient client;
   private final JobWriteRequests requests;
   private final Clock clock;
+  private final RepeatedEvents series = new RepeatedEvents();
 
   public KubernetesWriter(KubernetesClient client, Clock clock) {
     this.client = client;
@@ -154,44 +164,29 @@ public final class KubernetesWriter implements ClusterWriter {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>An Event identical to one this writer recorded before (same job, type, reason and message)
+   * raises that Event's count and last time with one merge patch instead of adding a second ({@link
+   * RepeatedEvents}); if the server no longer holds it (Events expire), a new one is created.
+   */
   @Override
   public void recordEvent(BatchJob job, JobEvent event, int count) {
     String now = Times.format(clock.instant());
-    String name = job.getMetadata().getName();
-    if (name.length() > 200) {
-      name = name.substring(0, 200);
-    }
+    RepeatedEvents.Identical identical = RepeatedEvents.Identical.of(job, event);
+    RepeatedEvents.Recorded before = series.last(identical);
     try {
-      client
-          .v1()
-          .events()
-          .inNamespace(job.getMetadata().getNamespace())
-          .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withName(name + "." + Long.toHexString(System.nanoTime()))
-                  .withNamespace(job.getMetadata().getNamespace())
-                  .endMetadata()
-                  .withNewInvolvedObject()
-                  .withApiVersion(job.getApiVersion())
-                  .withKind(job.getKind())
-                  .withName(job.getMetadata().getName())
-                  .withNamespace(job.getMetadata().getNamespace())
-                  .withUid(job.getMetadata().getUid())
-                  .withResourceVersion(job.getMetadata().getResourceVersion())
-                  .endInvolvedObject()
-                  .withType(event.type())
-                  .withReason(event.reason())
-                  .withMessage(event.message())
-                  .withFirstTimestamp(now)
-                  .withLastTimestamp(now)
-                  .withCount(count)
-                  .withNewSource()
-                  .withComponent(Labels.COMPONENT)
-                  .endSource()
-                  .withReportingComponent(Labels.COMPONENT)
-                  .build())
-          .create();
+      if (before != null) {
+        int total = before.count() + count;
+        if (raiseCount(job, before.eventName(), total, now)) {
+          series.recorded(identical, new RepeatedEvents.Recorded(before.eventName(), total));
+          return;
+        }
+        series.forget(identical);
+      }
+      String name = createEvent(job, event, count, now);
+      series.recorded(identical, new RepeatedEvents.Recorded(name, count));
     } catch (KubernetesClientException e) {
       LOG.debug(
           "event {} on {} not recorded: {}",
@@ -199,6 +194,85 @@ public final class KubernetesWriter implements ClusterWriter {
           job.getMetadata().getName(),
           e.getMessage());
     }
+  }
+
+  /**
+   * Raises a recorded Event's count with one merge patch (the client's own {@code patch} reads the
+   * Event first); false when the server no longer holds it.
+   */
+  private boolean raiseCount(BatchJob job, String eventName, int count, String now) {
+    ObjectNode patch = Serialization.jsonMapper().createObjectNode();
+    patch.put("count", count);
+    patch.put("lastTimestamp", now);
+    String master = client.getMasterUrl().toString();
+    String uri =
+        (master.endsWith("/") ? master.substring(0, master.length() - 1) : master)
+            + "/api/v1/namespaces/"
+            + job.getMetadata().getNamespace()
+            + "/events/"
+            + eventName;
+    HttpClient http = client.getHttpClient();
+    HttpRequest request =
+        http.newHttpRequestBuilder()
+            .uri(uri)
+            .patch("application/merge-patch+json", patch.toString())
+            .build();
+    int code;
+    try {
+      code = http.sendAsync(request, byte[].class).get(EVENT_WAIT_SECONDS, TimeUnit.SECONDS).code();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KubernetesClientException("interrupted", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new KubernetesClientException("no answer: " + e, e);
+    }
+    if (code == 404) {
+      return false;
+    }
+    if (!HttpResponse.isSuccessful(code)) {
+      throw new KubernetesClientException("answered " + code, code, null);
+    }
+    return true;
+  }
+
+  /** Creates a new Event; returns its name. */
+  private String createEvent(BatchJob job, JobEvent event, int count, String now) {
+    String name = job.getMetadata().getName();
+    if (name.length() > 200) {
+      name = name.substring(0, 200);
+    }
+    String eventName = name + "." + Long.toHexString(System.nanoTime());
+    client
+        .v1()
+        .events()
+        .inNamespace(job.getMetadata().getNamespace())
+        .resource(
+            new EventBuilder()
+                .withNewMetadata()
+                .withName(eventName)
+                .withNamespace(job.getMetadata().getNamespace())
+                .endMetadata()
+                .withNewInvolvedObject()
+                .withApiVersion(job.getApiVersion())
+                .withKind(job.getKind())
+                .withName(job.getMetadata().getName())
+                .withNamespace(job.getMetadata().getNamespace())
+                .withUid(job.getMetadata().getUid())
+                .withResourceVersion(job.getMetadata().getResourceVersion())
+                .endInvolvedObject()
+                .withType(event.type())
+                .withReason(event.reason())
+                .withMessage(event.message())
+                .withFirstTimestamp(now)
+                .withLastTimestamp(now)
+                .withCount(count)
+                .withNewSource()
+                .withComponent(Labels.COMPONENT)
+                .endSource()
+                .withReportingComponent(Labels.COMPONENT)
+                .build())
+        .create();
+    return eventName;
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.octomy.batch.controller;
 import static io.octomy.batch.fixtures.ApiFixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -18,6 +19,7 @@ import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -164,5 +166,63 @@ class KubernetesWriterIT {
     assertThat(result).isEqualTo(Result.FAILED);
     assertThat(requests.sent()).containsExactly("PUT " + JOBS + "s4/status");
     assertThat(client.resources(BatchJob.class).withName("s4").get().getStatus()).isNull();
+  }
+
+  private static final String EVENTS = "/api/v1/namespaces/default/events";
+
+  private List<Event> eventsOn(String job) {
+    return client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> job.equals(e.getInvolvedObject().getName()))
+        .toList();
+  }
+
+  @Test
+  void anEventIdenticalToOneRecordedRaisesItsCount() {
+    BatchJob job = created("e1");
+    JobEvent rejected = JobEvent.warning("Rejected", "e1 and e2 wait for each other");
+
+    writer.recordEvent(job, rejected, 1);
+    assertThat(requests.sent()).containsExactly("POST " + EVENTS);
+    Event first = eventsOn("e1").get(0);
+    requests.clear();
+    writer.recordEvent(job, rejected, 1);
+    writer.recordEvent(job, rejected, 2);
+    List<String> sent = requests.sent();
+
+    List<Event> events = eventsOn("e1");
+    assertThat(events).hasSize(1);
+    Event event = events.get(0);
+    assertThat(event.getMetadata().getName()).isEqualTo(first.getMetadata().getName());
+    assertThat(event.getCount()).isEqualTo(4);
+    assertThat(event.getFirstTimestamp()).isEqualTo(first.getFirstTimestamp());
+    assertThat(event.getMessage()).isEqualTo("e1 and e2 wait for each other");
+    String named = EVENTS + "/" + first.getMetadata().getName();
+    assertThat(sent).containsExactly("PATCH " + named, "PATCH " + named);
+  }
+
+  @Test
+  void anEventWithOtherWordsOrOnAnotherJobIsANewEvent() {
+    BatchJob a = created("e2");
+    BatchJob b = created("e3");
+
+    writer.recordEvent(a, JobEvent.normal("Admitted", "admitted on n1"), 1);
+    writer.recordEvent(a, JobEvent.normal("Admitted", "admitted on n2"), 1);
+    writer.recordEvent(b, JobEvent.normal("Admitted", "admitted on n1"), 1);
+
+    assertThat(eventsOn("e2")).extracting(Event::getCount).containsExactly(1, 1);
+    assertThat(eventsOn("e3")).extracting(Event::getCount).containsExactly(1);
+  }
+
+  @Test
+  void aRepeatOfAnEventTheServerNoLongerHoldsIsRecordedAfresh() {
+    BatchJob job = created("e4");
+    JobEvent failed = JobEvent.warning("Failed", "exit code 1");
+    writer.recordEvent(job, failed, 1);
+    client.v1().events().inNamespace("default").delete(); // as if it had expired
+
+    writer.recordEvent(job, failed, 1);
+    writer.recordEvent(job, failed, 1);
+
+    assertThat(eventsOn("e4")).extracting(Event::getCount).containsExactly(2);
   }
 }

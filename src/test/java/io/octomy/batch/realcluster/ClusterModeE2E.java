@@ -385,6 +385,40 @@ class ClusterModeE2E {
     assertThat(HealthTools.argoLua(chartHealth.resolve("batchnode.lua"), nodes).values())
         .extracting(HealthTools.Verdict::status)
         .containsOnly("Healthy");
+
+    // Two edits that leave the cycle in place are decided again, each time with the same words:
+    // describe shows one Rejected line with a count, as for any repeated Event on a cluster.
+    for (int cpu : new int[] {100, 200}) {
+      KubectlRun.Result edit =
+          product
+              .cluster()
+              .kubectl()
+              .run(
+                  "patch",
+                  "bj",
+                  "cycle-a",
+                  "-n",
+                  ns,
+                  "--type",
+                  "merge",
+                  "-p",
+                  "{\"spec\":{\"resources\":{\"requests\":{\"octomy.io/cpu-milli\":"
+                      + cpu
+                      + "}}}}");
+      assertThat(edit.exitCode()).as(edit.all()).isZero();
+      Eventually.within(
+          30,
+          () -> {
+            BatchJob j = admin.resources(BatchJob.class).inNamespace(ns).withName("cycle-a").get();
+            assertThat(j.getStatus().getObservedGeneration())
+                .isEqualTo(j.getMetadata().getGeneration());
+          });
+    }
+    Eventually.within(
+        30,
+        () ->
+            assertThat(product.cluster().kubectl().run("describe", "bj", "cycle-a", "-n", ns).out())
+                .containsPattern("Warning +Rejected +\\S+ \\(x3 over \\S+\\)"));
   }
 
   @Test
