@@ -460,6 +460,14 @@ public final class AdmissionLoop implements AutoCloseable {
     events.close();
   }
 
+  /**
+   * True once {@link #close()} has run and neither a pass nor a status write still runs: nothing
+   * this loop decided can reach the server any more.
+   */
+  public boolean stopped() {
+    return loop.isTerminated() && writers.isTerminated();
+  }
+
   private static boolean awaitTermination(ExecutorService executor, Duration wait) {
     try {
       return executor.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);

@@ -69,6 +69,7 @@ public final class BatchController implements AutoCloseable {
   private final ClusterView caches;
 
   private final AtomicBoolean closing;
+  private final LeaseRelease leaseRelease;
 
   private BatchController(
       Operator operator,
@@ -76,9 +77,11 @@ public final class BatchController implements AutoCloseable {
       HealthServer health,
       ControllerMetrics metrics,
       ClusterView caches,
-      AtomicBoolean closing) {
+      AtomicBoolean closing,
+      LeaseRelease leaseRelease) {
     this.caches = caches;
     this.closing = closing;
+    this.leaseRelease = leaseRelease;
     this.operator = operator;
     this.loop = loop;
     this.health = health;
@@ -100,6 +103,11 @@ public final class BatchController implements AutoCloseable {
             clock,
             metrics,
             options.loop());
+    String identity = System.getenv().getOrDefault("POD_NAME", "octomy-" + UUID.randomUUID());
+    LeaseRelease leaseRelease =
+        options.leaderElection()
+            ? new LeaseRelease(client, options.leaseNamespace(), Labels.COMPONENT, identity)
+            : null;
     Operator operator =
         new Operator(
             o -> {
@@ -112,8 +120,6 @@ public final class BatchController implements AutoCloseable {
                   .withConcurrentReconciliationThreads(2)
                   .withResourceCloner(new CachedObjectsUncopied());
               if (options.leaderElection()) {
-                String identity =
-                    System.getenv().getOrDefault("POD_NAME", "octomy-" + UUID.randomUUID());
                 Duration lease = options.leaseDuration();
                 // Renew well before the lease runs out, retry a few times within it (the defaults
                 // keep these ratios: 15s/10s/2s).
@@ -134,7 +140,9 @@ public final class BatchController implements AutoCloseable {
                               // lead.
                               loop.deactivate();
                               if (closing.get()) {
-                                return; // our own shutdown released the Lease
+                                // Our own shutdown: close() releases the Lease once the elector
+                                // has stopped.
+                                return;
                               }
                               LOG.warn(
                                   "lost the lease as {}; no more decisions from this replica",
@@ -171,7 +179,7 @@ public final class BatchController implements AutoCloseable {
     if (!options.leaderElection()) {
       loop.activate();
     }
-    return new BatchController(operator, loop, health, metrics, caches, closing);
+    return new BatchController(operator, loop, health, metrics, caches, closing, leaseRelease);
   }
 
   public AdmissionLoop loop() {
@@ -192,11 +200,24 @@ public final class BatchController implements AutoCloseable {
     return health == null ? -1 : health.port();
   }
 
+  /**
+   * Stops deciding, then the operator (which stops the elector: it renews no more), then gives the
+   * Lease up so that a standby leads at its next retry. Only when the loop has really stopped: with
+   * a pass or a status write still running past the loop's wait, the Lease is kept and runs out, so
+   * no other replica decides while this one may still write.
+   */
   @Override
   public void close() {
     closing.set(true);
     loop.close();
     operator.stop();
+    if (leaseRelease != null) {
+      if (loop.stopped()) {
+        leaseRelease.release();
+      } else {
+        LOG.warn("the admission loop still writes: the Lease is kept until it runs out");
+      }
+    }
     if (health != null) {
       health.close();
     }

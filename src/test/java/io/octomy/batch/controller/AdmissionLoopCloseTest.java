@@ -57,6 +57,7 @@ class AdmissionLoopCloseTest {
     assertThat(cluster.job("a").getStatus().getPhase()).isEqualTo(JobPhase.Admitted);
     loop.requestPass(); // after the close: nothing runs, nothing is thrown
     assertThat(view.passes).hasValue(1);
+    assertThat(loop.stopped()).as("nothing of the loop runs any more").isTrue();
   }
 
   @Test
@@ -69,34 +70,9 @@ class AdmissionLoopCloseTest {
     }
     CountDownLatch serverAnswers = new CountDownLatch(1);
     AtomicInteger statusWritesSent = new AtomicInteger();
-    ClusterWriter slowServer =
-        (ClusterWriter)
-            Proxy.newProxyInstance(
-                ClusterWriter.class.getClassLoader(),
-                new Class<?>[] {ClusterWriter.class},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("writeStatus")) {
-                    statusWritesSent.incrementAndGet();
-                    try {
-                      serverAnswers.await();
-                    } catch (InterruptedException e) {
-                      return ClusterWriter.Result.FAILED;
-                    }
-                  }
-                  try {
-                    return method.invoke(cluster, args);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
-    AdmissionLoop loop = passingAtOnce(cluster, slowServer, clock);
-    loop.start();
-    loop.activate();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (statusWritesSent.get() < 2 && System.nanoTime() < deadline) {
-      Thread.sleep(1);
-    }
-    assertThat(statusWritesSent).as("both writers wait on the server").hasValue(2);
+    AdmissionLoop loop =
+        passingAtOnce(cluster, slowServer(cluster, serverAnswers, statusWritesSent, true), clock);
+    startAndAwaitBothWriters(loop, statusWritesSent);
 
     long t0 = System.nanoTime();
     loop.close(Duration.ofMillis(200));
@@ -106,6 +82,74 @@ class AdmissionLoopCloseTest {
     assertThat(statusWritesSent)
         .as("the eight writes still queued were dropped, not sent after the close")
         .hasValue(2);
+  }
+
+  @Test
+  void aWriteThatOutlivesTheWaitLeavesTheLoopNotStoppedUntilItEnds() throws Exception {
+    FakeCluster cluster = new FakeCluster();
+    TestClock clock = TestClock.standing();
+    addReadyNode(cluster, clock);
+    for (int i = 0; i < 4; i++) {
+      cluster.add(aJob("big-" + i).cpu(9000).build());
+    }
+    CountDownLatch serverAnswers = new CountDownLatch(1);
+    AtomicInteger statusWritesSent = new AtomicInteger();
+    // As a request already on the wire: an interrupt does not end it.
+    AdmissionLoop loop =
+        passingAtOnce(cluster, slowServer(cluster, serverAnswers, statusWritesSent, false), clock);
+    startAndAwaitBothWriters(loop, statusWritesSent);
+
+    loop.close(Duration.ofMillis(200));
+    assertThat(loop.stopped()).as("a write may still reach the server").isFalse();
+    serverAnswers.countDown();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!loop.stopped() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(loop.stopped()).isTrue();
+  }
+
+  /**
+   * A server whose status writes wait for {@code answers}; one that {@code heedsInterrupts} fails
+   * them when the waiting thread is interrupted.
+   */
+  private static ClusterWriter slowServer(
+      FakeCluster cluster, CountDownLatch answers, AtomicInteger sent, boolean heedsInterrupts) {
+    return (ClusterWriter)
+        Proxy.newProxyInstance(
+            ClusterWriter.class.getClassLoader(),
+            new Class<?>[] {ClusterWriter.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("writeStatus")) {
+                sent.incrementAndGet();
+                while (true) {
+                  try {
+                    answers.await();
+                    break;
+                  } catch (InterruptedException e) {
+                    if (heedsInterrupts) {
+                      return ClusterWriter.Result.FAILED;
+                    }
+                  }
+                }
+              }
+              try {
+                return method.invoke(cluster, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
+  private static void startAndAwaitBothWriters(AdmissionLoop loop, AtomicInteger sent)
+      throws InterruptedException {
+    loop.start();
+    loop.activate();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (sent.get() < 2 && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    assertThat(sent).as("both writers wait on the server").hasValue(2);
   }
 
   /** A node of 4,000 cpu-milli whose agent reports now. */

@@ -89,7 +89,7 @@ class LeaderElectionIT {
               .getHolderIdentity();
       assertThat(leader).isNotBlank();
 
-      // The leader goes away; the standby takes the Lease once it expires and carries on.
+      // The leader stops (and releases the Lease); the standby takes it and carries on.
       BatchController gone = a.loop().isActive() ? a : b;
       BatchController standby = gone == a ? b : a;
       gone.close();
