@@ -45,6 +45,16 @@ class ClusterModeE2E {
           "example.com/su2-processes",
           16L);
 
+  /**
+   * From SIGTERM to the standby holding the Lease once it is released: the stop (under 0.1 s here)
+   * plus the standby's next retry, at most 15/7 s × 2.2 = 4.7 s apart with the elector's jitter.
+   * Without the release it takes at least 12.9 s: 15 s after the last renewal, which came at most
+   * one retry period (2.1 s) before SIGTERM.
+   */
+  static final Duration HAND_OVER_BOUND = Duration.ofSeconds(7);
+
+  private static final String LEASE = ProductDeployment.LEASE;
+
   private static ProductDeployment product;
   private static KubernetesClient admin;
   private static final Map<String, ProductProcess> controllers = new HashMap<>();
@@ -329,6 +339,69 @@ class ClusterModeE2E {
 
   @Test
   @Order(7)
+  void stoppingTheActiveControllerReleasesTheLeaseToTheStandby() throws Exception {
+    String ns = product.cluster().namespace("graceful");
+    StringBuilder yaml = new StringBuilder();
+    for (int i = 0; i < 12; i++) {
+      yaml.append(job("work-" + i, "requests: {octomy.io/cpu-milli: 1000}", "sleep " + (2 + i % 3)))
+          .append("---\n");
+    }
+    apply(ns, yaml.toString());
+    Eventually.within(60, () -> assertThat(count(ns, JobPhase.Running)).isGreaterThan(2));
+    String active = leaseHolder();
+    String standby =
+        controllers.keySet().stream().filter(p -> !p.equals(active)).findFirst().orElseThrow();
+    int transitions = lease().getSpec().getLeaseTransitions();
+    ProductProcess stopped = controllers.get(active);
+    List<LeaseHistory.Version> after;
+    long sigterm;
+    try (LeaseHistory history = new LeaseHistory(admin, ProductDeployment.NS, LEASE)) {
+      history.awaitStarted(Duration.ofSeconds(10));
+      sigterm = System.nanoTime();
+      stopped.stop();
+      Eventually.within(60, () -> assertThat(leaseHolder()).isEqualTo(standby));
+      after = history.since(sigterm);
+    }
+    String seen = LeaseHistory.describe(after, sigterm);
+    LeaseHistory.Version taken =
+        after.stream()
+            .filter(v -> standby.equals(v.holder()))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("the standby never held the Lease: " + seen));
+    Duration handOver = Duration.ofNanos(taken.receivedNanos() - sigterm);
+    System.out.printf(
+        "graceful hand-over: %d ms after SIGTERM; the Lease since: %s%n",
+        handOver.toMillis(), seen);
+    assertThat(handOver)
+        .as("SIGTERM to the standby holding the Lease: %s", seen)
+        .isLessThanOrEqualTo(HAND_OVER_BOUND);
+    // Renewals by the stopping replica may come first; then the release, then the take-over.
+    List<LeaseHistory.Version> changes =
+        after.stream().dropWhile(v -> active.equals(v.holder())).toList();
+    assertThat(changes).as(seen).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(changes.get(0))
+        .as("the release: %s", seen)
+        .returns("", LeaseHistory.Version::holder)
+        .returns(1, LeaseHistory.Version::durationSeconds)
+        .returns(transitions, LeaseHistory.Version::transitions);
+    assertThat(changes.get(1))
+        .as("the take-over: %s", seen)
+        .isEqualTo(taken)
+        .returns(15, LeaseHistory.Version::durationSeconds)
+        .returns(transitions + 1, LeaseHistory.Version::transitions);
+    assertThat(changes).as(seen).noneMatch(v -> active.equals(v.holder()));
+    assertThat(stopped.exitCode()).as("the JVM's code for SIGTERM (128 + 15)").isEqualTo(143);
+    assertThat(stopped.output()).contains("released the Lease");
+
+    controllers.put(active, startController(active));
+    Map<String, BatchJob> done = awaitAll(ns, Duration.ofSeconds(180), ClusterModeE2E::finished);
+    assertThat(done).hasSize(12);
+    assertThat(phases(done).values()).containsOnly(JobPhase.Succeeded);
+    assertThat(ledger.violations()).isEmpty();
+  }
+
+  @Test
+  @Order(8)
   void healthAsFluxKptAndArgoCdComputeIt() throws Exception {
     String ns = product.cluster().namespace("health");
     apply(
@@ -422,7 +495,7 @@ class ClusterModeE2E {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void noRequestOfTheControllerOrTheAgentsWasRefused() {
     Path audit = product.cluster().auditLog();
     for (String sa : List.of(ProductDeployment.CONTROLLER_SA, ProductDeployment.AGENT_SA)) {
@@ -528,12 +601,11 @@ class ClusterModeE2E {
   }
 
   static String leaseHolder() {
-    Lease l =
-        admin
-            .resources(Lease.class)
-            .inNamespace(ProductDeployment.NS)
-            .withName(ProductDeployment.LEASE)
-            .get();
+    Lease l = lease();
     return l == null ? null : l.getSpec().getHolderIdentity();
+  }
+
+  private static Lease lease() {
+    return admin.resources(Lease.class).inNamespace(ProductDeployment.NS).withName(LEASE).get();
   }
 }

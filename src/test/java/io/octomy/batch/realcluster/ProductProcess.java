@@ -58,6 +58,11 @@ final class ProductProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** The exit code; only once the process has ended. */
+  int exitCode() {
+    return process.exitValue();
+  }
+
   /** SIGKILL: no shutdown hook runs, nothing is released. */
   void kill9() throws InterruptedException {
     process.destroyForcibly();
