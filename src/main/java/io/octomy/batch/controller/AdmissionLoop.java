@@ -3,7 +3,6 @@ package io.octomy.batch.controller;
 import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.Decision;
-import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.PassMemory;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
@@ -337,8 +336,7 @@ public final class AdmissionLoop implements AutoCloseable {
     Instant now = clock.instant();
     List<BatchJob> jobs = new ArrayList<>(view.jobs());
     List<BatchNode> nodes = new ArrayList<>(view.nodes());
-    Map<JobKey, BatchJob> byKey = new HashMap<>();
-    jobs.forEach(j -> byKey.put(key(j), j));
+    JobsByKey byKey = new JobsByKey(jobs);
 
     readBack.settle(byKey);
     DecisionStep.Decided decided = deciding.decide(jobs, nodes, byKey, now);
@@ -415,10 +413,6 @@ public final class AdmissionLoop implements AutoCloseable {
         (k, n) -> rows.add(new ControllerMetrics.JobCount(k.get(0), k.get(1), k.get(2), n)));
     int starving = (int) result.decisions().values().stream().filter(Decision::starving).count();
     metrics.jobs(rows, starving, assumed.size());
-  }
-
-  private static JobKey key(BatchJob j) {
-    return new JobKey(j.getMetadata().getNamespace(), j.getMetadata().getName());
   }
 
   private static Thread daemon(Runnable r, String name) {

@@ -3,7 +3,6 @@ package io.octomy.batch.controller;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
-import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +35,7 @@ final class AdmissionReadBack {
   }
 
   /** Settles what can be settled; {@code cached} is the pass's jobs by key. */
-  void settle(Map<JobKey, BatchJob> cached) {
+  void settle(JobsByKey cached) {
     assumed.uncertainOnes().forEach((key, a) -> settle(key, a, cached.get(key)));
   }
 

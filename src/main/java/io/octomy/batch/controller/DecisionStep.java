@@ -67,8 +67,7 @@ final class DecisionStep {
     this.policy = policy;
   }
 
-  Decided decide(
-      List<BatchJob> jobs, List<BatchNode> nodes, Map<JobKey, BatchJob> byKey, Instant now) {
+  Decided decide(List<BatchJob> jobs, List<BatchNode> nodes, JobsByKey byKey, Instant now) {
     // Forget assumptions the cache has caught up with (or whose job is gone).
     assumed.retainOnly(
         k -> {

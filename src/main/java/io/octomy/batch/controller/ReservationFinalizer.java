@@ -94,11 +94,7 @@ final class ReservationFinalizer {
     List<BatchJob> out = new ArrayList<>();
     Set<String> stillReleasing = releasing.isEmpty() ? Set.of() : new HashSet<>();
     for (BatchJob job : jobs) {
-      if (!on(job)) {
-        continue;
-      }
-      boolean inFlight = !releasing.isEmpty() && sentAtThisVersion(job);
-      if (inFlight) {
+      if (!releasing.isEmpty() && on(job) && sentAtThisVersion(job)) {
         stillReleasing.add(uidOf(job));
         continue;
       }
@@ -106,7 +102,10 @@ final class ReservationFinalizer {
       var phase = snapshots.effectivePhase(job);
       boolean finishedGoes = phase.isFinal() && release == FinalizerRelease.AT_FINISH;
       boolean holdsNothing = finishedGoes || (deleting && !phase.holdsReservation());
+      // The finalizer list is read last: most jobs wait or run, and reading every job's list cost
+      // a cache miss per job on a long queue.
       if (holdsNothing
+          && on(job)
           && assumed.get(
                   new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName()),
                   job.getMetadata().getUid())

@@ -30,7 +30,7 @@ final class StatusWriteGate {
 
   /** The job one of our writes replaced: where the cache keeps it, and the version replaced. */
   private record Replaced(JobKey key, String resourceVersion) {
-    boolean stillCached(Map<JobKey, BatchJob> cache, String uid) {
+    boolean stillCached(JobsByKey cache, String uid) {
       BatchJob job = cache.get(key);
       return job != null
           && uid.equals(job.getMetadata().getUid())
@@ -57,9 +57,9 @@ final class StatusWriteGate {
    * for a job gone does no harm (a job created again under its name is written first in full, which
    * sets its time anew), while the sweep keeps them under twice the cached jobs.
    */
-  void retain(Map<JobKey, BatchJob> cache) {
+  void retain(JobsByKey cache) {
     if (lastMessageWrite.size() > cache.size()) {
-      lastMessageWrite.keySet().removeIf(k -> !cache.containsKey(k));
+      lastMessageWrite.keySet().removeIf(k -> cache.get(k) == null);
     }
     writtenOver.entrySet().removeIf(e -> !e.getValue().stillCached(cache, e.getKey()));
   }
@@ -69,6 +69,11 @@ final class StatusWriteGate {
    * the version it replaced: either way the cached status is about to change under us.
    */
   boolean ourWritePending(BatchJob job) {
+    if (sending.isEmpty() && writtenOver.isEmpty()) {
+      // Nothing of ours is out: the common case between bursts. A lookup would still read a slot
+      // of each map's table, which keeps the size of its largest burst: a cache miss per job.
+      return false;
+    }
     String uid = job.getMetadata().getUid();
     return uid != null
         && (sending.contains(uid)

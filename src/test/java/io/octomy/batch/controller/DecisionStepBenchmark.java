@@ -4,7 +4,6 @@ import static io.octomy.batch.fixtures.ApiFixtures.aJob;
 import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.fixtures.ApiFixtures;
@@ -14,9 +13,7 @@ import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -33,8 +30,8 @@ import org.openjdk.jmh.annotations.State;
  * and each decision's status composed and found to need no write. This is the work every pass
  * repeats for every job beyond the pure pass itself ({@code AdmissionPassBenchmark}); {@link
  * #passOverWaiting} adds the rest of what the loop's pass does per cached job ({@code
- * AdmissionLoop.sendPass}): the jobs by key, following the runs of those that hold a place, and
- * which of them let the finalizer go.
+ * AdmissionLoop.sendPass}): the jobs by key (looked up only for what is in flight), following the
+ * runs of those that hold a place, and which of them let the finalizer go.
  *
  * <p>{@code java -cp target/classes:target/test-classes:$(cat target/cp.txt) org.openjdk.jmh.Main
  * DecisionStepBenchmark}; two builds side by side: {@code InterleavedComparison BASE/classes
@@ -60,7 +57,7 @@ public class DecisionStepBenchmark {
       new ReservationFinalizer(FinalizerRelease.AT_FINISH);
   private List<BatchJob> cached;
   private List<BatchNode> nodes;
-  private Map<JobKey, BatchJob> byKey;
+  private JobsByKey byKey;
   private Instant now;
 
   @Setup
@@ -74,7 +71,6 @@ public class DecisionStepBenchmark {
                 .heartbeat(NOW)
                 .build());
     cached = new ArrayList<>(jobs);
-    byKey = new HashMap<>();
     for (int i = 0; i < jobs; i++) {
       BatchJob job =
           aJob("wait-" + i)
@@ -87,8 +83,8 @@ public class DecisionStepBenchmark {
       job.getMetadata().setFinalizers(List.of(Finalizers.RESERVATION));
       job.getMetadata().setCreationTimestamp(Times.format(NOW.minusMillis(10L * (jobs - i))));
       cached.add(job);
-      byKey.put(new JobKey("bench", job.getMetadata().getName()), job);
     }
+    byKey = new JobsByKey(cached);
     gate =
         new StatusWriteGate(
             Duration.ofSeconds(30), new ControllerMetrics(new SimpleMeterRegistry()));
@@ -126,10 +122,7 @@ public class DecisionStepBenchmark {
   @Benchmark
   public List<BatchJob> passOverWaiting() {
     now = now.plusMillis(1);
-    Map<JobKey, BatchJob> keyed = new HashMap<>();
-    cached.forEach(
-        j -> keyed.put(new JobKey(j.getMetadata().getNamespace(), j.getMetadata().getName()), j));
-    step.decide(cached, nodes, keyed, now);
+    step.decide(cached, nodes, new JobsByKey(cached), now);
     runs.follow(cached, nodes, List.of(), now);
     return finalizer.toRelease(cached, snapshots, assumed, gate);
   }

@@ -5,7 +5,6 @@ import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
@@ -16,7 +15,6 @@ import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,8 +50,7 @@ class DecisionStepTest {
 
   private List<StatusWrite> decide(BatchJob job, BatchNode node) {
     now = now.plusSeconds(1);
-    return step.decide(List.of(job), List.of(node), Map.of(new JobKey("lab", "solve"), job), now)
-        .writes();
+    return step.decide(List.of(job), List.of(node), new JobsByKey(List.of(job)), now).writes();
   }
 
   /** The job as the cache shows it once the write landed: a new object, a new version. */

@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.octomy.batch.admission.Decision;
-import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.Reason;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -88,12 +85,8 @@ class StatusWriteGateTest {
   }
 
   /** The informer's cache holding these jobs, by key. */
-  private static Map<JobKey, BatchJob> cache(BatchJob... jobs) {
-    Map<JobKey, BatchJob> cache = new HashMap<>();
-    for (BatchJob job : jobs) {
-      cache.put(new JobKey(job.getMetadata().getNamespace(), job.getMetadata().getName()), job);
-    }
-    return cache;
+  private static JobsByKey cache(BatchJob... jobs) {
+    return new JobsByKey(List.of(jobs));
   }
 
   @Test
