@@ -1,5 +1,6 @@
 package io.octomy.batch.agent;
 
+import io.octomy.batch.api.NodeJob;
 import java.time.Instant;
 
 /**
@@ -37,7 +38,7 @@ public record JobRecord(
   public static final String REASON_AGENT_LOST = "AgentLost";
 
   /** Stopped by the agent because the job was deleted or cancelled. */
-  public static final String REASON_STOPPED = "Stopped";
+  public static final String REASON_STOPPED = NodeJob.REASON_STOPPED;
 
   /** The process could not be started (missing program, bad working directory, ...). */
   public static final String REASON_START_FAILED = "StartFailed";

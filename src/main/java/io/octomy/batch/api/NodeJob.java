@@ -8,6 +8,12 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class NodeJob {
 
+  /**
+   * Reason of a job its agent stopped: the job was deleted, or the controller ended it while it
+   * still ran. Both sides read it: the agent writes it, the controller words the job's end by it.
+   */
+  public static final String REASON_STOPPED = "Stopped";
+
   /** Namespace of the BatchJob. */
   private String namespace;
 

@@ -10,6 +10,7 @@ import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
+import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.api.StatusFields;
 import io.octomy.batch.api.WaitingOnRef;
@@ -276,11 +277,19 @@ public final class StatusComposer {
 
   /**
    * " Its output is in FILE on that node (kubectl octomy logs NAME)." for a job whose agent keeps
-   * its output in a file; empty otherwise (a Pod's output is read with kubectl logs).
+   * its output in a file; empty otherwise (a Pod's output is read with kubectl logs). A job being
+   * deleted gets no pointer: its agent removes the file once the job is gone, which is moments
+   * after this Event.
    */
   private static String where(BatchJob job, RunObservation run) {
     if (run.output() == null || run.output().isBlank()) {
       return "";
+    }
+    if (job.getMetadata().getDeletionTimestamp() != null) {
+      return NodeJob.REASON_STOPPED.equals(run.reason())
+          ? " The job was deleted while it ran, so its agent stopped it; its output is removed with"
+              + " the job."
+          : " The job is being deleted; its output is removed with it.";
     }
     return " Its output is in "
         + run.output()

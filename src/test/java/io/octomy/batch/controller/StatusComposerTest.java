@@ -289,4 +289,49 @@ class StatusComposerTest {
                             + job(null, 1).getMetadata().getName()
                             + ")."));
   }
+
+  @Test
+  void aJobStoppedForItsDeleteSaysSoAndPointsAtNoOutput() {
+    BatchJobStatus admitted =
+        StatusComposer.decided(
+                job(null, 1), new Decision.Admit("ws-7", NodeMode.Drone, 100, false), T0)
+            .status();
+    String file = "/home/me/.octomy/agent/jobs/studio/a/uid-1/output.log";
+    BatchJobStatus running =
+        StatusComposer.running(
+                job(admitted, 1),
+                new RunObservation(JobPhase.Running, null, null, T0, null, Map.of(), null, file),
+                T0.plusSeconds(1))
+            .status();
+    BatchJob deleted = job(running, 2);
+    deleted.getMetadata().setDeletionTimestamp(Times.format(T0.plusSeconds(10)));
+    var stopped =
+        StatusComposer.running(
+            deleted,
+            new RunObservation(
+                JobPhase.Failed, 143, "Stopped", T0, T0.plusSeconds(11), Map.of(), null, file),
+            T0.plusSeconds(12));
+    assertThat(stopped.events())
+        .containsExactly(
+            JobEvent.warning(
+                "Failed",
+                "failed on node ws-7 with exit code 143 (Stopped) after 11 s. The job was deleted"
+                    + " while it ran, so its agent stopped it; its output is removed with the"
+                    + " job."));
+    // Ended on its own while its delete waited: the file goes with the job all the same.
+    var ended =
+        StatusComposer.running(
+            deleted,
+            new RunObservation(
+                JobPhase.Succeeded, 0, null, T0, T0.plusSeconds(11), Map.of(), null, file),
+            T0.plusSeconds(12));
+    assertThat(ended.events())
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.message())
+                    .endsWith("The job is being deleted; its output is removed with it.")
+                    .doesNotContain(file)
+                    .doesNotContain("kubectl octomy logs"));
+  }
 }
