@@ -41,7 +41,9 @@ public class BatchNodeSpec {
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(
       value = ResourceNames.CEL_EVERY_KEY,
-      message = "resource names carry a domain: write example.com/su2-processes, not su2-processes")
+      messageExpression = ResourceNames.CEL_EVERY_KEY_MESSAGE,
+      message =
+          "resource names are a DNS domain, a slash and a name, like example.com/su2-processes")
   @JsonDeserialize(using = QuantityMapDeserializer.class)
   private Map<String, Long> resources;
 

@@ -24,7 +24,8 @@ public class Resources {
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(
       value = ResourceNames.CEL_EVERY_KEY,
-      message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
+      messageExpression = ResourceNames.CEL_EVERY_KEY_MESSAGE,
+      message = "resource names are a DNS domain, a slash and a name, like example.com/cfd-cores")
   @JsonDeserialize(using = QuantityMapDeserializer.class)
   private Map<String, Long> requests;
 
@@ -35,7 +36,8 @@ public class Resources {
   @Size(max = ResourceNames.MAX_PER_MAP)
   @ValidationRule(
       value = ResourceNames.CEL_EVERY_KEY,
-      message = "resource names carry a domain: write example.com/cfd-cores, not cfd-cores")
+      messageExpression = ResourceNames.CEL_EVERY_KEY_MESSAGE,
+      message = "resource names are a DNS domain, a slash and a name, like example.com/cfd-cores")
   @JsonDeserialize(using = QuantityMapDeserializer.class)
   private Map<String, Long> limits;
 

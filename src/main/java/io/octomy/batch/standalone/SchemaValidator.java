@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cel.runtime.CelEvaluationException;
 import io.octomy.batch.api.crd.CelRules;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -253,11 +254,19 @@ final class SchemaValidator {
     }
   }
 
+  /** The longest message a messageExpression may give, in bytes, as on the real server. */
+  static final int MAX_MESSAGE_BYTES = 5 * 1024;
+
   private String message(JsonNode rule, JsonNode node, JsonNode old, String expression) {
     if (rule.hasNonNull("messageExpression")) {
       try {
         Object m = cel.evaluate(rule.get("messageExpression").asText(), node, old);
-        if (m instanceof String s && !s.isBlank()) {
+        // The real server trims it, and takes the static message for one that is empty, too long
+        // or more than one line (a map key quoted in it can hold a line break).
+        String s = m instanceof String text ? text.strip() : "";
+        if (!s.isEmpty()
+            && s.getBytes(StandardCharsets.UTF_8).length <= MAX_MESSAGE_BYTES
+            && s.indexOf('\n') < 0) {
           return s;
         }
       } catch (CelEvaluationException | IllegalArgumentException e) {

@@ -80,9 +80,18 @@ final class ConformanceCases {
             bad("node-bad-mode", node("mode: Turbo")),
             bad("node-bad-own-mode", node("ownMode: fast")),
             bad("node-bad-executor", node("executor: Docker")),
-            bad("node-no-domain-resource", node("resources: {su2-processes: 16}")),
+            bad("node-no-domain-resource", node("resources: {gpu-slots: 16}")),
+            bad(
+                "node-several-refused-resources",
+                node("resources: {zz: 1, example.com/su2-processes: 16, gpu-slots: 16}")),
+            bad("node-resource-with-line-break", node("resources: {\"gpu\\nslots\": 16}")),
             bad("node-fraction-resource", node("resources: {example.com/su2-processes: 1.5}"))));
     return cases;
+  }
+
+  /** The case of that name. */
+  static Case named(String name) {
+    return all().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
   }
 
   /** Every example manifest that is an object (the policy file is not one). */

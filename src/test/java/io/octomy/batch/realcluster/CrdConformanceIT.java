@@ -11,9 +11,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
+import io.octomy.batch.vocabulary.ResourceNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,33 @@ class CrdConformanceIT {
     assertThat(wrongVerdicts).as("the real server's verdicts").isEmpty();
     assertThat(differences).as("answers that differ between the servers").isEmpty();
     assertThat(cases).hasSizeGreaterThan(30);
+  }
+
+  @Test
+  void bothServersQuoteARefusedResourceNameInTheJavaValidatorsWords() {
+    real.requireCrds();
+    Map<String, String> says =
+        Map.of(
+            "node-no-domain-resource",
+            "spec.resources: Invalid value: \"object\": " + ResourceNames.problem("gpu-slots"),
+            "node-several-refused-resources",
+            "spec.resources: Invalid value: \"object\": " + ResourceNames.problem("gpu-slots"),
+            "job-no-domain-request",
+            "spec.resources.requests: Invalid value: \"object\": "
+                + ResourceNames.problem("cfd-cores"),
+            "node-resource-with-line-break",
+            "spec.resources: Invalid value: \"object\": resource names are a DNS domain, a slash"
+                + " and a name, like example.com/su2-processes");
+    says.forEach(
+        (name, cause) -> {
+          ConformanceCases.Case c = ConformanceCases.named(name);
+          assertThat(answer(real.admin(), c, "quoted").causes())
+              .as("real: " + c)
+              .containsExactly(cause);
+          assertThat(answer(standaloneClient, c, "quoted").causes())
+              .as("standalone: " + c)
+              .containsExactly(cause);
+        });
   }
 
   /** An answer to a create: the HTTP code and every cause as "field: message", in order. */

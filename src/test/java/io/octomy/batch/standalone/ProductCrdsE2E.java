@@ -178,7 +178,7 @@ class ProductCrdsE2E {
     assertThat(result.exitCode()).isNotZero();
     assertThat(result.err())
         .contains("a request is above its limit")
-        .contains("resource names carry a domain: write example.com/cfd-cores, not cfd-cores");
+        .contains("resource name 'cfd-cores' has no domain; write it as example.com/cfd-cores");
     assertThat(
             client.genericKubernetesResources(JOBS).inNamespace("default").withName("greedy").get())
         .isNull();

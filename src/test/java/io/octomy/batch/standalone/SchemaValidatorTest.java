@@ -144,6 +144,35 @@ class SchemaValidatorTest {
   }
 
   @Test
+  void aMessageExpressionIsTrimmedAndOneOfManyLinesOrTooLongGivesTheStaticMessage()
+      throws Exception {
+    JsonNode quoting =
+        YAML.readTree(
+            """
+                type: object
+                properties:
+                  spec:
+                    type: object
+                    additionalProperties: {type: integer}
+                    x-kubernetes-validations:
+                      - rule: "self.all(k, k.contains('/'))"
+                        message: names have a slash
+                        messageExpression: "self.filter(k, !k.contains('/')).map(k, ' no slash in ' + k + ' ')[0]"
+                """);
+    assertThat(VALIDATOR.validate(quoting, sample("{gpu-slots: 1}"), null))
+        .extracting(ApiException.Cause::message)
+        .containsExactly("Invalid value: \"object\": no slash in gpu-slots");
+    for (String key : List.of("gpu\nslots", "x".repeat(SchemaValidator.MAX_MESSAGE_BYTES))) {
+      ObjectNode o = sample("{}");
+      o.withObjectProperty("spec").put(key, 1);
+      assertThat(VALIDATOR.validate(quoting, o, null))
+          .as(key.substring(0, 5))
+          .extracting(ApiException.Cause::message)
+          .containsExactly("Invalid value: \"object\": names have a slash");
+    }
+  }
+
+  @Test
   void brokenRulesAreRefusedWhenTheCrdIsInstalled() throws Exception {
     JsonNode broken = YAML.readTree("type: object\nx-kubernetes-validations: [{rule: 'self.a +'}]");
     assertThatThrownBy(() -> CEL.compileAll(broken))

@@ -170,7 +170,7 @@ class StandaloneE2E {
                       job("bad", "true", 1).replace("octomy.io/cpu-milli: 1}", "cfd-cores: 1}"))
                   .toString());
       assertThat(bad.exitCode()).isNotZero();
-      assertThat(bad.err()).contains("resource names carry a domain");
+      assertThat(bad.err()).contains("resource name 'cfd-cores' has no domain");
 
       // Without the token the server answers 401.
       Kubectl.Result anonymous = k.run("--token=wrong", "get", "bj");

@@ -118,9 +118,9 @@ public final class CelRules {
 
   /**
    * One rule and where in the schema it sits (a JSON pointer into the object, like
-   * /spec/resources).
+   * /spec/resources); its messageExpression is null when it has none.
    */
-  public record Rule(String path, String expression, String message) {}
+  public record Rule(String path, String expression, String message, String messageExpression) {}
 
   /** Every rule in an openAPIV3Schema, depth first, with the object path it applies to. */
   public static List<Rule> rulesOf(JsonNode schema) {
@@ -138,7 +138,10 @@ public final class CelRules {
                     new Rule(
                         path.isEmpty() ? "/" : path,
                         r.path("rule").asText(),
-                        r.path("message").asText())));
+                        r.path("message").asText(),
+                        r.hasNonNull("messageExpression")
+                            ? r.get("messageExpression").asText()
+                            : null)));
     for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields();
         it.hasNext(); ) {
       Map.Entry<String, JsonNode> p = it.next();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Resource names are Kubernetes qualified names ({@code IsQualifiedName} of k8s.io/apimachinery)
@@ -239,6 +240,62 @@ class QualifiedNamesTest {
     }
   }
 
+  /** Refused names of every kind, each also too long to be shown whole, and long numbers. */
+  static Stream<String> refusedNames() {
+    String long80 = "x".repeat(90);
+    return Stream.of(
+        "gpu-slots",
+        long80,
+        "a/b/c",
+        long80 + "/b/c",
+        "a".repeat(254) + ".com/x",
+        "a".repeat(1_234) + ".com/x",
+        "a".repeat(100_000) + ".com/x",
+        "a".repeat(1_234_567) + ".com/x",
+        "example/cores",
+        long80 + "/cores",
+        "ex.ample." + "a".repeat(64) + "/x",
+        "Example.com/x",
+        "example.com/" + "n".repeat(64),
+        "example.com/" + "n".repeat(12_345),
+        "example.com/_x",
+        "example.com/" + long80.replace('x', '_'),
+        "example.com/",
+        "/x",
+        "a..b/x",
+        "ñame.com/x",
+        "a b");
+  }
+
+  @ParameterizedTest(name = "{index}")
+  @MethodSource("refusedNames")
+  void theCrdRuleRefusesANameInTheJavaValidatorsWords(String name) throws Exception {
+    assertThat(ResourceNames.problem(name)).isNotNull();
+    for (String crd : List.of("batchjobs", "batchnodes")) {
+      for (CelRules.Rule rule : nameRules(crd)) {
+        JsonNode map = CrdFiles.YAML.createObjectNode().put(name, 1);
+        assertThat(CEL.evaluate(rule.messageExpression(), map, null))
+            .as("message of the rule at %s%s", crd, rule.path())
+            .isEqualTo(ResourceNames.problem(name));
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"batchjobs", "batchnodes"})
+  void aNameWithoutADomainIsQuotedAndOfSeveralTheLeastIsNamed(String crd) throws Exception {
+    for (CelRules.Rule rule : nameRules(crd)) {
+      JsonNode one = CrdFiles.YAML.readTree("{gpu-slots: 16}");
+      JsonNode several = CrdFiles.YAML.readTree("{zz: 1, example.com/ok: 2, gpu-slots: 3}");
+      for (JsonNode map : List.of(one, several)) {
+        assertThat(CEL.evaluate(rule.messageExpression(), map, null))
+            .as("%s%s on %s", crd, rule.path(), map)
+            .isEqualTo(
+                "resource name 'gpu-slots' has no domain; write it as example.com/gpu-slots");
+      }
+    }
+  }
+
   private static List<CelRules.Rule> nameRules(String crd) {
     JsonNode schema =
         CrdFiles.parse(CrdFiles.generated(crd + ".batch.octomy.io"))
@@ -248,6 +305,9 @@ class QualifiedNamesTest {
             .filter(r -> r.expression().equals(ResourceNames.CEL_EVERY_KEY))
             .toList();
     assertThat(rules).as("resource name rules in %s", crd).isNotEmpty();
+    assertThat(rules)
+        .as("resource name rules in %s say which name they refuse", crd)
+        .allSatisfy(r -> assertThat(r.messageExpression()).isNotBlank());
     return rules;
   }
 }
