@@ -152,6 +152,13 @@ class RbacTest {
       if (!forPeople(rule)) {
         continue;
       }
+      if (rule.apiGroups().equals(List.of(""))) {
+        // Events, read as the built-in view role reads them: why a job was refused or failed
+        assertThat(rule.role()).as("%s", rule).endsWith("-user");
+        assertThat(rule.resources()).as("%s", rule).containsExactly("events");
+        assertThat(rule.verbs()).as("%s", rule).containsExactly("get", "list", "watch");
+        continue;
+      }
       assertThat(rule.apiGroups())
           .as("%s", rule)
           .hasSize(1)
@@ -166,6 +173,18 @@ class RbacTest {
         assertThat(rule.verbs()).as("%s", rule).isSubsetOf("get", "list", "watch");
       }
     }
+  }
+
+  @Test
+  void theUserRoleReadsTheEventsOfTheNamespaceItIsBoundIn() {
+    assertThat(rules(Chart.defaults()))
+        .filteredOn(rule -> rule.role().equals("ClusterRole/octomy-batch-user"))
+        .anySatisfy(
+            rule -> {
+              assertThat(rule.apiGroups()).containsExactly("");
+              assertThat(rule.resources()).contains("events");
+              assertThat(rule.verbs()).contains("get", "list", "watch");
+            });
   }
 
   @Test

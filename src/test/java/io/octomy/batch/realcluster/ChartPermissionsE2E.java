@@ -2,10 +2,12 @@ package io.octomy.batch.realcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
@@ -13,6 +15,9 @@ import io.octomy.batch.api.Executor;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -94,6 +99,71 @@ class ChartPermissionsE2E {
     forbidden(kubectl.runWithInput(nodeYaml("alice-node"), "--as=alice", "create", "-f", "-"));
     forbidden(kubectl.run("--as=alice", "get", "bn"));
     forbidden(kubectl.run("--as=alice", "-n", ns, "get", "pods"));
+  }
+
+  @Test
+  void aUserBoundToTheUserRoleSeesTheEventsOfTheirJobsInTheirNamespaceOnly() throws Exception {
+    ProductDeployment.get();
+    RealCluster c = RealCluster.get();
+    KubectlRun kubectl = c.kubectl();
+    String ns = c.namespace("team-d");
+    String elsewhere = c.namespace("team-e");
+    ok(
+        kubectl.run(
+            "create",
+            "rolebinding",
+            "dana-user",
+            "-n",
+            ns,
+            "--clusterrole=octomy-batch-user",
+            "--user=dana"));
+    ok(kubectl.runWithInput(job("dana-1"), "--as=dana", "-n", ns, "create", "-f", "-"));
+    BatchJob created = c.admin().resources(BatchJob.class).inNamespace(ns).withName("dana-1").get();
+    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    // What the controller writes when it refuses a job, written here as the controller would.
+    c.admin()
+        .v1()
+        .events()
+        .inNamespace(ns)
+        .resource(
+            new EventBuilder()
+                .withNewMetadata()
+                .withName("dana-1.refused")
+                .endMetadata()
+                .withNewInvolvedObject()
+                .withApiVersion("batch.octomy.io/v1alpha1")
+                .withKind("BatchJob")
+                .withNamespace(ns)
+                .withName("dana-1")
+                .withUid(created.getMetadata().getUid())
+                .endInvolvedObject()
+                .withType("Warning")
+                .withReason("Rejected")
+                .withMessage("rejected: the job waits on itself.")
+                .withFirstTimestamp(now)
+                .withLastTimestamp(now)
+                .withCount(1)
+                .withNewSource()
+                .withComponent("octomy-batch-controller")
+                .endSource()
+                .build())
+        .create();
+
+    KubectlRun.Result describe = kubectl.run("--as=dana", "-n", ns, "describe", "bj", "dana-1");
+    ok(describe);
+    assertThat(describe.out())
+        .as(describe.all())
+        .contains("Rejected", "rejected: the job waits on itself.")
+        .doesNotContainPattern("Events:\\s*<none>");
+    for (String verb : List.of("get", "list", "watch")) {
+      assertThat(kubectl.run("--as=dana", "-n", ns, "auth", "can-i", verb, "events").out())
+          .as("%s events in %s", verb, ns)
+          .isEqualToIgnoringWhitespace("yes");
+    }
+    assertThat(kubectl.run("--as=dana", "-n", elsewhere, "auth", "can-i", "list", "events").out())
+        .isEqualToIgnoringWhitespace("no");
+    assertThat(kubectl.run("--as=dana", "-n", ns, "auth", "can-i", "create", "events").out())
+        .isEqualToIgnoringWhitespace("no");
   }
 
   @Test
