@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -285,6 +286,25 @@ class ArchitectureTest {
   @Test
   void everyTypeNameIsUnique() {
     EVERY_TYPE_NAME_IS_UNIQUE.check(MAIN);
+  }
+
+  /** The tests' own types too: a fixture found by its name is the one meant. */
+  @Test
+  void everyTestTypeNameIsUnique() {
+    JavaClasses tests =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS)
+            .importPackages("io.octomy.batch");
+    Map<String, List<String>> byName = new HashMap<>();
+    for (JavaClass c : tests) {
+      if (c.isTopLevelClass() && !c.getPackageName().contains("jmh_generated")) {
+        byName.computeIfAbsent(c.getSimpleName(), k -> new ArrayList<>()).add(c.getName());
+      }
+    }
+    assertThat(byName.values())
+        .as("top-level test types sharing a name")
+        .allMatch(n -> n.size() == 1);
+    assertThat(byName).containsKey("ArchitectureTest");
   }
 
   private static ArchCondition<JavaClass> haveASimpleNameNoOtherTypeHas() {

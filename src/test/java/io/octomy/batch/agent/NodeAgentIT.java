@@ -41,9 +41,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -490,20 +493,24 @@ class NodeAgentIT {
         .orElseThrow();
   }
 
-  /** Polls until {@code done} holds (awaitility is not available here). */
-  private static <T> T await(String what, Duration timeout, Supplier<T> probe, Predicate<T> done)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    T last = null;
-    while (System.nanoTime() - deadline < 0) {
-      last = probe.get();
-      if (done.test(last)) {
-        return last;
-      }
-      Thread.sleep(100);
+  /** Polls until {@code done} holds; returns the value that did. */
+  private static <T> T await(String what, Duration timeout, Supplier<T> probe, Predicate<T> done) {
+    AtomicReference<T> last = new AtomicReference<>();
+    try {
+      return Awaitility.await(what)
+          .atMost(timeout)
+          .pollInSameThread()
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () -> {
+                last.set(probe.get());
+                return last.get();
+              },
+              done);
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          "timed out after " + timeout + " waiting for " + what + "; last seen: " + last.get(), e);
     }
-    throw new AssertionError(
-        "timed out after " + timeout + " waiting for " + what + "; last seen: " + last);
   }
 
   /** The pid the executor recorded for a job, from its state file. */

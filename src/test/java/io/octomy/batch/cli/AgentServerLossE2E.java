@@ -13,6 +13,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.fixtures.ApiFixtures;
+import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.fixtures.ProductCommand;
 import io.octomy.batch.fixtures.TcpRelay;
 import io.octomy.batch.standalone.EmbeddedApiServer;
@@ -26,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,7 +67,8 @@ class AgentServerLossE2E {
       Path kubeconfig = relayedKubeconfig(server, silent);
       Process agent = agent(kubeconfig, "agent.log");
       // Its first request is under way: the shutdown hook is in place, the start waits.
-      await("the agent's first connection", Duration.ofSeconds(60), () -> silent.connections() > 0);
+      Eventually.until(
+          Duration.ofSeconds(60), "the agent's first connection", () -> silent.connections() > 0);
 
       agent.destroy();
 
@@ -95,13 +96,15 @@ class AgentServerLossE2E {
       Process agent = agent(kubeconfig, "first.log");
       awaitLine("first.log", "agent for node " + NODE);
       admit(client, "long", "sleep", "300");
-      await("the job running", Duration.ofSeconds(30), () -> reportedRunning(client, "long"));
+      Eventually.until(
+          Duration.ofSeconds(30), "the job running", () -> reportedRunning(client, "long"));
       jobProcesses.addAll(agent.descendants().toList());
       assertThat(jobProcesses).isNotEmpty();
 
       relay.silence();
       // A report is under way and will never be answered.
-      await("a request to the silent server", Duration.ofSeconds(30), () -> swallowed(relay));
+      Eventually.until(
+          Duration.ofSeconds(30), "a request to the silent server", () -> swallowed(relay));
       agent.destroy();
 
       assertThat(agent.waitFor(NodeAgent.STOP_BOUND.plus(EXIT_MARGIN).toMillis(), MILLISECONDS))
@@ -137,7 +140,8 @@ class AgentServerLossE2E {
                 n.getSpec().setMode(NodeMode.Off);
                 return n;
               });
-      await("the offer of mode Off", Duration.ofSeconds(60), () -> offersNothing(client));
+      Eventually.until(
+          Duration.ofSeconds(60), "the offer of mode Off", () -> offersNothing(client));
 
       assertThat(log("agent.log").lines().filter(l -> l.startsWith("\tat ")))
           .as("stack frames in the agent's log:\n%s", log("agent.log"))
@@ -222,9 +226,9 @@ class AgentServerLossE2E {
   }
 
   private void awaitLine(String logName, String marker) throws Exception {
-    await(
-        "'" + marker + "' in " + logName,
+    Eventually.until(
         Duration.ofSeconds(60),
+        "'" + marker + "' in " + logName,
         () -> {
           try {
             return log(logName).contains(marker);
@@ -232,16 +236,5 @@ class AgentServerLossE2E {
             return false;
           }
         });
-  }
-
-  private static void await(String what, Duration timeout, BooleanSupplier done)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no " + what + " within " + timeout);
-      }
-      Thread.sleep(50);
-    }
   }
 }

@@ -22,6 +22,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.fixtures.TestClock;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.GroupPolicy;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.fixtures.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

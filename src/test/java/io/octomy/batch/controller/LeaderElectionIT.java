@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
 import io.octomy.batch.vocabulary.Policy;

@@ -7,6 +7,7 @@ import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.fixtures.TestClock;
 import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;

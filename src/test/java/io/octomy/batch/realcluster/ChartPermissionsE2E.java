@@ -12,6 +12,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Executor;
+import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.nio.file.Files;
 import java.nio.file.Path;

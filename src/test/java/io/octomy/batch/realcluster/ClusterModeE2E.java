@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.io.IOException;
 import java.nio.file.Files;

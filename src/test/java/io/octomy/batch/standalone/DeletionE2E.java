@@ -2,12 +2,12 @@ package io.octomy.batch.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.Finalizers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,8 +63,10 @@ class DeletionE2E {
     try (StandaloneProcess sa = standalone(4000)) {
       Kubectl k = new Kubectl(Kubectl.versions().get(0), sa.kubeconfig, home);
       apply(k, "first", slowToStop);
-      until(Duration.ofSeconds(40), "first to run", () -> phase(k, "first").equals("Running"));
-      until(Duration.ofSeconds(10), "first's pid", () -> Files.exists(pidFile) && pid(pidFile) > 0);
+      Eventually.until(
+          Duration.ofSeconds(40), "first to run", () -> phase(k, "first").equals("Running"));
+      Eventually.until(
+          Duration.ofSeconds(10), "first's pid", () -> Files.exists(pidFile) && pid(pidFile) > 0);
       long pid = pid(pidFile);
       assertThat(k.run("get", "bj", "first", "-o", "jsonpath={.metadata.finalizers}").out())
           .as("the controller's finalizer")
@@ -95,7 +97,7 @@ class DeletionE2E {
         Thread.sleep(100);
       }
       assertThat(secondAdmitted).as("second admitted once the first stopped").isTrue();
-      until(
+      Eventually.until(
           Duration.ofSeconds(20),
           "the first job to be gone",
           () -> k.run("get", "bj", "first").err().contains("NotFound"));
@@ -117,7 +119,7 @@ class DeletionE2E {
                   .out())
           .as("owned by the server's manager, not the creator's")
           .contains(CreateFinalizers.MANAGER);
-      until(
+      Eventually.until(
           Duration.ofSeconds(30),
           "waiting to be decided",
           () -> phase(k, "waiting").equals("Queued"));
@@ -139,7 +141,8 @@ class DeletionE2E {
     try (StandaloneProcess sa = standalone(4000)) {
       Kubectl k = new Kubectl(Kubectl.versions().get(0), sa.kubeconfig, home);
       apply(k, "done", "true");
-      until(Duration.ofSeconds(60), "done to succeed", () -> phase(k, "done").equals("Succeeded"));
+      Eventually.until(
+          Duration.ofSeconds(60), "done to succeed", () -> phase(k, "done").equals("Succeeded"));
       assertThat(k.run("get", "bj", "done", "-o", "jsonpath={.metadata.finalizers}").out())
           .as("kept after the finish: the controller in this process lets it go at the delete")
           .contains(Finalizers.RESERVATION);
@@ -191,17 +194,5 @@ class DeletionE2E {
     } catch (Exception e) {
       return false;
     }
-  }
-
-  private static void until(Duration timeout, String what, Supplier<Boolean> check)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (Boolean.TRUE.equals(check.get())) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("timed out waiting for " + what);
   }
 }

@@ -3,10 +3,12 @@ package io.octomy.batch.standalone;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.octomy.batch.fixtures.Eventually;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -79,11 +81,7 @@ class GarbageCollectorStartIT {
     return names;
   }
 
-  private static void until(BooleanSupplier done) throws InterruptedException {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!done.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("collected within 10 s").isLessThan(deadline);
-      Thread.sleep(50);
-    }
+  private static void until(BooleanSupplier done) {
+    Eventually.until(Duration.ofSeconds(10), "collected", done::getAsBoolean);
   }
 }

@@ -2,12 +2,12 @@ package io.octomy.batch.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.octomy.batch.fixtures.Eventually;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,18 +29,6 @@ class StandaloneE2E {
         .as("kubectl on the PATH (the end-to-end tests drive it)")
         .isNotEmpty();
     home = Files.createDirectories(dir.resolve("home"));
-  }
-
-  private static void until(Duration timeout, String what, Supplier<Boolean> check)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (Boolean.TRUE.equals(check.get())) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("timed out waiting for " + what);
   }
 
   private String job(String name, String command, long cpu) {
@@ -103,7 +91,7 @@ class StandaloneE2E {
       // lock they share (then WaitingForLock), so its line is checked in the listing that showed
       // it.
       String[] listed = new String[1];
-      until(
+      Eventually.until(
           Duration.ofSeconds(30),
           "the examples to be decided",
           () -> {
@@ -136,7 +124,7 @@ class StandaloneE2E {
                         write("hello.yaml", job("hello", "echo hello", 500)).toString())
                     .exitCode())
             .isZero();
-        until(
+        Eventually.until(
             Duration.ofSeconds(30),
             "get -w to show hello succeeding",
             () ->
@@ -155,7 +143,7 @@ class StandaloneE2E {
               k.run("apply", "-f", write("late.yaml", job("late", "echo late", 500)).toString())
                   .exitCode())
           .isZero();
-      until(
+      Eventually.until(
           Duration.ofSeconds(30),
           "late to find no node",
           () -> k.run("get", "bj", "late").out().contains("NoNodeFits"));
@@ -207,7 +195,8 @@ class StandaloneE2E {
         assertThat(k.run("apply", "-f", write("q" + i + ".yaml", queued).toString()).exitCode())
             .isZero();
       }
-      until(Duration.ofSeconds(30), "long to start", () -> read(marker).contains("started"));
+      Eventually.until(
+          Duration.ofSeconds(30), "long to start", () -> read(marker).contains("started"));
       first.kill();
     }
     try (StandaloneProcess second =
@@ -220,7 +209,7 @@ class StandaloneE2E {
             "octomy.io/cpu-milli=4000")) {
       Kubectl k = new Kubectl(Kubectl.versions().get(0), second.kubeconfig, home);
       try {
-        until(
+        Eventually.until(
             Duration.ofSeconds(40),
             "every job to succeed",
             () -> {
@@ -278,7 +267,7 @@ class StandaloneE2E {
       String burn = "end=$(( $(date +%s) + 4 )); while [ $(date +%s) -lt $end ]; do :; done";
       String yaml = job("burner", burn, 100);
       assertThat(k.run("apply", "-f", write("burner.yaml", yaml).toString()).exitCode()).isZero();
-      until(
+      Eventually.until(
           Duration.ofSeconds(40),
           "burner to finish",
           () -> k.run("get", "bj", "burner").out().contains("Succeeded"));

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.octomy.batch.fixtures.Eventually;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,18 +55,6 @@ class VisibilityE2E {
         .formatted(name, extraSpec.isEmpty() ? "type: solve" : extraSpec, cpu, cpu, command);
   }
 
-  static void until(Duration timeout, String what, Supplier<Boolean> check)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (Boolean.TRUE.equals(check.get())) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("timed out waiting for " + what);
-  }
-
   private Path write(String name, String text) throws IOException {
     Path f = dir.resolve(name);
     Files.writeString(f, text);
@@ -104,7 +92,7 @@ class VisibilityE2E {
       String locked = job("locked", 500, "locks: [subject/ernie]", "true");
       Kubectl.Result applied = k.run("apply", "-f", write("holder.yaml", holder).toString());
       assertThat(applied.exitCode()).as(applied.all()).isZero();
-      until(
+      Eventually.until(
           Duration.ofSeconds(30),
           "holder to run",
           () -> k.run("get", "bj", "holder").out().contains("Running"));
@@ -116,7 +104,7 @@ class VisibilityE2E {
               "-f",
               write("locked.yaml", locked).toString());
       assertThat(applied.exitCode()).as(applied.all()).isZero();
-      until(
+      Eventually.until(
           Duration.ofSeconds(30),
           "big and locked to be decided",
           () -> {
@@ -200,7 +188,7 @@ class VisibilityE2E {
       assertThat(k.run("get", "bj", "tiny").err()).contains("NotFound");
 
       // A Process job's output, and where describe says it is.
-      until(
+      Eventually.until(
           Duration.ofSeconds(20),
           "holder's output",
           () ->
