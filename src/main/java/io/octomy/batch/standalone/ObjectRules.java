@@ -25,6 +25,14 @@ final class ObjectRules {
           "deletionGracePeriodSeconds",
           "generation");
 
+  /**
+   * Metadata a real server leaves out when empty: ObjectMeta's {@code omitempty} collections, so
+   * {@code annotations: {}} from a patch, or the labels left after the last is removed, are not
+   * kept (they would show as drift in {@code kubectl diff}, and their write as a change).
+   */
+  private static final List<String> OMITTED_WHEN_EMPTY =
+      List.of("labels", "annotations", "finalizers", "ownerReferences");
+
   private final Clock clock;
   private final Random random;
 
@@ -88,6 +96,7 @@ final class ObjectRules {
     }
     // the name's format is checked with everything else a commit must satisfy (CommitGuard)
     setNamespace(type, namespace, meta);
+    dropEmptyCollections(meta);
     for (String field : SERVER_METADATA) {
       meta.remove(field);
     }
@@ -140,6 +149,15 @@ final class ObjectRules {
   private static void labelNamespace(ObjectNode meta) {
     meta.withObjectProperty("labels")
         .put("kubernetes.io/metadata.name", meta.path("name").asText());
+  }
+
+  private static void dropEmptyCollections(ObjectNode meta) {
+    for (String field : OMITTED_WHEN_EMPTY) {
+      JsonNode value = meta.get(field);
+      if (value != null && (value.isNull() || (value.isContainerNode() && value.isEmpty()))) {
+        meta.remove(field);
+      }
+    }
   }
 
   private static void setNamespace(ResourceType type, String namespace, ObjectNode meta) {
@@ -201,6 +219,7 @@ final class ObjectRules {
       }
     }
     meta.remove("selfLink");
+    dropEmptyCollections(meta);
     if (isNamespace(type)) {
       labelNamespace(meta);
     }

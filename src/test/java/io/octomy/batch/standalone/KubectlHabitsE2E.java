@@ -11,8 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * kubectl habits learnt on a cluster that work on standalone too, with stock kubectl: {@code auth
  * can-i}, {@code can-i --list} and {@code auth whoami} for the one user; {@code apply --prune} with
- * kubectl's default allow-list. The whole session against the real server is {@code
- * KubectlSessionE2E}.
+ * kubectl's default allow-list; {@code kubectl diff} of what a server-side apply created. The whole
+ * session against the real server is {@code KubectlSessionE2E}.
  */
 class KubectlHabitsE2E {
 
@@ -75,6 +75,58 @@ class KubectlHabitsE2E {
       Kubectl.Result deployment = kubectl.run("create", "deployment", "web", "--image=nginx");
       assertThat(deployment.exitCode()).isNotZero();
       assertThat(deployment.err()).contains("standalone mode runs no Deployments");
+    }
+  }
+
+  /**
+   * A real server leaves out empty labels, annotations, finalizers and owner references (checked on
+   * v1.34.4): {@code kubectl diff} of a manifest that a server-side apply created (kubectl's diff
+   * sends {@code annotations: {}}) shows no drift, and a patch that only empties them is no change.
+   */
+  @Test
+  void emptyMetadataIsLeftOutSoDiffShowsNoDriftAfterAServerSideApply() throws Exception {
+    Path job = dir.resolve("job.yaml");
+    Files.writeString(
+        job,
+        """
+        apiVersion: batch.octomy.io/v1alpha1
+        kind: BatchJob
+        metadata: {name: drift, labels: {app: x}}
+        spec:
+          resources:
+            requests: {octomy.io/cpu-milli: 100}
+          template:
+            spec:
+              containers: [{name: main, image: unused, command: [sh, -c, 'true']}]
+        """);
+    try (EmbeddedApiServer api =
+        EmbeddedApiServer.start(dir.resolve("state"), 0, StandaloneRuntime.productCrds())) {
+      Kubectl kubectl =
+          new Kubectl(Kubectl.versions().get(0), api.kubeconfig(), dir.resolve("home"));
+      Kubectl.Result applied =
+          kubectl.run(
+              "apply", "--server-side", "--field-manager=argocd-controller", "-f", job.toString());
+      assertThat(applied.exitCode()).as(applied.all()).isZero();
+
+      Kubectl.Result diff = kubectl.run("diff", "-f", job.toString());
+      assertThat(diff.exitCode()).as(diff.all()).isZero();
+      assertThat(diff.out()).isEmpty();
+
+      assertThat(kubectl.run("label", "bj", "drift", "app-").exitCode()).isZero();
+      Kubectl.Result patched =
+          kubectl.run(
+              "patch",
+              "bj",
+              "drift",
+              "--type=merge",
+              "-p",
+              "{\"metadata\":{\"annotations\":{},\"ownerReferences\":[]}}");
+      assertThat(patched.out()).as(patched.all()).contains("patched (no change)");
+      Kubectl.Result meta = kubectl.run("get", "bj", "drift", "-o", "jsonpath={.metadata}");
+      assertThat(meta.out())
+          .doesNotContain("\"labels\"")
+          .doesNotContain("\"annotations\"")
+          .doesNotContain("\"ownerReferences\"");
     }
   }
 }
