@@ -29,8 +29,11 @@ final class NodeStatusWriter {
   }
 
   /**
-   * The node as it is, created first with {@code mode} for both modes and {@code executor} when it
-   * does not exist. Losing a creation race to someone else is fine: theirs is kept.
+   * The node as it is, created first with {@code mode} and {@code executor} when it does not exist.
+   * {@code ownMode} is left unset, which means the same as {@code mode}: written here it would stay
+   * after a manifest that names only {@code mode} is applied (kubectl and GitOps tools keep fields
+   * their manifest leaves out), so the node's own work would get the agent's mode or the manifest's
+   * depending on which came first. Losing a creation race to someone else is fine: theirs is kept.
    */
   BatchNode ensureExists(NodeMode mode, Executor executor) {
     BatchNode existing = client.resources(BatchNode.class).withName(nodeName).get();
@@ -41,7 +44,6 @@ final class NodeStatusWriter {
     node.setMetadata(new ObjectMetaBuilder().withName(nodeName).build());
     BatchNodeSpec spec = new BatchNodeSpec();
     spec.setMode(mode);
-    spec.setOwnMode(mode);
     spec.setExecutor(executor);
     node.setSpec(spec);
     try {

@@ -99,13 +99,43 @@ class NodeAgentIT {
     start(settings().withInitialMode(NodeMode.Background));
     BatchNode node = client.resources(BatchNode.class).withName(NODE).get();
     assertThat(node.getSpec().getMode()).isEqualTo(NodeMode.Background);
-    assertThat(node.getSpec().getOwnMode()).isEqualTo(NodeMode.Background);
+    assertThat(node.getSpec().getOwnMode()).as("unset: the same as mode").isNull();
     assertThat(node.getSpec().getExecutor()).isEqualTo(Executor.Process);
     // Background: 75% of the processors, 50% of memory, 100% of GPUs.
     assertThat(node.getStatus().getOffer().getOthers())
         .containsEntry(CPU, 6000L)
         .containsEntry(MEM, 8 * GIB)
         .containsEntry(MeasuredResources.GPU, 1L);
+    assertThat(node.getStatus().getOffer().getOwn())
+        .isEqualTo(node.getStatus().getOffer().getOthers());
+  }
+
+  /**
+   * A node kept in Git names only its mode; applied (server-side, forced, as Flux and Argo CD do)
+   * after the agent created the node, its own work gets that mode too, as when Git came first.
+   */
+  @Test
+  void aNodeManifestNamingOnlyTheModeAppliedAfterTheAgentGovernsItsOwnWorkToo() throws Exception {
+    start(settings());
+    BatchNode manifest = new BatchNode();
+    manifest.setMetadata(new ObjectMetaBuilder().withName(NODE).build());
+    BatchNodeSpec spec = new BatchNodeSpec();
+    spec.setMode(NodeMode.Background);
+    spec.setExecutor(Executor.Process);
+    manifest.setSpec(spec);
+    client
+        .resources(BatchNode.class)
+        .resource(manifest)
+        .fieldManager("kustomize-controller")
+        .forceConflicts()
+        .serverSideApply();
+
+    BatchNodeStatus status =
+        awaitStatus(
+            "the offer of the applied mode", s -> s.getOffer().getOthers().get(CPU) == 6000L);
+    assertThat(status.getOffer().getOwn()).isEqualTo(status.getOffer().getOthers());
+    assertThat(client.resources(BatchNode.class).withName(NODE).get().getSpec().getOwnMode())
+        .isNull();
   }
 
   @Test
