@@ -8,6 +8,7 @@ import io.octomy.batch.agent.AgentSettings;
 import io.octomy.batch.agent.NodeAgent;
 import io.octomy.batch.agent.OshiHostProbe;
 import io.octomy.batch.api.Executor;
+import io.octomy.batch.vocabulary.FieldManagers;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -96,6 +97,7 @@ public final class AgentCommand implements Callable<Integer> {
         kubeconfig != null
             ? Config.fromKubeconfig(kubeconfig.toFile())
             : Config.autoConfigure(null);
+    config.setUserAgent(FieldManagers.userAgent(FieldManagers.AGENT));
     KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
     AgentSettings settings =
         AgentSettings.defaults(node)

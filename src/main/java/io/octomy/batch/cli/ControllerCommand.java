@@ -1,11 +1,13 @@
 package io.octomy.batch.cli;
 
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.aggregated.AggregatedVisibility;
+import io.octomy.batch.vocabulary.FieldManagers;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -81,7 +83,9 @@ public final class ControllerCommand implements Callable<Integer> {
         leaseNamespace != null
             ? leaseNamespace
             : System.getenv().getOrDefault("POD_NAMESPACE", "default");
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    Config config = Config.autoConfigure(null);
+    config.setUserAgent(FieldManagers.userAgent(FieldManagers.CONTROLLER));
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
     BatchController controller =
         BatchController.start(
             client,

@@ -338,6 +338,16 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   /**
+   * {@link #inProcessClient} sending {@code userAgent}, which names the field manager of its writes
+   * (the controller's and the agent's, told apart in {@code metadata.managedFields}).
+   */
+  public KubernetesClient inProcessClient(String userAgent) {
+    Config config = clientConfig();
+    config.setUserAgent(userAgent);
+    return inProcessClientBuilder().withConfig(config).build();
+  }
+
+  /**
    * {@link #inProcessClient}'s builder, for a client in this process that adds to it (an
    * interceptor that counts its requests, as the benchmarks' do).
    */

@@ -13,6 +13,7 @@ import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.FinalizerRelease;
 import io.octomy.batch.controller.visibility.ControllerVisibility;
+import io.octomy.batch.vocabulary.FieldManagers;
 import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
@@ -53,6 +54,7 @@ public final class StandaloneRuntime implements AutoCloseable {
 
   private final EmbeddedApiServer server;
   private final KubernetesClient client;
+  private final KubernetesClient agentClient;
   private final BatchController controller;
   private final ControllerVisibility visibility;
   private final NodeAgent agent;
@@ -60,11 +62,13 @@ public final class StandaloneRuntime implements AutoCloseable {
   private StandaloneRuntime(
       EmbeddedApiServer server,
       KubernetesClient client,
+      KubernetesClient agentClient,
       BatchController controller,
       ControllerVisibility visibility,
       NodeAgent agent) {
     this.server = server;
     this.client = client;
+    this.agentClient = agentClient;
     this.controller = controller;
     this.visibility = visibility;
     this.agent = agent;
@@ -81,11 +85,14 @@ public final class StandaloneRuntime implements AutoCloseable {
             ServerLimits.defaults(),
             reservationFromCreate());
     KubernetesClient client = null;
+    KubernetesClient agentClient = null;
     NodeAgent agent = null;
     BatchController controller = null;
     ControllerVisibility visibility = null;
     try {
-      client = server.inProcessClient();
+      // two clients, so that each one's writes name it as their field manager
+      client = server.inProcessClient(FieldManagers.userAgent(FieldManagers.CONTROLLER));
+      agentClient = server.inProcessClient(FieldManagers.userAgent(FieldManagers.AGENT));
       AgentSettings settings =
           AgentSettings.defaults(o.nodeName())
               .withInitialMode(o.mode())
@@ -95,7 +102,7 @@ public final class StandaloneRuntime implements AutoCloseable {
       // The agent starts beside the controller rather than after it: neither waits for the other
       // (on a cluster they are separate processes), and at a restart on many jobs the controller's
       // list and first pass take seconds the agent's own start need not wait out.
-      agent = new NodeAgent(client, settings, new OshiHostProbe(), clock);
+      agent = new NodeAgent(agentClient, settings, new OshiHostProbe(), clock);
       FutureTask<NodeAgent> agentStart = new FutureTask<>(agent::start);
       Thread starter = new Thread(agentStart, "agent-start");
       starter.setDaemon(true);
@@ -127,7 +134,7 @@ public final class StandaloneRuntime implements AutoCloseable {
                       : Optional.empty());
       server.delegate(new VisibilityGroup(visibility.api()));
       awaitStarted(agentStart);
-      return new StandaloneRuntime(server, client, controller, visibility, agent);
+      return new StandaloneRuntime(server, client, agentClient, controller, visibility, agent);
     } catch (RuntimeException | IOException | InterruptedException e) {
       // Nothing half-started stays behind: the state directory's lock is released for the next try.
       if (agent != null) {
@@ -141,6 +148,9 @@ public final class StandaloneRuntime implements AutoCloseable {
       }
       if (client != null) {
         client.close();
+      }
+      if (agentClient != null) {
+        agentClient.close();
       }
       server.close();
       throw e;
@@ -203,6 +213,7 @@ public final class StandaloneRuntime implements AutoCloseable {
     visibility.close();
     controller.close();
     client.close();
+    agentClient.close();
     server.close();
   }
 }
