@@ -159,7 +159,7 @@ final class FieldModels {
     BeanDescription bean = INTROSPECTION.getDeserializationConfig().introspect(type);
     Map<String, JavaType> fields = new HashMap<>();
     for (BeanPropertyDefinition property : bean.findProperties()) {
-      if (!property.getName().equals("additionalProperties")) {
+      if (!isCatchAll(property)) {
         fields.put(property.getName(), property.getPrimaryType());
       }
     }
@@ -175,6 +175,16 @@ final class FieldModels {
                 });
     FieldModel first = BY_CLASS.putIfAbsent(type, model);
     return first == null ? model : first;
+  }
+
+  /**
+   * Whether a model class's property is fabric8's map of fields its type does not know (named
+   * {@code additionalProperties}), rather than a field of the API: a JSON schema's {@code
+   * additionalProperties} (a CRD's maps) is one, and is not a map.
+   */
+  static boolean isCatchAll(BeanPropertyDefinition property) {
+    return property.getName().equals("additionalProperties")
+        && property.getPrimaryType().isMapLikeType();
   }
 
   /** Whether {@code type}'s model has been made and kept; for tests in this package. */

@@ -147,7 +147,7 @@ final class FieldShapes {
     BeanDescription bean = INTROSPECTION.getDeserializationConfig().introspect(type);
     Map<String, JavaType> properties = new HashMap<>();
     for (BeanPropertyDefinition property : bean.findProperties()) {
-      if (!property.getName().equals("additionalProperties")) {
+      if (!FieldModels.isCatchAll(property)) {
         properties.put(property.getName(), property.getPrimaryType());
       }
     }

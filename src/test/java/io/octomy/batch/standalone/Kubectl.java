@@ -69,20 +69,43 @@ final class Kubectl {
   }
 
   Result run(int timeoutSeconds, String... args) {
+    // Output goes to files: a pipe holds 64 KiB, and kubectl blocks writing more (an error that
+    // quotes whole CRDs) until it is read, which would make any long answer a timeout.
+    Path out = null;
+    Path err = null;
     try {
-      Process p = start(args);
+      Files.createDirectories(home);
+      out = Files.createTempFile(home, "kubectl", ".out");
+      err = Files.createTempFile(home, "kubectl", ".err");
+      ProcessBuilder pb = builder(args);
+      pb.redirectOutput(out.toFile());
+      pb.redirectError(err.toFile());
+      Process p = pb.start();
       if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
+        p.destroyForcibly().waitFor();
       }
       return new Result(
           p.exitValue(),
-          new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
-          new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+          new String(Files.readAllBytes(out), StandardCharsets.UTF_8),
+          new String(Files.readAllBytes(err), StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new IllegalStateException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    } finally {
+      deleteQuietly(out);
+      deleteQuietly(err);
+    }
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      if (file != null) {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException e) {
+      // a scratch file in the test's own folder
     }
   }
 
@@ -92,10 +115,6 @@ final class Kubectl {
     pb.redirectOutput(output.toFile());
     pb.redirectErrorStream(true);
     return pb.start();
-  }
-
-  private Process start(String... args) throws IOException {
-    return builder(args).start();
   }
 
   private ProcessBuilder builder(String... args) {

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * kubectl habits learnt on a cluster that work on standalone too, with stock kubectl: {@code auth
  * can-i}, {@code can-i --list} and {@code auth whoami} for the one user; {@code apply --prune} with
- * kubectl's default allow-list; {@code kubectl diff} of what a server-side apply created. The whole
- * session against the real server is {@code KubectlSessionE2E}.
+ * kubectl's default allow-list; {@code kubectl diff} of what a server-side apply created; the
+ * product's CRDs applied again, as a GitOps repository holding the chart does. The whole session
+ * against the real server is {@code KubectlSessionE2E}.
  */
 class KubectlHabitsE2E {
 
@@ -127,6 +128,29 @@ class KubectlHabitsE2E {
           .doesNotContain("\"labels\"")
           .doesNotContain("\"annotations\"")
           .doesNotContain("\"ownerReferences\"");
+    }
+  }
+
+  /**
+   * A repository that holds the chart applies the CRDs too: client-side and server-side, over the
+   * ones standalone installed. Their maps are declared with {@code additionalProperties}, which
+   * standalone's model of a CRD lacked (strict decoding error: unknown field).
+   */
+  @Test
+  void theProductsCrdsApplyOverTheInstalledOnes() {
+    try (EmbeddedApiServer api =
+        EmbeddedApiServer.start(dir.resolve("state"), 0, StandaloneRuntime.productCrds())) {
+      Kubectl kubectl =
+          new Kubectl(Kubectl.versions().get(0), api.kubeconfig(), dir.resolve("home"));
+      Kubectl.Result clientSide = kubectl.run("apply", "-f", "crds");
+      assertThat(clientSide.exitCode()).as(clientSide.all()).isZero();
+      assertThat(clientSide.err()).doesNotContain("unknown field");
+      Kubectl.Result serverSide =
+          kubectl.run("apply", "--server-side", "--field-manager=argocd-controller", "-f", "crds");
+      assertThat(serverSide.exitCode()).as(serverSide.all()).isZero();
+      assertThat(serverSide.out()).contains("batchjobs.batch.octomy.io serverside-applied");
+      Kubectl.Result diff = kubectl.run("diff", "-f", "crds");
+      assertThat(diff.exitCode()).as(diff.all()).isZero();
     }
   }
 }
