@@ -94,6 +94,13 @@ final class RunFollower {
     missing.clear();
     for (BatchJob job : jobs) {
       JobPhase phase = snapshots.effectivePhase(job);
+      if (phase.isFinal()) {
+        if (StatusComposer.editedSinceItRan(job) && !gate.ourWritePending(job)) {
+          BatchJobStatus told = StatusComposer.finishedButEdited(job, now);
+          writes.add(new StatusWrite(job, new StatusComposer.Composed(told, List.of()), false));
+        }
+        continue;
+      }
       if (!phase.holdsReservation()
           || job.getStatus() == null
           || job.getStatus().getNode() == null

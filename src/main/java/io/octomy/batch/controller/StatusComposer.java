@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -265,6 +266,56 @@ public final class StatusComposer {
     }
     s.setConditions(conditions);
     return new Composed(s, events);
+  }
+
+  /**
+   * Status for a job that ran (Succeeded or Failed) and whose spec was edited since: nothing runs
+   * again, and the {@code SpecChangeIgnored} condition says so, rather than nothing at all (a
+   * GitOps user changes a finished job's command expecting a new run). The same status when the
+   * condition already names this generation, so it is written once per edit.
+   */
+  public static BatchJobStatus finishedButEdited(BatchJob job, Instant now) {
+    BatchJobStatus s = FIELDS.copy(job.getStatus());
+    if (!editedSinceItRan(job)) {
+      return s;
+    }
+    long gen = SnapshotBuilder.generation(job);
+    s.setConditions(
+        Conditions.set(
+            s.getConditions(),
+            ConditionTypes.SPEC_CHANGE_IGNORED,
+            true,
+            "AlreadyFinished",
+            "the spec changed (generation "
+                + gen
+                + ") after the job "
+                + s.getPhase().name().toLowerCase(Locale.ROOT)
+                + "; a job that ran does not run again. Delete and re-create it to run it with"
+                + " the change.",
+            gen,
+            now));
+    return s;
+  }
+
+  /**
+   * Whether a job that ran has a spec edit it was not told about yet: cheap, as the loop asks it of
+   * every finished job on every pass.
+   */
+  public static boolean editedSinceItRan(BatchJob job) {
+    BatchJobStatus s = job.getStatus();
+    if (s == null
+        || s.getObservedGeneration() == null
+        || s.getPhase() == null
+        || !s.getPhase().isFinal()
+        || job.getMetadata().getDeletionTimestamp() != null) {
+      return false;
+    }
+    long gen = SnapshotBuilder.generation(job);
+    if (gen <= s.getObservedGeneration()) {
+      return false;
+    }
+    Condition told = Conditions.find(s.getConditions(), ConditionTypes.SPEC_CHANGE_IGNORED);
+    return told == null || !Long.valueOf(gen).equals(told.getObservedGeneration());
   }
 
   private static final StatusFields<BatchJobStatus> FIELDS = StatusFields.of(BatchJobStatus.class);

@@ -2,6 +2,7 @@ package io.octomy.batch.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.Reason;
@@ -216,6 +217,37 @@ class StatusComposerTest {
                 .getMessage())
         .contains("generation 2", "admitted at generation 1");
     assertThat(c.status().getObservedGeneration()).isEqualTo(1);
+  }
+
+  @Test
+  void aSpecChangeAfterTheJobRanSaysItDoesNotRunAgainOncePerEdit() {
+    BatchJobStatus admitted =
+        StatusComposer.decided(
+                job(null, 1), new Decision.Admit("n1", NodeMode.Drone, 100, false), T0)
+            .status();
+    BatchJobStatus succeeded =
+        StatusComposer.running(
+                job(admitted, 1),
+                new RunObservation(JobPhase.Succeeded, 0, null, T0, T0.plusSeconds(5), Map.of()),
+                T0.plusSeconds(6))
+            .status();
+    assertThat(StatusComposer.editedSinceItRan(job(succeeded, 1))).isFalse();
+
+    BatchJob edited = job(succeeded, 2);
+    assertThat(StatusComposer.editedSinceItRan(edited)).isTrue();
+    BatchJobStatus told = StatusComposer.finishedButEdited(edited, T0.plusSeconds(60));
+    Condition c = Conditions.find(told.getConditions(), ConditionTypes.SPEC_CHANGE_IGNORED);
+    assertThat(c.getReason()).isEqualTo("AlreadyFinished");
+    assertThat(c.getMessage())
+        .contains("generation 2", "after the job succeeded", "Delete and re-create it");
+    assertThat(told.getPhase()).isEqualTo(JobPhase.Succeeded);
+    assertThat(told.getObservedGeneration()).isEqualTo(1);
+    assertThat(StatusComposer.editedSinceItRan(job(told, 2))).as("told once").isFalse();
+    assertThat(StatusComposer.editedSinceItRan(job(told, 3))).as("a later edit").isTrue();
+
+    BatchJob deleted = job(succeeded, 2);
+    deleted.getMetadata().setDeletionTimestamp(Times.format(T0.plusSeconds(70)));
+    assertThat(StatusComposer.editedSinceItRan(deleted)).isFalse();
   }
 
   @Test

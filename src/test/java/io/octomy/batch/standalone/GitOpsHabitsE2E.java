@@ -10,14 +10,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a GitOps user meets on standalone with stock kubectl: a BatchNode manifest applied
- * server-side over the node the agent created, and who {@code managedFields} says wrote what.
+ * server-side over the node the agent created, who {@code managedFields} says wrote what, and a job
+ * that ran edited in Git.
  */
 class GitOpsHabitsE2E {
 
   @TempDir Path dir;
 
   @Test
-  void aConflictNamesTheAgentAndFieldOwnersNameTheComponents() throws Exception {
+  void aNodeAndAJobKeptInGitAsTheToolsApplyThem() throws Exception {
     Path node = dir.resolve("node.yaml");
     Files.writeString(
         node,
@@ -101,6 +102,31 @@ class GitOpsHabitsE2E {
                   "jsonpath={.metadata.managedFields[*].manager}")
               .out();
       assertThat(nodeManagers).contains("octomy-batch-agent").doesNotContain("fabric8");
+
+      // Git changes the command of the job that ran: nothing runs again, and the job says so.
+      Kubectl.Result edited =
+          k.run(
+              "patch",
+              "bj",
+              "owned",
+              "--type=json",
+              "-p",
+              "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/command/2\","
+                  + "\"value\":\"echo again\"}]");
+      assertThat(edited.exitCode()).as(edited.all()).isZero();
+      Kubectl.Result told =
+          k.run(40, "wait", "bj/owned", "--for=condition=SpecChangeIgnored", "--timeout=30s");
+      assertThat(told.exitCode()).as(told.all()).isZero();
+      assertThat(
+              k.run(
+                      "get",
+                      "bj",
+                      "owned",
+                      "-o",
+                      "jsonpath={.status.phase} {.status.conditions[?(@.type==\"SpecChangeIgnored\")]"
+                          + ".message}")
+                  .out())
+          .startsWith("Succeeded the spec changed (generation 2) after the job succeeded");
     }
   }
 
