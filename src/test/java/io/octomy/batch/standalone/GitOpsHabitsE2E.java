@@ -2,6 +2,7 @@ package io.octomy.batch.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.octomy.batch.fixtures.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,12 +72,14 @@ class GitOpsHabitsE2E {
       String offers =
           "jsonpath={.status.offer.others.octomy\\.io/cpu-milli}"
               + " {.status.offer.own.octomy\\.io/cpu-milli}";
-      until(
+      Eventually.until(
+          Duration.ofSeconds(30),
           "the node's offers in Background",
           () -> k.run("get", "bn", "gitops", "-o", offers).out().equals("3000 3000"));
 
       assertThat(k.run("apply", "-f", "" + job).exitCode()).isZero();
-      until(
+      Eventually.until(
+          Duration.ofSeconds(30),
           "the job to succeed",
           () ->
               k.run("get", "bj", "owned", "-o", "jsonpath={.status.phase}")
@@ -128,17 +131,5 @@ class GitOpsHabitsE2E {
                   .out())
           .startsWith("Succeeded the spec changed (generation 2) after the job succeeded");
     }
-  }
-
-  private static void until(String what, java.util.function.BooleanSupplier check)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (check.getAsBoolean()) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("timed out waiting for " + what);
   }
 }
