@@ -227,11 +227,12 @@ final class RunFollower {
   }
 
   /**
-   * Sets the job's StopPending condition and message while it is being deleted, unfinished, on a
-   * node whose agent is not reporting: the agent ends the process and says so, and only then is the
-   * place freed, so the delete waits (as a Pod's on an unreachable node does). Without this the
-   * job's status kept saying it runs, and nothing said why the delete did not return or how to end
-   * it. The words depend only on what the node last reported, so a wait is written once.
+   * Says, while the job is being deleted unfinished on a Process node, that the delete waits for
+   * its agent to stop it; and sets its StopPending condition when that agent is not reporting: the
+   * agent ends the process and says so, and only then is the place freed, so the delete waits (as a
+   * Pod's on an unreachable node does). Without this the job's status kept saying it runs, and
+   * nothing said why the delete did not return or how to end it. The words depend only on what the
+   * node last reported, so a wait is written once.
    *
    * @param node the job's node when the job is being deleted and runs as a process there; else null
    */
@@ -240,10 +241,16 @@ final class RunFollower {
     BatchJobStatus s = c.status();
     boolean was = Conditions.isTrue(s.getConditions(), ConditionTypes.STOP_PENDING);
     long gen = SnapshotBuilder.generation(job);
-    String silence =
-        node == null || s.getPhase().isFinished() || !ReservationFinalizer.on(job)
-            ? null
-            : silence(node, now);
+    boolean stopping = node != null && !s.getPhase().isFinished() && ReservationFinalizer.on(job);
+    String silence = stopping ? silence(node, now) : null;
+    if (stopping && silence == null) {
+      // Its agent reports: the process ends within its grace period. Until then the job's words
+      // said it runs, as if the delete had not been seen.
+      s.setMessage(
+          "deleted; waiting for the agent of node "
+              + s.getNode()
+              + " to stop it and report that it ended; its place is freed then.");
+    }
     if (silence != null) {
       String message =
           "deleted; waiting for the agent of node "

@@ -87,6 +87,16 @@ class DeletionLoopTest {
     h.pass();
     assertThat(state("a")).as("the agent has not reported it stopped").isEqualTo("Running@n1");
     assertThat(state("b")).isEqualTo("Queued:WaitingForCapacity");
+    assertThat(h.cluster.job("a").getStatus().getMessage())
+        .as("the delete is seen, and what it waits for said")
+        .isEqualTo(
+            "deleted; waiting for the agent of node n1 to stop it and report that it ended; its"
+                + " place is freed then.");
+    assertThat(
+            Conditions.isTrue(
+                h.cluster.job("a").getStatus().getConditions(), ConditionTypes.STOP_PENDING))
+        .as("its agent reports: nothing is pending on anyone")
+        .isFalse();
 
     h.cluster.report("n1", run("a", JobPhase.Failed, 143));
     h.pass(); // a ended
@@ -166,7 +176,7 @@ class DeletionLoopTest {
     h.pass();
     assertThat(h.cluster.job("a").getStatus().getMessage())
         .as("the agent reports: it will end the process")
-        .isEqualTo("running on node n1.");
+        .startsWith("deleted; waiting for the agent of node n1 to stop it");
 
     h.clock.advance(Duration.ofSeconds(61));
     h.pass();
