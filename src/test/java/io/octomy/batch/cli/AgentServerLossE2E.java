@@ -52,11 +52,7 @@ class AgentServerLossE2E {
 
   @AfterEach
   void stopAll() throws InterruptedException {
-    for (Process p : started) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-      p.waitFor();
-    }
+    ProductCommand.killAll(started);
     jobProcesses.forEach(ProcessHandle::destroyForcibly);
   }
 

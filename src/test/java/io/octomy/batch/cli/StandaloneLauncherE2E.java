@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.Main;
+import io.octomy.batch.fixtures.ProductCommand;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,11 +34,7 @@ class StandaloneLauncherE2E {
 
   @AfterEach
   void stopAll() throws InterruptedException {
-    for (Process p : started) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-      p.waitFor();
-    }
+    ProductCommand.killAll(started);
     servers.forEach(ProcessHandle::destroyForcibly);
   }
 
