@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import io.octomy.batch.controller.aggregated.ReservationFinalizerWebhook;
+import io.octomy.batch.controller.aggregated.ServingReplica;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,10 +44,37 @@ class HelmChartTest {
             "Service/octomy-system/octomy-batch-metrics",
             "Service/octomy-system/octomy-batch-visibility",
             "APIService//v1alpha1.visibility.batch.octomy.io",
+            "MutatingWebhookConfiguration//octomy-batch-reservation-finalizer",
             "ClusterRoleBinding//octomy-batch-controller-auth-delegator",
             "RoleBinding/kube-system/octomy-batch-controller-auth-reader",
             "Role/octomy-system/octomy-batch-controller-visibility",
             "RoleBinding/octomy-system/octomy-batch-controller-visibility");
+  }
+
+  @Test
+  void newJobsGetTheReservationFinalizerFromTheServingReplicaAndCreatesNeverWaitOnIt() {
+    Chart.Rendered r = Chart.defaults();
+    JsonNode webhook =
+        r.get("MutatingWebhookConfiguration", ServingReplica.WEBHOOK_CONFIGURATION)
+            .path("webhooks")
+            .get(0);
+    assertThat(webhook.path("name").asText()).isEqualTo(ServingReplica.WEBHOOK);
+    assertThat(webhook.path("failurePolicy").asText()).isEqualTo("Ignore");
+    assertThat(webhook.path("sideEffects").asText()).isEqualTo("None");
+    assertThat(webhook.at("/clientConfig/service/name").asText())
+        .isEqualTo("octomy-batch-visibility");
+    assertThat(webhook.at("/clientConfig/service/path").asText())
+        .isEqualTo(ReservationFinalizerWebhook.PATH);
+    assertThat(webhook.at("/clientConfig/caBundle").isMissingNode())
+        .as("the serving replica publishes its own certificate")
+        .isTrue();
+    assertThat(webhook.at("/rules/0/operations").toString()).isEqualTo("[\"CREATE\"]");
+    assertThat(webhook.at("/rules/0/resources").toString()).isEqualTo("[\"batchjobs\"]");
+
+    assertThat(Chart.template(Map.of("reservationWebhook.enabled", "false")).byKey())
+        .doesNotContainKey("MutatingWebhookConfiguration//octomy-batch-reservation-finalizer");
+    assertThat(Chart.template(Map.of("visibility.enabled", "false")).byKey())
+        .doesNotContainKey("MutatingWebhookConfiguration//octomy-batch-reservation-finalizer");
   }
 
   @Test

@@ -15,10 +15,12 @@ import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.ClusterWriter;
 import io.octomy.batch.fixtures.TestClock;
+import io.octomy.batch.vocabulary.Finalizers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>the clock moves one minute per aging tick: status writes to waiting jobs;
  *   <li>W_max again on the same server, the controller stopped: the ceiling after the run.
  * </ol>
+ *
+ * <p>{@code --jfr-drain FILE} (with {@code -XX:StartFlightRecording}) writes the recording at the
+ * drain's end and prints the drain's instants, to read its samples alone.
  */
 public final class EndToEndBenchmark {
 
@@ -54,27 +59,19 @@ public final class EndToEndBenchmark {
     Args a =
         new Args(
             argv,
-            Map.of(
-                "nodes",
-                "1000",
-                "jobs",
-                "10000",
-                "live-jobs",
-                "1000",
-                "wmax-jobs",
-                "1000",
-                "wmax-seconds",
-                "10",
-                "aging-ticks",
-                "5",
-                "drain-timeout-s",
-                "480",
-                "seed",
-                "42",
-                "servers",
-                "standalone,real",
-                "warmup-drains",
-                "0"));
+            Map.ofEntries(
+                Map.entry("nodes", "1000"),
+                Map.entry("jobs", "10000"),
+                Map.entry("live-jobs", "1000"),
+                Map.entry("wmax-jobs", "1000"),
+                Map.entry("wmax-seconds", "10"),
+                Map.entry("aging-ticks", "5"),
+                Map.entry("drain-timeout-s", "480"),
+                Map.entry("seed", "42"),
+                Map.entry("servers", "standalone,real"),
+                Map.entry("warmup-drains", "0"),
+                Map.entry("jfr-drain", ""),
+                Map.entry("created-with-finalizer", "false")));
     System.out.println("end-to-end benchmark " + a);
     // The same workload against each server, one after the other in this run, so the figures
     // can be compared with each other (the machine is shared: compare within a run).
@@ -165,6 +162,10 @@ public final class EndToEndBenchmark {
 
       DecisionWatch decisions = new DecisionWatch(client);
       Map<String, Long> createdAt = new ConcurrentHashMap<>();
+      // --created-with-finalizer true: the backlog's jobs carry the controller's finalizer as the
+      // chart's webhook puts it on at create (standalone's server does so by itself); the backlog
+      // is made before the controller, which serves that webhook, starts.
+      boolean withFinalizer = Boolean.parseBoolean(a.string("created-with-finalizer"));
       long t = System.nanoTime();
       int jobs = w.jobs;
       Parallel.forEach(
@@ -172,6 +173,9 @@ public final class EndToEndBenchmark {
           WRITERS,
           i -> {
             BatchJob j = w.job(i);
+            if (withFinalizer) {
+              j.getMetadata().setFinalizers(List.of(Finalizers.RESERVATION));
+            }
             client
                 .resources(BatchJob.class)
                 .inNamespace(j.getMetadata().getNamespace())
@@ -191,6 +195,7 @@ public final class EndToEndBenchmark {
           server.controllerClient(b -> b.addOrReplaceInterceptor("count", requests))) {
         long start = System.nanoTime();
         JvmProcessorTime drainCpu = JvmProcessorTime.now();
+        DrainRecording recording = DrainRecording.start(a.string("jfr-drain"));
         BatchController controller = BatchController.start(ctlClient, w.controllerOptions(), clock);
         System.out.printf("controller started in %.1f s (informers synced)%n", secondsSince(start));
         long deadline = start + Duration.ofSeconds(a.integer("drain-timeout-s")).toNanos();
@@ -206,6 +211,7 @@ public final class EndToEndBenchmark {
           }
         }
         long end = System.nanoTime();
+        recording.stop();
         int decided = decisions.decided();
         String perDecision = JvmProcessorTime.now().perOperationSince(drainCpu, decided);
         double drain = (end - start) / 1e9;

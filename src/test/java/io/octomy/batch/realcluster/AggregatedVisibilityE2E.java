@@ -16,7 +16,9 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.controller.aggregated.ServingReplica;
 import io.octomy.batch.fixtures.Eventually;
+import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -96,6 +98,7 @@ class AggregatedVisibilityE2E {
               SERVICE));
     }
     Eventually.within(90, () -> assertThat(controllers.keySet()).contains(leaseHolder()));
+    routeTo(leaseHolder());
     RealCluster c = product.cluster();
     nsA = c.namespace("visibility-a");
     nsB = c.namespace("visibility-b");
@@ -160,7 +163,6 @@ class AggregatedVisibilityE2E {
             product.tokenKubeconfig("bob", "bob", bobToken, nsA),
             c.dir().resolve("bob-home"),
             plugins);
-    routeTo(leaseHolder());
   }
 
   @AfterAll
@@ -347,9 +349,84 @@ class AggregatedVisibilityE2E {
         });
   }
 
+  @Test
+  @Order(7)
+  void aNewJobGetsTheReservationFinalizerFromTheServingReplicasWebhook() throws Exception {
+    // The replica that took over publishes its certificate for the webhook as for the APIService.
+    Eventually.within(30, () -> assertThat(webhookCaBundle()).isEqualTo(caBundle()));
+    Path manifest = product.dir().resolve("webhooked.yaml");
+    Files.writeString(manifest, job("webhooked", 100, "true"));
+
+    KubectlRun.Result dryRun =
+        kubectl.run(
+            "create", "-n", nsA, "-f", manifest.toString(), "--dry-run=server", "-o", "json");
+    assertThat(dryRun.exitCode()).as(dryRun.all()).isZero();
+    assertThat(JSON.readTree(dryRun.out()).at("/metadata/finalizers").toString())
+        .isEqualTo("[\"" + Finalizers.RESERVATION + "\"]");
+    KubectlRun.Result created =
+        kubectl.run("create", "-n", nsA, "-f", manifest.toString(), "-o", "json");
+    assertThat(created.exitCode()).as(created.all()).isZero();
+    JsonNode job = JSON.readTree(created.out());
+    assertThat(job.at("/metadata/finalizers").toString())
+        .as("the finalizer is on the job as the create stored it")
+        .isEqualTo("[\"" + Finalizers.RESERVATION + "\"]");
+    // A GitOps tool's server-side apply creates with the finalizer too, and its next apply of
+    // the same manifest, which does not list it, leaves it on.
+    Path applied = product.dir().resolve("applied.yaml");
+    Files.writeString(applied, job("applied", 100, "true"));
+    for (int i = 0; i < 2; i++) {
+      KubectlRun.Result apply =
+          kubectl.run(
+              "apply",
+              "--server-side",
+              "--field-manager=gitops",
+              "-n",
+              nsA,
+              "-f",
+              applied.toString());
+      assertThat(apply.exitCode()).as(apply.all()).isZero();
+      assertThat(
+              admin
+                  .resources(BatchJob.class)
+                  .inNamespace(nsA)
+                  .withName("applied")
+                  .get()
+                  .getMetadata()
+                  .getFinalizers())
+          .as("after apply %d", i + 1)
+          .containsExactly(Finalizers.RESERVATION);
+    }
+    // The controller decides it without a write of its own to the job's metadata.
+    Eventually.within(
+        30,
+        () ->
+            assertThat(admin.resources(BatchJob.class).inNamespace(nsA).withName("webhooked").get())
+                .extracting(j -> j.getStatus() == null ? null : j.getStatus().getReason())
+                .isNotNull());
+    BatchJob decided = admin.resources(BatchJob.class).inNamespace(nsA).withName("webhooked").get();
+    assertThat(decided.getMetadata().getManagedFields())
+        .filteredOn(m -> m.getSubresource() == null || m.getSubresource().isEmpty())
+        .extracting(m -> m.getManager())
+        .doesNotContain("octomy-batch-controller");
+  }
+
   // --- set-up
 
-  /** Points the APIService at the replica of {@code pod}, through an ExternalName Service. */
+  private static String webhookCaBundle() {
+    GenericKubernetesResource w =
+        admin
+            .genericKubernetesResources(
+                "admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration")
+            .withName(ServingReplica.WEBHOOK_CONFIGURATION)
+            .get();
+    String b64 = JSON.valueToTree(w).at("/webhooks/0/clientConfig/caBundle").asText();
+    return new String(Base64.getDecoder().decode(b64), StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * Points the APIService and the reservation webhook at the replica of {@code pod}, through an
+   * ExternalName Service.
+   */
   private static void routeTo(String pod) throws InterruptedException {
     var service = admin.services().inNamespace(ProductDeployment.NS).withName(SERVICE);
     if (service.get() != null && !"ExternalName".equals(service.get().getSpec().getType())) {
@@ -378,6 +455,15 @@ class AggregatedVisibilityE2E {
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             "{\"spec\":{\"service\":{\"port\":" + ports.get(pod) + "}}}");
+    admin
+        .genericKubernetesResources(
+            "admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration")
+        .withName(ServingReplica.WEBHOOK_CONFIGURATION)
+        .patch(
+            PatchContext.of(PatchType.JSON),
+            "[{\"op\":\"replace\",\"path\":\"/webhooks/0/clientConfig/service/port\",\"value\":"
+                + ports.get(pod)
+                + "}]");
   }
 
   /** A ServiceAccount in {@code ns} bound to the chart's -user role there; its token. */

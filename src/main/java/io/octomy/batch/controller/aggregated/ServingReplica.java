@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -25,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * decide answers 503 from its last state rather than a stale queue, so a request that reaches it
  * during a hand-over is refused, never answered wrongly.
  *
+ * <p>The replica that answers also publishes its certificate as the caBundle of {@link
+ * ReservationFinalizerWebhook}'s configuration, which the same Service reaches. That one is
+ * optional: without it (or without the permission to write it) jobs are admitted with two writes,
+ * so a failure there is logged once and tried again on every check, and never holds up the rest.
+ *
  * <p>Checked every second; a write that fails is tried again on the next check.
  */
 public final class ServingReplica implements AutoCloseable {
@@ -35,6 +41,14 @@ public final class ServingReplica implements AutoCloseable {
   public static final String SERVING = "serving";
   public static final String API_SERVICE = "v1alpha1.visibility.batch.octomy.io";
 
+  /**
+   * The chart's MutatingWebhookConfiguration of {@link ReservationFinalizerWebhook}, and its one
+   * webhook.
+   */
+  public static final String WEBHOOK_CONFIGURATION = "octomy-batch-reservation-finalizer";
+
+  public static final String WEBHOOK = "reservation-finalizer.batch.octomy.io";
+
   private final KubernetesClient client;
   private final BooleanSupplier deciding;
   private final String caBundle;
@@ -42,7 +56,9 @@ public final class ServingReplica implements AutoCloseable {
   private final String podName;
   private final ScheduledExecutorService timer;
   private volatile Boolean published;
+  private volatile boolean webhookPublished;
   private boolean missingApiServiceLogged;
+  private boolean webhookProblemLogged;
 
   /**
    * @param podName this replica's Pod (POD_NAME), or null when it runs outside a Pod: then only the
@@ -80,6 +96,12 @@ public final class ServingReplica implements AutoCloseable {
 
   void check() {
     boolean now = deciding.getAsBoolean();
+    if (!now) {
+      // another replica publishes its own certificate: publish again when deciding again
+      webhookPublished = false;
+    } else if (!webhookPublished) {
+      publishWebhookCaBundle();
+    }
     if (Objects.equals(published, now)) {
       return;
     }
@@ -119,6 +141,62 @@ public final class ServingReplica implements AutoCloseable {
     }
   }
 
+  /**
+   * Puts this replica's certificate in the webhook's {@code clientConfig.caBundle}, with a JSON
+   * patch that first tests the webhook's name at that place in the list.
+   */
+  private void publishWebhookCaBundle() {
+    try {
+      var configurations =
+          client.genericKubernetesResources(
+              "admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration");
+      GenericKubernetesResource current = configurations.withName(WEBHOOK_CONFIGURATION).get();
+      if (current == null) {
+        webhookProblem("MutatingWebhookConfiguration " + WEBHOOK_CONFIGURATION + " does not exist");
+        return;
+      }
+      Object webhooks = current.getAdditionalProperties().get("webhooks");
+      List<?> list = webhooks instanceof List<?> l ? l : List.of();
+      for (int i = 0; i < list.size(); i++) {
+        if (list.get(i) instanceof Map<?, ?> w && WEBHOOK.equals(w.get("name"))) {
+          Object config = w.get("clientConfig");
+          Object existing = config instanceof Map<?, ?> c ? c.get("caBundle") : null;
+          if (!caBundle.equals(existing)) {
+            configurations
+                .withName(WEBHOOK_CONFIGURATION)
+                .patch(
+                    PatchContext.of(PatchType.JSON),
+                    "[{\"op\":\"test\",\"path\":\"/webhooks/"
+                        + i
+                        + "/name\",\"value\":\""
+                        + WEBHOOK
+                        + "\"},{\"op\":\"add\",\"path\":\"/webhooks/"
+                        + i
+                        + "/clientConfig/caBundle\",\"value\":\""
+                        + caBundle
+                        + "\"}]");
+          }
+          webhookPublished = true;
+          LOG.info("new BatchJobs get the reservation finalizer from this replica's webhook");
+          return;
+        }
+      }
+      webhookProblem(WEBHOOK_CONFIGURATION + " has no webhook named " + WEBHOOK);
+    } catch (KubernetesClientException e) {
+      webhookProblem("cannot publish the webhook's caBundle: " + e.getMessage());
+    }
+  }
+
+  private void webhookProblem(String why) {
+    if (!webhookProblemLogged) {
+      LOG.warn(
+          "{}: new BatchJobs get the reservation finalizer from the controller before their"
+              + " admission, one more write each (tried again every second)",
+          why);
+      webhookProblemLogged = true;
+    }
+  }
+
   private void label(boolean serving) {
     if (podName == null || podName.isBlank()) {
       return;
@@ -137,6 +215,7 @@ public final class ServingReplica implements AutoCloseable {
   @Override
   public void close() {
     timer.shutdownNow();
+    webhookPublished = false;
     if (serving()) {
       try {
         label(false);

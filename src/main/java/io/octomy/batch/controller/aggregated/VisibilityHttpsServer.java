@@ -4,6 +4,7 @@ import io.octomy.batch.controller.visibility.VisibilityApi;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ClientAuth;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -30,6 +31,8 @@ import org.slf4j.LoggerFactory;
  * the serving certificate the APIService trusts, a client certificate requested and verified
  * against the request-header CA only, {@link DelegatedAuthentication} and {@link ListPermissions}
  * in front of the same {@link VisibilityApi} standalone mode serves.
+ *
+ * <p>The same server answers {@link ReservationFinalizerWebhook}'s admission reviews.
  *
  * <p>Failure handling: a request without credentials gets 401; a caller who may not list BatchJobs
  * where they ask gets 403; more than {@link #MAX_QUEUED} requests waiting get 429 with {@code
@@ -164,6 +167,13 @@ public final class VisibilityHttpsServer implements AutoCloseable {
   }
 
   private VisibilityApi.Answer answer(HttpServerRequest req, byte[] body) {
+    if (req.path().equals(ReservationFinalizerWebhook.PATH)) {
+      // The API server calls admission webhooks without credentials; the review only computes
+      // a patch of the object it carries, so there is nothing to protect.
+      return req.method() == HttpMethod.POST
+          ? ReservationFinalizerWebhook.review(body)
+          : api.failure(405, "MethodNotAllowed", "POST an AdmissionReview to this path");
+    }
     DelegatedAuthentication.AuthenticationOutcome who =
         authentication.authenticate(
             clientCertificate(req), headers(req), req.getHeader("Authorization"));
