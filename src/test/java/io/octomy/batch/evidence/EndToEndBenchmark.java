@@ -162,9 +162,10 @@ public final class EndToEndBenchmark {
 
       DecisionWatch decisions = new DecisionWatch(client);
       Map<String, Long> createdAt = new ConcurrentHashMap<>();
-      // --created-with-finalizer true: the backlog's jobs carry the controller's finalizer as the
-      // chart's webhook puts it on at create (standalone's server does so by itself); the backlog
-      // is made before the controller, which serves that webhook, starts.
+      // --created-with-finalizer true: the jobs (the backlog's and the live step's) carry the
+      // controller's finalizer as the chart's webhook puts it on at create (standalone's server
+      // does so by itself); the backlog is made before the controller, which serves that webhook,
+      // starts, and this controller serves no webhook.
       boolean withFinalizer = Boolean.parseBoolean(a.string("created-with-finalizer"));
       long t = System.nanoTime();
       int jobs = w.jobs;
@@ -260,6 +261,9 @@ public final class EndToEndBenchmark {
             WRITERS,
             k -> {
               BatchJob j = w.job(jobs + k);
+              if (withFinalizer) {
+                j.getMetadata().setFinalizers(List.of(Finalizers.RESERVATION));
+              }
               client
                   .resources(BatchJob.class)
                   .inNamespace(j.getMetadata().getNamespace())

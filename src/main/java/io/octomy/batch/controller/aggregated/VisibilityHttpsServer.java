@@ -136,6 +136,12 @@ public final class VisibilityHttpsServer implements AutoCloseable {
           if (req.response().ended()) {
             return;
           }
+          if (req.path().equals(ReservationFinalizerWebhook.PATH)) {
+            // Answered here, not behind visibility calls that wait on the API server's reviews: a
+            // create waits for this answer. It only reads the body and builds a small patch.
+            send(req, webhook(req, body.getBytes()));
+            return;
+          }
           try {
             workers.execute(() -> respond(req, body.getBytes()));
           } catch (RejectedExecutionException e) {
@@ -166,14 +172,17 @@ public final class VisibilityHttpsServer implements AutoCloseable {
     }
   }
 
+  /**
+   * The API server calls admission webhooks without credentials; the review only computes a patch
+   * of the object it carries, so there is nothing to protect.
+   */
+  private VisibilityApi.Answer webhook(HttpServerRequest req, byte[] body) {
+    return req.method() == HttpMethod.POST
+        ? ReservationFinalizerWebhook.review(body)
+        : api.failure(405, "MethodNotAllowed", "POST an AdmissionReview to this path");
+  }
+
   private VisibilityApi.Answer answer(HttpServerRequest req, byte[] body) {
-    if (req.path().equals(ReservationFinalizerWebhook.PATH)) {
-      // The API server calls admission webhooks without credentials; the review only computes
-      // a patch of the object it carries, so there is nothing to protect.
-      return req.method() == HttpMethod.POST
-          ? ReservationFinalizerWebhook.review(body)
-          : api.failure(405, "MethodNotAllowed", "POST an AdmissionReview to this path");
-    }
     DelegatedAuthentication.AuthenticationOutcome who =
         authentication.authenticate(
             clientCertificate(req), headers(req), req.getHeader("Authorization"));
