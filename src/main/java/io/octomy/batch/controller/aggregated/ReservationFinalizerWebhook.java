@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.octomy.batch.api.Api;
+import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.controller.visibility.VisibilityApi;
 import io.octomy.batch.vocabulary.Finalizers;
 import java.io.IOException;
@@ -19,9 +22,9 @@ import java.util.Base64;
  * <p>Served beside the visibility API by the replica that decides, behind the chart's {@code
  * MutatingWebhookConfiguration} with {@code failurePolicy: Ignore}: while no replica answers, a job
  * is created without the finalizer and the controller adds it before it admits the job, as it
- * always did. It never refuses a request: anything but the create of an object it can read, and an
- * object that has the finalizer already, is allowed unchanged. It reads nothing and writes nothing,
- * so dry-run creates get the same patch ({@code sideEffects: None}).
+ * always did. It never refuses a request: anything but the create of a BatchJob it can read, and
+ * one that has the finalizer already, is allowed unchanged. It reads nothing and writes nothing, so
+ * dry-run creates get the same patch ({@code sideEffects: None}).
  *
  * <p>Failure handling: a body that is not an AdmissionReview gets 400 with the reason (the API
  * server then applies the failure policy); nothing else fails.
@@ -33,6 +36,7 @@ public final class ReservationFinalizerWebhook {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String JSON_TYPE = "application/json";
+  private static final String JOBS = HasMetadata.getPlural(BatchJob.class);
 
   private ReservationFinalizerWebhook() {}
 
@@ -51,7 +55,9 @@ public final class ReservationFinalizerWebhook {
     response.put("uid", request.path("uid").asText());
     response.put("allowed", true);
     JsonNode object = request.path("object");
-    if ("CREATE".equals(request.path("operation").asText()) && object.isObject()) {
+    if ("CREATE".equals(request.path("operation").asText())
+        && isBatchJobs(request.path("resource"))
+        && object.isObject()) {
       ArrayNode patch = finalizerPatch(object.path("metadata").path("finalizers"));
       if (patch != null) {
         response.put("patchType", "JSONPatch");
@@ -63,6 +69,15 @@ public final class ReservationFinalizerWebhook {
     answer.put("kind", "AdmissionReview");
     answer.set("response", response);
     return new VisibilityApi.Answer(200, JSON_TYPE, bytes(answer));
+  }
+
+  /**
+   * Whether the review is of BatchJobs: a configuration whose rules were widened by hand must not
+   * put a finalizer that nothing removes on other objects.
+   */
+  private static boolean isBatchJobs(JsonNode resource) {
+    return Api.GROUP.equals(resource.path("group").asText())
+        && JOBS.equals(resource.path("resource").asText());
   }
 
   /** The JSON patch that adds the finalizer to {@code finalizers}, or null when it is there. */

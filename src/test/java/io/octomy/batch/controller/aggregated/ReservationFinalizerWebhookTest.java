@@ -58,6 +58,27 @@ class ReservationFinalizerWebhookTest {
   void aReviewIsAllowedWithAtMostThePatchThatAddsTheFinalizer(
       String name, String operation, String metadata, List<String> finalizersAfter)
       throws Exception {
+    aReviewOf(operation, metadata, finalizersAfter, "batchjobs");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("otherResources")
+  void otherResourcesAreNeverChanged(
+      String name, String operation, String metadata, List<String> finalizersAfter, String resource)
+      throws Exception {
+    aReviewOf(operation, metadata, finalizersAfter, resource);
+  }
+
+  static Stream<Arguments> otherResources() {
+    return Stream.of(
+        // a configuration whose rules were widened by hand: nothing would remove the finalizer
+        Arguments.of("a BatchNode", "CREATE", "{}", List.of(), "batchnodes"),
+        Arguments.of("a ConfigMap", "CREATE", "{}", List.of(), "configmaps"));
+  }
+
+  private static void aReviewOf(
+      String operation, String metadata, List<String> finalizersAfter, String resource)
+      throws Exception {
     ObjectNode object =
         (ObjectNode)
             JSON.readTree(
@@ -70,6 +91,11 @@ class ReservationFinalizerWebhookTest {
     review.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
     ObjectNode request = review.putObject("request");
     request.put("uid", "0b9c1f9e-1").put("operation", operation);
+    request
+        .putObject("resource")
+        .put("group", resource.equals("configmaps") ? "" : "batch.octomy.io")
+        .put("version", "v1alpha1")
+        .put("resource", resource);
     request.set("object", object);
 
     VisibilityApi.Answer answer =
