@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>The replica that answers also publishes its certificate as the caBundle of {@link
  * ReservationFinalizerWebhook}'s configuration, which the same Service reaches. That one is
  * optional: without it (or without the permission to write it) jobs are admitted with two writes,
- * so a failure there is logged once and tried again on every check, and never holds up the rest.
+ * so a failure there is logged once, tried again a minute later, and never holds up the rest.
  *
  * <p>Checked every second; a write that fails is tried again on the next check.
  */
@@ -49,6 +49,9 @@ public final class ServingReplica implements AutoCloseable {
 
   public static final String WEBHOOK = "reservation-finalizer.batch.octomy.io";
 
+  /** After a problem with the webhook's configuration, the next try is a minute of checks away. */
+  private static final int WEBHOOK_RETRY_CHECKS = 60;
+
   private final KubernetesClient client;
   private final BooleanSupplier deciding;
   private final String caBundle;
@@ -57,6 +60,12 @@ public final class ServingReplica implements AutoCloseable {
   private final ScheduledExecutorService timer;
   private volatile Boolean published;
   private volatile boolean webhookPublished;
+
+  /**
+   * Checks of the webhook to skip after a problem: a chart without it is not asked every second.
+   */
+  private int webhookChecksToSkip;
+
   private boolean missingApiServiceLogged;
   private boolean webhookProblemLogged;
 
@@ -99,7 +108,8 @@ public final class ServingReplica implements AutoCloseable {
     if (!now) {
       // another replica publishes its own certificate: publish again when deciding again
       webhookPublished = false;
-    } else if (!webhookPublished) {
+      webhookChecksToSkip = 0;
+    } else if (!webhookPublished && webhookChecksToSkip-- <= 0) {
       publishWebhookCaBundle();
     }
     if (Objects.equals(published, now)) {
@@ -177,6 +187,7 @@ public final class ServingReplica implements AutoCloseable {
                         + "\"}]");
           }
           webhookPublished = true;
+          webhookProblemLogged = false;
           LOG.info("new BatchJobs get the reservation finalizer from this replica's webhook");
           return;
         }
@@ -188,10 +199,11 @@ public final class ServingReplica implements AutoCloseable {
   }
 
   private void webhookProblem(String why) {
+    webhookChecksToSkip = WEBHOOK_RETRY_CHECKS;
     if (!webhookProblemLogged) {
       LOG.warn(
           "{}: new BatchJobs get the reservation finalizer from the controller before their"
-              + " admission, one more write each (tried again every second)",
+              + " admission, one more write each (tried again every minute)",
           why);
       webhookProblemLogged = true;
     }
