@@ -51,7 +51,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * ExternalName Service of the same name for {@code localhost} (the aggregator resolves an
  * ExternalName Service to that host and the APIService's port; docs/real-cluster.md), and the
  * APIService's port is pointed at the replica under test. Its certificate is checked by the
- * aggregator against the caBundle the serving replica published, for the Service's DNS name.
+ * aggregator against the caBundle the serving replica published, for the Service's DNS name. The
+ * chart's reservation webhook is reached through the same Service, its port pointed at the same
+ * replica: a create stores the finalizer that replica's webhook put on.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AggregatedVisibilityE2E {
