@@ -55,14 +55,16 @@ public final class JobWriteRequests {
 
   JobWriteRequests(KubernetesClient client) {
     this.client = client;
-    String master = client.getMasterUrl().toString();
     this.namespacesBase =
-        (master.endsWith("/") ? master.substring(0, master.length() - 1) : master)
-            + "/apis/"
-            + HasMetadata.getApiVersion(BatchJob.class)
-            + "/namespaces/";
+        serverBase(client) + "/apis/" + HasMetadata.getApiVersion(BatchJob.class) + "/namespaces/";
     int configured = client.getConfiguration().getRequestTimeout();
     this.timeoutMillis = configured > 0 ? configured : TimeUnit.SECONDS.toMillis(10);
+  }
+
+  /** The API server's URL without a trailing slash, to which request paths are appended. */
+  static String serverBase(KubernetesClient client) {
+    String master = client.getMasterUrl().toString();
+    return master.endsWith("/") ? master.substring(0, master.length() - 1) : master;
   }
 
   /** PUTs {@code update} (conditional on its resourceVersion) to its status subresource. */

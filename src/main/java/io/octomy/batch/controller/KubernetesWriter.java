@@ -204,9 +204,8 @@ public final class KubernetesWriter implements ClusterWriter {
     ObjectNode patch = Serialization.jsonMapper().createObjectNode();
     patch.put("count", count);
     patch.put("lastTimestamp", now);
-    String master = client.getMasterUrl().toString();
     String uri =
-        (master.endsWith("/") ? master.substring(0, master.length() - 1) : master)
+        JobWriteRequests.serverBase(client)
             + "/api/v1/namespaces/"
             + job.getMetadata().getNamespace()
             + "/events/"
