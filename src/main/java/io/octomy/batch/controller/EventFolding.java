@@ -2,6 +2,7 @@ package io.octomy.batch.controller;
 
 import io.octomy.batch.api.BatchJob;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,28 +11,35 @@ import java.util.Map;
 /**
  * Which Events go out one by one and which are folded together; no threads, no clock of its own.
  *
- * <p>Up to {@link #RATE} Events a second (with a burst of {@link #BURST}) go out as they come, one
- * per job, as Kubernetes' event recorder sends them. Beyond that rate, or while more than {@link
- * #BACKLOG} wait to be sent, an Event is not dropped: it is folded with the similar ones (same
- * namespace, type and reason) into one Event carrying their count, sent once the fold is {@link
- * #FOLD_NANOS} old, as Kubernetes' event correlator folds similar Events into one with a count.
- * Every Event offered is accounted for: sent on its own, or counted in exactly one fold.
+ * <p>While at most {@link #RATE} Events of a type (Normal, Warning) are offered in a second, each
+ * goes out as it comes, one per job, as Kubernetes' event recorder sends them. An Event that finds
+ * {@link #RATE} of its type offered in the second before it (sent or folded), or more than {@link
+ * #BACKLOG} waiting to be sent, is not dropped: it is folded with the similar ones (same namespace,
+ * type and reason) into one Event carrying their count, sent once the fold is {@link #FOLD_NANOS}
+ * old, as Kubernetes' event correlator folds similar Events into one with a count. So a controller
+ * deciding faster than {@link #RATE} a second sends a few folded Events per namespace rather than
+ * {@link #RATE} more writes a second to the server it is waiting on; and the types are counted
+ * apart, so that a flood of admissions never folds a rejection. Every Event offered is accounted
+ * for: sent on its own, or counted in exactly one fold.
  *
  * <p>Not thread-safe: {@link EventRecorder} calls it under its lock.
  */
 final class EventFolding {
 
-  /** Events a second sent one by one, sustained. */
+  /** Events of one type offered in a second up to which each goes out on its own. */
   static final int RATE = 100;
 
-  /** Events sent one by one in a burst before the rate applies. */
-  static final int BURST = 100;
+  /** The span over which {@link #RATE} is counted. */
+  static final long RATE_NANOS = 1_000_000_000L;
 
   /** Events waiting to be sent beyond which new ones are folded, whatever the rate. */
   static final int BACKLOG = 1000;
 
-  /** How long a fold gathers similar Events before it is sent. */
-  static final long FOLD_NANOS = 1_000_000_000L;
+  /**
+   * How long a fold gathers similar Events before it is sent: in a long burst, one Event per
+   * namespace, type and reason every five seconds.
+   */
+  static final long FOLD_NANOS = 5_000_000_000L;
 
   /** Job names a folded Event lists before saying how many more. */
   static final int NAMES_SHOWN = 3;
@@ -85,10 +93,26 @@ final class EventFolding {
     }
   }
 
+  /** When each of the last {@link #RATE} Events of one type was offered: a ring, oldest next. */
+  private static final class RecentOffers {
+    private final long[] at = new long[RATE];
+    private int next;
+    private int size;
+
+    /** Whether fewer than {@link #RATE} were offered after {@code since}. */
+    boolean fewerThanRateAfter(long since) {
+      return size < RATE || at[next] <= since;
+    }
+
+    void add(long now) {
+      at[next] = now;
+      next = (next + 1) % RATE;
+      size = Math.min(RATE, size + 1);
+    }
+  }
+
   private final Map<Similar, Fold> folds = new LinkedHashMap<>();
-  private double tokens = BURST;
-  private long refilledAt;
-  private boolean started;
+  private final Map<String, RecentOffers> recentByType = new HashMap<>();
 
   /**
    * Whether the Event goes out on its own (true) or was folded (false).
@@ -97,9 +121,10 @@ final class EventFolding {
    * @param now a monotonic time in nanoseconds
    */
   boolean offer(BatchJob job, JobEvent event, int waiting, long now) {
-    refill(now);
-    if (tokens >= 1 && waiting < BACKLOG) {
-      tokens--;
+    RecentOffers recent = recentByType.computeIfAbsent(event.type(), t -> new RecentOffers());
+    boolean alone = recent.fewerThanRateAfter(now - RATE_NANOS) && waiting < BACKLOG;
+    recent.add(now);
+    if (alone) {
       return true;
     }
     Similar key = new Similar(job.getMetadata().getNamespace(), event.type(), event.reason());
@@ -137,18 +162,5 @@ final class EventFolding {
       }
     }
     return out;
-  }
-
-  private void refill(long now) {
-    if (!started) {
-      started = true;
-      refilledAt = now;
-      return;
-    }
-    long elapsed = now - refilledAt;
-    if (elapsed > 0) {
-      tokens = Math.min(BURST, tokens + elapsed * (RATE / 1e9));
-      refilledAt = now;
-    }
   }
 }

@@ -38,7 +38,7 @@ class EventFoldingTest {
   }
 
   @Example
-  void aBurstBeyondTheRateIsFoldedBySimilarityAndSentOnceTheFoldIsASecondOld() {
+  void aBurstBeyondTheRateIsFoldedBySimilarityAndSentOnceTheFoldIsFiveSecondsOld() {
     EventFolding f = new EventFolding();
     int alone = 0;
     for (int i = 0; i < 1000; i++) {
@@ -47,7 +47,7 @@ class EventFoldingTest {
         alone++;
       }
     }
-    assertThat(alone).isEqualTo(EventFolding.BURST);
+    assertThat(alone).isEqualTo(EventFolding.RATE);
     assertThat(f.due(EventFolding.FOLD_NANOS - 1)).isEmpty();
     assertThat(f.nanosUntilDue(0)).isEqualTo(EventFolding.FOLD_NANOS);
     List<EventFolding.Fold> due = f.due(EventFolding.FOLD_NANOS);
@@ -66,13 +66,47 @@ class EventFoldingTest {
   @Example
   void namespacesAndTypesAreNotFoldedTogether() {
     EventFolding f = new EventFolding();
-    for (int i = 0; i < EventFolding.BURST; i++) {
+    for (int i = 0; i < EventFolding.RATE; i++) {
       f.offer(job("ns", "warm" + i), JobEvent.normal("Admitted", "m"), 0, 0);
+      f.offer(job("ns", "warn" + i), JobEvent.warning("Admitted", "m"), 0, 0);
     }
     f.offer(job("a", "x"), JobEvent.normal("Admitted", "m"), 0, 0);
     f.offer(job("b", "y"), JobEvent.normal("Admitted", "m"), 0, 0);
     f.offer(job("a", "z"), JobEvent.warning("Admitted", "m"), 0, 0);
     assertThat(f.all()).extracting(EventFolding.Fold::count).containsExactly(1, 1, 1);
+  }
+
+  @Example
+  void aFloodOfAdmissionsDoesNotFoldARejection() {
+    EventFolding f = new EventFolding();
+    for (int i = 0; i < 1000; i++) {
+      f.offer(job("ns", "j" + i), JobEvent.normal("Admitted", "m"), 0, 0);
+    }
+    assertThat(f.offer(job("ns", "bad"), JobEvent.warning("Rejected", "m"), 0, 0)).isTrue();
+  }
+
+  @Example
+  void aboveTheRateEveryEventIsFoldedNotOnlyTheExcessAndAtTheRateAgainNoneIs() {
+    EventFolding f = new EventFolding();
+    long now = 0;
+    int alone = 0;
+    int offered = 0;
+    for (; now < 5_000 * MS; now += 5 * MS, offered++) { // 200 a second for five seconds
+      if (f.offer(job("ns", "j" + offered), JobEvent.normal("Admitted", "m"), 0, now)) {
+        alone++;
+      }
+    }
+    assertThat(alone).as("only the first second's first hundred").isEqualTo(EventFolding.RATE);
+    int aloneAfterASecond = 0;
+    long slowFrom = now;
+    for (; now < slowFrom + 3_000 * MS; now += 10 * MS, offered++) { // then 100 a second
+      boolean out = f.offer(job("ns", "j" + offered), JobEvent.normal("Admitted", "m"), 0, now);
+      if (now >= slowFrom + 1_000 * MS) {
+        assertThat(out).as("at %d ms", (now - slowFrom) / MS).isTrue();
+        aloneAfterASecond++;
+      }
+    }
+    assertThat(aloneAfterASecond).isEqualTo(200);
   }
 
   @Example
@@ -121,13 +155,12 @@ class EventFoldingTest {
       folded += d.count();
     }
     assertThat(alone + folded).as("every event accounted for once").isEqualTo(in.size());
-    // In any window of length T from the first event, at most BURST + RATE * T go out alone.
+    // In any window of length T from the first event, at most RATE * (1 + T) go out alone.
     for (int i = 0; i < aloneAt.size(); i++) {
       for (int j = i; j < aloneAt.size(); j += 37) {
         double seconds = (aloneAt.get(j) - aloneAt.get(i)) / 1e9;
         assertThat(j - i + 1)
-            .isLessThanOrEqualTo(
-                (int) Math.floor(EventFolding.BURST + EventFolding.RATE * seconds));
+            .isLessThanOrEqualTo((int) Math.floor(EventFolding.RATE * (1 + seconds)));
       }
     }
   }

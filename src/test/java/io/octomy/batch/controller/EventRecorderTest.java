@@ -23,15 +23,15 @@ class EventRecorderTest {
                 sent.add(new Sent(job.getMetadata().getName(), event.reason(), count));
               }
             },
-            () -> 0L, // time stands still: no tokens come back, no fold falls due
+            () -> 0L, // time stands still: the rate never lets up, no fold falls due
             new ControllerMetrics(new SimpleMeterRegistry()));
     for (int i = 0; i < 1000; i++) {
       r.record(aJob("j" + i).build(), JobEvent.normal("Admitted", "m"));
     }
     r.close();
-    assertThat(sent).hasSize(EventFolding.BURST + 1);
-    assertThat(sent.subList(0, EventFolding.BURST)).allMatch(s -> s.count() == 1);
-    assertThat(sent.get(EventFolding.BURST)).isEqualTo(new Sent("j999", "Admitted", 900));
+    assertThat(sent).hasSize(EventFolding.RATE + 1);
+    assertThat(sent.subList(0, EventFolding.RATE)).allMatch(s -> s.count() == 1);
+    assertThat(sent.get(EventFolding.RATE)).isEqualTo(new Sent("j999", "Admitted", 900));
     assertThat(sent.stream().mapToInt(Sent::count).sum()).isEqualTo(1000);
   }
 }
