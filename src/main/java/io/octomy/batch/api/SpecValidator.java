@@ -1,8 +1,12 @@
 package io.octomy.batch.api;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ResourceNames;
@@ -13,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -31,6 +36,23 @@ public final class SpecValidator {
   private static final Pattern DNS_SUBDOMAIN = Pattern.compile(ResourceNames.DNS_SUBDOMAIN_REGEX);
   private static final Pattern LOCK_KEY = Pattern.compile(ResourceNames.LOCK_KEY_REGEX);
   private static final BigInteger MAX_QUANTITY = BigInteger.valueOf(Quantities.MAX);
+  private static final String NO_TEMPLATE =
+      "spec.template is missing; write a pod template with at least one container, like {spec: {containers: [{name: main, image: busybox, command: [sh, -c, 'echo hi']}]}}";
+  private static final String NO_CONTAINERS =
+      "spec.template has no containers; write spec.template.spec.containers with at least one container";
+  private static final String NOTHING_TO_RUN =
+      "spec.template.spec.containers[0] has neither an image nor a command; write an image (Pod nodes) or a command (Process nodes)";
+
+  /**
+   * The JSON form of a typed spec but its Pod template, which is checked typed: writing the whole
+   * template out as a tree for three facts about its first container cost a pass over a new backlog
+   * as much as the rest of its snapshot.
+   */
+  @JsonIgnoreProperties({"template"})
+  private interface TemplateLeftOut {}
+
+  private static final ObjectMapper WITHOUT_TEMPLATE =
+      Serialization.jsonMapper().copy().addMixIn(BatchJobSpec.class, TemplateLeftOut.class);
 
   private SpecValidator() {}
 
@@ -45,14 +67,19 @@ public final class SpecValidator {
     if (spec.malformed().has("")) {
       return problems(spec.malformed().get("")); // the spec itself was not a mapping
     }
-    ObjectNode tree = Serialization.jsonMapper().valueToTree(spec);
+    ObjectNode tree = WITHOUT_TEMPLATE.valueToTree(spec);
     tree.setAll(spec.malformed()); // back as written, so each gets its sentence
     Resources r = spec.getResources();
     if (r != null && tree.get("resources") instanceof ObjectNode res) {
       restoreMalformed(res, "requests", r.getRequests());
       restoreMalformed(res, "limits", r.getLimits());
     }
-    return problems(tree);
+    JsonNode malformedTemplate = spec.malformed().get("template");
+    return problems(
+        tree,
+        malformedTemplate != null
+            ? out -> template(malformedTemplate, out)
+            : out -> template(spec.getTemplate(), out));
   }
 
   private static void restoreMalformed(ObjectNode resources, String field, Map<String, Long> map) {
@@ -71,6 +98,10 @@ public final class SpecValidator {
 
   /** Every problem of a BatchJob's raw {@code spec}; empty when it is valid. */
   public static List<String> problems(JsonNode spec) {
+    return problems(spec, out -> template(spec.get("template"), out));
+  }
+
+  private static List<String> problems(JsonNode spec, Consumer<List<String>> template) {
     List<String> out = new ArrayList<>();
     if (spec == null || spec.isNull() || spec.isMissingNode()) {
       out.add("spec is missing; write a spec with at least a template (what to run)");
@@ -90,7 +121,7 @@ public final class SpecValidator {
     after(spec.get("after"), out);
     locks(spec.get("locks"), out);
     resources(spec.get("resources"), out);
-    template(spec.get("template"), out);
+    template.accept(out);
     return sentences(out);
   }
 
@@ -305,21 +336,38 @@ public final class SpecValidator {
 
   private static void template(JsonNode v, List<String> out) {
     if (v == null || v.isNull()) {
-      out.add(
-          "spec.template is missing; write a pod template with at least one container, like {spec: {containers: [{name: main, image: busybox, command: [sh, -c, 'echo hi']}]}}");
+      out.add(NO_TEMPLATE);
       return;
     }
     JsonNode containers = v.path("spec").path("containers");
     if (!v.isObject() || !containers.isArray() || containers.isEmpty()) {
-      out.add(
-          "spec.template has no containers; write spec.template.spec.containers with at least one container");
+      out.add(NO_CONTAINERS);
       return;
     }
     JsonNode first = containers.get(0);
+    JsonNode command = first.path("command");
     if (!first.isObject()
-        || !(first.path("image").isTextual() || first.path("command").isArray())) {
-      out.add(
-          "spec.template.spec.containers[0] has neither an image nor a command; write an image (Pod nodes) or a command (Process nodes)");
+        || !(first.path("image").isTextual() || (command.isArray() && !command.isEmpty()))) {
+      out.add(NOTHING_TO_RUN);
+    }
+  }
+
+  /** The same three checks on a typed template; on both, an empty command list is no command. */
+  private static void template(PodTemplateSpec t, List<String> out) {
+    if (t == null) {
+      out.add(NO_TEMPLATE);
+      return;
+    }
+    List<Container> containers = t.getSpec() == null ? null : t.getSpec().getContainers();
+    if (containers == null || containers.isEmpty()) {
+      out.add(NO_CONTAINERS);
+      return;
+    }
+    Container first = containers.get(0);
+    if (first == null
+        || (first.getImage() == null
+            && (first.getCommand() == null || first.getCommand().isEmpty()))) {
+      out.add(NOTHING_TO_RUN);
     }
   }
 

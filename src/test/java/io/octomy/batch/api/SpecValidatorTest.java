@@ -155,6 +155,36 @@ class SpecValidatorTest {
     assertThat(problems).anySatisfy(p -> assertThat(p).contains(expected));
   }
 
+  static Stream<Arguments> everyManifest() {
+    Stream<Arguments> templates =
+        Stream.of(
+                "template: {spec: {containers: [{name: main, command: []}]}}",
+                "template: {spec: {containers: [{name: main, image: ''}]}}",
+                "template: {spec: {containers: [{name: main, command: [sh]}, {name: b}]}}",
+                "template: {spec: {containers: [{name: main}, {name: b, image: x}]}}",
+                "template: {spec: {containers: []}}",
+                "template: {spec: {}}",
+                "template: {}",
+                "template: null",
+                "template: [x]",
+                "template: 'run it'",
+                "template: {spec: {containers: [null]}}",
+                "template: {spec: {containers: {main: {image: x}}}}",
+                "type: x")
+            .map(yaml -> Arguments.of(yaml, yaml));
+    return Stream.of(valid(), invalid(), templates)
+        .flatMap(s -> s)
+        .map(a -> Arguments.of(a.get()[0], a.get()[1]));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("everyManifest")
+  void aTypedSpecHasTheProblemsOfItsManifest(String name, String yaml) throws Exception {
+    JsonNode raw = YAML.readTree(yaml);
+    BatchJobSpec typed = Serialization.jsonMapper().treeToValue(raw, BatchJobSpec.class);
+    assertThat(SpecValidator.problems(typed)).isEqualTo(SpecValidator.problems(raw));
+  }
+
   @Test
   void reportsEveryProblemNotJustTheFirst() throws Exception {
     JsonNode spec =
