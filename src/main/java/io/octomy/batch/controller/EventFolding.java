@@ -81,9 +81,12 @@ final class EventFolding {
 
     /**
      * E.g. "(combined from 312 similar events on a, b, c and 309 more): admitted on ws-3 ...", the
-     * last Event's message after the prefix.
+     * last Event's message after the prefix; a fold of one is that Event as it was.
      */
     JobEvent event() {
+      if (count == 1) {
+        return lastEvent;
+      }
       int more = count - names.size();
       String on = String.join(", ", names) + (more > 0 ? " and " + more + " more" : "");
       return new JobEvent(

@@ -77,6 +77,19 @@ class EventFoldingTest {
   }
 
   @Example
+  void aFoldOfOneIsSentAsTheEventItWas() {
+    EventFolding f = new EventFolding();
+    for (int i = 0; i < EventFolding.RATE; i++) {
+      f.offer(job("ns", "warm" + i), JobEvent.normal("Admitted", "m"), 0, 0);
+    }
+    f.offer(job("quiet", "only"), JobEvent.normal("Admitted", "admitted on n1."), 0, 0);
+    List<EventFolding.Fold> folds = f.all();
+    assertThat(folds).extracting(EventFolding.Fold::count).containsExactly(1);
+    assertThat(folds.get(0).event()).isEqualTo(JobEvent.normal("Admitted", "admitted on n1."));
+    assertThat(folds.get(0).regarding().getMetadata().getName()).isEqualTo("only");
+  }
+
+  @Example
   void aFloodOfAdmissionsDoesNotFoldARejection() {
     EventFolding f = new EventFolding();
     for (int i = 0; i < 1000; i++) {
