@@ -8,13 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.octomy.batch.fixtures.Eventually;
-import io.octomy.batch.fixtures.TestClock;
-import io.octomy.batch.standalone.EmbeddedApiServer;
-import io.octomy.batch.standalone.StandaloneRuntime;
-import io.octomy.batch.vocabulary.Policy;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -31,42 +26,27 @@ class EventBurstIT {
   private static final int JOBS = 300;
 
   @TempDir Path dir;
-  private EmbeddedApiServer server;
+  private EmbeddedServerController embedded;
   private KubernetesClient client;
-  private BatchController controller;
 
   @AfterEach
   void stop() {
-    if (controller != null) {
-      controller.close();
+    if (embedded != null) {
+      embedded.close();
     }
-    client.close();
-    server.close();
   }
 
   @Test
   void aBurstOfAdmissionsIsFoldedWithEveryOneCountedAndRejectionsStayTheirOwn() throws Exception {
-    server = EmbeddedApiServer.start(dir, 0, StandaloneRuntime.productCrds());
-    client = server.inProcessClient(); // as standalone's controller reaches its server
-    TestClock clock = TestClock.at(Instant.now());
-    aNode("n1").capacity(CPU, 64_000).heartbeat(clock.instant()).create(client);
+    embedded = EmbeddedServerController.open(dir);
+    client = embedded.client;
+    aNode("n1").capacity(CPU, 64_000).heartbeat(embedded.clock.instant()).create(client);
     for (int i = 0; i < JOBS; i++) {
       aJob(String.format("job-%03d", i)).cpu(10).create(client);
     }
     aJob("ring-a").cpu(10).after("ring-b").create(client);
     aJob("ring-b").cpu(10).after("ring-a").create(client);
-    controller =
-        BatchController.start(
-            client,
-            new BatchController.ControllerOptions(
-                Policy.defaults(),
-                false,
-                "default",
-                "127.0.0.1",
-                0,
-                new AdmissionLoop.Settings(
-                    Duration.ZERO, Duration.ofMillis(300), Duration.ofSeconds(30), 4)),
-            clock);
+    embedded.startController();
 
     Eventually.until(
         WAIT,

@@ -8,13 +8,8 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.fixtures.Eventually;
-import io.octomy.batch.fixtures.TestClock;
-import io.octomy.batch.standalone.EmbeddedApiServer;
-import io.octomy.batch.standalone.StandaloneRuntime;
-import io.octomy.batch.vocabulary.Policy;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterEach;
@@ -30,37 +25,22 @@ class RepeatedEventsIT {
   private static final Duration WAIT = Duration.ofSeconds(20);
 
   @TempDir Path dir;
-  private EmbeddedApiServer server;
+  private EmbeddedServerController embedded;
   private KubernetesClient client;
-  private BatchController controller;
 
   @AfterEach
   void stop() {
-    if (controller != null) {
-      controller.close();
+    if (embedded != null) {
+      embedded.close();
     }
-    client.close();
-    server.close();
   }
 
   @Test
   void editsThatLeaveAJobRejectedRaiseTheCountOfItsOneRejectedEvent() throws Exception {
-    server = EmbeddedApiServer.start(dir, 0, StandaloneRuntime.productCrds());
-    client = server.inProcessClient(); // as standalone's controller reaches its server
-    TestClock clock = TestClock.at(Instant.now());
-    aNode("n1").capacity(CPU, 4000).heartbeat(clock.instant()).create(client);
-    controller =
-        BatchController.start(
-            client,
-            new BatchController.ControllerOptions(
-                Policy.defaults(),
-                false,
-                "default",
-                "127.0.0.1",
-                0,
-                new AdmissionLoop.Settings(
-                    Duration.ZERO, Duration.ofMillis(300), Duration.ofSeconds(30), 4)),
-            clock);
+    embedded = EmbeddedServerController.open(dir);
+    client = embedded.client;
+    aNode("n1").capacity(CPU, 4000).heartbeat(embedded.clock.instant()).create(client);
+    embedded.startController();
     aJob("ring-a").cpu(100).after("ring-b").create(client);
     aJob("ring-b").cpu(100).after("ring-a").create(client);
     Eventually.until(WAIT, "ring-a rejected", () -> rejectedOnRingA().size() == 1);
