@@ -4,11 +4,14 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.OperatorException;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.aggregated.AggregatedVisibility;
+import io.octomy.batch.vocabulary.CannotStart;
 import io.octomy.batch.vocabulary.FieldManagers;
 import io.octomy.batch.vocabulary.Policy;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -40,11 +43,23 @@ public final class ControllerCommand implements Callable<Integer> {
       description = "Hold a Lease so only one replica decides (default: ${DEFAULT-VALUE}).")
   boolean leaderElection;
 
+  /** Where the chart and manifests/ install the controller, and so where its account may lease. */
+  static final String INSTALL_NAMESPACE = "octomy-system";
+
   @Option(
       names = "--lease-namespace",
       paramLabel = "NS",
-      description = "Namespace of the Lease (default: $POD_NAMESPACE, else default).")
+      description =
+          "Namespace of the Lease, and of the visibility Service (default: $POD_NAMESPACE, else "
+              + INSTALL_NAMESPACE
+              + ", where the chart installs the controller).")
   String leaseNamespace;
+
+  @Option(
+      names = "--kubeconfig",
+      paramLabel = "FILE",
+      description = "Kubeconfig to use (default: the ambient one, or the in-cluster config).")
+  Path kubeconfig;
 
   @Spec CommandSpec spec;
 
@@ -78,20 +93,42 @@ public final class ControllerCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     CommandChecks.port(spec, "--metrics-port", metricsPort, true);
     CommandChecks.port(spec, "--visibility-port", visibilityPort, true);
+    if (kubeconfig != null) {
+      CommandChecks.readableFile(spec, "--kubeconfig", kubeconfig);
+    }
     Policy p = policy.load();
-    String ns =
-        leaseNamespace != null
-            ? leaseNamespace
-            : System.getenv().getOrDefault("POD_NAMESPACE", "default");
-    Config config = Config.autoConfigure(null);
+    String ns = leaseNamespace(leaseNamespace, System.getenv("POD_NAMESPACE"));
+    Config config =
+        kubeconfig != null
+            ? Config.fromKubeconfig(kubeconfig.toFile())
+            : Config.autoConfigure(null);
     config.setUserAgent(FieldManagers.userAgent(FieldManagers.CONTROLLER));
     KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-    BatchController controller =
-        BatchController.start(
-            client,
-            new BatchController.ControllerOptions(
-                p, leaderElection, ns, "0.0.0.0", metricsPort, AdmissionLoop.Settings.defaults()),
-            Clock.systemUTC());
+    BatchController controller;
+    try {
+      controller =
+          BatchController.start(
+              client,
+              new BatchController.ControllerOptions(
+                  p, leaderElection, ns, "0.0.0.0", metricsPort, AdmissionLoop.Settings.defaults()),
+              Clock.systemUTC());
+    } catch (OperatorException e) {
+      if (leaderElection && String.valueOf(e.getMessage()).contains("No permission to lease")) {
+        String server = client.getConfiguration().getMasterUrl();
+        client.close();
+        throw new CannotStart(
+            "the account this controller uses on "
+                + server
+                + " may not hold a Lease in namespace "
+                + ns
+                + ". Give --lease-namespace the namespace where it may (the chart's controller"
+                + " account may in "
+                + INSTALL_NAMESPACE
+                + "), or run one replica with --no-leader-election.",
+            e);
+      }
+      throw e;
+    }
     AggregatedVisibility visibility = visibility(client, controller, ns);
     System.out.println(
         "octomy-batch controller watching "
@@ -114,6 +151,18 @@ public final class ControllerCommand implements Callable<Integer> {
                 }));
     stop.await();
     return 0;
+  }
+
+  /**
+   * The Lease's namespace: the flag, else the Pod's namespace, else where the chart installs the
+   * controller. Never {@code default} by accident: an out-of-cluster controller must compete for
+   * the same Lease as the in-cluster replicas, and its account may lease only there.
+   */
+  static String leaseNamespace(String flag, String podNamespace) {
+    if (flag != null) {
+      return flag;
+    }
+    return podNamespace != null && !podNamespace.isBlank() ? podNamespace : INSTALL_NAMESPACE;
   }
 
   /**

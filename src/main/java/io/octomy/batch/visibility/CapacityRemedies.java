@@ -2,6 +2,7 @@ package io.octomy.batch.visibility;
 
 import io.octomy.batch.admission.Gate;
 import io.octomy.batch.admission.JobView;
+import io.octomy.batch.vocabulary.NodeMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,26 +119,51 @@ final class CapacityRemedies {
     for (Gate.NodeRoom room : g.nodes()) {
       List<String> over = new ArrayList<>();
       List<String> atMost = new ArrayList<>();
+      List<String> absent = new ArrayList<>();
       for (Gate.Room r : room.resources()) {
         if (r.request() > r.offer()) {
           over.add(
               "offers " + r.offer() + " of the " + r.request() + " " + r.resource() + " asked");
-          atMost.add(r.offer() + " " + r.resource());
+          if (offers.hasCapacity(room.node(), r.resource())) {
+            atMost.add(r.offer() + " " + r.resource());
+          } else {
+            absent.add(r.resource());
+          }
         }
       }
       nodes.add(room.node() + " (" + room.mode() + ") " + Wording.and(over));
-      StringBuilder s = new StringBuilder("It fits the offer of ").append(room.node());
-      s.append(" if the request is at most ").append(Wording.and(atMost));
-      offers
-          .modeThatHolds(room.node(), job, room.origin())
-          .ifPresent(
-              m ->
-                  s.append(", or if ")
-                      .append(room.node())
-                      .append(room.origin() ? "'s ownMode" : "'s mode")
-                      .append(" becomes ")
-                      .append(m));
-      remedies.add(s.append('.').toString());
+      Optional<NodeMode> mode = offers.modeThatHolds(room.node(), job, room.origin());
+      if (!atMost.isEmpty() || mode.isPresent()) {
+        StringBuilder s = new StringBuilder("It fits the offer of ").append(room.node());
+        if (!atMost.isEmpty()) {
+          s.append(" if the request is at most ").append(Wording.and(atMost));
+        }
+        mode.ifPresent(
+            m ->
+                s.append(atMost.isEmpty() ? " if " : ", or if ")
+                    .append(room.node())
+                    .append(room.origin() ? "'s ownMode" : "'s mode")
+                    .append(" becomes ")
+                    .append(m));
+        remedies.add(s.append('.').toString());
+      }
+      if (!absent.isEmpty()) {
+        // An offer of 0 that no mode changes: the node has none of it, so say how to give it some.
+        String first = absent.get(0);
+        remedies.add(
+            room.node()
+                + " has no "
+                + Wording.and(absent)
+                + " at all: give it some with its agent's --capacity "
+                + first
+                + "=N or its BatchNode's spec.resources (kubectl patch bn "
+                + room.node()
+                + " --type=merge -p '{\"spec\":{\"resources\":{\""
+                + first
+                + "\":N}}}'), or leave "
+                + (absent.size() > 1 ? "them" : "it")
+                + " out of the request.");
+      }
     }
     return new Blocker(
         reason,

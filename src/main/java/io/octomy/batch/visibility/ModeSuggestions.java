@@ -43,6 +43,12 @@ final class ModeSuggestions {
     return Optional.empty();
   }
 
+  /** Whether the node has any of {@code resource} at all, in whatever mode. */
+  boolean hasCapacity(String node, String resource) {
+    NodeView n = nodes.get(node);
+    return n != null && n.capacity().getOrDefault(resource, 0L) > 0;
+  }
+
   private boolean holds(NodeView node, NodeMode mode, JobView job) {
     for (Map.Entry<String, Long> r : job.requests().entrySet()) {
       if (r.getValue() > 0 && r.getValue() > offer(node, mode, r.getKey())) {

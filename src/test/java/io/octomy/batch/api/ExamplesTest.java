@@ -26,8 +26,8 @@ class ExamplesTest {
   private static List<JsonNode> documents() throws IOException {
     List<JsonNode> docs = new ArrayList<>();
     try (Stream<Path> files = Files.list(Path.of("examples"))) {
-      for (Path f :
-          files.filter(p -> !p.getFileName().toString().equals("policy.yaml")).sorted().toList()) {
+      // Only the folder's own files: `kubectl apply -f examples/` reads those, not subfolders.
+      for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
         try (YAMLParser p = (YAMLParser) YAML.getFactory().createParser(f.toFile())) {
           YAML.readValues(p, JsonNode.class).readAll().stream()
               .filter(JsonNode::isObject)
@@ -60,10 +60,19 @@ class ExamplesTest {
   }
 
   @Test
+  void everyFileKubectlApplyReadsInTheFolderIsAnObject() throws IOException {
+    // `kubectl apply -f examples/` stops on the first document without apiVersion and kind.
+    assertThat(documents())
+        .isNotEmpty()
+        .allSatisfy(d -> assertThat(d.path("apiVersion").asText()).isNotEmpty())
+        .allSatisfy(d -> assertThat(d.path("kind").asText()).isNotEmpty());
+  }
+
+  @Test
   void exampleNodeAndPolicyRead() throws IOException {
     assertThat(documents())
         .anySatisfy(d -> assertThat(d.path("kind").asText()).isEqualTo("BatchNode"));
-    assertThat(PolicyLoader.load(Path.of("examples/policy.yaml")).maxRunning("preprocess"))
+    assertThat(PolicyLoader.load(Path.of("examples/policy/policy.yaml")).maxRunning("preprocess"))
         .isEqualTo(2);
   }
 }

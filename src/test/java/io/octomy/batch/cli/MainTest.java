@@ -106,6 +106,24 @@ class MainTest {
   }
 
   @Test
+  void aMissingKubeconfigOfTheControllerIsNamed(@TempDir Path dir) {
+    Path missing = dir.resolve("kubeconfig");
+    Run r = run("controller", "--kubeconfig", missing.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err())
+        .contains("--kubeconfig " + missing + ": no such file")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void theLeaseIsNeverInDefaultByAccident() {
+    assertThat(ControllerCommand.leaseNamespace(null, null)).isEqualTo("octomy-system");
+    assertThat(ControllerCommand.leaseNamespace(null, "")).isEqualTo("octomy-system");
+    assertThat(ControllerCommand.leaseNamespace(null, "team-ops")).isEqualTo("team-ops");
+    assertThat(ControllerCommand.leaseNamespace("default", "team-ops")).isEqualTo("default");
+  }
+
+  @Test
   void capacityConverterParsesNameAndQuantity() {
     assertThat(new CapacityConverter().convert("octomy.io/cpu-milli=8000"))
         .isEqualTo(Map.entry("octomy.io/cpu-milli", 8000L));

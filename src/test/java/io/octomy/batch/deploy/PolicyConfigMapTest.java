@@ -50,8 +50,8 @@ class PolicyConfigMapTest {
 
   @Test
   void aStringPolicyIsCopiedVerbatim() throws IOException {
-    // What `--set-file policy=examples/policy.yaml` does: comments and layout survive.
-    String example = Chart.read(Path.of("examples/policy.yaml"));
+    // What `--set-file policy=examples/policy/policy.yaml` does: comments and layout survive.
+    String example = Chart.read(Path.of("examples/policy/policy.yaml"));
     Path values = tmp.resolve("values.yaml");
     Files.writeString(values, Chart.WRITER.writeValueAsString(Map.of("policy", example)));
     String text = policyText(render(values));

@@ -226,6 +226,47 @@ class ChartPermissionsE2E {
         + "}\nspec: {mode: Drone}\n";
   }
 
+  @Test
+  void aControllerOutsideTheClusterLeasesWhereItsAccountMayOrSaysWhere() throws Exception {
+    ProductDeployment product = ProductDeployment.get();
+    Path kubeconfig = product.controllerKubeconfig("octomy-batch-controller-outside");
+    Path policy = product.policyFile();
+    try (ProductProcess wrong =
+        ProductProcess.start(
+            product.dir().resolve("outside-default-" + System.nanoTime() + ".log"),
+            Map.of(),
+            "controller",
+            "--kubeconfig",
+            kubeconfig.toString(),
+            "--policy",
+            policy.toString(),
+            "--lease-namespace",
+            "default",
+            "--metrics-port",
+            "-1")) {
+      Eventually.within(60, () -> assertThat(wrong.alive()).isFalse());
+      assertThat(wrong.exitCode()).as(wrong.tail()).isEqualTo(1);
+      assertThat(wrong.output())
+          .contains("may not hold a Lease in namespace default", "--lease-namespace")
+          .doesNotContain("\tat ");
+    }
+    // No --lease-namespace and no POD_NAMESPACE, as a newcomer starts it: the chart's namespace.
+    try (ProductProcess outside =
+        ProductProcess.start(
+            product.dir().resolve("outside-" + System.nanoTime() + ".log"),
+            Map.of(),
+            "controller",
+            "--kubeconfig",
+            kubeconfig.toString(),
+            "--policy",
+            policy.toString(),
+            "--metrics-port",
+            "-1")) {
+      outside.awaitLine("octomy-batch controller watching", java.time.Duration.ofSeconds(90));
+      assertThat(outside.alive()).as(outside.tail()).isTrue();
+    }
+  }
+
   private static void ok(KubectlRun.Result r) {
     assertThat(r.exitCode()).as(r.all()).isZero();
   }

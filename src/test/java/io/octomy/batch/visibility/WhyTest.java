@@ -381,6 +381,23 @@ class WhyTest {
                 "It fits the offer of ws-1 if the request is at most 8000"
                     + " octomy.io/cpu-milli.")),
         scenario(
+            "a resource no node has at all",
+            world()
+                .node("ws-1", NodeMode.Drone, CPU, 8000)
+                .with(job("solver").requests(CPU, 1000).requests("example.com/su2-processes", 4)),
+            "solver",
+            Gate.Capacity.class,
+            blocker(
+                "NoNodeFits",
+                "no ready node can hold it in its current mode: need 4 example.com/su2-processes"
+                    + " and 1000 octomy.io/cpu-milli on one node; ws-1 (Drone) offers 0 of the 4"
+                    + " example.com/su2-processes asked.",
+                "ws-1 has no example.com/su2-processes at all: give it some with its agent's"
+                    + " --capacity example.com/su2-processes=N or its BatchNode's spec.resources"
+                    + " (kubectl patch bn ws-1 --type=merge -p"
+                    + " '{\"spec\":{\"resources\":{\"example.com/su2-processes\":N}}}'), or leave"
+                    + " it out of the request.")),
+        scenario(
             "no ready node",
             world()
                 .node(
