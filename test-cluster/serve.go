@@ -83,6 +83,26 @@ func serve(dirArg string) error {
 	if err := os.WriteFile(auditPolicy, []byte(auditPolicyYAML), 0o644); err != nil {
 		return err
 	}
+	egress, err := newEgressProxy(filepath.Join(dir, "egress.log"), serviceRange)
+	if err != nil {
+		return err
+	}
+	egressSocket := filepath.Join(dir, "egress.sock")
+	if len(egressSocket) > 100 { // a Unix socket's path holds at most 107 bytes
+		egressSocket = filepath.Join(os.TempDir(), fmt.Sprintf("test-cluster-egress-%d.sock", os.Getpid()))
+	}
+	_ = os.Remove(egressSocket)
+	egressListener, err := net.Listen("unix", egressSocket)
+	if err != nil {
+		return err
+	}
+	defer egressListener.Close()
+	defer os.Remove(egressSocket)
+	go egress.serve(egressListener)
+	egressConfig := filepath.Join(dir, "egress-selector.yaml")
+	if err := os.WriteFile(egressConfig, []byte(fmt.Sprintf(egressConfigYAML, egressSocket)), 0o644); err != nil {
+		return err
+	}
 	ports, err := freePorts(3)
 	if err != nil {
 		return err
@@ -102,7 +122,7 @@ func serve(dirArg string) error {
 	cmd := apiserver.NewAPIServerCommand()
 	flags := apiserverFlags(keys, etcd.Clients[0].Addr().String(), ports[2])
 	flags = append(flags, "--audit-policy-file="+auditPolicy, "--audit-log-path="+filepath.Join(dir, "audit.log"),
-		"--audit-log-mode=blocking", "--audit-log-maxsize=0")
+		"--audit-log-mode=blocking", "--audit-log-maxsize=0", "--egress-selector-config-file="+egressConfig)
 	cmd.SetArgs(flags)
 	cmd.SetOut(os.Stderr)
 	go func() { apiserverDone <- cmd.Execute() }()
@@ -118,6 +138,7 @@ func serve(dirArg string) error {
 	if err != nil {
 		return err
 	}
+	egress.setClient(client)
 	if err := awaitReady(client, apiserverDone, 3*time.Minute); err != nil {
 		return failed("kube-apiserver did not become ready", err)
 	}
@@ -130,6 +151,9 @@ func serve(dirArg string) error {
 		return failed("kube-controller-manager did not start", err)
 	}
 	defer stopChild(cm, cmDone)
+	stopWatching := make(chan struct{})
+	defer close(stopWatching)
+	go watchSockets(egress, func() []int { return []int{os.Getpid(), cm.Process.Pid} }, stopWatching)
 	// Pods are refused until their namespace has its default ServiceAccount: wait for the first.
 	if err := awaitDefaultServiceAccount(client, cmDone, 2*time.Minute); err != nil {
 		return failed("kube-controller-manager is not working", err)
@@ -193,8 +217,8 @@ func apiserverFlags(keys pki, etcdAddr string, port int) []string {
 		"--proxy-client-cert-file=" + keys.path("front-proxy-client.crt"),
 		"--proxy-client-key-file=" + keys.path("front-proxy-client.key"),
 		// No --enable-aggregator-routing: it dials EndpointSlice addresses, which may not be loopback,
-		// and everything here listens on loopback. An APIService's Service is an ExternalName
-		// "localhost" instead, which the aggregator resolves without routing.
+		// and everything here listens on loopback. Whatever a Service resolves to, the egress
+		// selector (egress.go) dials loopback only.
 		"--profiling=false",
 	}
 }
