@@ -113,7 +113,7 @@ public final class ControllerCommand implements Callable<Integer> {
                   p, leaderElection, ns, "0.0.0.0", metricsPort, AdmissionLoop.Settings.defaults()),
               Clock.systemUTC());
     } catch (OperatorException e) {
-      if (leaderElection && String.valueOf(e.getMessage()).contains("No permission to lease")) {
+      if (leaderElection && saysNoPermissionToLease(e)) {
         String server = client.getConfiguration().getMasterUrl();
         client.close();
         throw new CannotStart(
@@ -151,6 +151,16 @@ public final class ControllerCommand implements Callable<Integer> {
                 }));
     stop.await();
     return 0;
+  }
+
+  /** JOSDK's words, somewhere in the chain, for a Lease the account may not hold. */
+  private static boolean saysNoPermissionToLease(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("No permission to lease")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

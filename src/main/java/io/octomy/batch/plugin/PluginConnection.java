@@ -24,6 +24,7 @@ import java.util.concurrent.TimeoutException;
 final class PluginConnection implements AutoCloseable {
 
   static final String GROUP_VERSION_PATH = "/apis/visibility.batch.octomy.io/v1alpha1";
+  static final String API_SERVICE = "v1alpha1.visibility.batch.octomy.io";
 
   private static final long TIMEOUT_SECONDS = 60;
 
@@ -37,6 +38,9 @@ final class PluginConnection implements AutoCloseable {
         kubeconfig == null
             ? Config.autoConfigure(context)
             : Config.fromKubeconfig(context, new File(kubeconfig));
+    // kubectl does not retry a 503; the client's default back-off turned "nobody serves the API"
+    // into a 20-second wait before the same answer.
+    config.setRequestRetryBackoffLimit(0);
     this.client = new KubernetesClientBuilder().withConfig(config).build();
     String master = config.getMasterUrl();
     this.base = master.endsWith("/") ? master.substring(0, master.length() - 1) : master;
@@ -112,6 +116,17 @@ final class PluginConnection implements AutoCloseable {
     } catch (IOException e) {
       // not a Status: said below
     }
+    if (code == 503) {
+      return new PluginException(
+          "Error from server (ServiceUnavailable): no octomy-batch controller serves"
+              + " visibility.batch.octomy.io/v1alpha1 now"
+              + apiServiceState()
+              + ". Check that the controller runs (kubectl -n octomy-system get pods -l"
+              + " app.kubernetes.io/component=controller) and that the APIService is Available"
+              + " (kubectl get apiservice "
+              + API_SERVICE
+              + "); docs/deployment.md says how a controller outside the cluster serves it.");
+    }
     if (code == 404) {
       return new PluginException(
           "Error from server (NotFound): the server does not serve"
@@ -119,6 +134,49 @@ final class PluginConnection implements AutoCloseable {
               + " or the controller with its APIService)?");
     }
     return new PluginException("Error from server (code " + code + "): " + body.strip());
+  }
+
+  /**
+   * ": the APIService says REASON: MESSAGE" when this user may read it, else nothing: the
+   * aggregator's own 503 body says no more than "service unavailable".
+   */
+  private String apiServiceState() {
+    try {
+      HttpResponse<byte[]> r =
+          client
+              .getHttpClient()
+              .sendAsync(
+                  client
+                      .getHttpClient()
+                      .newHttpRequestBuilder()
+                      .uri(base + "/apis/apiregistration.k8s.io/v1/apiservices/" + API_SERVICE)
+                      .header("Accept", "application/json")
+                      .timeout(2, TimeUnit.SECONDS)
+                      .build(),
+                  byte[].class)
+              .get(2, TimeUnit.SECONDS);
+      if (!r.isSuccessful()) {
+        return "";
+      }
+      for (JsonNode c : json.readTree(r.body()).path("status").path("conditions")) {
+        if ("Available".equals(c.path("type").asText())
+            && !"True".equals(c.path("status").asText())) {
+          return " (the APIService "
+              + API_SERVICE
+              + " is not Available: "
+              + c.path("reason").asText()
+              + ", "
+              + c.path("message").asText().strip()
+              + ")";
+        }
+      }
+      return "";
+    } catch (IOException | ExecutionException | TimeoutException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
   }
 
   private JsonNode parse(String body) {

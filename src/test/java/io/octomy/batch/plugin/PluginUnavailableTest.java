@@ -1,0 +1,134 @@
+package io.octomy.batch.plugin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * With no controller replica serving the visibility API, the API server's aggregator answers 503
+ * with a bare "service unavailable": the plugin asks once (no back-off loop) and says why and what
+ * to check, with the APIService's own condition when the user may read it.
+ */
+class PluginUnavailableTest {
+
+  private static final String UNAVAILABLE =
+      """
+      {"kind":"APIService","apiVersion":"apiregistration.k8s.io/v1",
+       "metadata":{"name":"v1alpha1.visibility.batch.octomy.io"},
+       "status":{"conditions":[{"type":"Available","status":"False","reason":"EndpointsNotFound",
+         "message":"cannot find endpoints for service/octomy-batch-visibility in \\"octomy-system\\""}]}}
+      """;
+
+  private HttpServer aggregator;
+  private final AtomicInteger visibilityCalls = new AtomicInteger();
+  private boolean apiServiceReadable = true;
+
+  @BeforeEach
+  void start() throws IOException {
+    aggregator = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    aggregator.createContext(
+        "/apis/visibility.batch.octomy.io/",
+        x -> {
+          visibilityCalls.incrementAndGet();
+          answer(x, 503, "text/plain", "service unavailable\n");
+        });
+    aggregator.createContext(
+        "/apis/apiregistration.k8s.io/",
+        x -> {
+          if (apiServiceReadable) {
+            answer(x, 200, "application/json", UNAVAILABLE);
+          } else {
+            answer(x, 403, "application/json", "{\"kind\":\"Status\",\"code\":403}");
+          }
+        });
+    aggregator.start();
+  }
+
+  @AfterEach
+  void stop() {
+    aggregator.stop(0);
+  }
+
+  @Test
+  void noServingReplicaIsOneAnswerWithTheApiServicesCondition(@TempDir Path dir)
+      throws IOException {
+    Run r = run(dir, "queue");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(visibilityCalls).as("asked once, not retried with back-off").hasValue(1);
+    assertThat(r.err().strip())
+        .isEqualTo(
+            "Error from server (ServiceUnavailable): no octomy-batch controller serves"
+                + " visibility.batch.octomy.io/v1alpha1 now (the APIService"
+                + " v1alpha1.visibility.batch.octomy.io is not Available: EndpointsNotFound, cannot"
+                + " find endpoints for service/octomy-batch-visibility in \"octomy-system\"). Check"
+                + " that the controller runs (kubectl -n octomy-system get pods -l"
+                + " app.kubernetes.io/component=controller) and that the APIService is Available"
+                + " (kubectl get apiservice v1alpha1.visibility.batch.octomy.io);"
+                + " docs/deployment.md says how a controller outside the cluster serves it.");
+  }
+
+  @Test
+  void aUserWhoMayNotReadTheApiServiceGetsTheSameAdviceWithoutIt(@TempDir Path dir)
+      throws IOException {
+    apiServiceReadable = false;
+    Run r = run(dir, "why", "some-job");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(visibilityCalls).hasValue(1);
+    assertThat(r.err())
+        .startsWith(
+            "Error from server (ServiceUnavailable): no octomy-batch controller serves"
+                + " visibility.batch.octomy.io/v1alpha1 now. Check that the controller runs")
+        .doesNotContain("\tat ");
+  }
+
+  private record Run(int code, String err) {}
+
+  private Run run(Path dir, String... args) throws IOException {
+    Path kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(
+        kubeconfig,
+        """
+        apiVersion: v1
+        kind: Config
+        clusters: [{name: c, cluster: {server: "http://127.0.0.1:%d"}}]
+        users: [{name: u, user: {token: t}}]
+        contexts: [{name: c, context: {cluster: c, user: u, namespace: team-a}}]
+        current-context: c
+        """
+            .formatted(aggregator.getAddress().getPort()));
+    StringWriter err = new StringWriter();
+    CommandLine cl = OctomyPlugin.commandLine();
+    cl.setErr(new PrintWriter(err));
+    String[] all = new String[args.length + 2];
+    System.arraycopy(args, 0, all, 0, args.length);
+    all[args.length] = "--kubeconfig";
+    all[args.length + 1] = kubeconfig.toString();
+    int code = cl.execute(all);
+    return new Run(code, err.toString());
+  }
+
+  private static void answer(
+      com.sun.net.httpserver.HttpExchange x, int code, String type, String body)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    x.getResponseHeaders().set("Content-Type", type);
+    x.sendResponseHeaders(code, bytes.length);
+    try (var out = x.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+}
