@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -228,24 +228,50 @@ final class StandaloneLauncher {
   /**
    * In the server JVM: stops this process (as on Ctrl-C) when the launcher that started it is gone,
    * for instance killed outright, so that no server outlives the command its user stopped.
+   *
+   * <p>The JDK learns that a process which is not its child ended by reading {@code
+   * /proc/PID/stat}; out of file descriptors (a flood of connections) that read fails and a live
+   * launcher looks gone. So where {@code /proc} exists, the end is confirmed by whether {@code
+   * /proc/PID} is still there, which takes no descriptor, and looked at again a second later if not
+   * confirmed.
    */
   static void stopWithLauncher() {
     String pid = System.getenv(LAUNCHER_PID);
     if (pid == null) {
       return;
     }
-    Optional<ProcessHandle> launcher = ProcessHandle.of(Long.parseLong(pid));
-    if (launcher.isEmpty()) {
-      LOG.warn("the launcher (process {}) is already gone; stopping", pid);
-      System.exit(0);
+    Path proc = Path.of("/proc", pid);
+    if (!Files.isDirectory(Path.of("/proc", "self"))) {
+      ProcessHandle.of(Long.parseLong(pid))
+          .map(ProcessHandle::onExit)
+          .orElse(CompletableFuture.completedFuture(null))
+          .thenRun(() -> launcherGone(pid));
+      return;
     }
-    launcher
-        .get()
-        .onExit()
-        .thenRun(
+    Thread watch =
+        new Thread(
             () -> {
-              LOG.warn("the launcher (process {}) is gone; stopping", pid);
-              System.exit(0);
-            });
+              while (launcherRuns(proc)) {
+                try {
+                  Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+              launcherGone(pid);
+            },
+            "launcher-watch");
+    watch.setDaemon(true);
+    watch.start();
+  }
+
+  /** Whether {@code /proc/PID} is there: a stat, which needs no file descriptor. */
+  static boolean launcherRuns(Path proc) {
+    return Files.isDirectory(proc);
+  }
+
+  private static void launcherGone(String pid) {
+    LOG.warn("the launcher (process {}) is gone; stopping", pid);
+    System.exit(0);
   }
 }

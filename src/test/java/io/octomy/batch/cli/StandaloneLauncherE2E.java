@@ -9,6 +9,9 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.Main;
 import io.octomy.batch.fixtures.ProductCommand;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,7 +84,49 @@ class StandaloneLauncherE2E {
     assertServes(kubeconfig);
   }
 
+  @Test
+  void aServerOutOfFileDescriptorsDoesNotTakeItsLiveLauncherForGone() throws Exception {
+    // Both JVMs get few descriptors, so a few hundred connections exhaust the server's.
+    Process launcher = start(List.of(), "scarce.log", "ulimit -n 512;");
+    Path kubeconfig = awaitKubeconfig(launcher, "scarce.log");
+    ProcessHandle server = onlyJavaChild(launcher);
+    URI url = URI.create(Config.fromKubeconfig(Files.readString(kubeconfig)).getMasterUrl());
+    List<Socket> flood = new ArrayList<>();
+    try {
+      for (int i = 0; i < 700; i++) {
+        Socket s = new Socket();
+        flood.add(s);
+        try {
+          s.connect(new InetSocketAddress("127.0.0.1", url.getPort()), 200);
+        } catch (IOException refused) {
+          // the backlog is full: the server has no descriptor left to accept with
+        }
+      }
+      // The JDK's check of a process that is not its child runs at least every 5 s.
+      Thread.sleep(8_000);
+      assertThat(server.isAlive())
+          .as("the server with no descriptor left; its output: %s", tail("scarce.log"))
+          .isTrue();
+    } finally {
+      for (Socket s : flood) {
+        s.close();
+      }
+    }
+    assertThat(launcher.isAlive()).isTrue();
+    assertServes(kubeconfig);
+  }
+
+  private String tail(String log) throws IOException {
+    String out = Files.readString(dir.resolve(log));
+    return out.substring(Math.max(0, out.length() - 3000));
+  }
+
   private Process start(List<String> jvm, String log) throws IOException {
+    return start(jvm, log, "");
+  }
+
+  /** {@code shellPrefix}: shell words run before the JVM replaces the shell, e.g. a ulimit. */
+  private Process start(List<String> jvm, String log, String shellPrefix) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvm);
@@ -95,6 +140,13 @@ class StandaloneLauncherE2E {
             dir.resolve("state").toString(),
             "--node",
             "launcher-e2e"));
+    if (!shellPrefix.isEmpty()) {
+      StringBuilder line = new StringBuilder(shellPrefix).append(" exec");
+      for (String word : command) {
+        line.append(" '").append(word.replace("'", "'\\''")).append('\'');
+      }
+      command = List.of("bash", "-c", line.toString());
+    }
     Process p =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
