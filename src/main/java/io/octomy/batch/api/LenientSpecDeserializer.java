@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a BatchJob spec field by field and never fails. A field of the wrong type (say {@code
@@ -21,6 +22,7 @@ import java.util.List;
 public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
 
   private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
+  private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {};
 
   @Override
   public BatchJobSpec deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
@@ -48,6 +50,10 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
                   case "locks" ->
                       spec.setLocks(
                           v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), STRINGS));
+                  case "suspend" -> spec.setSuspend(bool(v));
+                  case "nodeSelector" ->
+                      spec.setNodeSelector(
+                          v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), LABELS));
                   case "resources" ->
                       spec.setResources(v.isNull() ? null : codec.treeToValue(v, Resources.class));
                   case "template" ->
@@ -61,6 +67,17 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
               }
             });
     return spec;
+  }
+
+  /** True or false only: "yes" or 1 where a flag goes is malformed. */
+  private static Boolean bool(JsonNode v) {
+    if (v.isNull()) {
+      return null;
+    }
+    if (!v.isBoolean()) {
+      throw new IllegalArgumentException("not a boolean");
+    }
+    return v.booleanValue();
   }
 
   /**
