@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -22,7 +23,6 @@ import java.util.Map;
 public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
 
   private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
-  private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {};
 
   @Override
   public BatchJobSpec deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
@@ -51,9 +51,7 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
                       spec.setLocks(
                           v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), STRINGS));
                   case "suspend" -> spec.setSuspend(bool(v));
-                  case "nodeSelector" ->
-                      spec.setNodeSelector(
-                          v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), LABELS));
+                  case "nodeSelector" -> spec.setNodeSelector(labels(v));
                   case "resources" ->
                       spec.setResources(v.isNull() ? null : codec.treeToValue(v, Resources.class));
                   case "template" ->
@@ -67,6 +65,25 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
               }
             });
     return spec;
+  }
+
+  /**
+   * A mapping of strings only: a number where a label value goes is malformed, not turned into
+   * text.
+   */
+  private static Map<String, String> labels(JsonNode v) {
+    if (v.isNull()) {
+      return null;
+    }
+    if (!v.isObject()) {
+      throw new IllegalArgumentException("not a mapping");
+    }
+    Map<String, String> labels = new LinkedHashMap<>();
+    v.fields().forEachRemaining(e -> labels.put(e.getKey(), text(e.getValue())));
+    if (labels.containsValue(null)) {
+      throw new IllegalArgumentException("a null label value");
+    }
+    return labels;
   }
 
   /** True or false only: "yes" or 1 where a flag goes is malformed. */
