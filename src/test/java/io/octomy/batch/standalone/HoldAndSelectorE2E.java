@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * spec.suspend and spec.nodeSelector on standalone through stock kubectl: a suspended job is Held
  * until a patch releases it; a job whose nodeSelector no node's labels match waits NoNodeFits until
- * {@code kubectl label bn} gives the node the label.
+ * {@code kubectl label bn} gives the node the label. Suspending an admitted job changes nothing;
+ * its nodeSelector is fixed from then on.
  */
 class HoldAndSelectorE2E {
 
@@ -77,6 +78,18 @@ class HoldAndSelectorE2E {
       assertThat(released.exitCode()).as(released.all()).isZero();
       awaitStarted(k, "paused");
       assertThat(status(k, "paused", "queuedAt")).as("queue time kept").isEqualTo(queuedAt);
+      // Suspending a job that was admitted is accepted and changes nothing; a condition says so.
+      Kubectl.Result late =
+          k.run("patch", "bj", "paused", "--type=merge", "-p", "{\"spec\":{\"suspend\":true}}");
+      assertThat(late.exitCode()).as(late.all()).isZero();
+      Eventually.until(
+          Duration.ofSeconds(30),
+          "paused to say the edit changed nothing",
+          () ->
+              status(k, "paused", "conditions[?(@.type==\"SpecChangeIgnored\")].status")
+                  .equals("True"));
+      assertThat(status(k, "paused", "reason")).isNotEqualTo("Held");
+      assertThat(status(k, "paused", "phase")).isNotEqualTo("Queued");
 
       Path picky = dir.resolve("picky.yaml");
       Files.writeString(picky, job("picky", "nodeSelector: {disk: ssd}"));
@@ -93,6 +106,16 @@ class HoldAndSelectorE2E {
       assertThat(labelled.exitCode()).as(labelled.all()).isZero();
       awaitStarted(k, "picky");
       assertThat(status(k, "picky", "node")).isEqualTo("sel");
+      Kubectl.Result moved =
+          k.run(
+              "patch",
+              "bj",
+              "picky",
+              "--type=merge",
+              "-p",
+              "{\"spec\":{\"nodeSelector\":{\"disk\":\"hdd\"}}}");
+      assertThat(moved.exitCode()).as(moved.all()).isNotZero();
+      assertThat(moved.err()).contains("nodeSelector and type cannot change once");
 
       // A selector the CRD's rule refuses is refused at apply time, with its message.
       Path bad = dir.resolve("bad.yaml");
