@@ -16,10 +16,11 @@ import java.util.Set;
  * The admission pass: one pure function from a {@link Snapshot} to an {@link AdmissionResult}.
  *
  * <p>Queued jobs are considered in order of effective priority (highest first), ties by queuedAt
- * (oldest first), then namespace and name. Each is checked, in this order, for: an invalid spec,
- * dependencies, locks, its group cap, its namespace budget and capacity. The first check that fails
- * decides. An admission is reserved (node allocation, locks, group slot, budget) before the next
- * job is looked at, so one pass never overcommits anything. Admitted and Running jobs of the
+ * (oldest first), then namespace and name. Each is checked, in this order, for: an invalid spec, a
+ * hold ({@code suspend}: reason Held, nothing else looked at), dependencies, locks, its group cap,
+ * its namespace budget and capacity (on the nodes its nodeSelector selects). The first check that
+ * fails decides. An admission is reserved (node allocation, locks, group slot, budget) before the
+ * next job is looked at, so one pass never overcommits anything. Admitted and Running jobs of the
  * snapshot only hold what they requested; they get no decision.
  *
  * <p>The pass reads no clock but {@link Snapshot#now()}, uses whole-number arithmetic only, and
