@@ -16,10 +16,11 @@ import java.util.Set;
  * The admission pass: one pure function from a {@link Snapshot} to an {@link AdmissionResult}.
  *
  * <p>Queued jobs are considered in order of effective priority (highest first), ties by queuedAt
- * (oldest first), then namespace and name. Each is checked, in this order, for: an invalid spec,
- * dependencies, locks, its group cap, its namespace budget and capacity. The first check that fails
- * decides. An admission is reserved (node allocation, locks, group slot, budget) before the next
- * job is looked at, so one pass never overcommits anything. Admitted and Running jobs of the
+ * (oldest first), then namespace and name. Each is checked, in this order, for: an invalid spec, a
+ * hold ({@code suspend}: reason Held, nothing else looked at), dependencies, locks, its group cap,
+ * its namespace budget and capacity (on the nodes its nodeSelector selects). The first check that
+ * fails decides. An admission is reserved (node allocation, locks, group slot, budget) before the
+ * next job is looked at, so one pass never overcommits anything. Admitted and Running jobs of the
  * snapshot only hold what they requested; they get no decision.
  *
  * <p>The pass reads no clock but {@link Snapshot#now()}, uses whole-number arithmetic only, and
@@ -216,9 +217,13 @@ public final class AdmissionPass {
       if (phase == JobPhase.Queued) {
         job.effectivePriority =
             Priorities.effective(policy.priority(), job.serviceClass, job.queuedAt, snapshot.now());
-        job.starving = Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
+        // A held job ages like any other, so it keeps its place when released, but it never
+        // starves: it takes no part in the pass, so nothing is held back for it.
+        job.starving =
+            !reading.held && Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
         job.deferrable = job.serviceClass == ServiceClass.BestEffort && !job.starving;
         job.origin = pool.indexOf(reading.origin);
+        job.selectable = pool.selectable(reading.nodeSelector);
         invalid[index] = !job.problems.isEmpty();
         queued.add(job);
       } else if (phase.holdsReservation()) {
@@ -269,6 +274,11 @@ public final class AdmissionPass {
     // 5.1 Invalid spec: rejected with the validation sentences.
     if (!job.problems.isEmpty()) {
       return new Decision.Reject(Reason.InvalidSpec, String.join(" ", job.problems));
+    }
+    // 5.1b Held (spec.suspend): out of the pass, before any other gate; it takes and counts
+    // nothing.
+    if (job.reading.held) {
+      return waiting(job, Reason.Held, worded ? heldMessage(job.key) : "", List.of());
     }
     // 5.2 Dependencies: cycle, failed ancestor, or not succeeded yet.
     switch (dependency.kind()) {
@@ -377,6 +387,17 @@ public final class AdmissionPass {
     return new Decision.Wait(reason, message, on, job.effectivePriority, starvation);
   }
 
+  /** The Held sentence, with the command that releases the job. */
+  static String heldMessage(JobKey key) {
+    return "held: spec.suspend is true, so this job takes no part in admission until it is"
+        + " released; release it with kubectl patch bj "
+        + key.name()
+        + " -n "
+        + key.namespace()
+        + " --type=merge -p '{\"spec\":{\"suspend\":false}}' and it keeps its place by the time"
+        + " it was queued.";
+  }
+
   private static String lockMessage(List<WaitingOn> blocking) {
     Map<String, List<String>> byKey = new LinkedHashMap<>();
     blocking.forEach(w -> byKey.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w.job()));
@@ -412,10 +433,18 @@ public final class AdmissionPass {
         + ".";
   }
 
-  private String noNodeFitsWords(PreparedJob job) {
+  private String shapeNoNodeFitsWords(PreparedJob job) {
     return noNodeFitsWords.computeIfAbsent(
         new ShapeFromOrigin(job.shape, job.origin),
         key -> CapacityMessages.noNodeFits(pool, job, policy.nodeHeartbeatTimeout()));
+  }
+
+  private String noNodeFitsWords(PreparedJob job) {
+    if (job.selectable != null) {
+      // The sentence names the selector: not shared by shape alone.
+      return CapacityMessages.noNodeFits(pool, job, policy.nodeHeartbeatTimeout());
+    }
+    return shapeNoNodeFitsWords(job);
   }
 
   /**

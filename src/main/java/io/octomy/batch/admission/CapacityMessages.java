@@ -30,9 +30,12 @@ final class CapacityMessages {
       parts.add(
           amount(pool, job, k, Math.max(0, free)) + " (" + notes.note(node, job, resource) + ")");
     }
-    s.append("; the most free on a ready node is ").append(String.join(" and ", parts));
+    s.append("; the most free on a ready node")
+        .append(withLabels(job))
+        .append(" is ")
+        .append(String.join(" and ", parts));
     if (job.resourceIds.length > 1 && eachFitsSomewhere) {
-      s.append(", but no ready node has all of it free at once");
+      s.append(", but no ").append(suchNode(job)).append(" has all of it free at once");
     }
     return s.append('.').toString();
   }
@@ -47,8 +50,15 @@ final class CapacityMessages {
           + duration(heartbeatTimeout)
           + " old).";
     }
+    if (job.selectable != null && pool.selectedReadyCount(job) == 0) {
+      return "no node fits: no ready node has the labels "
+          + selectorWords(job, ", ")
+          + " that spec.nodeSelector asks for; label a node with kubectl label bn NODE "
+          + selectorWords(job, " ")
+          + ", or change the selector.";
+    }
     if (!pool.anyEligible(job)) {
-      return "no node fits: every ready node is in mode Off for this job.";
+      return "no node fits: every ready node" + withLabels(job) + " is in mode Off for this job.";
     }
     StringBuilder s = new StringBuilder("no node fits: ").append(need(pool, job));
     boolean eachFitsSomewhere = true;
@@ -65,10 +75,12 @@ final class CapacityMessages {
       eachFitsSomewhere &= offer >= job.quantities[k];
       parts.add(amount(pool, job, k, offer) + " (" + where(pool, job, node) + ")");
     }
-    s.append("; the largest offer of a ready node in its current mode is ")
+    s.append("; the largest offer of a ready node")
+        .append(withLabels(job))
+        .append(" in its current mode is ")
         .append(String.join(" and ", parts));
     if (job.resourceIds.length > 1 && eachFitsSomewhere) {
-      s.append(", but no ready node offers all of it at once");
+      s.append(", but no ").append(suchNode(job)).append(" offers all of it at once");
     }
     return s.append('.').toString();
   }
@@ -144,6 +156,24 @@ final class CapacityMessages {
       parts.add(job.quantities[k] + " " + pool.resourceName(job.resourceIds[k]));
     }
     return "need " + String.join(" and ", parts) + (parts.size() > 1 ? " on one node" : "");
+  }
+
+  /** " with the labels a=b, c=d (spec.nodeSelector)" for a job with a selector, else nothing. */
+  private static String withLabels(PreparedJob job) {
+    return job.selectable == null
+        ? ""
+        : " with the labels " + selectorWords(job, ", ") + " (spec.nodeSelector)";
+  }
+
+  private static String suchNode(PreparedJob job) {
+    return job.selectable == null ? "ready node" : "such node";
+  }
+
+  /** The selector's pairs as label=value, by label, joined with {@code separator}. */
+  static String selectorWords(PreparedJob job, String separator) {
+    List<String> pairs = new ArrayList<>();
+    job.reading.nodeSelector.forEach((label, value) -> pairs.add(label + "=" + value));
+    return String.join(separator, pairs);
   }
 
   /** A single-resource job's numbers go without the name (the need already says it). */

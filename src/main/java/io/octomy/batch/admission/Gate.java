@@ -16,6 +16,18 @@ public sealed interface Gate {
   /** The reason the pass gives when this is the first gate a job fails. */
   Reason reason();
 
+  /** {@code spec.suspend} is true: the job takes no part in admission until it is released. */
+  record Held(String message) implements Gate {
+    public Held {
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.Held;
+    }
+  }
+
   /** The spec is invalid; each problem is a sentence that says what to write instead. */
   record InvalidSpec(List<String> problems) implements Gate {
     public InvalidSpec {
@@ -135,9 +147,12 @@ public sealed interface Gate {
    * the closest candidates, closest first.
    *
    * @param readyNodes ready nodes in the snapshot
-   * @param eligibleNodes ready nodes whose mode for this job is not Off
+   * @param selectedNodes ready nodes whose labels match the job's nodeSelector (all ready nodes
+   *     without one)
+   * @param eligibleNodes ready nodes it selects whose mode for this job is not Off
    */
-  record Capacity(boolean everHolds, int readyNodes, int eligibleNodes, List<NodeRoom> nodes)
+  record Capacity(
+      boolean everHolds, int readyNodes, int selectedNodes, int eligibleNodes, List<NodeRoom> nodes)
       implements Gate {
     public Capacity {
       nodes = List.copyOf(nodes);

@@ -12,8 +12,10 @@ import java.util.Map;
  * changes nothing: the pass then decides the job as usual.
  *
  * <p>A job that can never run as it stands (an invalid spec, a dependency cycle, a failed ancestor)
- * gets that one gate: nothing else can help it. Otherwise every failing gate is listed, with the
- * capacity gate naming up to {@link #CANDIDATES} closest nodes (and the job's origin node).
+ * gets that one gate: nothing else can help it. So does a held job: it is out of the pass until
+ * released, and what it will wait for then is decided then. Otherwise every failing gate is listed,
+ * with the capacity gate naming up to {@link #CANDIDATES} closest nodes (and the job's origin
+ * node).
  */
 final class GateInspector {
 
@@ -34,6 +36,8 @@ final class GateInspector {
     List<Gate> failing = new ArrayList<>();
     if (!job.problems.isEmpty()) {
       failing.add(new Gate.InvalidSpec(job.problems));
+    } else if (job.reading.held) {
+      failing.add(new Gate.Held(AdmissionPass.heldMessage(job.key)));
     } else if (verdict.kind() == DependencyVerdict.Kind.CYCLE) {
       failing.add(new Gate.DependencyCycle(verdict.message()));
     } else if (verdict.kind() == DependencyVerdict.Kind.SKIP) {
@@ -107,7 +111,12 @@ final class GateInspector {
         eligible++;
       }
     }
-    return new Gate.Capacity(everHolds, pool.readyCount(), eligible, candidates(job, everHolds));
+    return new Gate.Capacity(
+        everHolds,
+        pool.readyCount(),
+        pool.selectedReadyCount(job),
+        eligible,
+        candidates(job, everHolds));
   }
 
   private Gate deferred(PreparedJob job) {

@@ -9,6 +9,8 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -80,6 +82,12 @@ final class JobReading {
    */
   final long requestedNameBits;
 
+  /** {@code spec.suspend}: a Queued job that is held waits out of the pass (reason Held). */
+  final boolean held;
+
+  /** {@code spec.nodeSelector} sorted by label, or null when it selects every node. */
+  final SortedMap<String, String> nodeSelector;
+
   /** The number of the job's namespace. */
   final int namespace;
 
@@ -101,6 +109,8 @@ final class JobReading {
     this.queuedAt = view.queuedAt();
     this.node = view.node();
     this.origin = view.origin();
+    this.held = view.suspend();
+    this.nodeSelector = view.nodeSelector().isEmpty() ? null : new TreeMap<>(view.nodeSelector());
     List<String> after =
         view.after().size() <= 1 ? view.after() : List.copyOf(new LinkedHashSet<>(view.after()));
     // Most jobs name no dependency: they share empty arrays, read from cache by every pass.

@@ -27,6 +27,10 @@ import java.util.Objects;
  *     the controller has just seen)
  * @param specProblems validation problems found outside the pass, each a whole sentence; when
  *     non-empty a Queued job is rejected (InvalidSpec) with the sentences joined as its message
+ * @param suspend {@code spec.suspend}: a Queued job that is suspended waits, reason Held, and takes
+ *     no part in the pass; an Admitted or Running one is not affected
+ * @param nodeSelector {@code spec.nodeSelector}: label to value; the job is placed only on a node
+ *     whose labels hold every pair. Empty means any node
  */
 public record JobView(
     String namespace,
@@ -41,7 +45,9 @@ public record JobView(
     JobPhase phase,
     String node,
     Instant queuedAt,
-    List<String> specProblems) {
+    List<String> specProblems,
+    boolean suspend,
+    Map<String, String> nodeSelector) {
 
   public JobView {
     Objects.requireNonNull(namespace, "namespace");
@@ -52,6 +58,40 @@ public record JobView(
     after = after == null ? List.of() : List.copyOf(after);
     locks = locks == null ? List.of() : List.copyOf(locks);
     specProblems = specProblems == null ? List.of() : List.copyOf(specProblems);
+    nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+  }
+
+  /** A job that is not suspended and may run on any node. */
+  public JobView(
+      String namespace,
+      String name,
+      long generation,
+      Map<String, Long> requests,
+      Map<String, Long> limits,
+      List<String> after,
+      List<String> locks,
+      String group,
+      String origin,
+      JobPhase phase,
+      String node,
+      Instant queuedAt,
+      List<String> specProblems) {
+    this(
+        namespace,
+        name,
+        generation,
+        requests,
+        limits,
+        after,
+        locks,
+        group,
+        origin,
+        phase,
+        node,
+        queuedAt,
+        specProblems,
+        false,
+        Map.of());
   }
 
   /** This job's key. */
@@ -79,6 +119,8 @@ public record JobView(
         newPhase,
         newNode,
         queuedAt,
-        specProblems);
+        specProblems,
+        suspend,
+        nodeSelector);
   }
 }

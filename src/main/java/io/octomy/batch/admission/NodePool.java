@@ -59,6 +59,12 @@ final class NodePool {
 
   private final FreeSpaceIndex free;
 
+  /**
+   * Per distinct nodeSelector, by node index: whether the node's labels hold every pair. Labels do
+   * not change in a pass or a forecast, and the jobs of a pipeline or an array share a selector.
+   */
+  private final Map<Map<String, String>, boolean[]> selections = new HashMap<>();
+
   /** Per node: {@link #version} when its allocation last changed; for the memo of soonest. */
   private final long[] nodeVersion;
 
@@ -237,13 +243,57 @@ final class NodePool {
     return ready[node] && nodes[node].mode() != NodeMode.Off;
   }
 
-  /** Ready, and the mode that applies to this job is not Off. */
+  /**
+   * Ready, its labels match the job's nodeSelector, and the mode that applies to this job is not
+   * Off.
+   */
   boolean eligible(int node, PreparedJob job) {
-    return ready[node] && modeFor(node, job) != NodeMode.Off;
+    return ready[node] && job.mayUse(node) && modeFor(node, job) != NodeMode.Off;
+  }
+
+  /**
+   * Per node index, whether its labels hold every pair of the selector; null for an empty or null
+   * selector (every node). The array is shared: not to be changed.
+   */
+  boolean[] selectable(Map<String, String> selector) {
+    if (selector == null || selector.isEmpty()) {
+      return null;
+    }
+    return selections.computeIfAbsent(
+        selector,
+        wanted -> {
+          boolean[] match = new boolean[nodes.length];
+          for (int i = 0; i < nodes.length; i++) {
+            match[i] = nodes[i].labels().entrySet().containsAll(wanted.entrySet());
+          }
+          return match;
+        });
+  }
+
+  /** How many ready nodes the job's nodeSelector lets it use, whatever their mode. */
+  int selectedReadyCount(PreparedJob job) {
+    if (job.selectable == null) {
+      return readyCount;
+    }
+    int count = 0;
+    for (int i = 0; i < nodes.length; i++) {
+      if (ready[i] && job.selectable[i]) {
+        count++;
+      }
+    }
+    return count;
   }
 
   /** True when some ready node accepts this job's kind of work at all (mode not Off for it). */
   boolean anyEligible(PreparedJob job) {
+    if (job.selectable != null) {
+      for (int i = 0; i < nodes.length; i++) {
+        if (eligible(i, job)) {
+          return true;
+        }
+      }
+      return false;
+    }
     if (job.origin >= 0) {
       return eligible(job.origin, job) || free.size() > (free.contains(job.origin) ? 1 : 0);
     }
@@ -371,7 +421,7 @@ final class NodePool {
     int best = -1;
     for (int p = free.size() - 1; p >= 0; p--) {
       int node = free.byFree(resource, p);
-      if (node != job.origin) {
+      if (node != job.origin && job.mayUse(node)) {
         best = node;
         break;
       }
@@ -383,7 +433,7 @@ final class NodePool {
   int largestOffer(PreparedJob job, int resource) {
     int best = -1;
     for (int node : free.byOfferDescending(resource)) {
-      if (node != job.origin) {
+      if (node != job.origin && job.mayUse(node)) {
         best = node;
         break;
       }

@@ -25,6 +25,8 @@ import java.util.Objects;
  *     node counts as fully allocated, since what they were admitted with is no longer known: like a
  *     Slurm node in COMPLETING, it takes no work that requests anything until its agent reports
  *     them ended
+ * @param labels the BatchNode's {@code metadata.labels}, which a job's {@code spec.nodeSelector} is
+ *     matched against
  */
 public record NodeView(
     String name,
@@ -34,7 +36,8 @@ public record NodeView(
     Instant heartbeat,
     boolean ready,
     Map<String, Long> usage,
-    List<String> strayRuns) {
+    List<String> strayRuns,
+    Map<String, String> labels) {
 
   public NodeView {
     Objects.requireNonNull(name, "name");
@@ -43,6 +46,20 @@ public record NodeView(
     capacity = capacity == null ? Map.of() : Map.copyOf(capacity);
     usage = usage == null ? Map.of() : Map.copyOf(usage);
     strayRuns = strayRuns == null ? List.of() : List.copyOf(strayRuns);
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+  }
+
+  /** A node without labels. */
+  public NodeView(
+      String name,
+      NodeMode mode,
+      NodeMode ownMode,
+      Map<String, Long> capacity,
+      Instant heartbeat,
+      boolean ready,
+      Map<String, Long> usage,
+      List<String> strayRuns) {
+    this(name, mode, ownMode, capacity, heartbeat, ready, usage, strayRuns, Map.of());
   }
 
   /** A node whose agent reports no run of a job that is gone. */
@@ -54,7 +71,7 @@ public record NodeView(
       Instant heartbeat,
       boolean ready,
       Map<String, Long> usage) {
-    this(name, mode, ownMode, capacity, heartbeat, ready, usage, List.of());
+    this(name, mode, ownMode, capacity, heartbeat, ready, usage, List.of(), Map.of());
   }
 
   /** A node whose measured use is not known (or not given). */
@@ -65,7 +82,7 @@ public record NodeView(
       Map<String, Long> capacity,
       Instant heartbeat,
       boolean ready) {
-    this(name, mode, ownMode, capacity, heartbeat, ready, Map.of(), List.of());
+    this(name, mode, ownMode, capacity, heartbeat, ready, Map.of(), List.of(), Map.of());
   }
 
   /**

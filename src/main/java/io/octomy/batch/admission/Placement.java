@@ -95,11 +95,15 @@ final class Placement {
         int node = free.byLoad(p);
         if (node != origin
             && node != excluded
+            && job.mayUse(node)
             && !(job.deferrable && pool.busyResourceFor(node, job) >= 0)) {
           return node;
         }
       }
       return -1;
+    }
+    if (job.selectable != null) {
+      return bestSelected(job, excluded);
     }
     if (excluded != memoExcluded) {
       unplaceableWithout.clear();
@@ -142,6 +146,32 @@ final class Placement {
       }
     }
     return -1;
+  }
+
+  /**
+   * The best fit for a job with a nodeSelector, by the same rule as the walk (least free of the
+   * dominant resource, ties to the lowest index) over the nodes it selects only. The free-space
+   * indexes and the memos by request shape know nothing of labels, so this looks at every node.
+   */
+  private int bestSelected(PreparedJob job, int excluded) {
+    int resource = job.resourceIds[dominant(job)];
+    int best = -1;
+    long bestFree = 0;
+    for (int node = 0; node < pool.size(); node++) {
+      if (node == job.origin
+          || node == excluded
+          || !job.mayUse(node)
+          || !pool.takesOthersWork(node)
+          || !pool.fitsOthersNow(node, job)) {
+        continue;
+      }
+      long free = pool.othersFree(node, resource);
+      if (best < 0 || free < bestFree) {
+        best = node;
+        bestFree = free;
+      }
+    }
+    return best;
   }
 
   /**
@@ -221,6 +251,14 @@ final class Placement {
    * True when some eligible node's full offer holds the job (WaitingForCapacity, not NoNodeFits).
    */
   boolean fitsSomeFullOffer(PreparedJob job) {
+    if (job.selectable != null) {
+      for (int node = 0; node < pool.size(); node++) {
+        if (pool.fitsFullOffer(node, job)) {
+          return true;
+        }
+      }
+      return false;
+    }
     if (job.origin >= 0) {
       return pool.fitsFullOffer(job.origin, job) || fitsSomeOtherFullOffer(job);
     }

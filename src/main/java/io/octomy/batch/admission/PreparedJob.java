@@ -58,6 +58,12 @@ final class PreparedJob {
    */
   boolean knownUnplaceable;
 
+  /**
+   * Per node index, whether the job's {@code spec.nodeSelector} matches the node's labels; null
+   * when it has no selector (every node). Set with the origin, for Queued jobs.
+   */
+  boolean[] selectable;
+
   /** Index of the origin node in the node pool, or -1. */
   int origin = -1;
 
@@ -88,6 +94,11 @@ final class PreparedJob {
     this.namespace = reading.namespace;
     this.groupId = reading.groupId;
     this.lockIds = reading.lockIds;
+  }
+
+  /** Whether the job's nodeSelector lets it run on the node (always, without one). */
+  boolean mayUse(int node) {
+    return selectable == null || selectable[node];
   }
 
   boolean requestsNothing() {

@@ -6,6 +6,10 @@ package io.octomy.batch.admission;
  */
 public enum Reason {
   Admitted,
+  /**
+   * {@code spec.suspend} is true: the job stays Queued, out of every pass, until it is set false.
+   */
+  Held,
   WaitingForDependency,
   /** Phase Skipped: a failed, skipped or rejected ancestor; the message names it. */
   DependencyFailed,
@@ -40,7 +44,8 @@ public enum Reason {
   /** True for the reasons of a {@link Decision.Wait}: the job stays Queued. */
   public boolean isWait() {
     return switch (this) {
-      case WaitingForDependency,
+      case Held,
+          WaitingForDependency,
           WaitingForLock,
           WaitingForGroup,
           WaitingForBudget,

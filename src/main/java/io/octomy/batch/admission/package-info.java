@@ -13,6 +13,18 @@
  *       dependencies.
  *   <li><b>Spec problems first.</b> A Queued job with {@code specProblems} (or a negative quantity,
  *       which the pass checks itself) is rejected InvalidSpec before anything else.
+ *   <li><b>Held.</b> A Queued job with {@code suspend} is decided Held right after the spec check:
+ *       no other gate is looked at, it reserves and counts nothing, it is never starving (so never
+ *       protected), and the forecast never starts it. It keeps its place in the pass order (its
+ *       priority ages from queuedAt), so once released it is decided where it would have been. Its
+ *       dependants wait for it; a dependant whose chain has failed is skipped, naming the failed
+ *       ancestor, even through a held job.
+ *   <li><b>Node selectors.</b> A node is eligible for a job only when its labels hold every pair of
+ *       the job's {@code nodeSelector}; every capacity check (fit now, fit the full offer, the node
+ *       where a starving job fits soonest, the sentences) reads the eligible nodes only. A job with
+ *       a selector is placed by the same best-fit rule (its dominant resource measured over all
+ *       eligible-for-others nodes, as without one) by looking at every node, since the free-space
+ *       indexes and the memos by request shape know nothing of labels.
  *   <li><b>Dependencies.</b> Ancestors that fail in this very pass (InvalidSpec, a cycle, a skip
  *       found here) skip their dependants in the same pass. With several failed ancestors the first
  *       by name is named. A dependency admitted in this pass is still waited for (it must succeed).

@@ -61,18 +61,19 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ValidationRule(
     value = BatchJob.SPEC_FIXED_ONCE_ADMITTED,
     message =
-        "spec.resources, after, locks, group, origin and type cannot change once the job has been"
-            + " admitted: it holds what it was admitted with. Delete the job and create it again"
-            + " to change them",
+        "spec.resources, after, locks, group, origin, nodeSelector and type cannot change once the"
+            + " job has been admitted: it holds what it was admitted with. Delete the job and create"
+            + " it again to change them",
     fieldPath = ".spec",
     reason = "FieldValueForbidden")
 public class BatchJob extends CustomResource<BatchJobSpec, BatchJobStatus> implements Namespaced {
 
   /**
    * A transition rule: once a job has been admitted (Admitted, Running, Succeeded or Failed), the
-   * spec fields admission read are fixed; only the pod template may still change (a change the job
-   * no longer takes up once admitted, as its SpecChangeIgnored condition says). Queued, Skipped and
-   * Rejected jobs stay editable: that is how they are fixed.
+   * spec fields admission read are fixed (spec.suspend is not one: suspending an admitted job is
+   * accepted and changes nothing, as its SpecChangeIgnored condition says); only the pod template
+   * may still change (a change the job no longer takes up once admitted, as its SpecChangeIgnored
+   * condition says). Queued, Skipped and Rejected jobs stay editable: that is how they are fixed.
    */
   public static final String SPEC_FIXED_ONCE_ADMITTED =
       "!has(oldSelf.status) || !has(oldSelf.status.phase)"
@@ -88,6 +89,9 @@ public class BatchJob extends CustomResource<BatchJobSpec, BatchJobStatus> imple
           + " && (!has(self.spec.group) || self.spec.group == oldSelf.spec.group))"
           + " && (has(self.spec.origin) == has(oldSelf.spec.origin)"
           + " && (!has(self.spec.origin) || self.spec.origin == oldSelf.spec.origin))"
+          + " && (has(self.spec.nodeSelector) == has(oldSelf.spec.nodeSelector)"
+          + " && (!has(self.spec.nodeSelector)"
+          + " || self.spec.nodeSelector == oldSelf.spec.nodeSelector))"
           + " && (has(self.spec.type) == has(oldSelf.spec.type)"
           + " && (!has(self.spec.type) || self.spec.type == oldSelf.spec.type))"
           + ")";

@@ -12,8 +12,10 @@ import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.octomy.batch.vocabulary.LabelRules;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.List;
+import java.util.Map;
 
 /** What a person asks for: what to run, what it needs, and what must happen first. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -74,6 +76,26 @@ public class BatchJobSpec {
       message =
           "lock keys are segments of letters, digits, '-', '_' and '.' joined by '/', like subject/ernie")
   private List<@Size(max = MAX_LOCK_KEY_LENGTH) String> locks;
+
+  /**
+   * Held when true: a Queued job takes no part in admission (reason Held) until this is set false
+   * or removed; it then keeps its place by the time it was queued. An Admitted or Running job is
+   * not stopped by it: delete the job to stop it.
+   */
+  private Boolean suspend;
+
+  /**
+   * Labels a BatchNode must carry (metadata.labels, every pair) for this job to be placed there,
+   * like disk: ssd. Optional; without it any node may run the job.
+   */
+  @Size(max = LabelRules.MAX_SELECTOR_PAIRS)
+  @ValidationRule(
+      value = LabelRules.CEL_SELECTOR,
+      message =
+          "nodeSelector maps label keys (an optional DNS prefix and '/', then at most 63 letters,"
+              + " digits, '-', '_' and '.') to values of at most 63 such characters, like"
+              + " {disk: ssd}")
+  private Map<String, @Size(max = LabelRules.MAX_NAME_LENGTH) String> nodeSelector;
 
   /**
    * Requests (reserved) and limits (measured against, never enforced) per resource name. The
@@ -138,6 +160,28 @@ public class BatchJobSpec {
 
   public void setLocks(List<String> locks) {
     this.locks = locks;
+  }
+
+  public Boolean getSuspend() {
+    return suspend;
+  }
+
+  public void setSuspend(Boolean suspend) {
+    this.suspend = suspend;
+  }
+
+  /** Whether the job is held: {@code suspend} is true. */
+  @JsonIgnore
+  public boolean suspended() {
+    return Boolean.TRUE.equals(suspend);
+  }
+
+  public Map<String, String> getNodeSelector() {
+    return nodeSelector;
+  }
+
+  public void setNodeSelector(Map<String, String> nodeSelector) {
+    this.nodeSelector = nodeSelector;
   }
 
   public Resources getResources() {

@@ -10,7 +10,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a BatchJob spec field by field and never fails. A field of the wrong type (say {@code
@@ -48,6 +50,8 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
                   case "locks" ->
                       spec.setLocks(
                           v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), STRINGS));
+                  case "suspend" -> spec.setSuspend(bool(v));
+                  case "nodeSelector" -> spec.setNodeSelector(labels(v));
                   case "resources" ->
                       spec.setResources(v.isNull() ? null : codec.treeToValue(v, Resources.class));
                   case "template" ->
@@ -61,6 +65,36 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
               }
             });
     return spec;
+  }
+
+  /**
+   * A mapping of strings only: a number where a label value goes is malformed, not turned into
+   * text.
+   */
+  private static Map<String, String> labels(JsonNode v) {
+    if (v.isNull()) {
+      return null;
+    }
+    if (!v.isObject()) {
+      throw new IllegalArgumentException("not a mapping");
+    }
+    Map<String, String> labels = new LinkedHashMap<>();
+    v.fields().forEachRemaining(e -> labels.put(e.getKey(), text(e.getValue())));
+    if (labels.containsValue(null)) {
+      throw new IllegalArgumentException("a null label value");
+    }
+    return labels;
+  }
+
+  /** True or false only: "yes" or 1 where a flag goes is malformed. */
+  private static Boolean bool(JsonNode v) {
+    if (v.isNull()) {
+      return null;
+    }
+    if (!v.isBoolean()) {
+      throw new IllegalArgumentException("not a boolean");
+    }
+    return v.booleanValue();
   }
 
   /**

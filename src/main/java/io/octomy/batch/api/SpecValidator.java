@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.octomy.batch.vocabulary.LabelRules;
 import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.math.BigInteger;
@@ -30,7 +31,16 @@ import java.util.stream.Collectors;
 public final class SpecValidator {
 
   private static final Set<String> SPEC_FIELDS =
-      Set.of("type", "group", "origin", "after", "locks", "resources", "template");
+      Set.of(
+          "type",
+          "group",
+          "origin",
+          "after",
+          "locks",
+          "suspend",
+          "nodeSelector",
+          "resources",
+          "template");
   private static final Set<String> RESOURCES_FIELDS = Set.of("requests", "limits");
   private static final Pattern DNS_LABEL = Pattern.compile(ResourceNames.DNS_LABEL_REGEX);
   private static final Pattern DNS_SUBDOMAIN = Pattern.compile(ResourceNames.DNS_SUBDOMAIN_REGEX);
@@ -120,6 +130,8 @@ public final class SpecValidator {
     origin(spec.get("origin"), out);
     after(spec.get("after"), out);
     locks(spec.get("locks"), out);
+    suspend(spec.get("suspend"), out);
+    nodeSelector(spec.get("nodeSelector"), out);
     resources(spec.get("resources"), out);
     template.accept(out);
     return sentences(out);
@@ -209,6 +221,54 @@ public final class SpecValidator {
                 + "] "
                 + describe(n)
                 + " is not a lock key; write segments of letters, digits, '-', '_' and '.' joined by '/', like subject/ernie");
+      }
+    }
+  }
+
+  private static void suspend(JsonNode v, List<String> out) {
+    if (v != null && !v.isNull() && !v.isBoolean()) {
+      out.add("spec.suspend is " + kind(v) + "; write true (held) or false");
+    }
+  }
+
+  private static void nodeSelector(JsonNode v, List<String> out) {
+    if (v == null || v.isNull()) {
+      return;
+    }
+    if (!v.isObject()) {
+      out.add(
+          "spec.nodeSelector is " + kind(v) + "; write a mapping of node labels, like {disk: ssd}");
+      return;
+    }
+    if (v.size() > LabelRules.MAX_SELECTOR_PAIRS) {
+      out.add(
+          "spec.nodeSelector has "
+              + v.size()
+              + " labels; at most "
+              + LabelRules.MAX_SELECTOR_PAIRS
+              + " are allowed");
+      return;
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String at = "spec.nodeSelector['" + clip(e.getKey()) + "']";
+      if (!LabelRules.isValidKey(e.getKey())) {
+        out.add(
+            at
+                + " is not a label key; write an optional DNS prefix and '/', then at most 63"
+                + " letters, digits, '-', '_' and '.' starting and ending with a letter or digit,"
+                + " like disk or example.com/licence");
+      }
+      JsonNode value = e.getValue();
+      if (!value.isTextual()) {
+        out.add(at + " is " + kind(value) + "; write the label's value as a string, like ssd");
+      } else if (!LabelRules.isValidValue(value.asText())) {
+        out.add(
+            at
+                + " '"
+                + clip(value.asText())
+                + "' is not a label value; use at most 63 letters, digits, '-', '_' and '.'"
+                + " starting and ending with a letter or digit, like ssd");
       }
     }
   }

@@ -58,9 +58,12 @@ public final class BatchJobReconciler implements Reconciler<BatchJob> {
                       return Set.of();
                     })
                 // A heartbeat alone changes no decision; node expiry is caught by the loop's timer.
+                // Labels do: a job's nodeSelector is matched against them.
                 .withOnUpdateFilter(
                     (newer, older) ->
                         !Objects.equals(newer.getSpec(), older.getSpec())
+                            || !Objects.equals(
+                                newer.getMetadata().getLabels(), older.getMetadata().getLabels())
                             || newer.getStatus() == null
                             || older.getStatus() == null
                             || !Objects.equals(

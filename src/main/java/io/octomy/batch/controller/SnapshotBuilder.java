@@ -225,7 +225,9 @@ public final class SnapshotBuilder {
         JobPhase.Queued,
         null,
         now,
-        SpecValidator.problems(s));
+        SpecValidator.problems(s),
+        s.suspended(),
+        s.getNodeSelector());
   }
 
   private BuiltView view(BatchJob job, AssumedAdmissions assumed, Instant queuedAt) {
@@ -303,7 +305,9 @@ public final class SnapshotBuilder {
           phase,
           held.getNode() != null ? held.getNode() : node,
           queuedAt,
-          problems);
+          problems,
+          spec.suspended(),
+          spec.getNodeSelector());
     }
     return new JobView(
         key.namespace(),
@@ -318,7 +322,9 @@ public final class SnapshotBuilder {
         phase,
         node,
         queuedAt,
-        problems);
+        problems,
+        spec.suspended(),
+        spec.getNodeSelector());
   }
 
   /**
@@ -366,7 +372,8 @@ public final class SnapshotBuilder {
         st == null ? null : Times.parse(st.getHeartbeatTime()),
         st != null && Conditions.isTrue(st.getConditions(), ConditionTypes.READY),
         st == null ? null : st.getUsage(),
-        strayRuns);
+        strayRuns,
+        node.getMetadata().getLabels());
   }
 
   private static JobKey key(BatchJob job) {

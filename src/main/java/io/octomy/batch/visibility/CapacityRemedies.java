@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The capacity blockers of {@link Remedies}: per candidate node what is free and what is short,
@@ -108,10 +109,23 @@ final class CapacityRemedies {
               + " reports, or do what the condition's message says, such as matching"
               + " spec.executor to the agent's.");
     }
+    if (g.selectedNodes() == 0) {
+      String labels = labels(job, ", ");
+      return new Blocker(
+          reason,
+          "no ready node has the labels " + labels + " that spec.nodeSelector asks for.",
+          "Label a node that may run it with kubectl label bn NODE "
+              + labels(job, " ")
+              + ", or change spec.nodeSelector; kubectl get bn --show-labels lists the nodes' labels.");
+    }
     if (g.eligibleNodes() == 0) {
       return new Blocker(
           reason,
-          "every ready node is in mode Off for this job.",
+          "every ready node"
+              + (job.nodeSelector().isEmpty()
+                  ? ""
+                  : " with the labels " + labels(job, ", ") + " (spec.nodeSelector)")
+              + " is in mode Off for this job.",
           "Set a node's mode (its ownMode, for its own work) to Interactive, Background or Drone.");
     }
     List<String> nodes = new ArrayList<>();
@@ -173,6 +187,13 @@ final class CapacityRemedies {
             + String.join("; ", nodes)
             + ".",
         String.join(" ", remedies));
+  }
+
+  /** The job's nodeSelector as label=value pairs by label, joined with {@code separator}. */
+  private static String labels(JobView job, String separator) {
+    List<String> pairs = new ArrayList<>();
+    new TreeMap<>(job.nodeSelector()).forEach((k, v) -> pairs.add(k + "=" + v));
+    return String.join(separator, pairs);
   }
 
   private static String requests(JobView job) {

@@ -49,6 +49,17 @@ final class Remedies {
           "Fix the manifest as the sentences say and apply it again; a job whose spec becomes"
               + " valid is queued again.");
     }
+    if (gate instanceof Gate.Held g) {
+      return new Blocker(
+          reason,
+          g.message(),
+          "Release it with kubectl patch bj "
+              + job.name()
+              + " -n "
+              + job.namespace()
+              + " --type=merge -p '{\"spec\":{\"suspend\":false}}'; it is then decided at its place"
+              + " by the time it was queued.");
+    }
     if (gate instanceof Gate.DependencyCycle g) {
       return new Blocker(
           reason,

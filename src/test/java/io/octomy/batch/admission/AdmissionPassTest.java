@@ -99,6 +99,10 @@ class AdmissionPassTest {
   }
 
   static Stream<Case> cases() {
+    return Stream.concat(rulesCases(), HoldAndSelectorCases.cases());
+  }
+
+  private static Stream<Case> rulesCases() {
     return Stream.of(
         // ---- admission and order ---------------------------------------------------------
         scenario(

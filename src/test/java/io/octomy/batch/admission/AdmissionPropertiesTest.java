@@ -179,7 +179,9 @@ class AdmissionPropertiesTest {
               n.capacity(),
               NOW.minusSeconds(n.heartbeatAge()),
               n.ready(),
-              n.busy() ? n.capacity() : Map.of()));
+              n.busy() ? n.capacity() : Map.of(),
+              List.of(),
+              labels(i + n.heartbeatAge())));
     }
     List<JobView> jobs = new ArrayList<>();
     for (int i = 0; i < jobSpecs.size(); i++) {
@@ -200,7 +202,9 @@ class AdmissionPropertiesTest {
               c.phase(),
               holds ? "n" + c.nodeRef() : null,
               NOW.minus(Duration.ofMinutes(c.minutesAgo())),
-              c.invalid() ? List.of("Resource name cfd-cores has no domain.") : List.of()));
+              c.invalid() ? List.of("Resource name cfd-cores has no domain.") : List.of(),
+              c.minutesAgo() % 7 == 3,
+              selector(c.minutesAgo() + i)));
     }
     Policy defaults = Policy.defaults();
     Policy policy =
@@ -212,6 +216,30 @@ class AdmissionPropertiesTest {
             Map.of("a", policySpec.budget()),
             Duration.ofSeconds(60));
     return new Snapshot(jobs, nodes, policy, NOW);
+  }
+
+  /** Node labels, from a number: none, disk=ssd, disk=hdd or disk=ssd with zone=z1. */
+  static Map<String, String> labels(int n) {
+    return switch (Math.floorMod(n, 4)) {
+      case 1 -> Map.of("disk", "ssd");
+      case 2 -> Map.of("disk", "hdd");
+      case 3 -> Map.of("disk", "ssd", "zone", "z1");
+      default -> Map.of();
+    };
+  }
+
+  /**
+   * A nodeSelector, from a number: mostly none, else one that some {@link #labels} match, or one no
+   * node's labels ever match.
+   */
+  static Map<String, String> selector(int n) {
+    return switch (Math.floorMod(n, 8)) {
+      case 1 -> Map.of("disk", "ssd");
+      case 2 -> Map.of("disk", "ssd", "zone", "z1");
+      case 3 -> Map.of("disk", "hdd");
+      case 4 -> Map.of("gpu", "a100");
+      default -> Map.of();
+    };
   }
 
   @Property(tries = 300)

@@ -55,6 +55,8 @@ final class Fixtures {
     private String node;
     private Instant queuedAt = NOW;
     private final List<String> problems = new ArrayList<>();
+    private boolean suspend;
+    private final Map<String, String> nodeSelector = new LinkedHashMap<>();
 
     private JobBuilder(String name) {
       this.name = name;
@@ -130,6 +132,17 @@ final class Fixtures {
       return this;
     }
 
+    /** spec.suspend: true. */
+    JobBuilder suspended() {
+      suspend = true;
+      return this;
+    }
+
+    JobBuilder nodeSelector(String label, String value) {
+      nodeSelector.put(label, value);
+      return this;
+    }
+
     JobBuilder problem(String sentence) {
       problems.add(sentence);
       return this;
@@ -137,8 +150,21 @@ final class Fixtures {
 
     JobView build() {
       return new JobView(
-          namespace, name, 1, requests, limits, after, locks, group, origin, phase, node, queuedAt,
-          problems);
+          namespace,
+          name,
+          1,
+          requests,
+          limits,
+          after,
+          locks,
+          group,
+          origin,
+          phase,
+          node,
+          queuedAt,
+          problems,
+          suspend,
+          nodeSelector);
     }
   }
 
@@ -152,6 +178,7 @@ final class Fixtures {
     private Instant heartbeat = NOW.minusSeconds(10);
     private boolean ready = true;
     private final List<String> strayRuns = new ArrayList<>();
+    private final Map<String, String> labels = new LinkedHashMap<>();
 
     private NodeBuilder(String name) {
       this.name = name;
@@ -183,6 +210,12 @@ final class Fixtures {
       return this;
     }
 
+    /** A metadata.labels pair. */
+    NodeBuilder label(String key, String value) {
+      labels.put(key, value);
+      return this;
+    }
+
     NodeBuilder notReady() {
       ready = false;
       return this;
@@ -195,7 +228,8 @@ final class Fixtures {
     }
 
     NodeView build() {
-      return new NodeView(name, mode, ownMode, capacity, heartbeat, ready, usage, strayRuns);
+      return new NodeView(
+          name, mode, ownMode, capacity, heartbeat, ready, usage, strayRuns, labels);
     }
   }
 

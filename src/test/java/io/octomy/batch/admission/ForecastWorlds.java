@@ -20,7 +20,8 @@ import net.jqwik.api.Tuple;
  * Random small worlds for the forecast's and the visibility answers' properties: nodes in every
  * mode, jobs in every phase with locks, groups, dependencies, origins and a namespace budget
  * ({@link #worlds()}), and crowded ones where capacity is the only contention and starvation holds
- * come and go ({@link #crowdedWorlds()}).
+ * come and go ({@link #crowdedWorlds()}). Some jobs are held, and some have a nodeSelector that
+ * some nodes' labels match or none does (both derived from the other numbers).
  */
 public final class ForecastWorlds {
 
@@ -156,7 +157,9 @@ public final class ForecastWorlds {
               Map.of(RESOURCES.get(0), n.cpu(), RESOURCES.get(1), n.mem()),
               NOW.minusSeconds(5),
               n.ready(),
-              Map.of(RESOURCES.get(0), n.cpuInUse())));
+              Map.of(RESOURCES.get(0), n.cpuInUse()),
+              List.of(),
+              AdmissionPropertiesTest.labels((int) (n.cpu() + n.mem()))));
     }
     List<JobView> jobs = new ArrayList<>();
     for (int i = 0; i < specs.size(); i++) {
@@ -182,7 +185,9 @@ public final class ForecastWorlds {
               s.phase(),
               s.phase().holdsReservation() ? "n" + s.node() : null,
               NOW.minus(Duration.ofMinutes(s.minutesAgo())),
-              List.of()));
+              List.of(),
+              s.minutesAgo() % 9 == 4,
+              AdmissionPropertiesTest.selector(s.minutesAgo() + i)));
     }
     Policy defaults = Policy.defaults();
     Policy policy =

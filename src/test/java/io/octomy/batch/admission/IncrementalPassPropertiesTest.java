@@ -46,7 +46,11 @@ class IncrementalPassPropertiesTest {
     CLOCK,
     REORDER,
     NEW_RESOURCE,
-    DROP_RESOURCE
+    DROP_RESOURCE,
+    /** spec.suspend set or cleared on one job, nothing else changed: held, then released. */
+    SUSPEND,
+    /** One node's labels changed, nothing else. */
+    NODE_LABEL
   }
 
   /** One change: its kind, which job or node it picks, and a seed for the rest of it. */
@@ -61,6 +65,7 @@ class IncrementalPassPropertiesTest {
                     net.jqwik.api.Tuple.of(
                         3, Arbitraries.of(Kind.CREATE, Kind.EDIT, Kind.DELETE, Kind.FINISH)),
                     net.jqwik.api.Tuple.of(2, Arbitraries.of(Kind.COPY, Kind.CLOCK, Kind.REORDER)),
+                    net.jqwik.api.Tuple.of(2, Arbitraries.of(Kind.SUSPEND, Kind.NODE_LABEL)),
                     net.jqwik.api.Tuple.of(
                         1,
                         Arbitraries.of(
@@ -248,6 +253,29 @@ class IncrementalPassPropertiesTest {
           jobs.set(job, old.withPhase(old.phase(), old.node()));
         }
       }
+      case SUSPEND -> {
+        if (job >= 0) {
+          JobView j = jobs.get(job);
+          jobs.set(job, edited(j, j.requests(), !j.suspend(), j.nodeSelector()));
+        }
+      }
+      case NODE_LABEL -> {
+        if (node >= 0) {
+          NodeView n = nodes.get(node);
+          nodes.set(
+              node,
+              new NodeView(
+                  n.name(),
+                  n.mode(),
+                  n.ownMode(),
+                  n.capacity(),
+                  n.heartbeat(),
+                  n.ready(),
+                  n.usage(),
+                  n.strayRuns(),
+                  AdmissionPropertiesTest.labels(random.nextInt(4))));
+        }
+      }
       case DELETE -> {
         if (job >= 0) {
           jobs.remove(job);
@@ -357,7 +385,9 @@ class IncrementalPassPropertiesTest {
         random.nextInt(5) == 0
             ? null
             : AdmissionPropertiesTest.NOW.minus(Duration.ofMinutes(random.nextInt(200))),
-        random.nextInt(12) == 0 ? List.of("Resource name cfd-cores has no domain.") : List.of());
+        random.nextInt(12) == 0 ? List.of("Resource name cfd-cores has no domain.") : List.of(),
+        random.nextInt(6) == 0,
+        AdmissionPropertiesTest.selector(random.nextInt(8)));
   }
 
   private static NodeView newNode(Random random, String name, Snapshot world) {
@@ -378,7 +408,9 @@ class IncrementalPassPropertiesTest {
         capacity,
         world.now().minusSeconds(random.nextInt(80)),
         random.nextInt(6) > 0,
-        random.nextInt(4) == 0 ? capacity : Map.of());
+        random.nextInt(4) == 0 ? capacity : Map.of(),
+        List.of(),
+        AdmissionPropertiesTest.labels(random.nextInt(4)));
   }
 
   private static JobView withNamespace(JobView j, String namespace, JobPhase phase, String node) {
@@ -395,16 +427,23 @@ class IncrementalPassPropertiesTest {
         phase,
         node,
         j.queuedAt(),
-        j.specProblems());
+        j.specProblems(),
+        j.suspend(),
+        j.nodeSelector());
   }
 
   private static JobView withRequests(JobView j, Map<String, Long> requests) {
+    return edited(j, requests, j.suspend(), j.nodeSelector());
+  }
+
+  private static JobView edited(
+      JobView j, Map<String, Long> requests, boolean suspend, Map<String, String> selector) {
     return new JobView(
         j.namespace(),
         j.name(),
         j.generation() + 1,
         requests,
-        Map.of(),
+        requests == j.requests() ? j.limits() : Map.of(),
         j.after(),
         j.locks(),
         j.group(),
@@ -412,6 +451,8 @@ class IncrementalPassPropertiesTest {
         j.phase(),
         j.node(),
         j.queuedAt(),
-        j.specProblems());
+        j.specProblems(),
+        suspend,
+        selector);
   }
 }

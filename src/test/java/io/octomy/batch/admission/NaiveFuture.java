@@ -63,7 +63,9 @@ final class NaiveFuture {
                 n.capacity(),
                 n.heartbeat() == null ? null : n.heartbeat().plus(shift),
                 n.ready(),
-                n.usage()));
+                n.usage(),
+                n.strayRuns(),
+                n.labels()));
       }
       AdmissionResult result =
           AdmissionPass.decide(

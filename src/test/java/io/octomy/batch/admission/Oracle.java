@@ -84,10 +84,20 @@ final class Oracle {
     return job.serviceClass() == ServiceClass.BestEffort && !d.starving();
   }
 
+  /** Every pair of the job's nodeSelector is among the node's labels. */
+  static boolean selects(JobView job, NodeView node) {
+    for (Map.Entry<String, String> wanted : job.nodeSelector().entrySet()) {
+      if (!wanted.getValue().equals(node.labels().get(wanted.getKey()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether the job fits the node now, on top of everything replayed so far. */
   boolean fitsNow(NodeView node, JobView job) {
     NodeMode mode = node.name().equals(job.origin()) ? node.ownMode() : node.mode();
-    if (!ready(node) || mode == NodeMode.Off) {
+    if (!ready(node) || mode == NodeMode.Off || !selects(job, node)) {
       return false;
     }
     Map<String, Long> onNode = allocated.getOrDefault(node.name(), Map.of());
@@ -100,7 +110,7 @@ final class Oracle {
 
   boolean fitsFullOffer(NodeView node, JobView job) {
     NodeMode mode = node.name().equals(job.origin()) ? node.ownMode() : node.mode();
-    if (!ready(node) || mode == NodeMode.Off) {
+    if (!ready(node) || mode == NodeMode.Off || !selects(job, node)) {
       return false;
     }
     return job.requests().entrySet().stream()
@@ -132,6 +142,27 @@ final class Oracle {
               if (d instanceof Decision.Admit) {
                 admitted.add(key);
               }
+              // Held: exactly the suspended jobs, but for an invalid spec, which is rejected.
+              JobView job = jobs.get(key);
+              if (d.reason() != Reason.InvalidSpec) {
+                assertThat(d.reason() == Reason.Held)
+                    .as("%s suspended %s, decided %s", key, job.suspend(), d.reason())
+                    .isEqualTo(job.suspend());
+              }
+              if (d.reason() == Reason.Held) {
+                assertThat(d.starving()).as("held %s is not starving", key).isFalse();
+              }
+              // A held job holds nothing: no lock or group wait names it as a holder.
+              if (d.reason() == Reason.WaitingForLock || d.reason() == Reason.WaitingForGroup) {
+                for (WaitingOn on : ((Decision.Wait) d).waitingOn()) {
+                  JobView holder = jobs.get(new JobKey(key.namespace(), on.job()));
+                  assertThat(
+                          holder.phase().holdsReservation()
+                              || result.decisions().get(holder.key()) instanceof Decision.Admit)
+                      .as("%s waits on %s, which holds nothing", key, on.job())
+                      .isTrue();
+                }
+              }
             });
     assertThat(result.admissions().stream().map(Admission::job).toList())
         .as("admissions list the Admit decisions in pass order")
@@ -148,6 +179,11 @@ final class Oracle {
       assertThat(snapshot.nodes().stream().anyMatch(n -> fitsFullOffer(n, protectedJob)))
           .as("protected %s fits some ready node's full offer", protectedJob.name())
           .isTrue();
+      if (hold.node() != null) {
+        assertThat(fitsFullOffer(nodes.get(hold.node()), protectedJob))
+            .as("node %s kept for %s is one it may use", hold.node(), protectedJob.name())
+            .isTrue();
+      }
       // Nor does one whose group may run nothing, or that asks more than its whole budget.
       if (protectedJob.group() != null) {
         assertThat(snapshot.policy().maxRunning(protectedJob.group()))

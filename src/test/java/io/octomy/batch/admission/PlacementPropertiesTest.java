@@ -150,10 +150,11 @@ class PlacementPropertiesTest {
   record Walk(String chosen, int passed) {}
 
   /**
-   * The eligible node (ready, mode not Off, not the excluded one) that holds every request now with
-   * the least free amount of the dominant resource, ties to the first name; null when none. The
-   * dominant resource is the request that is the largest share of the eligible nodes' total offer,
-   * ties to the first name; one nobody offers is an infinite share.
+   * The eligible node (ready, mode not Off, its labels match the job's nodeSelector, not the
+   * excluded one) that holds every request now with the least free amount of the dominant resource,
+   * ties to the first name; null when none. The dominant resource is the request that is the
+   * largest share of the eligible nodes' total offer, ties to the first name; one nobody offers is
+   * an infinite share.
    */
   private static Walk walk(
       Oracle rules,
@@ -179,7 +180,8 @@ class PlacementPropertiesTest {
     long chosenFree = 0;
     List<Long> enoughOfDominant = new ArrayList<>();
     for (NodeView node : eligible) {
-      if (node.name().equals(excluded)) {
+      // The dominant share counts every eligible node; the fit only those the selector names.
+      if (node.name().equals(excluded) || !Oracle.selects(job, node)) {
         continue;
       }
       Map<String, Long> onNode = allocated.getOrDefault(node.name(), Map.of());

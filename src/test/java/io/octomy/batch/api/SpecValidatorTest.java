@@ -41,6 +41,12 @@ class SpecValidatorTest {
                 + "type: mesh-export\ngroup: simulator\norigin: ws-7\nafter: [preprocess-41, prep.v2]\nlocks: [subject/ernie, license]\n"
                 + "resources: {requests: {banter.io/hashes-per-second: 500000}}"),
         Arguments.of(
+            "held, with a nodeSelector of plain and prefixed keys and an empty value",
+            TEMPLATE
+                + "suspend: true\nnodeSelector: {disk: ssd, example.com/licence: fluent-2024,"
+                + " kubernetes.io/os: linux, spare: ''}"),
+        Arguments.of("released", TEMPLATE + "suspend: false\nnodeSelector: {}"),
+        Arguments.of(
             "the largest quantity, 2^53 - 1",
             TEMPLATE + "resources: {requests: {example.com/x: 9007199254740991}}"));
   }
@@ -117,6 +123,34 @@ class SpecValidatorTest {
             "bad lock key",
             TEMPLATE + "locks: ['subject//ernie']",
             "spec.locks[0] 'subject//ernie' is not a lock key"),
+        bad(
+            "suspend as a string",
+            TEMPLATE + "suspend: 'yes'",
+            "spec.suspend is a string; write true (held) or false"),
+        bad(
+            "nodeSelector as a list",
+            TEMPLATE + "nodeSelector: [disk=ssd]",
+            "spec.nodeSelector is a list; write a mapping of node labels, like {disk: ssd}"),
+        bad(
+            "nodeSelector key that is not a label key",
+            TEMPLATE + "nodeSelector: {'-disk': ssd}",
+            "spec.nodeSelector['-disk'] is not a label key"),
+        bad(
+            "nodeSelector key with an empty prefix",
+            TEMPLATE + "nodeSelector: {'/disk': ssd}",
+            "spec.nodeSelector['/disk'] is not a label key"),
+        bad(
+            "nodeSelector value that is not a label value",
+            TEMPLATE + "nodeSelector: {disk: 'fast ssd'}",
+            "spec.nodeSelector['disk'] 'fast ssd' is not a label value"),
+        bad(
+            "nodeSelector value over 63 characters",
+            TEMPLATE + "nodeSelector: {disk: " + "s".repeat(64) + "}",
+            "is not a label value; use at most 63 letters"),
+        bad(
+            "nodeSelector value as a number",
+            TEMPLATE + "nodeSelector: {cores: 16}",
+            "spec.nodeSelector['cores'] is the number 16; write the label's value as a string"),
         bad(
             "bad group",
             TEMPLATE + "group: Simulator!",

@@ -3,6 +3,7 @@ package io.octomy.batch.controller;
 import static io.octomy.batch.fixtures.ApiFixtures.aJob;
 import static io.octomy.batch.fixtures.ApiFixtures.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
@@ -17,6 +18,7 @@ import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -101,6 +103,32 @@ class SnapshotBuilderTest {
                     .containsExactly("default/forced-out", "default/recreated"));
     node.getStatus().setJobs(List.of(run("kept", "uid-kept", JobPhase.Running)));
     assertThat(SnapshotBuilder.strayRuns(node, Set.of("uid-kept"))).isEmpty();
+  }
+
+  /** A job's suspend and nodeSelector, and a node's metadata.labels, reach the pass's views. */
+  @Test
+  void holdSelectorAndLabelsReachTheViews() {
+    BatchJob held = aJob("held").build();
+    held.getSpec().setSuspend(true);
+    held.getSpec().setNodeSelector(Map.of("disk", "ssd"));
+    BatchJob plain = aJob("plain").build();
+    BatchNode node = aNode("ws-1").capacity(ApiFixtures.CPU, 8000).build();
+    node.getMetadata().setLabels(Map.of("disk", "ssd", "zone", "z1"));
+    Snapshot snapshot =
+        new SnapshotBuilder()
+            .build(
+                List.of(held, plain),
+                List.of(node),
+                new AssumedAdmissions(),
+                Policy.defaults(),
+                Instant.now());
+    assertThat(snapshot.jobs())
+        .extracting(JobView::name, JobView::suspend, JobView::nodeSelector)
+        .containsExactlyInAnyOrder(
+            tuple("held", true, Map.of("disk", "ssd")), tuple("plain", false, Map.of()));
+    assertThat(snapshot.nodes())
+        .singleElement()
+        .satisfies(v -> assertThat(v.labels()).isEqualTo(Map.of("disk", "ssd", "zone", "z1")));
   }
 
   private static NodeJob run(String name, String uid, JobPhase phase) {

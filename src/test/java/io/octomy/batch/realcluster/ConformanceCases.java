@@ -47,6 +47,19 @@ final class ConformanceCases {
             good("job-zero-request", job("requests: {octomy.io/gpu: 0}", null)),
             good("job-dotted-after", jobSpec("after: [pre.process-41]")),
             good("job-lock-with-underscore", jobSpec("locks: [subject/Ernie_2, studio.a/b]")),
+            good(
+                "job-held-with-node-selector",
+                jobSpec(
+                    "suspend: true\n  nodeSelector: {disk: ssd, kubernetes.io/os: linux, spare:"
+                        + " ''}")),
+            bad("job-suspend-string", jobSpec("suspend: \"yes\"")),
+            bad("job-node-selector-list", jobSpec("nodeSelector: [disk]")),
+            bad("job-node-selector-bad-key", jobSpec("nodeSelector: {-disk: ssd}")),
+            bad("job-node-selector-bad-value", jobSpec("nodeSelector: {disk: \"fast ssd\"}")),
+            bad(
+                "job-node-selector-long-value",
+                jobSpec("nodeSelector: {disk: " + "s".repeat(64) + "}")),
+            bad("job-node-selector-number", jobSpec("nodeSelector: {cores: 16}")),
             good("node-off", node("mode: \"Off\"\n  executor: Pod")),
             bad("job-no-domain-request", job("requests: {cfd-cores: 4}", null)),
             bad("job-no-domain-limit", job(null, "limits: {cfd-cores: 4}")),

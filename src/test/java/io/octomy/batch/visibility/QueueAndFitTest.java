@@ -9,9 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.octomy.batch.admission.JobView;
+import io.octomy.batch.admission.NodeView;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The queue in pass order with expected starts and their basis, and "would it fit?". */
@@ -131,6 +133,51 @@ class QueueAndFitTest {
         .hasMessage(
             "batchjob b already exists in namespace studio: ask why it waits instead, or give the"
                 + " manifest another name.");
+  }
+
+  /**
+   * ws-1 is free but has no labels; ssd-1 is full until a (a solve job, started 5 minutes ago)
+   * ends, expected in 7 minutes: a job that selects disk=ssd waits for ssd-1 and starts then.
+   */
+  @Test
+  void aFitAndItsExpectedStartSeeTheNodeSelector() {
+    VisibilityWorld w =
+        world()
+            .node("ws-1", NodeMode.Drone, CPU, 8000)
+            .node(
+                new NodeView(
+                    "ssd-1",
+                    NodeMode.Drone,
+                    null,
+                    Map.of(CPU, 8000L),
+                    NOW.minusSeconds(5),
+                    true,
+                    Map.of(),
+                    List.of(),
+                    Map.of("disk", "ssd")))
+            .runs("solve", 10, 10, 12, 14, 20)
+            .with(job("a").type("solve").running("ssd-1", 5).requests(CPU, 8000));
+    FitAnswer fit =
+        w.visibility()
+            .fit(job("new").requests(CPU, 2000).nodeSelector("disk", "ssd").view(), "solve");
+    assertThat(fit.admitted()).isFalse();
+    assertThat(fit.blockers()).extracting(Blocker::reason).containsExactly("WaitingForCapacity");
+    assertThat(fit.blockers().get(0).message()).contains("ssd-1").doesNotContain("ws-1");
+    assertThat(fit.explanation().job().expectedStart())
+        .isEqualTo(Instant.parse("2026-03-01T12:07:00Z"));
+    assertThat(fit.explanation().job().expectedNode()).isEqualTo("ssd-1");
+  }
+
+  @Test
+  void aHeldJobHasOnlyItsReleaseInTheWayAndNoExpectedStart() {
+    VisibilityWorld w = world().node("ws-1", NodeMode.Drone, CPU, 8000);
+    FitAnswer fit = w.visibility().fit(job("new").requests(CPU, 2000).suspended().view(), null);
+    assertThat(fit.admitted()).isFalse();
+    assertThat(fit.phase()).isEqualTo("Queued");
+    assertThat(fit.blockers()).extracting(Blocker::reason).containsExactly("Held");
+    assertThat(fit.explanation().job().expectedStart()).isNull();
+    assertThat(fit.explanation().job().startBasis())
+        .startsWith("not expected to start while nothing else changes: held: spec.suspend is true");
   }
 
   static JobView candidate(String name, long cpu) {

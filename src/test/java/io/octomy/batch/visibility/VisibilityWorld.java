@@ -58,6 +58,9 @@ final class VisibilityWorld {
     private Instant queuedAt = NOW;
     private Instant startedAt;
 
+    private boolean suspend;
+    private final Map<String, String> nodeSelector = new LinkedHashMap<>();
+
     private Job(String name) {
       this.name = name;
     }
@@ -116,6 +119,17 @@ final class VisibilityWorld {
       return this;
     }
 
+    /** spec.suspend: true. */
+    Job suspended() {
+      suspend = true;
+      return this;
+    }
+
+    Job nodeSelector(String label, String value) {
+      nodeSelector.put(label, value);
+      return this;
+    }
+
     Job queuedMinutesAgo(long minutes) {
       queuedAt = NOW.minus(Duration.ofMinutes(minutes));
       return this;
@@ -123,8 +137,21 @@ final class VisibilityWorld {
 
     JobView view() {
       return new JobView(
-          NS, name, 1, requests, limits, after, locks, group, origin, phase, node, queuedAt,
-          problems);
+          NS,
+          name,
+          1,
+          requests,
+          limits,
+          after,
+          locks,
+          group,
+          origin,
+          phase,
+          node,
+          queuedAt,
+          problems,
+          suspend,
+          nodeSelector);
     }
   }
 

@@ -326,6 +326,30 @@ class WhyTest {
                     + " job now.",
                 "starved is expected to start " + IN_7M + ". The hold ends then.")),
         scenario(
+            "a held job: only its release helps, whatever else it would wait for",
+            base().with(job("paused").requests(CPU, 100_000).locks("k").suspended()),
+            "paused",
+            Gate.Held.class,
+            blocker(
+                "Held",
+                "held: spec.suspend is true, so this job takes no part in admission until it is"
+                    + " released; release it with kubectl patch bj paused -n studio --type=merge"
+                    + " -p '{\"spec\":{\"suspend\":false}}' and it keeps its place by the time"
+                    + " it was queued.",
+                "Release it with kubectl patch bj paused -n studio --type=merge -p"
+                    + " '{\"spec\":{\"suspend\":false}}'; it is then decided at its place by the"
+                    + " time it was queued.")),
+        scenario(
+            "a nodeSelector no ready node's labels match",
+            base().with(job("picky").requests(CPU, 1000).nodeSelector("disk", "ssd")),
+            "picky",
+            Gate.Capacity.class,
+            blocker(
+                "NoNodeFits",
+                "no ready node has the labels disk=ssd that spec.nodeSelector asks for.",
+                "Label a node that may run it with kubectl label bn NODE disk=ssd, or change"
+                    + " spec.nodeSelector; kubectl get bn --show-labels lists the nodes' labels.")),
+        scenario(
             "capacity in use on the only node",
             base()
                 .with(

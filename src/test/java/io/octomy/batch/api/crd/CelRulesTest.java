@@ -58,11 +58,24 @@ class CelRulesTest {
           new Samples(
               List.of("[]", "[subject/ernie]", "[license, a/b/c_d.e]"),
               List.of(
-                  "['subject//ernie']",
-                  "['/a']",
-                  "['a/']",
-                  "['']",
-                  "['" + "a".repeat(254) + "']")));
+                  "['subject//ernie']", "['/a']", "['a/']", "['']", "['" + "a".repeat(254) + "']")),
+          "batchjobs/spec/nodeSelector",
+          new Samples(
+              List.of(
+                  "{}",
+                  "{disk: ssd}",
+                  "{kubernetes.io/os: linux, spare: ''}",
+                  "{a.b-c.io/Lic_1.x: V-2.b_c}",
+                  "{" + "k".repeat(63) + ": " + "v".repeat(63) + "}"),
+              List.of(
+                  "{-disk: ssd}",
+                  "{'/disk': ssd}",
+                  "{'a/b/c': x}",
+                  "{Example.com/x: y}",
+                  "{disk: 'fast ssd'}",
+                  "{disk: -ssd}",
+                  "{" + "k".repeat(64) + ": v}",
+                  "{'" + "p".repeat(254) + "/k': v}")));
 
   /**
    * Transition rules (they read {@code oldSelf}): each sample is a pair, the stored object and the
@@ -91,7 +104,12 @@ class CelRulesTest {
                   ADMITTED,
                   "{spec: {template: {spec: {x: 1}}, resources: {requests: {a.io/x: 2}}, locks: [k],"
                       + " group: g}, status: {phase: Admitted}}"),
-              new Transition(ADMITTED, ADMITTED.replace("Admitted", "Running"))));
+              new Transition(ADMITTED, ADMITTED.replace("Admitted", "Running")),
+              // Suspending an admitted job is accepted (it changes nothing).
+              new Transition(ADMITTED, ADMITTED.replace("group: g", "group: g, suspend: true")),
+              new Transition(
+                  "{spec: {template: {}, nodeSelector: {disk: ssd}}, status: {phase: Queued}}",
+                  "{spec: {template: {}, nodeSelector: {disk: hdd}}, status: {phase: Queued}}")));
 
   private static final Map<String, List<Transition>> BAD_TRANSITIONS =
       Map.of(
@@ -114,7 +132,12 @@ class CelRulesTest {
                   ADMITTED.replace("Admitted", "Running"),
                   ADMITTED
                       .replace("Admitted", "Running")
-                      .replace("group: g", "group: g, origin: o"))));
+                      .replace("group: g", "group: g, origin: o")),
+              new Transition(
+                  ADMITTED, ADMITTED.replace("group: g", "group: g, nodeSelector: {a: b}")),
+              new Transition(
+                  ADMITTED.replace("group: g", "group: g, nodeSelector: {a: b}"),
+                  ADMITTED.replace("group: g", "group: g, nodeSelector: {a: c}"))));
 
   private static Samples names() {
     return new Samples(
