@@ -17,11 +17,12 @@ import java.util.Set;
  *
  * <p>Queued jobs are considered in order of effective priority (highest first), ties by queuedAt
  * (oldest first), then namespace and name. Each is checked, in this order, for: an invalid spec, a
- * hold ({@code suspend}: reason Held, nothing else looked at), dependencies, locks, its group cap,
- * its namespace budget and capacity (on the nodes its nodeSelector selects). The first check that
- * fails decides. An admission is reserved (node allocation, locks, group slot, budget) before the
- * next job is looked at, so one pass never overcommits anything. Admitted and Running jobs of the
- * snapshot only hold what they requested; they get no decision.
+ * dependency cycle, a hold ({@code suspend}: reason Held, nothing else looked at), the rest of its
+ * dependencies, locks, its group cap, its namespace budget and capacity (on the nodes its
+ * nodeSelector selects). The first check that fails decides. An admission is reserved (node
+ * allocation, locks, group slot, budget) before the next job is looked at, so one pass never
+ * overcommits anything. Admitted and Running jobs of the snapshot only hold what they requested;
+ * they get no decision.
  *
  * <p>The pass reads no clock but {@link Snapshot#now()}, uses whole-number arithmetic only, and
  * gives the same result for the same snapshot whatever the order of its lists.
@@ -276,8 +277,9 @@ public final class AdmissionPass {
       return new Decision.Reject(Reason.InvalidSpec, String.join(" ", job.problems));
     }
     // 5.1b Held (spec.suspend): out of the pass, before any other gate; it takes and counts
-    // nothing.
-    if (job.reading.held) {
+    // nothing. A cycle, like an invalid spec, is the manifest's own fault that no release can
+    // mend: it rejects a held job too, so dependants skipped for it name a rejected job.
+    if (job.reading.held && dependency.kind() != DependencyVerdict.Kind.CYCLE) {
       return waiting(job, Reason.Held, worded ? heldMessage(job.key) : "", List.of());
     }
     // 5.2 Dependencies: cycle, failed ancestor, or not succeeded yet.

@@ -36,10 +36,10 @@ final class GateInspector {
     List<Gate> failing = new ArrayList<>();
     if (!job.problems.isEmpty()) {
       failing.add(new Gate.InvalidSpec(job.problems));
-    } else if (job.reading.held) {
-      failing.add(new Gate.Held(AdmissionPass.heldMessage(job.key)));
     } else if (verdict.kind() == DependencyVerdict.Kind.CYCLE) {
       failing.add(new Gate.DependencyCycle(verdict.message()));
+    } else if (job.reading.held) {
+      failing.add(new Gate.Held(AdmissionPass.heldMessage(job.key)));
     } else if (verdict.kind() == DependencyVerdict.Kind.SKIP) {
       failing.add(new Gate.DependencyFailed(verdict.ancestor(), verdict.message()));
     } else {

@@ -2,6 +2,8 @@ package io.octomy.batch.admission;
 
 import static io.octomy.batch.admission.AdmissionPassTest.scenario;
 import static io.octomy.batch.admission.Expected.admitted;
+import static io.octomy.batch.admission.Expected.rejected;
+import static io.octomy.batch.admission.Expected.skipped;
 import static io.octomy.batch.admission.Expected.waits;
 import static io.octomy.batch.admission.Fixtures.CPU;
 import static io.octomy.batch.admission.Fixtures.job;
@@ -46,6 +48,18 @@ final class HoldAndSelectorCases {
             .expect("after-big", waits(Reason.WaitingForDependency))
             .expect("rival", admitted("ws-1"))
             .then(r -> assertThat(r.hold()).isNull()),
+        scenario(
+                "a held job in a dependency cycle is rejected all the same, and a dependant skipped"
+                    + " for it names a rejected job",
+                world()
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("a").requests(CPU, 1).after("b").suspended(),
+                        job("b").requests(CPU, 1).after("a"),
+                        job("c").requests(CPU, 1).after("a")))
+            .expect("a", rejected(Reason.DependencyCycle))
+            .expect("b", rejected(Reason.DependencyCycle))
+            .expect("c", skipped("a")),
         scenario(
                 "a released job is decided at its place by its original queuedAt, aged while held",
                 world()
