@@ -4,7 +4,7 @@
  * io.octomy.batch.admission.AdmissionResult}. Nothing here talks to Kubernetes or reads a clock;
  * the controller builds the snapshot, decides, and writes the statuses.
  *
- * <h2>Choices the README leaves open</h2>
+ * <h2>Choices docs/rules.md leaves open</h2>
  *
  * <ul>
  *   <li><b>Who gets a decision.</b> Only Queued jobs. Admitted and Running jobs hold their requests

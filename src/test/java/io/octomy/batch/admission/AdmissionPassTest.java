@@ -33,9 +33,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Table-driven cases: a named world in, the expected decisions out. Every rule of the README ("How
- * a decision is made", "Resources, requests and limits") that the pass implements, and every reason
- * code it can produce, has a case here.
+ * Table-driven cases: a named world in, the expected decisions out. Every rule of docs/rules.md
+ * ("How a decision is made", "Resources, requests and limits") that the pass implements, and every
+ * reason code it can produce, has a case here.
  */
 class AdmissionPassTest {
 

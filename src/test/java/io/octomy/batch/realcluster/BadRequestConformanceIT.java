@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * values, renames, moves and preconditions.
  *
  * <p>Where standalone mode deliberately differs (nesting depth, objects between 1.5 and 3 MiB, a
- * {@code copy} or {@code test} from a missing path) the README's limits table says so.
+ * {@code copy} or {@code test} from a missing path) docs/standalone.md says so.
  */
 class BadRequestConformanceIT {
 
@@ -129,9 +129,9 @@ class BadRequestConformanceIT {
   }
 
   /**
-   * Where standalone mode is stricter on purpose (README, "Limits of the embedded API server"):
-   * each case's {@code expected} is standalone mode's answer, and the real server's is given too,
-   * so that a change on either side shows here.
+   * Where standalone mode is stricter on purpose (docs/standalone.md, "Deliberate differences from
+   * a real API server"): each case's {@code expected} is standalone mode's answer, and the real
+   * server's is given too, so that a change on either side shows here.
    */
   @Test
   void theDeliberateDifferencesAreTheDocumentedOnes() throws Exception {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The connection timeouts, one connection at a time, against a server with short ones (header 1 s,
- * idle 2 s; the defaults are 32 s and 90 s, checked against the README in {@code
+ * idle 2 s; the defaults are 32 s and 90 s, checked against docs/standalone.md in {@code
  * ServerLimitsTest}): a connection is closed when, and not before, its timeout is up; a watch is
  * never idle however quiet. The same under load (thousands of connections) is the fault suite's
  * exhaustion scenario.

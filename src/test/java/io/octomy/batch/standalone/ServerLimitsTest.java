@@ -10,15 +10,15 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's table of the embedded API server's limits says what the code enforces: each row's
- * limit is read from the README and compared with the constant the server uses.
+ * The table of the embedded API server's limits in docs/standalone.md says what the code enforces:
+ * each row's limit is read from that table and compared with the constant the server uses.
  */
 class ServerLimitsTest {
 
   private static final ServerLimits DEFAULTS = ServerLimits.defaults();
 
   @Test
-  void theReadmeTableStatesTheLimitsTheServerEnforces() throws IOException {
+  void theDocumentedTableStatesTheLimitsTheServerEnforces() throws IOException {
     Map<String, String> rows = limitsTable();
     assertThat(rows.get("request body")).contains(grouped(DEFAULTS.maxBodyBytes()) + " bytes");
     assertThat(rows.get("stored object (after a patch or apply)"))
@@ -58,10 +58,10 @@ class ServerLimitsTest {
     assertThat(ConfigValueSize.MAX_BYTES).isEqualTo(1_048_576);
   }
 
-  /** The "Limits of the embedded API server" table: first cell to second cell. */
+  /** The table under "Limits of the embedded API server": first cell to second cell. */
   private static Map<String, String> limitsTable() throws IOException {
-    String readme = Files.readString(Path.of("README.md"));
-    String section = readme.substring(readme.indexOf("### Limits of the embedded API server"));
+    String doc = Files.readString(Path.of("docs/standalone.md"));
+    String section = doc.substring(doc.indexOf("## Limits of the embedded API server"));
     Map<String, String> rows = new LinkedHashMap<>();
     for (String line : section.lines().skip(1).toList()) {
       if (line.startsWith("#")) {
