@@ -111,7 +111,7 @@ final class ConformanceCases {
   private static List<Case> examples() {
     try (Stream<Path> files = Files.list(Path.of("examples"))) {
       List<Case> out = new ArrayList<>();
-      for (Path f : files.sorted().toList()) {
+      for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
         String text = Files.readString(f);
         if (!text.contains("apiVersion:")) {
           continue;
