@@ -136,6 +136,7 @@ final class ResourceHandler {
       throw ApiException.badRequest("the body holds a " + kind + ", not a " + type.kind());
     }
     requireNamespace(type, ns);
+    requireReadableMetadata(type, body);
     boolean generated = body.path("metadata").path("name").asText("").isEmpty();
     ObjectNode object = rules.prepareCreate(type, ns, body);
     admit(type, object, null);
@@ -227,6 +228,7 @@ final class ResourceHandler {
                     requireNamespace(type, ns);
                     requireRoomUnlessDryRun(req, type);
                     ObjectNode applied = ownership.apply(req, type, null, false);
+                    requireReadableMetadata(type, applied);
                     ObjectRules.sameNameAndNamespace(type, applied, p.name(), ns);
                     applied.withObjectProperty("metadata").put("name", p.name());
                     ObjectNode object = rules.prepareCreate(type, ns, applied);
@@ -265,6 +267,7 @@ final class ResourceHandler {
   /** The change an update or patch makes, given the stored object and the requested one. */
   private ObjectStore.Change change(
       ApiRequest req, ResourceType type, ObjectNode current, ObjectNode candidate, boolean status) {
+    requireReadableMetadata(type, candidate);
     String expected = candidate.path("metadata").path("resourceVersion").asText("");
     String name = current.path("metadata").path("name").asText();
     if (!expected.isEmpty()
@@ -336,6 +339,18 @@ final class ResourceHandler {
             name,
             List.of(new ApiException.Cause("spec", e.getMessage(), "FieldValueInvalid")));
       }
+    }
+  }
+
+  /**
+   * Metadata of a type no typed reader reads is refused as sent, before the server rewrites parts
+   * of it (its managedFields, its name); the commit checks the same again ({@link CommitGuard}).
+   */
+  private static void requireReadableMetadata(ResourceType type, ObjectNode object) {
+    List<ApiException.Cause> causes = new ArrayList<>();
+    MetadataShapes.check(object.get("metadata"), causes);
+    if (!causes.isEmpty()) {
+      throw ApiException.invalid(type, object.path("metadata").path("name").asText(""), causes);
     }
   }
 
