@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * values, renames, moves and preconditions.
  *
  * <p>Where standalone mode deliberately differs (nesting depth, objects between 1.5 and 3 MiB, a
- * {@code copy} or {@code test} from a missing path) the README's limits table says so.
+ * {@code copy} or {@code test} from a missing path, metadata of the wrong type in a create) the
+ * README's limits table says so.
  */
 class BadRequestConformanceIT {
 
@@ -167,6 +168,15 @@ class BadRequestConformanceIT {
             422,
             "[{\"op\":\"test\",\"path\":\"/data/no\",\"value\":null}]"),
         200);
+    onTheRealServer.put(
+        new Case(
+            "create-with-owner-references-a-string",
+            422,
+            "POST",
+            "COLL",
+            "application/json",
+            utf8("{\"metadata\":{\"name\":\"owned-create\",\"ownerReferences\":\"x\"}}")),
+        400);
     List<String> wrong = new ArrayList<>();
     int i = 0;
     for (Map.Entry<Case, Integer> e : onTheRealServer.entrySet()) {
@@ -343,6 +353,38 @@ class BadRequestConformanceIT {
             "OBJ",
             MERGE_PATCH,
             utf8("{\"metadata\":{\"annotations\":{\"" + longKey + "\":\"v\"}}}")),
+        new Case(
+            "merge-patch-owner-references-a-string",
+            422,
+            "PATCH",
+            "OBJ",
+            MERGE_PATCH,
+            utf8("{\"metadata\":{\"ownerReferences\":\"x\"}}")),
+        new Case(
+            "merge-patch-owner-references-an-object",
+            422,
+            "PATCH",
+            "OBJ",
+            MERGE_PATCH,
+            utf8("{\"metadata\":{\"ownerReferences\":{\"name\":\"p\"}}}")),
+        patch(
+            "json-patch-owner-references-of-numbers",
+            422,
+            "[{\"op\":\"add\",\"path\":\"/metadata/ownerReferences\",\"value\":[1]}]"),
+        new Case(
+            "merge-patch-managed-fields-a-string",
+            422,
+            "PATCH",
+            "OBJ",
+            MERGE_PATCH,
+            utf8("{\"metadata\":{\"managedFields\":\"x\"}}")),
+        new Case(
+            "merge-patch-finalizers-a-string",
+            422,
+            "PATCH",
+            "OBJ",
+            MERGE_PATCH,
+            utf8("{\"metadata\":{\"finalizers\":\"x\"}}")),
         new Case(
             "label-value-of-64-characters",
             422,
