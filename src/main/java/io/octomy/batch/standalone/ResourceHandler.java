@@ -81,6 +81,12 @@ final class ResourceHandler {
     }
     boolean status = p.subresource() != null;
     String ns = type.namespaced() ? p.namespace() : "";
+    switch (req.method()) {
+      case "POST" -> req.requireKnownDryRun("CreateOptions");
+      case "PUT" -> req.requireKnownDryRun("UpdateOptions");
+      case "PATCH" -> req.requireKnownDryRun("PatchOptions");
+      default -> {} // DELETE's options, query and body, are read with DeleteOptions
+    }
     return switch (req.method()) {
       case "GET" -> p.name() == null ? lists.list(req, p, type) : get(req, p, type, ns);
       case "POST" -> {

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * embedded server, each on an object of its own: both must answer with the same status code and
  * {@code Status} reason, and that code must be the one written next to the case. It covers the JSON
  * patch's missing targets and operation limit, the body limit, a ConfigMap's size, content types,
- * apply without a field manager, namespaces that are missing or may not be deleted, bad query
- * values, renames, moves and preconditions.
+ * apply without a field manager, dryRun values other than All, metadata of the wrong type,
+ * namespaces that are missing or may not be deleted, bad query values, renames, moves and
+ * preconditions.
  *
  * <p>Where standalone mode deliberately differs (nesting depth, objects between 1.5 and 3 MiB, a
  * {@code copy} or {@code test} from a missing path, metadata of the wrong type in a create) the
@@ -385,6 +386,28 @@ class BadRequestConformanceIT {
             "OBJ",
             MERGE_PATCH,
             utf8("{\"metadata\":{\"finalizers\":\"x\"}}")),
+        new Case(
+            "create-dry-run-true",
+            422,
+            "POST",
+            "COLL?dryRun=true",
+            "application/json",
+            utf8("{\"metadata\":{\"name\":\"dry-true\"}}")),
+        new Case(
+            "merge-patch-dry-run-empty",
+            422,
+            "PATCH",
+            "OBJ?dryRun=",
+            MERGE_PATCH,
+            utf8("{\"data\":{\"x\":\"z\"}}")),
+        new Case("delete-dry-run-bogus", 422, "DELETE", "OBJ?dryRun=Bogus", null, null),
+        new Case(
+            "delete-options-dry-run-all-lower-case",
+            422,
+            "DELETE",
+            "OBJ",
+            "application/json",
+            utf8("{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"dryRun\":[\"all\"]}")),
         new Case(
             "label-value-of-64-characters",
             422,
