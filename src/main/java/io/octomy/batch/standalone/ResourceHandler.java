@@ -141,6 +141,7 @@ final class ResourceHandler {
     if (!kind.isEmpty() && !kind.equals(type.kind())) {
       throw ApiException.badRequest("the body holds a " + kind + ", not a " + type.kind());
     }
+    requireServedVersion(type, body);
     requireNamespace(type, ns);
     requireReadableMetadata(type, body);
     boolean generated = body.path("metadata").path("name").asText("").isEmpty();
@@ -180,6 +181,7 @@ final class ResourceHandler {
   private ObjectNode update(
       ApiRequest req, ResourceType type, String ns, String name, boolean status) {
     ObjectNode body = parse(req);
+    requireServedVersion(type, body);
     ObjectRules.sameNameAndNamespace(type, body, name, ns);
     return store.write(
         type.storageKey(),
@@ -357,6 +359,25 @@ final class ResourceHandler {
     MetadataShapes.check(object.get("metadata"), causes);
     if (!causes.isEmpty()) {
       throw ApiException.invalid(type, object.path("metadata").path("name").asText(""), causes);
+    }
+  }
+
+  /**
+   * A body's apiVersion, when it has one, must be a version this resource serves: a real server
+   * cannot decode {@code batch.octomy.io/v9} into a BatchJob and answers 400; stored, it would
+   * claim a version no client can ask for.
+   */
+  private static void requireServedVersion(ResourceType type, ObjectNode body) {
+    String apiVersion = body.path("apiVersion").asText("");
+    if (!apiVersion.isEmpty()
+        && type.versions().stream().map(type::apiVersion).noneMatch(apiVersion::equals)) {
+      throw ApiException.badRequest(
+          "the API version in the data ("
+              + apiVersion
+              + ") does not match the expected API version ("
+              + type.apiVersion(type.preferredVersion())
+              + "); write apiVersion: "
+              + type.apiVersion(type.preferredVersion()));
     }
   }
 

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * embedded server, each on an object of its own: both must answer with the same status code and
  * {@code Status} reason, and that code must be the one written next to the case. It covers the JSON
  * patch's missing targets and operation limit, the body limit, a ConfigMap's size, content types,
- * apply without a field manager, dryRun values other than All, metadata of the wrong type,
- * namespaces that are missing or may not be deleted, bad query values, renames, moves and
+ * apply without a field manager, dryRun values other than All, metadata of the wrong type, unknown
+ * versions, namespaces that are missing or may not be deleted, bad query values, renames, moves and
  * preconditions.
  *
  * <p>Where standalone mode deliberately differs (nesting depth, objects between 1.5 and 3 MiB, a
@@ -408,6 +408,27 @@ class BadRequestConformanceIT {
             "OBJ",
             "application/json",
             utf8("{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"dryRun\":[\"all\"]}")),
+        new Case(
+            "create-with-an-unknown-version",
+            400,
+            "POST",
+            "COLL",
+            "application/json",
+            utf8("{\"apiVersion\":\"v2\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"v2\"}}")),
+        new Case(
+            "create-batchjob-of-version-v9",
+            400,
+            "POST",
+            "/apis/batch.octomy.io/v1alpha1/namespaces/" + NS + "/batchjobs",
+            "application/json",
+            utf8(BATCHJOB.replace("v1alpha1", "v9").replace("\"bj\"", "\"bj-v9\""))),
+        new Case(
+            "create-at-an-unknown-version",
+            404,
+            "POST",
+            "/apis/batch.octomy.io/v9/namespaces/" + NS + "/batchjobs",
+            "application/json",
+            utf8(BATCHJOB.replace("v1alpha1", "v9").replace("\"bj\"", "\"bj-v9\""))),
         new Case(
             "label-value-of-64-characters",
             422,
