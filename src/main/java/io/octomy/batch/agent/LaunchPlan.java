@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.LaunchFields;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,7 +17,8 @@ import java.util.Map;
  * command, args and env values expanded; workingDir), or why it cannot.
  *
  * @param spec what to start; null when the job cannot run here
- * @param failureReason a CamelCase code when it cannot ({@link #NO_COMMAND}), else null
+ * @param failureReason a CamelCase code when it cannot ({@link #NO_COMMAND}, {@link
+ *     #INVALID_CONTAINER}), else null
  * @param message a sentence saying why it cannot, or null
  * @param notes parts of the container this executor ignores (one sentence each), to log
  */
@@ -25,6 +27,12 @@ public record LaunchPlan(
 
   /** The first container has no command: a Process node runs commands, it cannot run an image. */
   public static final String NO_COMMAND = "NoCommand";
+
+  /**
+   * The first container holds what no process can start with (an empty item, a NUL character:
+   * {@link LaunchFields}).
+   */
+  public static final String INVALID_CONTAINER = "InvalidContainer";
 
   public LaunchPlan {
     notes = List.copyOf(notes);
@@ -45,6 +53,12 @@ public record LaunchPlan(
               + key
               + " has no container in spec.template.spec.containers; a Process node "
               + "runs the first container's command and args");
+    }
+    List<String> unlaunchable = LaunchFields.problems(c, "spec.template.spec.containers[0]");
+    if (!unlaunchable.isEmpty()) {
+      return refuse(
+          INVALID_CONTAINER,
+          "job " + key + " cannot be started: " + String.join("; ", unlaunchable));
     }
     List<String> command = new ArrayList<>();
     if (c.getCommand() != null) {

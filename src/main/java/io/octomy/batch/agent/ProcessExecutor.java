@@ -144,7 +144,9 @@ public final class ProcessExecutor implements AutoCloseable {
     try {
       Path workDir = spec.workingDir() != null ? spec.workingDir() : store.workDir(key);
       process = JobWrapper.launch(spec, workDir, store.exitCodeFile(key), store.logFile(key));
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
+      // RuntimeException: the JDK refuses an environment or path it cannot pass (a NUL, a name
+      // with '='); the job failed to start, it must not stay Running with no process behind it.
       synchronized (this) {
         finish(
             key,

@@ -218,7 +218,18 @@ final class ProcessJobs implements JobTracker {
     if (refused.containsKey(key) || executor.record(key).isPresent()) {
       return false;
     }
-    LaunchPlan plan = LaunchPlan.of(key, job);
+    LaunchPlan plan;
+    try {
+      plan = LaunchPlan.of(key, job);
+    } catch (RuntimeException e) {
+      // A shape no check foresaw: this job is refused with the cause, the later ones still run.
+      plan =
+          new LaunchPlan(
+              null,
+              LaunchPlan.INVALID_CONTAINER,
+              "job " + key + " cannot be started: its template could not be read (" + e + ")",
+              List.of());
+    }
     if (!plan.runnable()) {
       LOG.warn("not running job {}: {}", key, plan.message());
       refused.put(key, NodeJobs.failed(key, plan.failureReason(), plan.message()));

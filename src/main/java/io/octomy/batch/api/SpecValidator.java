@@ -46,6 +46,7 @@ public final class SpecValidator {
   private static final Pattern DNS_SUBDOMAIN = Pattern.compile(ResourceNames.DNS_SUBDOMAIN_REGEX);
   private static final Pattern LOCK_KEY = Pattern.compile(ResourceNames.LOCK_KEY_REGEX);
   private static final BigInteger MAX_QUANTITY = BigInteger.valueOf(Quantities.MAX);
+  private static final String CONTAINERS = "spec.template.spec.containers";
   private static final String NO_TEMPLATE =
       "spec.template is missing; write a pod template with at least one container, like {spec: {containers: [{name: main, image: busybox, command: [sh, -c, 'echo hi']}]}}";
   private static final String NO_CONTAINERS =
@@ -410,9 +411,15 @@ public final class SpecValidator {
         || !(first.path("image").isTextual() || (command.isArray() && !command.isEmpty()))) {
       out.add(NOTHING_TO_RUN);
     }
+    for (int i = 0; i < containers.size(); i++) {
+      out.addAll(LaunchFields.problems(containers.get(i), CONTAINERS + "[" + i + "]"));
+    }
   }
 
-  /** The same three checks on a typed template; on both, an empty command list is no command. */
+  /**
+   * The same checks on a typed template; on both, an empty command list is no command, and what no
+   * process can start with is named ({@link LaunchFields}).
+   */
   private static void template(PodTemplateSpec t, List<String> out) {
     if (t == null) {
       out.add(NO_TEMPLATE);
@@ -428,6 +435,9 @@ public final class SpecValidator {
         || (first.getImage() == null
             && (first.getCommand() == null || first.getCommand().isEmpty()))) {
       out.add(NOTHING_TO_RUN);
+    }
+    for (int i = 0; i < containers.size(); i++) {
+      out.addAll(LaunchFields.problems(containers.get(i), CONTAINERS + "[" + i + "]"));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.octomy.batch.standalone;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -46,5 +47,32 @@ record ApiRequest(
 
   boolean dryRun() {
     return "All".equals(query.get("dryRun"));
+  }
+
+  /**
+   * Refuses a write whose {@code dryRun} is anything but {@code All}, as a real server does (422):
+   * taken as no dry run, a {@code dryRun=true} would store the object and run the job.
+   *
+   * @param optionsKind CreateOptions, UpdateOptions, PatchOptions or DeleteOptions, for the message
+   */
+  void requireKnownDryRun(String optionsKind) {
+    String value = query.get("dryRun");
+    if (value != null && !value.equals("All")) {
+      throw unsupportedDryRun(optionsKind, value);
+    }
+  }
+
+  static ApiException unsupportedDryRun(String optionsKind, String value) {
+    String detail =
+        "Unsupported value: [\""
+            + value.replace("\\", "\\\\").replace("\"", "\\\"")
+            + "\"]: supported values: \"All\"";
+    return new ApiException(
+        422,
+        "Invalid",
+        optionsKind + ".meta.k8s.io \"\" is invalid: dryRun: " + detail,
+        optionsKind,
+        "",
+        List.of(new ApiException.Cause("dryRun", detail, "FieldValueNotSupported")));
   }
 }

@@ -188,8 +188,9 @@ final class CommitGuard {
   }
 
   /**
-   * What is wrong with the object's metadata (name, namespace, labels, annotations, finalizers), as
-   * the real server finds it before it looks at the rest of the object.
+   * What is wrong with the object's metadata (name, namespace, labels, annotations, finalizers, and
+   * the type of every other field: {@link MetadataShapes}), as the real server finds it before it
+   * looks at the rest of the object.
    */
   static List<ApiException.Cause> metadataCauses(
       String resource, String namespace, String name, ObjectNode object) {
@@ -209,6 +210,7 @@ final class CommitGuard {
     checkLabels(causes, meta.get("labels"));
     checkAnnotations(causes, meta.get("annotations"));
     checkFinalizers(causes, meta.get("finalizers"));
+    MetadataShapes.check(object.get("metadata"), causes);
     return causes;
   }
 

@@ -33,9 +33,13 @@ record DeleteOptions(Preconditions preconditions, boolean dryRun, Propagation pr
     JsonNode p = options.path("preconditions");
     Preconditions preconditions =
         new Preconditions(p.path("uid").asText(""), p.path("resourceVersion").asText(""));
+    req.requireKnownDryRun("DeleteOptions");
     boolean dryRun = req.dryRun();
     for (JsonNode d : options.path("dryRun")) {
-      dryRun |= d.asText().equals("All");
+      if (!d.asText().equals("All")) {
+        throw ApiRequest.unsupportedDryRun("DeleteOptions", d.asText());
+      }
+      dryRun = true;
     }
     String policy =
         req.param("propagationPolicy") != null

@@ -81,6 +81,12 @@ final class ResourceHandler {
     }
     boolean status = p.subresource() != null;
     String ns = type.namespaced() ? p.namespace() : "";
+    switch (req.method()) {
+      case "POST" -> req.requireKnownDryRun("CreateOptions");
+      case "PUT" -> req.requireKnownDryRun("UpdateOptions");
+      case "PATCH" -> req.requireKnownDryRun("PatchOptions");
+      default -> {} // DELETE's options, query and body, are read with DeleteOptions
+    }
     return switch (req.method()) {
       case "GET" -> p.name() == null ? lists.list(req, p, type) : get(req, p, type, ns);
       case "POST" -> {
@@ -135,7 +141,9 @@ final class ResourceHandler {
     if (!kind.isEmpty() && !kind.equals(type.kind())) {
       throw ApiException.badRequest("the body holds a " + kind + ", not a " + type.kind());
     }
+    requireServedVersion(type, body);
     requireNamespace(type, ns);
+    requireReadableMetadata(type, body);
     boolean generated = body.path("metadata").path("name").asText("").isEmpty();
     ObjectNode object = rules.prepareCreate(type, ns, body);
     admit(type, object, null);
@@ -173,6 +181,7 @@ final class ResourceHandler {
   private ObjectNode update(
       ApiRequest req, ResourceType type, String ns, String name, boolean status) {
     ObjectNode body = parse(req);
+    requireServedVersion(type, body);
     ObjectRules.sameNameAndNamespace(type, body, name, ns);
     return store.write(
         type.storageKey(),
@@ -227,6 +236,7 @@ final class ResourceHandler {
                     requireNamespace(type, ns);
                     requireRoomUnlessDryRun(req, type);
                     ObjectNode applied = ownership.apply(req, type, null, false);
+                    requireReadableMetadata(type, applied);
                     ObjectRules.sameNameAndNamespace(type, applied, p.name(), ns);
                     applied.withObjectProperty("metadata").put("name", p.name());
                     ObjectNode object = rules.prepareCreate(type, ns, applied);
@@ -265,6 +275,7 @@ final class ResourceHandler {
   /** The change an update or patch makes, given the stored object and the requested one. */
   private ObjectStore.Change change(
       ApiRequest req, ResourceType type, ObjectNode current, ObjectNode candidate, boolean status) {
+    requireReadableMetadata(type, candidate);
     String expected = candidate.path("metadata").path("resourceVersion").asText("");
     String name = current.path("metadata").path("name").asText();
     if (!expected.isEmpty()
@@ -336,6 +347,37 @@ final class ResourceHandler {
             name,
             List.of(new ApiException.Cause("spec", e.getMessage(), "FieldValueInvalid")));
       }
+    }
+  }
+
+  /**
+   * Metadata of a type no typed reader reads is refused as sent, before the server rewrites parts
+   * of it (its managedFields, its name); the commit checks the same again ({@link CommitGuard}).
+   */
+  private static void requireReadableMetadata(ResourceType type, ObjectNode object) {
+    List<ApiException.Cause> causes = new ArrayList<>();
+    MetadataShapes.check(object.get("metadata"), causes);
+    if (!causes.isEmpty()) {
+      throw ApiException.invalid(type, object.path("metadata").path("name").asText(""), causes);
+    }
+  }
+
+  /**
+   * A body's apiVersion, when it has one, must be a version this resource serves: a real server
+   * cannot decode {@code batch.octomy.io/v9} into a BatchJob and answers 400; stored, it would
+   * claim a version no client can ask for.
+   */
+  private static void requireServedVersion(ResourceType type, ObjectNode body) {
+    String apiVersion = body.path("apiVersion").asText("");
+    if (!apiVersion.isEmpty()
+        && type.versions().stream().map(type::apiVersion).noneMatch(apiVersion::equals)) {
+      throw ApiException.badRequest(
+          "the API version in the data ("
+              + apiVersion
+              + ") does not match the expected API version ("
+              + type.apiVersion(type.preferredVersion())
+              + "); write apiVersion: "
+              + type.apiVersion(type.preferredVersion()));
     }
   }
 

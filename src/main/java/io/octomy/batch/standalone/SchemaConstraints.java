@@ -182,6 +182,37 @@ final class SchemaConstraints {
   }
 
   private static String literal(JsonNode node) {
-    return node.isTextual() ? "\"" + node.asText() + "\"" : node.toString();
+    return node.isTextual() ? quoted(node.asText()) : node.toString();
+  }
+
+  /**
+   * A string as the real server quotes it in a message (Go's {@code %q}): quotes, backslashes and
+   * control characters escaped, so a NUL or a line break in a value shows as {@code \x00} or {@code
+   * \n} instead of breaking the message.
+   */
+  static String quoted(String s) {
+    StringBuilder out = new StringBuilder(s.length() + 2).append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\t' -> out.append("\\t");
+        case '\r' -> out.append("\\r");
+        case '\u0007' -> out.append("\\a");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
+        case '\u000b' -> out.append("\\v");
+        default -> {
+          if (c < 0x20 || c == 0x7f) {
+            out.append(String.format("\\x%02x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.append('"').toString();
   }
 }

@@ -3,6 +3,7 @@ package io.octomy.batch.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
@@ -146,6 +147,30 @@ class LaunchPlanTest {
     assertThat(p.runnable()).isFalse();
     assertThat(p.failureReason()).isEqualTo(LaunchPlan.NO_COMMAND);
     assertThat(p.message()).contains("busybox", "set command");
+  }
+
+  @Test
+  void emptyItemsAndNulCharactersAreRefusedWithTheFieldNotAnException() {
+    List<ContainerBuilder> unlaunchable =
+        List.of(
+            new ContainerBuilder().withCommand("true").withEnv(Arrays.asList((EnvVar) null)),
+            new ContainerBuilder().withCommand("true").withArgs(Arrays.asList((String) null)),
+            new ContainerBuilder().withCommand(Arrays.asList("echo", null)),
+            new ContainerBuilder().withCommand("true").withWorkingDir("/tmp/a\u0000b"),
+            new ContainerBuilder()
+                .withCommand("true")
+                .addNewEnv()
+                .withName("A")
+                .withValue("x\u0000")
+                .endEnv(),
+            new ContainerBuilder().withCommand("echo", "a\u0000"));
+    for (ContainerBuilder c : unlaunchable) {
+      LaunchPlan p = LaunchPlan.of(KEY, job(c));
+      assertThat(p.runnable()).as(c.build().toString()).isFalse();
+      assertThat(p.failureReason()).isEqualTo(LaunchPlan.INVALID_CONTAINER);
+      assertThat(p.message())
+          .startsWith("job " + KEY + " cannot be started: spec.template.spec.containers[0].");
+    }
   }
 
   @Test

@@ -174,6 +174,24 @@ class ProcessExecutorE2E {
     assertThat(Files.readString(e.logFile(key))).contains("no-such-program-octomy");
   }
 
+  /** The JDK refuses these before any process exists; the job must end, not stay Running. */
+  @Test
+  void anEnvironmentTheJdkRefusesIsAFailedStartNotARunningJob() throws Exception {
+    ProcessExecutor e = executor();
+    RunKey nulValue = key("nul-value");
+    RunKey equalsName = key("equals-name");
+    assertThat(e.start(new LaunchSpec(nulValue, List.of("true"), Map.of("A", "x\u0000"), null)))
+        .isTrue();
+    assertThat(e.start(new LaunchSpec(equalsName, List.of("true"), Map.of("A=B", "x"), null)))
+        .isTrue();
+    for (RunKey key : List.of(nulValue, equalsName)) {
+      JobRecord r = await(e, key);
+      assertThat(r.phase()).isEqualTo(RunPhase.Failed);
+      assertThat(r.reason()).isEqualTo(JobRecord.REASON_START_FAILED);
+      assertThat(r.message()).startsWith("could not start true: ");
+    }
+  }
+
   @Test
   void theCommandIsExecutedAsAProgramNotAShellBuiltin() throws Exception {
     ProcessExecutor e = executor();

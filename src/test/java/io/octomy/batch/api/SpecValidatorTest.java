@@ -219,6 +219,51 @@ class SpecValidatorTest {
     assertThat(SpecValidator.problems(typed)).isEqualTo(SpecValidator.problems(raw));
   }
 
+  /** Containers no process can start with, as JSON (YAML cannot write a NUL character). */
+  static Stream<Arguments> unlaunchable() {
+    return Stream.of(
+        Arguments.of("\"env\":[null]", "containers[0].env[0] is empty (null); write {name:"),
+        Arguments.of("\"args\":[null]", "containers[0].args[0] is empty (null); write a string"),
+        Arguments.of(
+            "\"command\":[\"echo\",null]",
+            "containers[0].command[1] is empty (null); write a string"),
+        Arguments.of(
+            "\"workingDir\":\"/tmp/a\\u0000b\"",
+            "containers[0].workingDir holds a NUL character (\\u0000), which no command,"
+                + " variable or path can hold; remove it"),
+        Arguments.of(
+            "\"env\":[{\"name\":\"A\",\"value\":\"x\\u0000\"}]",
+            "containers[0].env[0].value holds a NUL character"),
+        Arguments.of(
+            "\"command\":[\"echo\",\"a\\u0000\"]",
+            "containers[0].command[1] holds a NUL character"),
+        Arguments.of(
+            "\"env\":[{\"name\":\"A=B\",\"value\":\"x\"}]", "containers[0].env[0].name holds '='"),
+        Arguments.of("\"env\":[{\"value\":\"x\"}]", "containers[0].env[0] has no name"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("unlaunchable")
+  void aContainerNoProcessCanStartWithIsAProblemTypedOrNot(String fields, String expected)
+      throws Exception {
+    JsonNode raw =
+        new ObjectMapper()
+            .readTree(
+                "{\"template\":{\"spec\":{\"containers\":[{\"name\":\"main\","
+                    + "\"command\":[\"true\"],"
+                    + fields
+                    + "}]}}}");
+    BatchJobSpec typed = Serialization.jsonMapper().treeToValue(raw, BatchJobSpec.class);
+    for (List<String> problems :
+        List.of(SpecValidator.problems(raw), SpecValidator.problems(typed))) {
+      assertThat(problems)
+          .singleElement()
+          .asString()
+          .startsWith("spec.template.spec.")
+          .contains(expected);
+    }
+  }
+
   @Test
   void reportsEveryProblemNotJustTheFirst() throws Exception {
     JsonNode spec =

@@ -30,11 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  * embedded server, each on an object of its own: both must answer with the same status code and
  * {@code Status} reason, and that code must be the one written next to the case. It covers the JSON
  * patch's missing targets and operation limit, the body limit, a ConfigMap's size, content types,
- * apply without a field manager, namespaces that are missing or may not be deleted, bad query
- * values, renames, moves and preconditions.
+ * apply without a field manager, dryRun values other than All, metadata of the wrong type, unknown
+ * versions, namespaces that are missing or may not be deleted, bad query values, renames, moves and
+ * preconditions.
  *
  * <p>Where standalone mode deliberately differs (nesting depth, objects between 1.5 and 3 MiB, a
- * {@code copy} or {@code test} from a missing path) docs/standalone.md says so.
+ * {@code copy} or {@code test} from a missing path, metadata of the wrong type in a create)
+ * docs/standalone.md says so.
  */
 class BadRequestConformanceIT {
 
@@ -167,6 +169,15 @@ class BadRequestConformanceIT {
             422,
             "[{\"op\":\"test\",\"path\":\"/data/no\",\"value\":null}]"),
         200);
+    onTheRealServer.put(
+        new Case(
+            "create-with-owner-references-a-string",
+            422,
+            "POST",
+            "COLL",
+            "application/json",
+            utf8("{\"metadata\":{\"name\":\"owned-create\",\"ownerReferences\":\"x\"}}")),
+        400);
     List<String> wrong = new ArrayList<>();
     int i = 0;
     for (Map.Entry<Case, Integer> e : onTheRealServer.entrySet()) {
@@ -343,6 +354,81 @@ class BadRequestConformanceIT {
             "OBJ",
             MERGE_PATCH,
             utf8("{\"metadata\":{\"annotations\":{\"" + longKey + "\":\"v\"}}}")),
+        new Case(
+            "merge-patch-owner-references-a-string",
+            422,
+            "PATCH",
+            "OBJ",
+            MERGE_PATCH,
+            utf8("{\"metadata\":{\"ownerReferences\":\"x\"}}")),
+        new Case(
+            "merge-patch-owner-references-an-object",
+            422,
+            "PATCH",
+            "OBJ",
+            MERGE_PATCH,
+            utf8("{\"metadata\":{\"ownerReferences\":{\"name\":\"p\"}}}")),
+        patch(
+            "json-patch-owner-references-of-numbers",
+            422,
+            "[{\"op\":\"add\",\"path\":\"/metadata/ownerReferences\",\"value\":[1]}]"),
+        new Case(
+            "merge-patch-managed-fields-a-string",
+            422,
+            "PATCH",
+            "OBJ",
+            MERGE_PATCH,
+            utf8("{\"metadata\":{\"managedFields\":\"x\"}}")),
+        new Case(
+            "merge-patch-finalizers-a-string",
+            422,
+            "PATCH",
+            "OBJ",
+            MERGE_PATCH,
+            utf8("{\"metadata\":{\"finalizers\":\"x\"}}")),
+        new Case(
+            "create-dry-run-true",
+            422,
+            "POST",
+            "COLL?dryRun=true",
+            "application/json",
+            utf8("{\"metadata\":{\"name\":\"dry-true\"}}")),
+        new Case(
+            "merge-patch-dry-run-empty",
+            422,
+            "PATCH",
+            "OBJ?dryRun=",
+            MERGE_PATCH,
+            utf8("{\"data\":{\"x\":\"z\"}}")),
+        new Case("delete-dry-run-bogus", 422, "DELETE", "OBJ?dryRun=Bogus", null, null),
+        new Case(
+            "delete-options-dry-run-all-lower-case",
+            422,
+            "DELETE",
+            "OBJ",
+            "application/json",
+            utf8("{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"dryRun\":[\"all\"]}")),
+        new Case(
+            "create-with-an-unknown-version",
+            400,
+            "POST",
+            "COLL",
+            "application/json",
+            utf8("{\"apiVersion\":\"v2\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"v2\"}}")),
+        new Case(
+            "create-batchjob-of-version-v9",
+            400,
+            "POST",
+            "/apis/batch.octomy.io/v1alpha1/namespaces/" + NS + "/batchjobs",
+            "application/json",
+            utf8(BATCHJOB.replace("v1alpha1", "v9").replace("\"bj\"", "\"bj-v9\""))),
+        new Case(
+            "create-at-an-unknown-version",
+            404,
+            "POST",
+            "/apis/batch.octomy.io/v9/namespaces/" + NS + "/batchjobs",
+            "application/json",
+            utf8(BATCHJOB.replace("v1alpha1", "v9").replace("\"bj\"", "\"bj-v9\""))),
         new Case(
             "label-value-of-64-characters",
             422,

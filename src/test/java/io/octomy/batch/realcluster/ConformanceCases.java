@@ -90,6 +90,16 @@ final class ConformanceCases {
             bad(
                 "job-bad-object-name",
                 job(null, null).replace("name: NAME", "name: Bad_Name-NAME")),
+            good(
+                "job-env-value-from-kept-open",
+                container("env: [{name: POD, valueFrom: {fieldRef: {fieldPath: metadata.name}}}]")),
+            bad("job-command-null-item", container("command: [echo, null]")),
+            bad("job-args-null-item", container("command: [echo], args: [null]")),
+            bad("job-env-null-item", container("command: [env], env: [null]")),
+            bad(
+                "job-env-value-nul",
+                container("command: [env], env: [{name: A, value: \"x\\0\"}]")),
+            bad("job-working-dir-nul", container("command: [pwd], workingDir: \"/tmp/a\\0b\"")),
             bad("node-bad-mode", node("mode: Turbo")),
             bad("node-bad-own-mode", node("ownMode: fast")),
             bad("node-bad-executor", node("executor: Docker")),
@@ -154,6 +164,14 @@ final class ConformanceCases {
     return "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchJob\nmetadata: {name: NAME}\nspec:\n"
         + spec
         + TEMPLATE;
+  }
+
+  /** A job whose one container holds {@code fields} (YAML flow; {@code \\0} is a NUL). */
+  private static String container(String fields) {
+    return "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchJob\nmetadata: {name: NAME}\nspec:\n"
+        + "  template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox, "
+        + fields
+        + "}]}}\n";
   }
 
   private static String node(String specLines) {

@@ -51,6 +51,21 @@ class SchemaValidatorTest {
     assertThat(o.at("/metadata/name").asText()).isEqualTo("x");
   }
 
+  /** Quotes, backslashes and control characters in a refused value print as Go's %q prints them. */
+  @Test
+  void aRefusedValueIsQuotedAsTheRealServerQuotesIt() throws Exception {
+    JsonNode noNul =
+        YAML.readTree("{type: object, properties: {s: {type: string, pattern: '^[^\\x00]*$'}}}");
+    ObjectNode o = (ObjectNode) new ObjectMapper().readTree("{\"s\":\"a\\u0000\\\"b\\\\\\n\"}");
+    assertThat(VALIDATOR.validate(noNul, o, null))
+        .singleElement()
+        .satisfies(
+            c ->
+                assertThat(c.message())
+                    .isEqualTo(
+                        "Invalid value: \"a\\x00\\\"b\\\\\\n\": s in body should match '^[^\\x00]*$'"));
+  }
+
   /** The real server's note after a wrong type, enum value, missing field or size. */
   private static final String RULES_NOT_CHECKED =
       "<nil>: Invalid value: null: some validation rules were not checked because the object was"

@@ -29,7 +29,9 @@ import java.util.Map;
  *       {@code maximum:} {@link Quantities#MAX} (the generator has no way to annotate a map's value
  *       type);
  *   <li>descriptions from the API types' Javadoc (see {@link JavadocDescriptions}), so {@code
- *       kubectl explain} says what the Javadoc says.
+ *       kubectl explain} says what the Javadoc says;
+ *   <li>the types of the fields of a BatchJob's template that a Process node starts a process with
+ *       ({@link LaunchFieldsSchema}).
  * </ul>
  *
  * <p>It rewrites the generated files in place and writes the result to the given folders ({@code
@@ -72,6 +74,10 @@ public final class CrdFinisher {
     ObjectNode schema = (ObjectNode) version.path("schema").path("openAPIV3Schema");
     docs.describe(schema, kind);
     boundQuantityMaps(schema);
+    if (kind == BatchJob.class) {
+      LaunchFieldsSchema.type(
+          (ObjectNode) schema.path("properties").path("spec").path("properties").path("template"));
+    }
   }
 
   private static void orderPrinterColumns(ObjectNode version, Class<?> kind) {
