@@ -19,10 +19,10 @@ import java.util.Base64;
  * own Pod template and bound to a node, as a kubelet would get for the real Pod. No kubelet runs
  * those Pods; the component runs as a process here with that token.
  */
-final class ProductDeployment {
+public final class ProductDeployment {
 
-  static final String NS = "octomy-system";
-  static final String RELEASE = "octomy-batch";
+  public static final String NS = "octomy-system";
+  public static final String RELEASE = "octomy-batch";
   static final String CONTROLLER_SA = "octomy-batch-controller";
   static final String AGENT_SA = "octomy-batch-agent";
   static final String LEASE = "octomy-batch-controller";
@@ -39,23 +39,29 @@ final class ProductDeployment {
 
   static synchronized ProductDeployment get() throws IOException {
     if (instance == null) {
-      RealCluster c = RealCluster.get();
-      c.requireCrds();
-      new Helm(HelmChartOnRealServerIT.CHART)
-          .install()
-          .withKubeConfig(c.kubeconfig())
-          .withName(RELEASE)
-          .withNamespace(NS)
-          .createNamespace()
-          .set("agent.restrictToOwnNode", true)
-          // Registered only while AggregatedVisibilityE2E runs a replica that answers: an
-          // APIService nobody answers makes every kubectl discovery on the cluster warn.
-          .set("visibility.enabled", false)
-          .call();
-      Path dir = Files.createDirectories(c.dir().resolve("product"));
-      instance = new ProductDeployment(c, dir);
+      // Registered only while AggregatedVisibilityE2E runs a replica that answers: an
+      // APIService nobody answers makes every kubectl discovery on the cluster warn.
+      instance = installOn(RealCluster.get(), false);
     }
     return instance;
+  }
+
+  /**
+   * The CRDs and the chart on {@code c}, with the visibility API (and the reservation webhook
+   * served beside it) registered or not: for a benchmark's control plane of its own.
+   */
+  public static ProductDeployment installOn(RealCluster c, boolean visibility) throws IOException {
+    c.requireCrds();
+    new Helm(HelmChartOnRealServerIT.CHART)
+        .install()
+        .withKubeConfig(c.kubeconfig())
+        .withName(RELEASE)
+        .withNamespace(NS)
+        .createNamespace()
+        .set("agent.restrictToOwnNode", true)
+        .set("visibility.enabled", visibility)
+        .call();
+    return new ProductDeployment(c, Files.createDirectories(c.dir().resolve("product")));
   }
 
   /** Upgrades the release with the aggregated visibility API registered, or not. */
@@ -70,16 +76,16 @@ final class ProductDeployment {
         .call();
   }
 
-  RealCluster cluster() {
+  public RealCluster cluster() {
     return cluster;
   }
 
-  Path dir() {
+  public Path dir() {
     return dir;
   }
 
   /** The policy as the chart's ConfigMap holds it (what the Pods would mount). */
-  Path policyFile() throws IOException {
+  public Path policyFile() throws IOException {
     Path f = dir.resolve("policy.yaml");
     String text =
         cluster
@@ -95,7 +101,7 @@ final class ProductDeployment {
   }
 
   /** A kubeconfig with a token for the controller's ServiceAccount, bound to Pod {@code pod}. */
-  Path controllerKubeconfig(String pod) throws IOException {
+  public Path controllerKubeconfig(String pod) throws IOException {
     PodTemplateSpec t =
         cluster
             .admin()
