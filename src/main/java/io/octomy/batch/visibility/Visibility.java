@@ -63,6 +63,11 @@ public final class Visibility {
     return forecast.report(job).map(r -> new Answers(snapshot, forecast, runTimes).explain(r));
   }
 
+  /** Whether a job of that name is in the world this answers from. */
+  public boolean exists(JobKey job) {
+    return snapshot.jobs().stream().anyMatch(j -> j.key().equals(job));
+  }
+
   /**
    * What a job would get if it were created now, as {@code candidate} (Queued, queued now) of job
    * type {@code type} (may be null): it is added to the snapshot and decided with the rest.
@@ -70,8 +75,7 @@ public final class Visibility {
    * @throws IllegalArgumentException when a job of that name already exists in its namespace
    */
   public FitAnswer fit(JobView candidate, String type) {
-    boolean taken = snapshot.jobs().stream().anyMatch(j -> j.key().equals(candidate.key()));
-    if (taken) {
+    if (exists(candidate.key())) {
       throw new IllegalArgumentException(
           "batchjob "
               + candidate.name()

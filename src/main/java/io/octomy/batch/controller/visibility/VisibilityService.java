@@ -81,10 +81,16 @@ public final class VisibilityService {
               + ").");
     }
     Instant now = clock.instant();
+    Visibility answering = visibility();
+    if (answering.exists(new JobKey(namespace, name))) {
+      // As sbatch --test-only answers for any script: the manifest is decided as a new submission
+      // beside the job that has its name, under a name no object can have.
+      name = name + "(new)";
+    }
     JobView candidate = SnapshotBuilder.candidate(namespace, name, manifest.getSpec(), now);
     String type = manifest.getSpec() == null ? null : manifest.getSpec().getType();
     try {
-      return visibility().fit(candidate, type);
+      return answering.fit(candidate, type);
     } catch (IllegalArgumentException e) {
       throw new VisibilityException(409, "AlreadyExists", e.getMessage());
     }

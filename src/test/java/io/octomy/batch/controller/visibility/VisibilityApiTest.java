@@ -163,7 +163,8 @@ class VisibilityApiTest {
   }
 
   @Test
-  void aFitReviewAnswersWithoutCreatingAndABadOneSaysWhatToSend() throws IOException {
+  void aFitReviewAnswersWithoutCreatingEvenForATakenNameAndABadOneSaysWhatToSend()
+      throws IOException {
     String review =
         """
         {"apiVersion":"%s","kind":"FitReview","spec":{"job":{"apiVersion":"batch.octomy.io/v1alpha1",
@@ -199,8 +200,13 @@ class VisibilityApiTest {
     assertThat(notJson.status()).isEqualTo(400);
     VisibilityApi.Answer taken =
         post("/namespaces/a/fitreviews", review.replace("\"tiny\"", "\"waiting\""));
-    assertThat(taken.status()).isEqualTo(409);
-    assertThat(body(taken).path("message").asText()).contains("already exists");
+    assertThat(taken.status())
+        .as("a name that exists is decided as a new submission beside it, as sbatch --test-only")
+        .isEqualTo(201);
+    JsonNode besideIt = body(taken).path("status");
+    assertThat(besideIt.path("admitted").asBoolean()).as(besideIt.toString()).isTrue();
+    assertThat(besideIt.path("node").asText()).isEqualTo("n1");
+    assertThat(jobs).extracting(j -> j.getMetadata().getName()).containsOnlyOnce("waiting");
   }
 
   @Test
