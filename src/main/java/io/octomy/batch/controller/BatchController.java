@@ -108,6 +108,7 @@ public final class BatchController implements AutoCloseable {
         options.leaderElection()
             ? new LeaseRelease(client, options.leaseNamespace(), Labels.COMPONENT, identity)
             : null;
+    LeaderActivation activation = new LeaderActivation(loop);
     Operator operator =
         new Operator(
             o -> {
@@ -134,8 +135,12 @@ public final class BatchController implements AutoCloseable {
                         retry,
                         identity,
                         new LeaderCallbacks(
-                            () -> LOG.info("leading as {}", identity),
                             () -> {
+                              LOG.info("leading as {}", identity);
+                              activation.startedLeading();
+                            },
+                            () -> {
+                              activation.stoppedLeading();
                               // Stop deciding before anything else: another replica may already
                               // lead.
                               loop.deactivate();
@@ -159,9 +164,10 @@ public final class BatchController implements AutoCloseable {
                         false));
               }
             });
-    operator.register(
-        new BatchJobReconciler(loop, caches),
-        overrider -> overrider.withItemStore(new OwnerlessItemStore<>()));
+    activation.watch(
+        operator.register(
+            new BatchJobReconciler(loop, caches),
+            overrider -> overrider.withItemStore(new OwnerlessItemStore<>())));
     loop.start();
     // Ready once the operator has started: caches synced on the leader, or standing by for the
     // Lease on the others. Every replica of a healthy Deployment is Ready, as with
@@ -174,8 +180,8 @@ public final class BatchController implements AutoCloseable {
                 options.metricsHost(), options.metricsPort(), registry, started::get);
     operator.start();
     started.set(true);
-    // Without leader election start() returns with every informer synced; with it, the first
-    // reconcile (which only a leader gets) activates the loop.
+    // Without leader election start() returns with every informer synced; with it, the leader
+    // activates the loop once they have synced (LeaderActivation), or at its first reconcile.
     if (!options.leaderElection()) {
       loop.activate();
     }

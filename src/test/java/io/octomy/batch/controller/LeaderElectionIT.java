@@ -64,6 +64,26 @@ class LeaderElectionIT {
         .count();
   }
 
+  /**
+   * JOSDK reconciles only when a BatchJob exists: a leader on an empty cluster must still make its
+   * first pass, or it never publishes itself as the replica that answers visibility calls.
+   */
+  @Test
+  void aLeaderOnAnEmptyClusterDecidesWithoutWaitingForAJob() throws Exception {
+    MockApi.installCrds(admin);
+    KubernetesClient clientA = server.createClient();
+    try {
+      a = replica(clientA);
+      Eventually.until(
+          Duration.ofSeconds(20),
+          "a first pass with no BatchJob at all",
+          () -> a.loop().lastPass().isPresent());
+      assertThat(a.loop().lastPass().orElseThrow().snapshot().jobs()).isEmpty();
+    } finally {
+      clientA.close();
+    }
+  }
+
   @Test
   void oneReplicaDecidesAndTheOtherTakesOver() throws Exception {
     MockApi.installCrds(admin);
