@@ -20,6 +20,7 @@ import io.octomy.batch.controller.aggregated.ServingReplica;
 import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.JobPhase;
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -104,6 +105,21 @@ class AggregatedVisibilityE2E {
     RealCluster c = product.cluster();
     nsA = c.namespace("visibility-a");
     nsB = c.namespace("visibility-b");
+    // Before any job of this class exists (on a cluster with no BatchJob at all, a leader used to
+    // make no pass, so it never published its caBundle): the queue answers, empty.
+    Eventually.within(60, () -> assertThat(available()).startsWith("True"));
+    Eventually.within(
+        30,
+        () -> {
+          KubectlRun.Result empty =
+              kubectl.run("get", "--raw", GV + "/namespaces/" + nsA + "/pendingjobs");
+          assertThat(empty.exitCode()).as(empty.all()).isZero();
+          try {
+            assertThat(JSON.readTree(empty.out()).path("items")).as(empty.out()).isEmpty();
+          } catch (IOException e) {
+            throw new AssertionError(empty.out(), e);
+          }
+        });
     apply(nsA, job("running", 1000, "sleep 300"));
     apply(nsA, job("second", 1000, "true"));
     apply(nsA, job("third", 600, "true"));
