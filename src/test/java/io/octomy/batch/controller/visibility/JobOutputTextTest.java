@@ -2,19 +2,29 @@ package io.octomy.batch.controller.visibility;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A job's output read with the options of {@code kubectl logs}: {@code tailLines} picks the last
- * lines, then {@code limitBytes} keeps the first bytes of those, as the kubelet does.
+ * lines, then {@code limitBytes} keeps the first bytes of those, as the kubelet does. What a job
+ * may put in place of its output file (a FIFO, a link out of its directory, a directory) is refused
+ * at once, and a read that blocks is cut off at its bound.
  */
 class JobOutputTextTest {
 
@@ -71,6 +81,93 @@ class JobOutputTextTest {
   void aJobThatWroteNothingHasNoOutputFile() {
     assertThatThrownBy(() -> JobOutputText.read(dir.resolve("none.log"), null, null))
         .isInstanceOf(NoSuchFileException.class);
+  }
+
+  @Test
+  @DisabledOnOs(OS.WINDOWS)
+  void aFifoInPlaceOfTheOutputIsRefusedAtOnce() throws Exception {
+    Path fifo = fifo(dir.resolve("output.log"));
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () ->
+            assertThatThrownBy(() -> JobOutputText.read(fifo, null, null))
+                .isInstanceOf(JobOutputText.Unreadable.class)
+                .hasMessage(
+                    fifo
+                        + " is a FIFO, not a regular file (the job replaced it); only a regular"
+                        + " file is read as a job's output."));
+  }
+
+  @Test
+  @DisabledOnOs(OS.WINDOWS)
+  void aSymbolicLinkOutOfTheJobsDirectoryIsRefused() throws Exception {
+    Path job = Files.createDirectories(dir.resolve("job"));
+    Files.writeString(dir.resolve("secret.txt"), "not the job's\n");
+    Path link = Files.createSymbolicLink(job.resolve("output.log"), Path.of("../secret.txt"));
+    assertThatThrownBy(() -> JobOutputText.read(link, null, null))
+        .isInstanceOf(JobOutputText.Unreadable.class)
+        .hasMessageContaining("is a symbolic link to " + dir.toRealPath().resolve("secret.txt"))
+        .hasMessageContaining("out of the job's directory");
+    Files.delete(link);
+    Files.createSymbolicLink(link, Path.of("/dev/zero"));
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () ->
+            assertThatThrownBy(() -> JobOutputText.read(link, null, null))
+                .hasMessageContaining("out of the job's directory"));
+  }
+
+  @Test
+  @DisabledOnOs(OS.WINDOWS)
+  void aSymbolicLinkToARegularFileInTheJobsDirectoryIsRead() throws Exception {
+    Files.writeString(dir.resolve("real.log"), "hello\n");
+    Path link = Files.createSymbolicLink(dir.resolve("output.log"), Path.of("real.log"));
+    assertThat(read(link, null, null)).isEqualTo("hello\n");
+    Path fifo = fifo(dir.resolve("pipe"));
+    Files.delete(link);
+    Files.createSymbolicLink(link, fifo.getFileName());
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () ->
+            assertThatThrownBy(() -> JobOutputText.read(link, null, null))
+                .hasMessageContaining("is a FIFO, not a regular file"));
+  }
+
+  @Test
+  void aDirectoryInPlaceOfTheOutputIsRefused() throws IOException {
+    Path d = Files.createDirectories(dir.resolve("output.log"));
+    assertThatThrownBy(() -> JobOutputText.read(d, null, null))
+        .isInstanceOf(JobOutputText.Unreadable.class)
+        .hasMessageContaining("is a directory, not a regular file");
+  }
+
+  @Test
+  @DisabledOnOs(OS.WINDOWS)
+  void aReadBlockedPastItsBoundIsCutOff() throws Exception {
+    // A FIFO opened for reading and writing, with nothing written: its read blocks in the kernel,
+    // as a read of a file on a stalled file system would.
+    Path fifo = fifo(dir.resolve("stalled"));
+    try (FileChannel f =
+        FileChannel.open(fifo, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      long start = System.nanoTime();
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(10),
+          () ->
+              assertThatThrownBy(
+                      () ->
+                          JobOutputText.bounded(
+                              f, Duration.ofMillis(300), c -> c.read(ByteBuffer.allocate(10))))
+                  .isInstanceOf(JobOutputText.Unreadable.class)
+                  .hasMessage("reading it took longer than 300 ms and was cut off; ask again.")
+                  .matches(e -> ((JobOutputText.Unreadable) e).timedOut()));
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+  }
+
+  private static Path fifo(Path path) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
+    assertThat(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0).as("mkfifo").isTrue();
+    return path;
   }
 
   private Path output(String text) throws IOException {
