@@ -69,7 +69,7 @@ final class PathSegments {
   /** What a name with a query in it meant to ask, said as the flags that ask it. */
   private static String options(String name) {
     return name.contains("?") || name.contains("&")
-        ? "; options are flags, not part of the name: --tail N, --limit-bytes N"
+        ? "; options are flags, not part of the name (logs takes --tail N and --limit-bytes N)"
         : "";
   }
 

@@ -72,7 +72,8 @@ class PluginBadInputTest {
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err())
         .startsWith("error: \"job?limitBytes=5\" is not a BatchJob name")
-        .contains("options are flags, not part of the name: --tail N, --limit-bytes N")
+        .contains(
+            "options are flags, not part of the name (logs takes --tail N and --limit-bytes N)")
         .doesNotContain("\tat ");
     assertThat(run("logs", "job\n").err()).startsWith("error: \"job\\x0a\" is not a BatchJob");
     assertThat(requests).isEmpty();
