@@ -5,7 +5,9 @@ import com.sun.management.VMOption;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -265,9 +267,19 @@ final class StandaloneLauncher {
     watch.start();
   }
 
-  /** Whether {@code /proc/PID} is there: a stat, which needs no file descriptor. */
+  /**
+   * Whether {@code /proc/PID} is there: a stat, which needs no file descriptor. Only its absence
+   * means the launcher ended; a stat that fails otherwise proves nothing and is asked again.
+   */
   static boolean launcherRuns(Path proc) {
-    return Files.isDirectory(proc);
+    try {
+      Files.readAttributes(proc, BasicFileAttributes.class);
+      return true;
+    } catch (NoSuchFileException e) {
+      return false;
+    } catch (IOException e) {
+      return true;
+    }
   }
 
   private static void launcherGone(String pid) {

@@ -62,7 +62,8 @@ final class FitCommand implements Callable<Integer> {
       ObjectNode review = new ObjectMapper().createObjectNode();
       review.put("apiVersion", "visibility.batch.octomy.io/v1alpha1").put("kind", "FitReview");
       review.putObject("spec").set("job", manifest);
-      JsonNode answer = c.postJson("/namespaces/" + ns + "/fitreviews", review);
+      JsonNode answer =
+          c.postJson("/namespaces/" + PathSegments.namespace(ns) + "/fitreviews", review);
       PluginOutput out = new PluginOutput(spec.commandLine().getOut(), Clock.systemDefaultZone());
       if (format != null) {
         out.machine(answer, format);

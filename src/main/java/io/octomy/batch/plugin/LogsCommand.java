@@ -47,9 +47,14 @@ final class LogsCommand implements Callable<Integer> {
     if (options.output != null) {
       throw new PluginException("error: logs prints the job's output as it is: leave -o out.");
     }
+    String segment = PathSegments.job(job);
     try (PluginConnection c = options.connect()) {
-      String ns = options.namespace(c);
-      StringBuilder path = new StringBuilder("/namespaces/" + ns + "/joblogs/" + job);
+      StringBuilder path =
+          new StringBuilder(
+              "/namespaces/"
+                  + PathSegments.namespace(options.namespace(c))
+                  + "/joblogs/"
+                  + segment);
       String sep = "?";
       if (tail != null && tail != -1) {
         path.append(sep).append("tailLines=").append(tail);

@@ -30,7 +30,13 @@ public final class OctomyPlugin implements Runnable {
             line.getErr().println(e.getMessage());
             return 1;
           }
-          throw e;
+          // kubectl prints one line for what it cannot do, never a trace: so does its plugin
+          line.getErr()
+              .println(
+                  "error: "
+                      + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+                      + (e.getMessage() != null && e.getMessage().endsWith(".") ? "" : "."));
+          return 1;
         });
     return cl;
   }

@@ -39,7 +39,11 @@ final class QueueCommand implements Callable<Integer> {
     String format = options.machineFormat();
     try (PluginConnection c = options.connect()) {
       String ns = allNamespaces ? null : options.namespace(c);
-      JsonNode list = c.getJson(ns == null ? "/pendingjobs" : "/namespaces/" + ns + "/pendingjobs");
+      JsonNode list =
+          c.getJson(
+              ns == null
+                  ? "/pendingjobs"
+                  : "/namespaces/" + PathSegments.namespace(ns) + "/pendingjobs");
       PluginOutput out = new PluginOutput(spec.commandLine().getOut(), Clock.systemDefaultZone());
       if (format != null) {
         out.machine(list, format);

@@ -28,9 +28,11 @@ final class WhyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     String format = options.machineFormat();
+    String segment = PathSegments.job(job);
     try (PluginConnection c = options.connect()) {
       String ns = options.namespace(c);
-      JsonNode pending = c.getJson("/namespaces/" + ns + "/pendingjobs/" + job);
+      JsonNode pending =
+          c.getJson("/namespaces/" + PathSegments.namespace(ns) + "/pendingjobs/" + segment);
       PluginOutput out = new PluginOutput(spec.commandLine().getOut(), Clock.systemDefaultZone());
       if (format != null) {
         out.machine(pending, format);

@@ -12,7 +12,9 @@ import java.util.List;
 record ApiResponse(int status, String contentType, AnswerBody body, List<String> warnings) {
 
   ApiResponse {
-    warnings = List.copyOf(warnings);
+    // As the real server's NewWarningHeader: a warning with a control character (an unknown field
+    // named with one) is not sent, where the header could not carry it and the answer would fail.
+    warnings = warnings.stream().filter(w -> w.chars().noneMatch(Character::isISOControl)).toList();
   }
 
   ApiResponse(int status, String contentType, byte[] body) {

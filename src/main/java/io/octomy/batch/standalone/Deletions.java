@@ -133,9 +133,9 @@ final class Deletions {
     ObjectNode list = json.createObjectNode();
     list.put("kind", type.kind() + "List").put("apiVersion", type.apiVersion(p.version()));
     ArrayNode items = list.putArray("items");
-    DeleteOptions options = DeleteOptions.of(req, json);
-    DeleteOptions each =
-        new DeleteOptions(Preconditions.NONE, options.dryRun(), options.propagation());
+    // Each item is deleted with the request's options, its preconditions included, and the first
+    // refusal ends the request, as the real server's DeleteCollection (one worker by default) does.
+    DeleteOptions each = DeleteOptions.of(req, json);
     for (ObjectNode o :
         store.list(type.storageKey(), type.namespaced() ? p.namespace() : null).items()) {
       if (filter.test(o)) {
@@ -148,6 +148,9 @@ final class Deletions {
                   delete(
                       type, meta.path("namespace").asText(""), meta.path("name").asText(), each)));
         } catch (ApiException e) {
+          if (e.code() != 404) {
+            throw e;
+          }
           // deleted meanwhile: nothing left to do
         }
       }

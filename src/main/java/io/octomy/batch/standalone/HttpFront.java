@@ -85,6 +85,9 @@ final class HttpFront implements AutoCloseable {
 
   private final AtomicInteger answerThreads = new AtomicInteger();
 
+  /** Connections past it are closed as they are accepted, before their TLS handshake. */
+  private final ConnectionCap cap = new ConnectionCap(ConnectionCap.forThisProcess());
+
   HttpFront(
       Vertx vertx,
       BearerAuth auth,
@@ -127,7 +130,9 @@ final class HttpFront implements AutoCloseable {
             .createHttpServer(options)
             .connectionHandler(timeouts::opened)
             .requestHandler(this::onRequest);
-    return bound(server, "127.0.0.1:" + port);
+    int bound = bound(server, "127.0.0.1:" + port);
+    cap.install(server);
+    return bound;
   }
 
   /** 127.0.0.1 only, and the request limits. */

@@ -116,6 +116,51 @@ class StandaloneLauncherE2E {
     assertServes(kubeconfig);
   }
 
+  @Test
+  void aConnectionFloodIsCappedBelowTheDescriptorLimit() throws Exception {
+    Process launcher = start(List.of(), "capped.log", "ulimit -n 512;");
+    Path kubeconfig = awaitKubeconfig(launcher, "capped.log");
+    ProcessHandle server = onlyJavaChild(launcher);
+    URI url = URI.create(Config.fromKubeconfig(Files.readString(kubeconfig)).getMasterUrl());
+    List<Socket> flood = new ArrayList<>();
+    long inUse;
+    try {
+      for (int i = 0; i < 700; i++) {
+        Socket s = new Socket();
+        flood.add(s);
+        try {
+          s.connect(new InetSocketAddress("127.0.0.1", url.getPort()), 200);
+        } catch (IOException refused) {
+          // the backlog is full
+        }
+      }
+      Thread.sleep(2_000); // the last connections accepted and closed
+      inUse = descriptors(server);
+      assertThat(server.isAlive()).as("the server; its output: %s", tail("capped.log")).isTrue();
+    } finally {
+      for (Socket s : flood) {
+        s.close();
+      }
+    }
+    // Before the cap the flood took every descriptor (511 of 512) until the handshake timeout.
+    assertThat(inUse)
+        .as("descriptors the server holds under a flood of 700 connections, of 512")
+        .isLessThan(448);
+    String log = Files.readString(dir.resolve("capped.log"));
+    assertThat(log.split("refusing new connections: ", -1))
+        .as("one log line for hundreds of refusals: %s", tail("capped.log"))
+        .hasSize(2);
+    assertThat(log).doesNotContain("Too many open files");
+    assertThat(launcher.isAlive()).isTrue();
+    assertServes(kubeconfig);
+  }
+
+  private static long descriptors(ProcessHandle p) throws IOException {
+    try (var fds = Files.list(Path.of("/proc", Long.toString(p.pid()), "fd"))) {
+      return fds.count();
+    }
+  }
+
   private String tail(String log) throws IOException {
     String out = Files.readString(dir.resolve(log));
     return out.substring(Math.max(0, out.length() - 3000));

@@ -97,4 +97,14 @@ class StandaloneLauncherTest {
       Map<String, VMOption.Origin> set) {
     return name -> set.getOrDefault(name, VMOption.Origin.ERGONOMIC);
   }
+
+  @Test
+  void onlyAMissingProcEntryMeansTheLauncherIsGone(@TempDir Path dir) throws Exception {
+    assertThat(StandaloneLauncher.launcherRuns(Path.of("/proc/self"))).isTrue();
+    assertThat(StandaloneLauncher.launcherRuns(dir.resolve("no-such-process"))).isFalse();
+    // A stat that fails for another reason (here a loop of links; under pressure, out of kernel
+    // memory) is no proof that the launcher ended.
+    Path loop = Files.createSymbolicLink(dir.resolve("loop"), dir.resolve("loop"));
+    assertThat(StandaloneLauncher.launcherRuns(loop)).isTrue();
+  }
 }

@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code Status} reason, and that code must be the one written next to the case. It covers the JSON
  * patch's missing targets and operation limit, the body limit, a ConfigMap's size, content types,
  * apply without a field manager, dryRun values other than All, metadata of the wrong type, unknown
- * versions, namespaces that are missing or may not be deleted, bad query values, renames, moves and
- * preconditions.
+ * versions, namespaces that are missing or may not be deleted, bad query values, renames, moves,
+ * preconditions (of a collection's delete too) and a control character in an unknown field.
  *
  * <p>Where standalone mode deliberately differs (nesting depth, objects between 1.5 and 3 MiB, a
  * {@code copy} or {@code test} from a missing path, metadata of the wrong type in a create)
@@ -228,6 +228,13 @@ class BadRequestConformanceIT {
         + "\"image\":\"busybox\"}]}}}}";
   }
 
+  /** A BatchJob named NAME whose spec has one more field, named {@code field} (JSON text). */
+  private static String batchJobWithSpecField(String field) {
+    return BATCHJOB
+        .replace("\"bj\"", "\"NAME\"")
+        .replace("\"spec\":{\"template\"", "\"spec\":{\"" + field + "\":1,\"template\"");
+  }
+
   private static List<Case> cases() {
     String longKey = "k".repeat(300);
     return List.of(
@@ -357,6 +364,40 @@ class BadRequestConformanceIT {
             utf8(
                 "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"preconditions\":"
                     + "{\"resourceVersion\":\"1\"}}")),
+        new Case(
+            "delete-collection-with-another-uid",
+            409,
+            "DELETE",
+            "COLL?labelSelector=l%3Dv",
+            "application/json",
+            utf8(
+                "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"preconditions\":"
+                    + "{\"uid\":\"00000000-0000-0000-0000-000000000000\"}}")),
+        new Case(
+            "delete-collection-with-an-old-resource-version",
+            409,
+            "DELETE",
+            "COLL?labelSelector=l%3Dv",
+            "application/json",
+            utf8(
+                "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"preconditions\":"
+                    + "{\"resourceVersion\":\"1\"}}")),
+        // The unknown field is dropped and its warning not sent (a header cannot carry the
+        // control character); under Strict the create is refused.
+        new Case(
+            "create-batchjob-with-a-control-character-in-an-unknown-field",
+            201,
+            "POST",
+            "/apis/batch.octomy.io/v1alpha1/namespaces/" + NS + "/batchjobs",
+            "application/json",
+            utf8(batchJobWithSpecField("bogus\\u0001"))),
+        new Case(
+            "strict-create-batchjob-with-a-control-character-in-an-unknown-field",
+            400,
+            "POST",
+            "/apis/batch.octomy.io/v1alpha1/namespaces/" + NS + "/batchjobs?fieldValidation=Strict",
+            "application/json",
+            utf8(batchJobWithSpecField("bogus\\u0001"))),
         new Case(
             "name-of-254-characters",
             422,

@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Plain HTTPS requests to the embedded server, with its token and trusting exactly its certificate,
@@ -17,7 +18,11 @@ import java.time.Duration;
 final class RawApi {
 
   /** One answer: status code and body; {@code json()} parses the body. */
-  record Answer(int code, String body) {
+  record Answer(int code, String body, List<String> warnings) {
+    Answer(int code, String body) {
+      this(code, body, List.of());
+    }
+
     JsonNode json() {
       try {
         return new ObjectMapper().readTree(body);
@@ -76,7 +81,7 @@ final class RawApi {
     try {
       HttpResponse<String> r =
           http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      return new Answer(r.statusCode(), r.body());
+      return new Answer(r.statusCode(), r.body(), r.headers().allValues("Warning"));
     } catch (IOException e) {
       throw new IllegalStateException(method + " " + pathAndQuery + ": " + e, e);
     } catch (InterruptedException e) {

@@ -8,6 +8,7 @@ import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.visibility.QueuedJob;
 import java.io.IOException;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
@@ -88,6 +89,9 @@ public final class VisibilityApi {
             ? call.path().substring(0, call.path().length() - 1)
             : call.path();
     String[] p = path.isEmpty() ? new String[0] : path.substring(1).split("/");
+    for (int i = 0; i < p.length; i++) {
+      p[i] = decoded(p[i]);
+    }
     if (p.length == 0) {
       return ok(render.resourceList());
     }
@@ -126,6 +130,16 @@ public final class VisibilityApi {
       return log(new JobKey(ns, p[3]), call);
     }
     throw notFound();
+  }
+
+  /** A path segment as it was before a client percent-encoded it ('+' stays a '+' in a path). */
+  private static String decoded(String segment) {
+    try {
+      return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw VisibilityException.badRequest(
+          "the path segment " + segment + " is not percent-encoded properly (%XX, X hexadecimal).");
+    }
   }
 
   private Answer queue(Call call, Access access, String namespace) {
@@ -179,6 +193,11 @@ public final class VisibilityApi {
     } catch (NoSuchFileException e) {
       throw VisibilityException.notFound(
           "batchjob " + key.name() + " has written no output yet (" + out.file() + ").");
+    } catch (JobOutputText.Unreadable e) {
+      throw new VisibilityException(
+          e.timedOut() ? 504 : 500,
+          e.timedOut() ? "Timeout" : "InternalError",
+          "the output of batchjob " + key.name() + " cannot be read: " + e.getMessage());
     } catch (IOException e) {
       throw new VisibilityException(
           500, "InternalError", "cannot read " + out.file() + ": " + e.getMessage());

@@ -2,19 +2,28 @@ package io.octomy.batch.controller.visibility;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A job's output read with the options of {@code kubectl logs}: {@code tailLines} picks the last
- * lines, then {@code limitBytes} keeps the first bytes of those, as the kubelet does.
+ * lines, then {@code limitBytes} keeps the first bytes of those, as the kubelet does. What a job
+ * may put in place of its output file (a FIFO, a link out of its directory, a directory) is refused
+ * at once, and a read that blocks is cut off at its bound.
  */
 class JobOutputTextTest {
 
@@ -71,6 +80,66 @@ class JobOutputTextTest {
   void aJobThatWroteNothingHasNoOutputFile() {
     assertThatThrownBy(() -> JobOutputText.read(dir.resolve("none.log"), null, null))
         .isInstanceOf(NoSuchFileException.class);
+  }
+
+  @Test
+  @DisabledOnOs(OS.WINDOWS)
+  void aSymbolicLinkOutOfTheJobsDirectoryIsRefused() throws Exception {
+    Path job = Files.createDirectories(dir.resolve("job"));
+    Files.writeString(dir.resolve("secret.txt"), "not the job's\n");
+    Path link = Files.createSymbolicLink(job.resolve("output.log"), Path.of("../secret.txt"));
+    assertThatThrownBy(() -> JobOutputText.read(link, null, null))
+        .isInstanceOf(JobOutputText.Unreadable.class)
+        .hasMessageContaining("is a symbolic link to " + dir.toRealPath().resolve("secret.txt"))
+        .hasMessageContaining("out of the job's directory");
+    Files.delete(link);
+    Files.createSymbolicLink(link, Path.of("/dev/zero"));
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () ->
+            assertThatThrownBy(() -> JobOutputText.read(link, null, null))
+                .hasMessageContaining("out of the job's directory"));
+  }
+
+  @Test
+  @DisabledOnOs(OS.WINDOWS)
+  void aSymbolicLinkToARegularFileInTheJobsDirectoryIsRead() throws Exception {
+    Files.writeString(dir.resolve("real.log"), "hello\n");
+    Path link = Files.createSymbolicLink(dir.resolve("output.log"), Path.of("real.log"));
+    assertThat(read(link, null, null)).isEqualTo("hello\n");
+    Path socket = socket(dir.resolve("socket"));
+    Files.delete(link);
+    Files.createSymbolicLink(link, socket.getFileName());
+    assertThatThrownBy(() -> JobOutputText.read(link, null, null))
+        .hasMessageContaining("is a socket, not a regular file");
+  }
+
+  @Test
+  @DisabledOnOs(OS.WINDOWS)
+  void aSocketInPlaceOfTheOutputIsRefused() throws Exception {
+    Path socket = socket(dir.resolve("output.log"));
+    assertThatThrownBy(() -> JobOutputText.read(socket, null, null))
+        .isInstanceOf(JobOutputText.Unreadable.class)
+        .hasMessage(
+            socket
+                + " is a socket, not a regular file (the job replaced it); only a regular file is"
+                + " read as a job's output.");
+  }
+
+  @Test
+  void aDirectoryInPlaceOfTheOutputIsRefused() throws IOException {
+    Path d = Files.createDirectories(dir.resolve("output.log"));
+    assertThatThrownBy(() -> JobOutputText.read(d, null, null))
+        .isInstanceOf(JobOutputText.Unreadable.class)
+        .hasMessageContaining("is a directory, not a regular file");
+  }
+
+  /** A Unix domain socket's file, a special file a job can make without any privilege. */
+  private static Path socket(Path path) throws IOException {
+    try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(path));
+    }
+    return path;
   }
 
   private Path output(String text) throws IOException {

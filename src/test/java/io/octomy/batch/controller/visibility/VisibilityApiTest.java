@@ -229,6 +229,16 @@ class VisibilityApiTest {
   }
 
   @Test
+  void aPercentEncodedNameIsOneSegmentDecodedNotAQuery() throws IOException {
+    VisibilityApi.Answer a = get("/namespaces/a/joblogs/job%3FlimitBytes%3D5", ONLY_A);
+    assertThat(a.status()).isEqualTo(404);
+    assertThat(body(a).path("message").asText()).startsWith("batchjob job?limitBytes=5 not found");
+    VisibilityApi.Answer bad = get("/namespaces/a/joblogs/job%zz", ONLY_A);
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(body(bad).path("message").asText()).contains("is not percent-encoded properly");
+  }
+
+  @Test
   void logOptionsOutOfRangeAreRefusedWithWhatToWrite() throws IOException {
     VisibilityApi.Answer negativeTail = holdersLog(Map.of("tailLines", "-5"));
     assertThat(negativeTail.status()).isEqualTo(400);
