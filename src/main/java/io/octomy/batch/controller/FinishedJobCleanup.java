@@ -49,6 +49,9 @@ final class FinishedJobCleanup {
   private final Timers timers;
   private final Runnable requestPass;
 
+  /** uid to when the job falls due; only the loop's thread uses it. */
+  private final Map<String, Due> dues = new HashMap<>();
+
   /** uid to the time a timer was armed for. */
   private final Map<String, Instant> armed = new HashMap<>();
 
@@ -128,12 +131,21 @@ final class FinishedJobCleanup {
     if (ttl == null) {
       return null;
     }
+    Due known = dues.get(job.getMetadata().getUid());
+    if (known != null && known.finishedAt.equals(s.getFinishedAt()) && known.ttl.equals(ttl)) {
+      return known.at; // parsed on an earlier pass: a finished job is looked at on every pass
+    }
     try {
-      return Times.parse(s.getFinishedAt()).plus(ttl);
+      Instant at = Times.parse(s.getFinishedAt()).plus(ttl);
+      dues.put(job.getMetadata().getUid(), new Due(s.getFinishedAt(), ttl, at));
+      return at;
     } catch (RuntimeException e) {
       return null; // not a time we wrote: never guessed at
     }
   }
+
+  /** When a job falls due, with what it was worked out from. */
+  private record Due(String finishedAt, Duration ttl, Instant at) {}
 
   private static boolean ends(JobPhase phase) {
     return phase == JobPhase.Succeeded
@@ -170,6 +182,7 @@ final class FinishedJobCleanup {
       }
     }
     armed.keySet().retainAll(live);
+    dues.keySet().retainAll(live);
     sent.retainAll(live);
     return out;
   }
