@@ -141,6 +141,21 @@ class FinishedJobCleanupLoopTest {
   }
 
   @Test
+  void aTtlEditedAfterTheJobEndedCountsFromTheSameEnd() {
+    cluster.add(ended("a", JobPhase.Failed, Duration.ZERO, 3600));
+    newLoop(Policy.defaults());
+    loop.runPass();
+    assertThat(timers).containsExactly(Duration.ofHours(1));
+    cluster.editSpec("a", spec -> spec.setTtlSecondsAfterFinished(60));
+    clock.advance(Duration.ofSeconds(30));
+    loop.runPass();
+    assertThat(timers).containsExactly(Duration.ofHours(1), Duration.ofSeconds(30));
+    clock.advance(Duration.ofSeconds(30));
+    loop.runPass();
+    assertThat(cluster.job("a")).isNull();
+  }
+
+  @Test
   void anOldTimerNeverDeletesAJobReCreatedUnderItsName() {
     cluster.add(ended("a", JobPhase.Succeeded, Duration.ofMinutes(5), 60));
     newLoop(Policy.defaults());
