@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -26,6 +28,10 @@ public class BatchJobSpec {
   public static final int MAX_AFTER = 64;
 
   public static final int MAX_LOCKS = 16;
+
+  /** The largest ttlSecondsAfterFinished: an int32, as in Kubernetes' Job. */
+  public static final int MAX_TTL_SECONDS = Integer.MAX_VALUE;
+
   public static final int MAX_LOCK_KEY_LENGTH = 253;
 
   /**
@@ -96,6 +102,15 @@ public class BatchJobSpec {
               + " digits, '-', '_' and '.') to values of at most 63 such characters, like"
               + " {disk: ssd}")
   private Map<String, @Size(max = LabelRules.MAX_NAME_LENGTH) String> nodeSelector;
+
+  /**
+   * Seconds after the job ended (Succeeded, Failed, Skipped or Rejected, from status.finishedAt)
+   * when the controller deletes it, with its Pod; 0 deletes it as soon as it ends. Optional;
+   * without it the policy's finishedJobTTL applies, and without that the job is kept.
+   */
+  @Min(0)
+  @Max(MAX_TTL_SECONDS)
+  private Integer ttlSecondsAfterFinished;
 
   /**
    * Requests (reserved) and limits (measured against, never enforced) per resource name. The
@@ -182,6 +197,14 @@ public class BatchJobSpec {
 
   public void setNodeSelector(Map<String, String> nodeSelector) {
     this.nodeSelector = nodeSelector;
+  }
+
+  public Integer getTtlSecondsAfterFinished() {
+    return ttlSecondsAfterFinished;
+  }
+
+  public void setTtlSecondsAfterFinished(Integer ttlSecondsAfterFinished) {
+    this.ttlSecondsAfterFinished = ttlSecondsAfterFinished;
   }
 
   public Resources getResources() {

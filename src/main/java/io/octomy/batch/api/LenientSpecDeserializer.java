@@ -52,6 +52,7 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
                           v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), STRINGS));
                   case "suspend" -> spec.setSuspend(bool(v));
                   case "nodeSelector" -> spec.setNodeSelector(labels(v));
+                  case "ttlSecondsAfterFinished" -> spec.setTtlSecondsAfterFinished(seconds(v));
                   case "resources" ->
                       spec.setResources(v.isNull() ? null : codec.treeToValue(v, Resources.class));
                   case "template" ->
@@ -65,6 +66,17 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
               }
             });
     return spec;
+  }
+
+  /** A whole number of seconds from 0 to an int32's most: "60" or 1.5 is malformed. */
+  private static Integer seconds(JsonNode v) {
+    if (v.isNull()) {
+      return null;
+    }
+    if (!v.canConvertToInt() || !v.isIntegralNumber() || v.intValue() < 0) {
+      throw new IllegalArgumentException("not a whole number of seconds");
+    }
+    return v.intValue();
   }
 
   /**

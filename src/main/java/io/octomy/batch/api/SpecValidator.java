@@ -39,6 +39,7 @@ public final class SpecValidator {
           "locks",
           "suspend",
           "nodeSelector",
+          "ttlSecondsAfterFinished",
           "resources",
           "template");
   private static final Set<String> RESOURCES_FIELDS = Set.of("requests", "limits");
@@ -133,6 +134,7 @@ public final class SpecValidator {
     locks(spec.get("locks"), out);
     suspend(spec.get("suspend"), out);
     nodeSelector(spec.get("nodeSelector"), out);
+    ttl(spec.get("ttlSecondsAfterFinished"), out);
     resources(spec.get("resources"), out);
     template.accept(out);
     return sentences(out);
@@ -229,6 +231,20 @@ public final class SpecValidator {
   private static void suspend(JsonNode v, List<String> out) {
     if (v != null && !v.isNull() && !v.isBoolean()) {
       out.add("spec.suspend is " + kind(v) + "; write true (held) or false");
+    }
+  }
+
+  private static void ttl(JsonNode v, List<String> out) {
+    if (v == null || v.isNull()) {
+      return;
+    }
+    if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 0) {
+      out.add(
+          "spec.ttlSecondsAfterFinished is "
+              + kind(v)
+              + "; write a whole number of seconds from 0 to "
+              + BatchJobSpec.MAX_TTL_SECONDS
+              + ", like 86400 (delete the job a day after it ended)");
     }
   }
 

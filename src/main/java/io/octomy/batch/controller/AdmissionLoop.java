@@ -141,6 +141,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private final SnapshotBuilder snapshots = new SnapshotBuilder();
   private final StatusWriteGate gate;
   private final ReservationFinalizer finalizer;
+  private final FinishedJobCleanup cleanup;
+  private final ClusterWriter writer;
   private final Clock clock;
 
   private final ScheduledExecutorService loop;
@@ -158,7 +160,23 @@ public final class AdmissionLoop implements AutoCloseable {
       Clock clock,
       ControllerMetrics metrics,
       Settings settings) {
+    this(view, writer, policy, clock, metrics, settings, null);
+  }
+
+  /**
+   * The loop with the clean-up's timers given (null: this loop's own scheduler); for tests in this
+   * package, which move the clock by hand.
+   */
+  AdmissionLoop(
+      ClusterView view,
+      ClusterWriter writer,
+      Policy policy,
+      Clock clock,
+      ControllerMetrics metrics,
+      Settings settings,
+      FinishedJobCleanup.Timers timers) {
     this.view = view;
+    this.writer = writer;
     this.clock = clock;
     this.metrics = metrics;
     this.settings = settings;
@@ -177,6 +195,14 @@ public final class AdmissionLoop implements AutoCloseable {
         new WriteStep(writer, metrics, gate, assumed, writers, events, this::writeAnswered);
     this.liveness = new SilentNodeMarker(writer, policy.nodeHeartbeatTimeout());
     this.finalizer = new ReservationFinalizer(settings.finalizerRelease());
+    this.cleanup =
+        new FinishedJobCleanup(
+            policy.finishedJobTTL(),
+            timers != null
+                ? timers
+                : (delay, wake) ->
+                    scheduleUnlessClosed(wake, delay.toNanos(), TimeUnit.NANOSECONDS),
+            this::requestPass);
   }
 
   /**
@@ -339,7 +365,8 @@ public final class AdmissionLoop implements AutoCloseable {
     JobsByKey byKey = new JobsByKey(jobs);
 
     readBack.settle(byKey);
-    DecisionStep.Decided decided = deciding.decide(jobs, nodes, byKey, now);
+    DecisionStep.Decided decided =
+        deciding.decide(jobs, nodes, byKey, now, cleanup.records().views(byKey, now));
     lastPass = new LastPass(decided.snapshot(), decided.result(), decided.memory());
     metrics.recordPass(decided.decideTime());
     long t1 = System.nanoTime();
@@ -349,10 +376,16 @@ public final class AdmissionLoop implements AutoCloseable {
     List<StatusWrite> writes = new ArrayList<>(decided.writes());
     writes.addAll(followed.writes());
     writing.deletePods(followed.podsToDelete());
-    CompletableFuture<WriteStep.Written> written =
+    CompletableFuture<WriteStep.Written> statusWrites =
         writing.send(followed.podsToCreate(), writes, now, runs::podNotCreated);
     List<BatchJob> released = finalizer.toRelease(jobs, snapshots, assumed, gate);
     CompletableFuture<Integer> releaseConflicts = writing.release(released, finalizer);
+    CompletableFuture<Void> cleaned =
+        cleanup.send(
+            cleanup.due(jobs, gate, now), cleanup.stale(byKey), view.jobPods(), writer, writers);
+    CompletableFuture<Void> read = cleanup.readRecords(jobs, writer, writers);
+    CompletableFuture<WriteStep.Written> written =
+        statusWrites.thenCombine(cleaned.thenCombine(read, (c, r) -> r), (w, c) -> w);
     SilentNodeMarker.Marked marked = liveness.mark(nodes, now);
     if (t0 - gaugesDue >= 0) {
       updateGauges(jobs, decided.result());

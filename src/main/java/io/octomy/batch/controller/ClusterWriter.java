@@ -8,6 +8,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
@@ -65,6 +66,26 @@ public interface ClusterWriter {
    * ended without an answer landed.
    */
   ReadBack readJob(String namespace, String name);
+
+  /**
+   * Deletes a finished job on its uid (a precondition: a job re-created under the same name is
+   * refused with 409, {@link Result#CONFLICT}), its Pods left to follow. {@link Result#GONE} when
+   * it is gone already.
+   */
+  Result deleteJob(BatchJob job);
+
+  /**
+   * Reads the namespace's record of jobs deleted after they succeeded ({@link CleanedUpJobs}) from
+   * the server: its data (empty when there is none yet), or null when there was no answer.
+   */
+  Map<String, String> readCleanedUp(String namespace);
+
+  /**
+   * Changes the namespace's record of jobs deleted after they succeeded, creating it when missing,
+   * conditional on the version read (a refused write is read and tried again): the data written, or
+   * null when it did not land.
+   */
+  Map<String, String> writeCleanedUp(String namespace, UnaryOperator<Map<String, String>> change);
 
   /** Creates the Pod; one that already exists counts as created. False on failure. */
   boolean createPod(Pod pod);

@@ -4,6 +4,7 @@ import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.JobKey;
+import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.PassMemory;
 import io.octomy.batch.admission.RememberedPass;
 import io.octomy.batch.admission.Snapshot;
@@ -68,6 +69,19 @@ final class DecisionStep {
   }
 
   Decided decide(List<BatchJob> jobs, List<BatchNode> nodes, JobsByKey byKey, Instant now) {
+    return decide(jobs, nodes, byKey, now, List.of());
+  }
+
+  /**
+   * A pass over the cached jobs and nodes; {@code cleanedUp} are the views of jobs deleted after
+   * they succeeded ({@link CleanedUpJobs}), which dependants resolve against and nothing decides.
+   */
+  Decided decide(
+      List<BatchJob> jobs,
+      List<BatchNode> nodes,
+      JobsByKey byKey,
+      Instant now,
+      List<JobView> cleanedUp) {
     // Forget assumptions the cache has caught up with (or whose job is gone).
     assumed.retainOnly(
         k -> {
@@ -77,7 +91,8 @@ final class DecisionStep {
     gate.retain(byKey);
 
     long t0 = System.nanoTime();
-    SnapshotBuilder.PassViews views = snapshots.buildForPass(jobs, nodes, assumed, policy, now);
+    SnapshotBuilder.PassViews views =
+        snapshots.buildForPass(jobs, nodes, assumed, policy, now, cleanedUp);
     Snapshot snapshot = views.snapshot();
     RememberedPass pass = AdmissionPass.decide(snapshot, memory);
     memory = pass.memory();

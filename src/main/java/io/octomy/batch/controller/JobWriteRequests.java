@@ -3,11 +3,13 @@ package io.octomy.batch.controller;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.controller.ClusterWriter.FinalizersWritten;
 import io.octomy.batch.controller.ClusterWriter.Result;
@@ -90,6 +92,34 @@ public final class JobWriteRequests {
       return Result.GONE;
     }
     logRefusal("status write", update, answer);
+    return Result.FAILED;
+  }
+
+  /**
+   * Deletes the job on its uid (DeleteOptions' precondition: another object of the same name gets
+   * 409), its dependants (Pods) deleted after it by the garbage collector.
+   */
+  Result deleteOnUid(BatchJob job) {
+    ObjectNode options = Serialization.jsonMapper().createObjectNode();
+    options.put("kind", "DeleteOptions").put("apiVersion", "v1");
+    options.putObject("preconditions").put("uid", job.getMetadata().getUid());
+    options.put("propagationPolicy", "Background");
+    HttpResponse<byte[]> answer =
+        send(job, "", builder -> builder.delete("application/json", options.toString()));
+    if (answer == null) {
+      return Result.FAILED;
+    }
+    int code = answer.code();
+    if (HttpResponse.isSuccessful(code)) {
+      return Result.WRITTEN;
+    }
+    if (code == 409) {
+      return Result.CONFLICT;
+    }
+    if (code == 404) {
+      return Result.GONE;
+    }
+    logRefusal("deleting", job, answer);
     return Result.FAILED;
   }
 

@@ -47,11 +47,13 @@ public final class KubernetesWriter implements ClusterWriter {
   private final JobWriteRequests requests;
   private final Clock clock;
   private final RepeatedEvents series = new RepeatedEvents();
+  private final CleanedUpRecordWriter records;
 
   public KubernetesWriter(KubernetesClient client, Clock clock) {
     this.client = client;
     this.clock = clock;
     this.requests = new JobWriteRequests(client);
+    this.records = new CleanedUpRecordWriter(client);
   }
 
   @Override
@@ -143,6 +145,22 @@ public final class KubernetesWriter implements ClusterWriter {
           e.getMessage());
       return false;
     }
+  }
+
+  @Override
+  public Result deleteJob(BatchJob job) {
+    return requests.deleteOnUid(job);
+  }
+
+  @Override
+  public Map<String, String> readCleanedUp(String namespace) {
+    return records.read(namespace);
+  }
+
+  @Override
+  public Map<String, String> writeCleanedUp(
+      String namespace, UnaryOperator<Map<String, String>> change) {
+    return records.write(namespace, change);
   }
 
   @Override

@@ -132,6 +132,20 @@ public final class SnapshotBuilder {
       AssumedAdmissions assumed,
       Policy policy,
       Instant now) {
+    return buildForPass(jobs, nodes, assumed, policy, now, List.of());
+  }
+
+  /**
+   * The snapshot with {@code extra} views after the cached jobs' (finished ones only: they are
+   * never decided, so no index of a decision reaches past {@link PassViews#jobs}).
+   */
+  PassViews buildForPass(
+      List<BatchJob> jobs,
+      Collection<BatchNode> nodes,
+      AssumedAdmissions assumed,
+      Policy policy,
+      Instant now,
+      List<JobView> extra) {
     List<JobView> jobViews = new ArrayList<>(jobs.size());
     List<BatchJob> viewed = new ArrayList<>(jobs.size());
     List<WrittenDecision> written = new ArrayList<>(jobs.size());
@@ -159,6 +173,7 @@ public final class SnapshotBuilder {
       built.values().removeIf(b -> b.lastBuild != current);
       validation.retain(built.keySet());
     }
+    jobViews.addAll(extra);
     List<NodeView> nodeViews = new ArrayList<>(nodes.size());
     Set<String> known = null; // the uids of the cached jobs, gathered once a node reports a run
     for (BatchNode node : nodes) {

@@ -11,15 +11,32 @@ import java.util.stream.Collectors;
  *
  * @param budgets per namespace: resource name to the most that admitted and running jobs of the
  *     namespace may request together; a namespace or resource not listed is unbounded
+ * @param finishedJobTTL how long after it ended a finished job is deleted when its spec does not
+ *     say (ttlSecondsAfterFinished); null keeps finished jobs
  */
 public record Policy(
     ModeTable modes,
     PriorityPolicy priority,
     Map<String, GroupPolicy> groups,
     Map<String, Map<String, Long>> budgets,
-    Duration nodeHeartbeatTimeout) {
+    Duration nodeHeartbeatTimeout,
+    Duration finishedJobTTL) {
+
+  /** A policy that keeps finished jobs. */
+  public Policy(
+      ModeTable modes,
+      PriorityPolicy priority,
+      Map<String, GroupPolicy> groups,
+      Map<String, Map<String, Long>> budgets,
+      Duration nodeHeartbeatTimeout) {
+    this(modes, priority, groups, budgets, nodeHeartbeatTimeout, null);
+  }
 
   public Policy {
+    if (finishedJobTTL != null && finishedJobTTL.isNegative()) {
+      throw new IllegalArgumentException(
+          "finishedJobTTL is " + finishedJobTTL + "; write 0s or more, like 24h, or leave it out");
+    }
     Objects.requireNonNull(modes, "modes");
     Objects.requireNonNull(priority, "priority");
     if (nodeHeartbeatTimeout == null
@@ -60,6 +77,11 @@ public record Policy(
         Map.of(),
         Map.of(),
         Duration.ofSeconds(60));
+  }
+
+  /** This policy with finished jobs deleted {@code ttl} after they ended (null keeps them). */
+  public Policy withFinishedJobTTL(Duration ttl) {
+    return new Policy(modes, priority, groups, budgets, nodeHeartbeatTimeout, ttl);
   }
 
   /** The cap of a group; a group not listed has maxRunning 1. */

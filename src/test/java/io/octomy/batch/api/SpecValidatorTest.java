@@ -46,6 +46,10 @@ class SpecValidatorTest {
                 + "suspend: true\nnodeSelector: {disk: ssd, example.com/licence: fluent-2024,"
                 + " kubernetes.io/os: linux, spare: ''}"),
         Arguments.of("released", TEMPLATE + "suspend: false\nnodeSelector: {}"),
+        Arguments.of("deleted as soon as it ends", TEMPLATE + "ttlSecondsAfterFinished: 0"),
+        Arguments.of(
+            "the longest clean-up delay, an int32",
+            TEMPLATE + "ttlSecondsAfterFinished: 2147483647"),
         Arguments.of(
             "the largest quantity, 2^53 - 1",
             TEMPLATE + "resources: {requests: {example.com/x: 9007199254740991}}"));
@@ -127,6 +131,19 @@ class SpecValidatorTest {
             "suspend as a string",
             TEMPLATE + "suspend: 'yes'",
             "spec.suspend is a string; write true (held) or false"),
+        bad(
+            "ttlSecondsAfterFinished negative",
+            TEMPLATE + "ttlSecondsAfterFinished: -1",
+            "spec.ttlSecondsAfterFinished is the number -1; write a whole number of seconds from 0"
+                + " to 2147483647, like 86400"),
+        bad(
+            "ttlSecondsAfterFinished as a duration text",
+            TEMPLATE + "ttlSecondsAfterFinished: 1h",
+            "spec.ttlSecondsAfterFinished is a string; write a whole number of seconds"),
+        bad(
+            "ttlSecondsAfterFinished beyond an int32",
+            TEMPLATE + "ttlSecondsAfterFinished: 2147483648",
+            "spec.ttlSecondsAfterFinished is the number 2147483648; write a whole number"),
         bad(
             "nodeSelector as a list",
             TEMPLATE + "nodeSelector: [disk=ssd]",

@@ -94,6 +94,22 @@ class AdmissionLoopPipelineTest {
     }
 
     @Override
+    public Result deleteJob(BatchJob job) {
+      return cluster.deleteJob(job);
+    }
+
+    @Override
+    public Map<String, String> readCleanedUp(String namespace) {
+      return cluster.readCleanedUp(namespace);
+    }
+
+    @Override
+    public Map<String, String> writeCleanedUp(
+        String namespace, UnaryOperator<Map<String, String>> change) {
+      return cluster.writeCleanedUp(namespace, change);
+    }
+
+    @Override
     public void recordEvent(BatchJob job, JobEvent event, int count) {
       cluster.recordEvent(job, event, count);
     }

@@ -1,6 +1,8 @@
 package io.octomy.batch.controller;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
@@ -75,6 +77,9 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   private List<BatchJob> cachedJobs = List.of();
   private List<BatchNode> cachedNodes = List.of();
   private List<Pod> cachedPods = List.of();
+  private final Map<String, ConfigMap> records = new TreeMap<>();
+  private final List<String> reads = new ArrayList<>();
+  private final List<String> jobsDeleted = new ArrayList<>();
 
   /** When true, every change is in the cache at once; when false, only after {@link #sync()}. */
   boolean autoSync = true;
@@ -485,6 +490,77 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   /** Jobs whose Pod the loop deleted, in order. */
   synchronized List<String> podsDeleted() {
     return List.copyOf(podsDeleted);
+  }
+
+  /**
+   * Deletes the job on its uid, as a DeleteOptions precondition does: 409 when the object of that
+   * name has another uid, 404 when none. A fault queued under {@code delete/NAME} makes one delete
+   * go unanswered.
+   */
+  @Override
+  public synchronized Result deleteJob(BatchJob job) {
+    if (nextFault("delete/" + job.getMetadata().getName()) != null) {
+      return Result.FAILED;
+    }
+    BatchJob current = jobs.get(key(job));
+    if (current == null) {
+      return Result.GONE;
+    }
+    if (!current.getMetadata().getUid().equals(job.getMetadata().getUid())) {
+      return Result.CONFLICT;
+    }
+    jobsDeleted.add(job.getMetadata().getName() + "@" + job.getMetadata().getUid());
+    delete(job.getMetadata().getName());
+    return Result.WRITTEN;
+  }
+
+  /** The deletes of jobs that landed, as {@code name@uid}, in order. */
+  synchronized List<String> jobsDeleted() {
+    return List.copyOf(jobsDeleted);
+  }
+
+  /** Reads past the cache; a fault queued under {@code record/NAMESPACE} goes unanswered. */
+  @Override
+  public synchronized Map<String, String> readCleanedUp(String namespace) {
+    if (nextFault("record/" + namespace) != null) {
+      return null;
+    }
+    ConfigMap cm = records.get(namespace);
+    reads.add(namespace);
+    return cm == null ? Map.of() : Map.copyOf(cm.getData());
+  }
+
+  /** The namespaces whose record was read, in order. */
+  synchronized List<String> recordReads() {
+    return List.copyOf(reads);
+  }
+
+  @Override
+  public synchronized Map<String, String> writeCleanedUp(
+      String namespace, UnaryOperator<Map<String, String>> change) {
+    if (nextFault("record/" + namespace) != null) {
+      return null;
+    }
+    ConfigMap cm =
+        records.computeIfAbsent(
+            namespace,
+            ns ->
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName(CleanedUpJobs.NAME)
+                    .withNamespace(ns)
+                    .endMetadata()
+                    .withData(new HashMap<>())
+                    .build());
+    cm.setData(new HashMap<>(change.apply(new HashMap<>(cm.getData()))));
+    stamp(cm);
+    return Map.copyOf(cm.getData());
+  }
+
+  /** The record of cleaned-up jobs of the namespace, as the server holds it (name to entry). */
+  synchronized Map<String, String> cleanedUp(String namespace) {
+    ConfigMap cm = records.get(namespace);
+    return cm == null ? Map.of() : Map.copyOf(cm.getData());
   }
 
   @Override

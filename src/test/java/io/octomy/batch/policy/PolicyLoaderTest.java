@@ -54,6 +54,7 @@ class PolicyLoaderTest {
         groups: {simulator: {maxRunning: 3}, optimizer: {}}
         budgets: {studio: {octomy.io/cpu-milli: 8000}}
         nodeHeartbeatTimeout: 90s
+        finishedJobTTL: 24h
         """,
             "p.yaml");
     assertThat(p.modes().percent(NodeMode.Interactive, GPU)).isEqualTo(10);
@@ -71,6 +72,8 @@ class PolicyLoaderTest {
     assertThat(p.maxRunning("optimizer")).isEqualTo(1);
     assertThat(p.budgets()).isEqualTo(Map.of("studio", Map.of(CPU, 8000L)));
     assertThat(p.nodeHeartbeatTimeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(p.finishedJobTTL()).isEqualTo(Duration.ofHours(24));
+    assertThat(Policy.defaults().finishedJobTTL()).as("unset keeps finished jobs").isNull();
   }
 
   static Stream<Arguments> errors() {
@@ -79,7 +82,7 @@ class PolicyLoaderTest {
             "unknown top-level key",
             "priority: {}\nbudget: {studio: {}}\n",
             "policy p.yaml line 2",
-            "'budget' is not a policy key; the keys here are budgets, groups, modes, nodeHeartbeatTimeout, priority"),
+            "'budget' is not a policy key; the keys here are budgets, finishedJobTTL, groups, modes, nodeHeartbeatTimeout, priority"),
         Arguments.of(
             "unknown nested key",
             "priority:\n  aging: 5\n",
@@ -190,6 +193,16 @@ class PolicyLoaderTest {
             "nodeHeartbeatTimeout: 0s\n",
             "line 1, field nodeHeartbeatTimeout",
             "'0s' is not a positive duration"),
+        Arguments.of(
+            "a finished-job TTL written as a number of seconds",
+            "finishedJobTTL: 3600\n",
+            "line 1, field finishedJobTTL",
+            "3600"),
+        Arguments.of(
+            "a negative finished-job TTL",
+            "finishedJobTTL: -1h\n",
+            "line 1, field finishedJobTTL",
+            "-1h"),
         Arguments.of(
             "a duration beyond 64 bits of nanoseconds",
             "priority:\n  starvationAfter: 9999999h\n",

@@ -53,6 +53,12 @@ final class ConformanceCases {
                     "suspend: true\n  nodeSelector: {disk: ssd, kubernetes.io/os: linux, spare:"
                         + " ''}")),
             bad("job-suspend-string", jobSpec("suspend: \"yes\"")),
+            good("job-ttl-zero", jobSpec("ttlSecondsAfterFinished: 0")),
+            good("job-ttl-int32", jobSpec("ttlSecondsAfterFinished: 2147483647")),
+            bad("job-ttl-negative", jobSpec("ttlSecondsAfterFinished: -1")),
+            bad("job-ttl-beyond-int32", jobSpec("ttlSecondsAfterFinished: 2147483648")),
+            bad("job-ttl-string", jobSpec("ttlSecondsAfterFinished: 1h")),
+            bad("job-ttl-fraction", jobSpec("ttlSecondsAfterFinished: 1.5")),
             bad("job-node-selector-list", jobSpec("nodeSelector: [disk]")),
             bad("job-node-selector-bad-key", jobSpec("nodeSelector: {-disk: ssd}")),
             bad("job-node-selector-bad-value", jobSpec("nodeSelector: {disk: \"fast ssd\"}")),

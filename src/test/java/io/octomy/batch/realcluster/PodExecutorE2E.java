@@ -150,6 +150,47 @@ class PodExecutorE2E {
     Eventually.within(90, () -> assertThat(phase(ns, "next")).isEqualTo(JobPhase.Succeeded));
   }
 
+  @Test
+  void aFinishedJobGoesWithItsPodAfterItsTtlAndStillCountsForADependantCreatedLater() {
+    String ns = product.cluster().namespace("pod-ttl");
+    apply(
+        ns,
+        ClusterModeE2E.job("short", "requests: {example.com/pod-slots: 1}", "exit 0")
+            .replace("\n  template:", "\n  ttlSecondsAfterFinished: 5\n  template:"));
+    Eventually.within(90, () -> assertThat(phase(ns, "short")).isEqualTo(JobPhase.Succeeded));
+    String uid =
+        admin
+            .resources(BatchJob.class)
+            .inNamespace(ns)
+            .withName("short")
+            .get()
+            .getMetadata()
+            .getUid();
+    assertThat(jobPod(ns, "short").getMetadata().getLabels()).containsEntry(Labels.JOB_UID, uid);
+    Eventually.within(
+        60,
+        () -> {
+          assertThat(admin.resources(BatchJob.class).inNamespace(ns).withName("short").get())
+              .isNull();
+          assertThat(admin.pods().inNamespace(ns).withLabel(Labels.JOB, "short").list().getItems())
+              .isEmpty();
+        });
+    assertThat(
+            admin
+                .configMaps()
+                .inNamespace(ns)
+                .withName("octomy-batch-succeeded-jobs")
+                .get()
+                .getData())
+        .hasEntrySatisfying("short", entry -> assertThat(entry).endsWith(" " + uid));
+
+    apply(
+        ns,
+        ClusterModeE2E.job("after-short", "requests: {example.com/pod-slots: 1}", "exit 0")
+            .replace("\n  template:", "\n  after: [short]\n  template:"));
+    Eventually.within(90, () -> assertThat(phase(ns, "after-short")).isEqualTo(JobPhase.Succeeded));
+  }
+
   private static Pod jobPod(String ns, String job) {
     List<Pod> pods = admin.pods().inNamespace(ns).withLabel(Labels.JOB, job).list().getItems();
     assertThat(pods).hasSize(1);

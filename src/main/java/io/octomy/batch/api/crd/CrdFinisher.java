@@ -74,6 +74,7 @@ public final class CrdFinisher {
     ObjectNode schema = (ObjectNode) version.path("schema").path("openAPIV3Schema");
     docs.describe(schema, kind);
     boundQuantityMaps(schema);
+    wholeBounds(schema);
     if (kind == BatchJob.class) {
       LaunchFieldsSchema.type(
           (ObjectNode) schema.path("properties").path("spec").path("properties").path("template"));
@@ -103,6 +104,26 @@ public final class CrdFinisher {
     ArrayNode replacement = version.arrayNode();
     ordered.forEach(replacement::add);
     version.set("additionalPrinterColumns", replacement);
+  }
+
+  /**
+   * An integer field's bounds as whole numbers: the generator writes {@code @Min(0)} as {@code
+   * 0.0}, and an API server quotes the bound as written in its refusal.
+   */
+  private static void wholeBounds(JsonNode node) {
+    if (node instanceof ObjectNode obj) {
+      if ("integer".equals(obj.path("type").asText())) {
+        for (String bound : List.of("minimum", "maximum")) {
+          JsonNode b = obj.get(bound);
+          if (b != null && b.isFloatingPointNumber() && b.asDouble() == Math.rint(b.asDouble())) {
+            obj.put(bound, (long) b.asDouble());
+          }
+        }
+      }
+      obj.elements().forEachRemaining(CrdFinisher::wholeBounds);
+    } else if (node instanceof ArrayNode arr) {
+      arr.forEach(CrdFinisher::wholeBounds);
+    }
   }
 
   /**
