@@ -32,6 +32,7 @@ final class PolicyFile {
     public PriorityNumber agingPerMinute;
     public PriorityNumber agingCeiling;
     public GoText starvationAfter;
+    public PriorityNumber fairShareWeight;
   }
 
   static final class GroupFile {
