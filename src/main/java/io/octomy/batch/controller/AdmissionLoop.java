@@ -8,6 +8,7 @@ import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchQueue;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Clock;
 import java.time.Duration;
@@ -138,6 +139,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final RunFollower runs;
   private final WriteStep writing;
   private final SilentNodeMarker liveness;
+  private final QueueStatusWriter queueStatuses;
   private final SnapshotBuilder snapshots = new SnapshotBuilder();
   private final StatusWriteGate gate;
   private final ReservationFinalizer finalizer;
@@ -176,6 +178,7 @@ public final class AdmissionLoop implements AutoCloseable {
     this.writing =
         new WriteStep(writer, metrics, gate, assumed, writers, events, this::writeAnswered);
     this.liveness = new SilentNodeMarker(writer, policy.nodeHeartbeatTimeout());
+    this.queueStatuses = new QueueStatusWriter(writer);
     this.finalizer = new ReservationFinalizer(settings.finalizerRelease());
   }
 
@@ -336,10 +339,12 @@ public final class AdmissionLoop implements AutoCloseable {
     Instant now = clock.instant();
     List<BatchJob> jobs = new ArrayList<>(view.jobs());
     List<BatchNode> nodes = new ArrayList<>(view.nodes());
+    List<BatchQueue> queues = new ArrayList<>(view.queues());
     JobsByKey byKey = new JobsByKey(jobs);
 
     readBack.settle(byKey);
-    DecisionStep.Decided decided = deciding.decide(jobs, nodes, byKey, now);
+    DecisionStep.Decided decided =
+        deciding.decide(jobs, nodes, QueueViews.of(queues, view.namespaces()), byKey, now);
     lastPass = new LastPass(decided.snapshot(), decided.result(), decided.memory());
     metrics.recordPass(decided.decideTime());
     long t1 = System.nanoTime();
@@ -354,6 +359,7 @@ public final class AdmissionLoop implements AutoCloseable {
     List<BatchJob> released = finalizer.toRelease(jobs, snapshots, assumed, gate);
     CompletableFuture<Integer> releaseConflicts = writing.release(released, finalizer);
     SilentNodeMarker.Marked marked = liveness.mark(nodes, now);
+    queueStatuses.write(queues, decided.queues(), now);
     if (t0 - gaugesDue >= 0) {
       updateGauges(jobs, decided.result());
       gaugesDue = t0 + GAUGE_PERIOD.toNanos();

@@ -5,6 +5,8 @@ import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.PassMemory;
+import io.octomy.batch.admission.QueueStanding;
+import io.octomy.batch.admission.QueueView;
 import io.octomy.batch.admission.RememberedPass;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
@@ -46,7 +48,8 @@ final class DecisionStep {
       int admitted,
       int skippedUnchanged,
       Duration decideTime,
-      PassMemory memory) {}
+      PassMemory memory,
+      List<QueueStanding> queues) {}
 
   private final AssumedAdmissions assumed;
   private final SnapshotBuilder snapshots;
@@ -68,6 +71,15 @@ final class DecisionStep {
   }
 
   Decided decide(List<BatchJob> jobs, List<BatchNode> nodes, JobsByKey byKey, Instant now) {
+    return decide(jobs, nodes, List.of(), byKey, now);
+  }
+
+  Decided decide(
+      List<BatchJob> jobs,
+      List<BatchNode> nodes,
+      List<QueueView> queues,
+      JobsByKey byKey,
+      Instant now) {
     // Forget assumptions the cache has caught up with (or whose job is gone).
     assumed.retainOnly(
         k -> {
@@ -77,7 +89,8 @@ final class DecisionStep {
     gate.retain(byKey);
 
     long t0 = System.nanoTime();
-    SnapshotBuilder.PassViews views = snapshots.buildForPass(jobs, nodes, assumed, policy, now);
+    SnapshotBuilder.PassViews views =
+        snapshots.buildForPass(jobs, nodes, queues, assumed, policy, now);
     Snapshot snapshot = views.snapshot();
     RememberedPass pass = AdmissionPass.decide(snapshot, memory);
     memory = pass.memory();
@@ -129,6 +142,7 @@ final class DecisionStep {
       }
       writes.add(new StatusWrite(job, c, admission));
     }
-    return new Decided(snapshot, result, writes, admitted, skipped, decideTime, memory);
+    return new Decided(
+        snapshot, result, writes, admitted, skipped, decideTime, memory, pass.queues());
   }
 }
