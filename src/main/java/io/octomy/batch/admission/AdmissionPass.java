@@ -148,6 +148,18 @@ public final class AdmissionPass {
         pass.standings());
   }
 
+  private FairShare newFairShare(boolean[] hasWork) {
+    double meanLife = policy.usageHalfLife().toMillis() / 1000.0 / Math.log(2);
+    return new FairShare(
+        queueTree,
+        queueLedger,
+        pool,
+        resources,
+        hasWork,
+        policy.priority().fairShareWeight(),
+        meanLife);
+  }
+
   /** How each BatchQueue stands after the pass's admissions, by name; empty without queues. */
   private List<QueueStanding> standings() {
     if (queueLedger == null) {
@@ -172,8 +184,7 @@ public final class AdmissionPass {
         }
       }
     }
-    FairShare after =
-        new FairShare(queueTree, queueLedger, pool, hasWork, policy.priority().fairShareWeight());
+    FairShare after = newFairShare(hasWork);
     Map<String, List<String>> conflicts = new HashMap<>();
     for (QueueView view : snapshot.queues()) {
       for (String ns : view.namespaces()) {
@@ -362,8 +373,7 @@ public final class AdmissionPass {
         hasWork[q] = true;
       }
     }
-    fairShare =
-        new FairShare(queueTree, queueLedger, pool, hasWork, policy.priority().fairShareWeight());
+    fairShare = newFairShare(hasWork);
     for (PreparedJob job : queued) {
       job.fairShare = fairShare.term(job.queue);
       job.effectivePriority = Quantities.add(job.effectivePriority, job.fairShare);

@@ -2,13 +2,15 @@ package io.octomy.batch.admission;
 
 /**
  * The fair-share term of the effective priority, per queue. A queue's usage is what its subtree
- * holds now, as a dominant share: the largest, over the resources, of held / what the ready nodes
- * offer. Among siblings with work (queued jobs or holdings in their subtree), each one's usage is
- * taken relative to all the siblings' usage, and divided by its deserved part (its weight over the
- * siblings' weights): a ratio of 1 is exactly its share. Level by level down the tree each ratio
- * gives a factor 2^-ratio (as Slurm's classic fair-share factor), the factors multiply, and the
- * term is {@code fairShareWeight} times the product, rounded: the full weight for a queue (and a
- * subtree) that holds nothing, a quarter of it for one of two equal queues holding everything.
+ * holds now plus what it ran (its decayed request x seconds, divided by the mean life of a second
+ * of usage, half-life / ln 2, so a queue that has held H for long counts 2H), as a dominant share:
+ * the largest, over the resources, of usage / what the ready nodes offer. Among siblings with work
+ * (queued jobs or holdings in their subtree), each one's usage is taken relative to all the
+ * siblings' usage, and divided by its deserved part (its weight over the siblings' weights): a
+ * ratio of 1 is exactly its share. Level by level down the tree each ratio gives a factor 2^-ratio
+ * (as Slurm's classic fair-share factor), the factors multiply, and the term is {@code
+ * fairShareWeight} times the product, rounded: the full weight for a queue (and a subtree) that
+ * holds nothing, a quarter of it for one of two equal queues holding everything.
  */
 final class FairShare {
 
@@ -17,19 +19,38 @@ final class FairShare {
   private final double[] deserved;
   private final long[] term;
 
-  FairShare(QueueTree tree, QueueLedger ledger, NodePool pool, boolean[] hasWork, long weight) {
+  FairShare(
+      QueueTree tree,
+      QueueLedger ledger,
+      NodePool pool,
+      ResourceIndex resources,
+      boolean[] hasWork,
+      long weight,
+      double meanLifeSeconds) {
     this.tree = tree;
     int n = tree.size();
-    int resources = pool.resourceCount();
-    long[] offer = new long[resources];
-    for (int r = 0; r < resources; r++) {
+    int count = pool.resourceCount();
+    long[] offer = new long[count];
+    for (int r = 0; r < count; r++) {
       offer[r] = pool.readyOthersOffer(r);
     }
     dominant = new double[n];
     for (int q = 0; q < n; q++) {
-      for (int r = 0; r < resources; r++) {
+      double[] past = new double[count];
+      QueueView view = tree.view(q);
+      if (view != null) {
+        view.pastUsage()
+            .forEach(
+                (name, value) -> {
+                  int id = resources.id(name);
+                  if (id >= 0 && value > 0) {
+                    past[id] = value / meanLifeSeconds;
+                  }
+                });
+      }
+      for (int r = 0; r < count; r++) {
         if (offer[r] > 0) {
-          dominant[q] = Math.max(dominant[q], (double) ledger.used(q, r) / offer[r]);
+          dominant[q] = Math.max(dominant[q], (ledger.used(q, r) + past[r]) / offer[r]);
         }
       }
     }

@@ -61,9 +61,10 @@
  *       not protect a job waiting at a queue gate.
  *   <li><b>Fair share.</b> With any BatchQueue in the snapshot, each Queued job's effective
  *       priority gains its queue's term from {@link io.octomy.batch.admission.FairShare}: from what
- *       the queues hold now (not yet from decayed past usage), up to {@code fairShareWeight}.
- *       Without a queue the term is 0 for everyone. A forecast keeps each queue's term as the
- *       snapshot made it.
+ *       the queues hold now and their decayed past usage ({@link
+ *       io.octomy.batch.admission.QueueView#pastUsage}), up to {@code fairShareWeight}. Without a
+ *       queue the term is 0 for everyone. A forecast keeps each queue's term as the snapshot made
+ *       it.
  *   <li><b>Arithmetic.</b> Whole numbers only (but the fair-share term, a rounded double); sums
  *       saturate at {@code Long.MAX_VALUE} (which can only make a job not fit), fractions are
  *       compared by exact 128-bit cross products.

@@ -18,6 +18,16 @@ public class BatchQueueStatus {
    */
   private String share;
 
+  /**
+   * What its subtree ran, per resource name: request x seconds, each second weighed by how long ago
+   * it was (halved every fairShare.usageHalfLife), as of decayedUsageAt. Kept here so a restarted
+   * controller goes on from it.
+   */
+  private Map<String, Long> decayedUsage;
+
+  /** When decayedUsage was taken (RFC 3339). */
+  private String decayedUsageAt;
+
   /** How many of its jobs are Queued. */
   private Long pending;
 
@@ -33,6 +43,22 @@ public class BatchQueueStatus {
 
   public void setUsage(Map<String, Long> usage) {
     this.usage = usage;
+  }
+
+  public Map<String, Long> getDecayedUsage() {
+    return decayedUsage;
+  }
+
+  public void setDecayedUsage(Map<String, Long> decayedUsage) {
+    this.decayedUsage = decayedUsage;
+  }
+
+  public String getDecayedUsageAt() {
+    return decayedUsageAt;
+  }
+
+  public void setDecayedUsageAt(String decayedUsageAt) {
+    this.decayedUsageAt = decayedUsageAt;
   }
 
   public String getShare() {

@@ -140,6 +140,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final WriteStep writing;
   private final SilentNodeMarker liveness;
   private final QueueStatusWriter queueStatuses;
+  private final QueueUsageMeter queueUsage;
   private final SnapshotBuilder snapshots = new SnapshotBuilder();
   private final StatusWriteGate gate;
   private final ReservationFinalizer finalizer;
@@ -179,6 +180,7 @@ public final class AdmissionLoop implements AutoCloseable {
         new WriteStep(writer, metrics, gate, assumed, writers, events, this::writeAnswered);
     this.liveness = new SilentNodeMarker(writer, policy.nodeHeartbeatTimeout());
     this.queueStatuses = new QueueStatusWriter(writer);
+    this.queueUsage = new QueueUsageMeter(policy.usageHalfLife());
     this.finalizer = new ReservationFinalizer(settings.finalizerRelease());
   }
 
@@ -344,7 +346,13 @@ public final class AdmissionLoop implements AutoCloseable {
 
     readBack.settle(byKey);
     DecisionStep.Decided decided =
-        deciding.decide(jobs, nodes, QueueViews.of(queues, view.namespaces()), byKey, now);
+        deciding.decide(
+            jobs,
+            nodes,
+            QueueViews.of(queues, view.namespaces(), queueUsage.at(queues, now)),
+            byKey,
+            now);
+    queueUsage.record(decided.queues(), now);
     lastPass = new LastPass(decided.snapshot(), decided.result(), decided.memory());
     metrics.recordPass(decided.decideTime());
     long t1 = System.nanoTime();
@@ -359,7 +367,7 @@ public final class AdmissionLoop implements AutoCloseable {
     List<BatchJob> released = finalizer.toRelease(jobs, snapshots, assumed, gate);
     CompletableFuture<Integer> releaseConflicts = writing.release(released, finalizer);
     SilentNodeMarker.Marked marked = liveness.mark(nodes, now);
-    queueStatuses.write(queues, decided.queues(), now);
+    queueStatuses.write(queues, decided.queues(), queueUsage, now);
     if (t0 - gaugesDue >= 0) {
       updateGauges(jobs, decided.result());
       gaugesDue = t0 + GAUGE_PERIOD.toNanos();

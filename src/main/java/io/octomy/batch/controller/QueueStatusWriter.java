@@ -4,7 +4,9 @@ import io.octomy.batch.admission.QueueStanding;
 import io.octomy.batch.api.BatchQueue;
 import io.octomy.batch.api.BatchQueueStatus;
 import io.octomy.batch.api.Conditions;
+import io.octomy.batch.api.StatusFields;
 import io.octomy.batch.vocabulary.ConditionTypes;
+import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -14,15 +16,20 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes each BatchQueue's status after a pass: what it holds, its share, its counts and its Ready
- * condition. Only when something in it changed, and at most once per {@link #MIN_INTERVAL} per
- * queue, so a busy pool does not turn every admission into a write of every queue (the quiet-system
- * rule BatchJob statuses follow); a change held back is written by a later pass.
+ * Writes each BatchQueue's status after a pass: what it holds, its share, its counts, its Ready
+ * condition and its decayed past usage. Only when something in it changed, and at most once per
+ * {@link #MIN_INTERVAL} per queue, so a busy pool does not turn every admission into a write of
+ * every queue (the quiet-system rule BatchJob statuses follow); a change held back is written by a
+ * later pass. The past usage changes all the time: it goes out with any other change, and on its
+ * own only once the value kept is {@link #KEEP_USAGE_EVERY} old (what a restart would lose).
  */
 final class QueueStatusWriter {
 
   /** The least time between two status writes of one queue. */
   static final Duration MIN_INTERVAL = Duration.ofSeconds(5);
+
+  /** The oldest a kept past usage may grow before it is written on its own. */
+  static final Duration KEEP_USAGE_EVERY = Duration.ofMinutes(5);
 
   private final ClusterWriter writer;
   private final Map<String, Instant> lastWritten = new HashMap<>();
@@ -32,7 +39,11 @@ final class QueueStatusWriter {
   }
 
   /** Writes the statuses that changed and are due; returns how many landed. */
-  int write(Collection<BatchQueue> queues, List<QueueStanding> standings, Instant now) {
+  int write(
+      Collection<BatchQueue> queues,
+      List<QueueStanding> standings,
+      QueueUsageMeter usage,
+      Instant now) {
     Map<String, QueueStanding> byName = new HashMap<>();
     standings.forEach(s -> byName.put(s.name(), s));
     lastWritten.keySet().retainAll(byName.keySet());
@@ -43,9 +54,13 @@ final class QueueStatusWriter {
       if (standing == null) {
         continue;
       }
+      BatchQueueStatus current = queue.getStatus();
       BatchQueueStatus status =
-          compose(standing, queue.getStatus(), queue.getMetadata().getGeneration(), now);
-      if (status.equals(queue.getStatus())) {
+          compose(standing, current, queue.getMetadata().getGeneration(), now);
+      Instant measuredAt = usage.decayedAt(name);
+      status.setDecayedUsage(usage.decayedUsage(name));
+      status.setDecayedUsageAt(measuredAt == null ? null : Times.format(measuredAt));
+      if (withoutUsage(status).equals(withoutUsage(current)) && !usageDue(current, status, now)) {
         continue;
       }
       Instant last = lastWritten.get(name);
@@ -81,6 +96,46 @@ final class QueueStatusWriter {
             generation,
             now));
     return s;
+  }
+
+  private static BatchQueueStatus withoutUsage(BatchQueueStatus status) {
+    if (status == null) {
+      return null;
+    }
+    BatchQueueStatus copy = StatusFields.of(BatchQueueStatus.class).copy(status);
+    copy.setDecayedUsage(null);
+    copy.setDecayedUsageAt(null);
+    return copy;
+  }
+
+  /**
+   * True when the past usage the status keeps is missing, or older than {@link #KEEP_USAGE_EVERY}
+   * and more than 1 % off the one measured now (so a queue whose usage has faded away, or stays
+   * flat, is not written again and again).
+   */
+  private static boolean usageDue(BatchQueueStatus current, BatchQueueStatus next, Instant now) {
+    if (current == null || current.getDecayedUsageAt() == null) {
+      return true;
+    }
+    try {
+      if (now.isBefore(Times.parse(current.getDecayedUsageAt()).plus(KEEP_USAGE_EVERY))) {
+        return false;
+      }
+    } catch (RuntimeException e) {
+      return true;
+    }
+    Map<String, Long> kept =
+        current.getDecayedUsage() == null ? Map.of() : current.getDecayedUsage();
+    Map<String, Long> measured = next.getDecayedUsage();
+    if (!kept.keySet().equals(measured.keySet())) {
+      return true;
+    }
+    for (Map.Entry<String, Long> e : measured.entrySet()) {
+      if (Math.abs(e.getValue() - kept.get(e.getKey())) * 100 > Math.max(1, e.getValue())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String share(double value) {

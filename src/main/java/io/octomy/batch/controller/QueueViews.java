@@ -21,6 +21,14 @@ final class QueueViews {
   private QueueViews() {}
 
   static List<QueueView> of(Collection<BatchQueue> queues, Collection<Namespace> namespaces) {
+    return of(queues, namespaces, Map.of());
+  }
+
+  /** The same, each with its past usage as {@link QueueUsageMeter} keeps it (by queue name). */
+  static List<QueueView> of(
+      Collection<BatchQueue> queues,
+      Collection<Namespace> namespaces,
+      Map<String, Map<String, Long>> pastUsage) {
     List<QueueView> views = new ArrayList<>(queues.size());
     for (BatchQueue queue : queues) {
       BatchQueueSpec spec = queue.getSpec() == null ? new BatchQueueSpec() : queue.getSpec();
@@ -47,7 +55,8 @@ final class QueueViews {
               BatchQueueSpec.weightOf(spec),
               spec.getMin(),
               spec.getMax(),
-              List.copyOf(held)));
+              List.copyOf(held),
+              pastUsage.getOrDefault(queue.getMetadata().getName(), Map.of())));
     }
     return views;
   }

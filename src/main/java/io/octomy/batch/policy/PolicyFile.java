@@ -24,6 +24,11 @@ final class PolicyFile {
   public Map<Label, GroupFile> groups;
   public Map<Label, Map<ResourceName, Quantity>> budgets;
   public Timeout nodeHeartbeatTimeout;
+  public FairShareFile fairShare;
+
+  static final class FairShareFile {
+    public Timeout usageHalfLife;
+  }
 
   static final class PriorityFile {
     public PriorityNumber guaranteed;

@@ -136,7 +136,10 @@ public final class PolicyLoader {
         p,
         groups,
         budgets,
-        f.nodeHeartbeatTimeout != null ? f.nodeHeartbeatTimeout.value() : d.nodeHeartbeatTimeout());
+        f.nodeHeartbeatTimeout != null ? f.nodeHeartbeatTimeout.value() : d.nodeHeartbeatTimeout(),
+        f.fairShare != null && f.fairShare.usageHalfLife != null
+            ? f.fairShare.usageHalfLife.value()
+            : d.usageHalfLife());
   }
 
   /** "policy.yaml line 4, field priority.agingPerMinute: 0.5 is a fraction; ..." */

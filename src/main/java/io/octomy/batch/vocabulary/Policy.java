@@ -11,15 +11,26 @@ import java.util.stream.Collectors;
  *
  * @param budgets per namespace: resource name to the most that admitted and running jobs of the
  *     namespace may request together; a namespace or resource not listed is unbounded
+ * @param usageHalfLife how fast a BatchQueue's past usage (request x run time) fades for fair share
  */
 public record Policy(
     ModeTable modes,
     PriorityPolicy priority,
     Map<String, GroupPolicy> groups,
     Map<String, Map<String, Long>> budgets,
-    Duration nodeHeartbeatTimeout) {
+    Duration nodeHeartbeatTimeout,
+    Duration usageHalfLife) {
+
+  /** The default half-life of a queue's past usage. */
+  public static final Duration DEFAULT_USAGE_HALF_LIFE = Duration.ofHours(1);
 
   public Policy {
+    if (usageHalfLife == null || usageHalfLife.isNegative() || usageHalfLife.isZero()) {
+      throw new IllegalArgumentException(
+          "fairShare.usageHalfLife is "
+              + usageHalfLife
+              + "; write a positive duration like 1h (past usage would never fade)");
+    }
     Objects.requireNonNull(modes, "modes");
     Objects.requireNonNull(priority, "priority");
     if (nodeHeartbeatTimeout == null
@@ -51,6 +62,16 @@ public record Policy(
                             + Quantities.MAX);
                   }
                 }));
+  }
+
+  /** A policy with the default usage half-life. */
+  public Policy(
+      ModeTable modes,
+      PriorityPolicy priority,
+      Map<String, GroupPolicy> groups,
+      Map<String, Map<String, Long>> budgets,
+      Duration nodeHeartbeatTimeout) {
+    this(modes, priority, groups, budgets, nodeHeartbeatTimeout, DEFAULT_USAGE_HALF_LIFE);
   }
 
   public static Policy defaults() {

@@ -53,6 +53,7 @@ final class Fixtures {
     private final Map<String, Long> min = new LinkedHashMap<>();
     private final Map<String, Long> max = new LinkedHashMap<>();
     private final List<String> namespaces = new ArrayList<>();
+    private final Map<String, Long> pastUsage = new LinkedHashMap<>();
 
     private QueueBuilder(String name) {
       this.name = name;
@@ -78,8 +79,14 @@ final class Fixtures {
       return this;
     }
 
+    /** What the queue ran: request x seconds, decayed to now. */
+    QueueBuilder pastUsage(String resource, long requestSeconds) {
+      pastUsage.put(resource, requestSeconds);
+      return this;
+    }
+
     QueueView build() {
-      return new QueueView(name, parent, weight, min, max, namespaces);
+      return new QueueView(name, parent, weight, min, max, namespaces, pastUsage);
     }
   }
 

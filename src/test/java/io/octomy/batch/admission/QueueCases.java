@@ -194,6 +194,21 @@ final class QueueCases {
             .expect("na/b1", waits(Reason.WaitingForCapacity))
             .expect("na/b2", waits(Reason.WaitingForCapacity)),
         scenario(
+                "past usage counts: of two queues holding nothing now, the one that ran the whole"
+                    + " pool for the last hour goes second",
+                world()
+                    .with(
+                        // 8000 for 3600 s, over the mean life of 3600 / ln 2 s: 5545 held, a
+                        // dominant share of 0.69, all the siblings' usage: 2^-2 x 1000 = 250
+                        queue("a").namespaces("na").pastUsage(CPU, 8000L * 3600),
+                        queue("b").namespaces("nb"))
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("x").namespace("na").requests(CPU, 8000).queuedMinutesAgo(1),
+                        job("y").namespace("nb").requests(CPU, 8000)))
+            .expect("nb/y", admitted("ws-1").priority(100 + 1000))
+            .expect("na/x", waits(Reason.WaitingForCapacity).priority(100 + 10 + 250)),
+        scenario(
                 "a three-level tree: shares are compared level by level, so the cohort below its"
                     + " share goes first, and within a cohort the child below its share",
                 world()
