@@ -23,8 +23,11 @@ public class BatchQueueSpec {
   /** The weight of a queue whose spec does not say. */
   public static final long DEFAULT_WEIGHT = 1;
 
-  /** The most namespaces one queue may list. */
-  public static final int MAX_NAMESPACES = 256;
+  /**
+   * The most namespaces one queue may list (a selector takes any number): bounded, with each name's
+   * length, so a real API server's cost estimate of the CEL rule stays within its budget.
+   */
+  public static final int MAX_NAMESPACES = 128;
 
   /** The largest weight: far beyond any ratio of shares a pool is split by. */
   public static final long MAX_WEIGHT = 1_000_000;
@@ -38,7 +41,7 @@ public class BatchQueueSpec {
   @ValidationRule(
       value = "self.all(n, size(n) <= 63 && n.matches('" + ResourceNames.DNS_LABEL_REGEX + "'))",
       message = "namespaces are DNS labels: lower-case letters, digits and '-', like team-a")
-  private List<String> namespaces;
+  private List<@Size(max = 63) String> namespaces;
 
   /** Namespaces whose labels hold every pair of matchLabels are held by this queue too. */
   private QueueNamespaceSelector namespaceSelector;
