@@ -145,10 +145,11 @@ public final class AdmissionPass {
             pass.queued,
             pass.indexByKey,
             pass.builtNodeOrders),
-        pass.standings());
+        QueueStandings.of(pass));
   }
 
-  private FairShare newFairShare(boolean[] hasWork) {
+  /** The fair-share terms and shares from the queues' holdings now, given which have work. */
+  FairShare newFairShare(boolean[] hasWork) {
     double meanLife = policy.usageHalfLife().toMillis() / 1000.0 / Math.log(2);
     return new FairShare(
         queueTree,
@@ -158,80 +159,6 @@ public final class AdmissionPass {
         hasWork,
         policy.priority().fairShareWeight(),
         meanLife);
-  }
-
-  /** How each BatchQueue stands after the pass's admissions, by name; empty without queues. */
-  private List<QueueStanding> standings() {
-    if (queueLedger == null) {
-      return List.of();
-    }
-    int n = queueTree.size();
-    long[] pending = new long[n];
-    long[] admitted = new long[n];
-    boolean[] hasWork = new boolean[n];
-    for (PreparedJob job : jobs) {
-      boolean queued = job.reading.phase == JobPhase.Queued;
-      boolean holds = queued ? job.reservedOn >= 0 : job.reading.phase.holdsReservation();
-      boolean waits = queued && !holds && !job.reading.held;
-      for (int q = job.queue, steps = 0;
-          q >= 0 && steps < n && (holds || waits);
-          q = queueTree.parent(q), steps++) {
-        hasWork[q] = true;
-        if (holds) {
-          admitted[q]++;
-        } else {
-          pending[q]++;
-        }
-      }
-    }
-    FairShare after = newFairShare(hasWork);
-    Map<String, List<String>> conflicts = new HashMap<>();
-    for (QueueView view : snapshot.queues()) {
-      for (String ns : view.namespaces()) {
-        List<String> others = new ArrayList<>(queueTree.claimants(ns));
-        others.remove(view.name());
-        if (!others.isEmpty()) {
-          conflicts
-              .computeIfAbsent(view.name(), k -> new ArrayList<>())
-              .add(
-                  "namespace "
-                      + ns
-                      + " is claimed by queue "
-                      + String.join(" and ", others)
-                      + " too");
-        }
-      }
-    }
-    List<QueueStanding> out = new ArrayList<>();
-    for (int q = 0; q < queueTree.defaultQueue(); q++) {
-      Map<String, Long> usage = new java.util.TreeMap<>();
-      for (int r = 0; r < resources.count(); r++) {
-        if (queueLedger.used(q, r) > 0) {
-          usage.put(resources.name(r), queueLedger.used(q, r));
-        }
-      }
-      String problem = null;
-      if (queueTree.cycle(q) != null) {
-        problem =
-            (queueTree.onCycle(q) ? "in a cycle of parents (" : "below a cycle of parents (")
-                + queueTree.cycle(q)
-                + "): its jobs wait until one spec.parent breaks it.";
-      } else if (conflicts.containsKey(queueTree.name(q))) {
-        problem =
-            String.join("; ", conflicts.get(queueTree.name(q)))
-                + ": the jobs there wait until one queue lets the namespace go.";
-      }
-      out.add(
-          new QueueStanding(
-              queueTree.name(q),
-              usage,
-              after.dominant(q),
-              after.deserved(q),
-              pending[q],
-              admitted[q],
-              problem));
-    }
-    return out;
   }
 
   /**
@@ -632,6 +559,10 @@ public final class AdmissionPass {
 
   Reservations reservations() {
     return reservations;
+  }
+
+  ResourceIndex resources() {
+    return resources;
   }
 
   /** The queues of the snapshot, the default queue last. */

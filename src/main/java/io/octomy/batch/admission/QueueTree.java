@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * The BatchQueues of a snapshot as a tree of numbers: queues are numbered in name order, and the
@@ -54,7 +55,7 @@ final class QueueTree {
     for (int q = 0; q < n; q++) {
       Integer p = sorted.get(q).parent() == null ? null : byName.get(sorted.get(q).parent());
       parent[q] = p == null ? -1 : p;
-      for (String ns : new java.util.TreeSet<>(sorted.get(q).namespaces())) {
+      for (String ns : new TreeSet<>(sorted.get(q).namespaces())) {
         claims.computeIfAbsent(ns, k -> new ArrayList<>()).add(names[q]);
       }
     }

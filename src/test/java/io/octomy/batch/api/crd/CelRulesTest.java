@@ -11,6 +11,7 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -160,7 +161,7 @@ class CelRulesTest {
 
   /** Rule locations and their samples, as pairs (more than Map.of takes). */
   private static Map<String, Samples> samples(Object... pairs) {
-    Map<String, Samples> map = new java.util.LinkedHashMap<>();
+    Map<String, Samples> map = new LinkedHashMap<>();
     for (int i = 0; i < pairs.length; i += 2) {
       map.put((String) pairs[i], (Samples) pairs[i + 1]);
     }
