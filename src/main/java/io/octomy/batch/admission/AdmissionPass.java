@@ -3,6 +3,7 @@ package io.octomy.batch.admission;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
+import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,11 +19,11 @@ import java.util.Set;
  * <p>Queued jobs are considered in order of effective priority (highest first), ties by queuedAt
  * (oldest first), then namespace and name. Each is checked, in this order, for: an invalid spec, a
  * dependency cycle, a hold ({@code suspend}: reason Held, nothing else looked at), the rest of its
- * dependencies, locks, its group cap, its namespace budget and capacity (on the nodes its
- * nodeSelector selects). The first check that fails decides. An admission is reserved (node
- * allocation, locks, group slot, budget) before the next job is looked at, so one pass never
- * overcommits anything. Admitted and Running jobs of the snapshot only hold what they requested;
- * they get no decision.
+ * dependencies, locks, its group cap, its namespace budget, its BatchQueue (a namespace two queues
+ * claim, a cycle of parents, the queue's max) and capacity (on the nodes its nodeSelector selects).
+ * The first check that fails decides. An admission is reserved (node allocation, locks, group slot,
+ * budget, queue usage) before the next job is looked at, so one pass never overcommits anything.
+ * Admitted and Running jobs of the snapshot only hold what they requested; they get no decision.
  *
  * <p>The pass reads no clock but {@link Snapshot#now()}, uses whole-number arithmetic only, and
  * gives the same result for the same snapshot whatever the order of its lists.
@@ -66,6 +67,12 @@ public final class AdmissionPass {
   private final Placement placement;
   private final MostFreeNotes mostFreeNotes;
   private final Reservations reservations;
+  private final QueueTree queueTree;
+
+  /** What each queue holds against its max; null while the snapshot has no queue. */
+  private final QueueLedger queueLedger;
+
+  private FairShare fairShare;
   private StarvationGuard guard;
   private DependencyGraph dependencies;
 
@@ -103,6 +110,11 @@ public final class AdmissionPass {
     this.placement = new Placement(pool);
     this.mostFreeNotes = new MostFreeNotes(pool);
     this.reservations = new Reservations(policy, resources, scopes);
+    this.queueTree = new QueueTree(snapshot.queues());
+    this.queueLedger = queueTree.active() ? new QueueLedger(queueTree, resources) : null;
+    if (queueLedger != null) {
+      reservations.countQueues(queueLedger);
+    }
     this.guard = newGuard();
     this.indexByKey = new KeyIndex(snapshot.jobs().size());
   }
@@ -132,7 +144,21 @@ public final class AdmissionPass {
             pass.readings,
             pass.queued,
             pass.indexByKey,
-            pass.builtNodeOrders));
+            pass.builtNodeOrders),
+        QueueStandings.of(pass));
+  }
+
+  /** The fair-share terms and shares from the queues' holdings now, given which have work. */
+  FairShare newFairShare(boolean[] hasWork) {
+    double meanLife = policy.usageHalfLife().toMillis() / 1000.0 / Math.log(2);
+    return new FairShare(
+        queueTree,
+        queueLedger,
+        pool,
+        resources,
+        hasWork,
+        policy.priority().fairShareWeight(),
+        meanLife);
   }
 
   /**
@@ -212,6 +238,9 @@ public final class AdmissionPass {
         throw new IllegalArgumentException("snapshot lists job " + job.key + " twice");
       }
       jobs.add(job);
+      if (queueLedger != null) {
+        job.queue = queueTree.queueOf(view.namespace());
+      }
       JobPhase phase = reading.phase;
       phases[index] = phase;
       hasAfter[index] = reading.afterKeys.length > 0;
@@ -237,6 +266,9 @@ public final class AdmissionPass {
       }
     }
     reservations.sortExisting();
+    if (queueLedger != null) {
+      addFairShare();
+    }
     pool.index(memory.nodeOrders());
     if (keepNodeOrders) {
       builtNodeOrders = pool.freeSpace().orders();
@@ -249,6 +281,30 @@ public final class AdmissionPass {
     //    order when there is one, which the sort then only mends.
     queued = memory.inLastOrder(queued, lastRanks);
     queued.sort(PASS_ORDER);
+  }
+
+  /**
+   * Step 2b: the fair-share term of each Queued job's queue, from what the queues hold now, added
+   * to its effective priority before the order is made.
+   */
+  private void addFairShare() {
+    boolean[] hasWork = new boolean[queueTree.size()];
+    for (PreparedJob job : jobs) {
+      boolean works =
+          job.reading.phase == JobPhase.Queued
+              ? !job.reading.held
+              : job.reading.phase.holdsReservation();
+      for (int q = job.queue, steps = 0;
+          works && q >= 0 && steps < hasWork.length;
+          q = queueTree.parent(q), steps++) {
+        hasWork[q] = true;
+      }
+    }
+    fairShare = newFairShare(hasWork);
+    for (PreparedJob job : queued) {
+      job.fairShare = fairShare.term(job.queue);
+      job.effectivePriority = Quantities.add(job.effectivePriority, job.fairShare);
+    }
   }
 
   /** Step 5: decides each job in order, reserving every admission before the next job. */
@@ -316,6 +372,26 @@ public final class AdmissionPass {
               ? "waiting for budget: " + String.join("; ", reservations.budgetShortfalls(job)) + "."
               : "";
       return waiting(job, Reason.WaitingForBudget, message, List.of());
+    }
+    // 5.5b Its queue: a namespace two queues claim, a cycle of parents, then the max of its queue
+    //      and of every queue above it (reserved with each admission, as the budget is).
+    if (job.queue == QueueTree.CONFLICT) {
+      return waiting(
+          job,
+          Reason.QueueConflict,
+          worded ? queueTree.conflictWords(job.key.namespace()) : "",
+          List.of());
+    }
+    if (queueTree.cycle(job.queue) != null) {
+      return waiting(
+          job, Reason.QueueCycle, worded ? queueTree.cycleWords(job.queue) : "", List.of());
+    }
+    if (queueLedger != null && !queueLedger.fitsMax(job)) {
+      String message =
+          worded
+              ? "waiting for queue max: " + String.join("; ", queueLedger.maxShortfalls(job)) + "."
+              : "";
+      return waiting(job, Reason.WaitingForQueueMax, message, List.of());
     }
     // 5.6 What the protected starving job will need besides capacity: its locks, the last slot of
     //     its group, what is left of its namespace's budget. Taken by a lower-priority job now,
@@ -483,6 +559,25 @@ public final class AdmissionPass {
 
   Reservations reservations() {
     return reservations;
+  }
+
+  ResourceIndex resources() {
+    return resources;
+  }
+
+  /** The queues of the snapshot, the default queue last. */
+  QueueTree queueTree() {
+    return queueTree;
+  }
+
+  /** What each queue holds against its max; null while the snapshot has no queue. */
+  QueueLedger queueLedger() {
+    return queueLedger;
+  }
+
+  /** The fair-share terms of the queues; null while the snapshot has no queue. */
+  FairShare fairShare() {
+    return fairShare;
   }
 
   DependencyGraph dependencies() {

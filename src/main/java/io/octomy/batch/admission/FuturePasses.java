@@ -3,6 +3,7 @@ package io.octomy.batch.admission;
 import io.octomy.batch.admission.ForecastTimeline.End;
 import io.octomy.batch.admission.PassSources.TakenFrom;
 import io.octomy.batch.vocabulary.PriorityPolicy;
+import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +26,8 @@ import java.util.Map;
  * when a job starts starving while others are held for the starving one: the protection may move.
  *
  * <p>Assumed, and said where the forecast is shown: every job succeeds; nodes, modes, the policy
- * and the set of jobs stay as they are; a pass follows each end at once.
+ * and the set of jobs stay as they are; a pass follows each end at once; each queue's fair-share
+ * term stays as the snapshot's holdings made it.
  *
  * <p>The events are kept in time order by {@link ForecastTimeline}; which job a pass takes next is
  * chosen by {@link PassSources}.
@@ -59,6 +61,9 @@ final class FuturePasses {
   private final int[] causeDepth;
   private int passId;
   private int passes;
+
+  /** Jobs waiting for their queue's max, woken by every end of a job in a queue. */
+  private final List<PreparedJob> queueMaxParked = new ArrayList<>();
 
   private final PassCandidates candidates;
   private final PassSources sources;
@@ -258,6 +263,12 @@ final class FuturePasses {
     }
     reservations.release(job);
     changed(job);
+    if (job.queue >= 0 && !queueMaxParked.isEmpty()) {
+      // What a queue holds shrank: each job waiting for a max is decided again (few, and rare).
+      List<PreparedJob> waiting = new ArrayList<>(queueMaxParked);
+      queueMaxParked.clear();
+      waiting.forEach(w -> wake(w, end));
+    }
     for (int lock : job.lockIds) {
       if (!reservations.lockHeld(lock)) {
         room.wakeLock(lock).forEach(w -> wake(w, end));
@@ -291,7 +302,9 @@ final class FuturePasses {
     if (stamp[job.index] != passId) {
       stamp[job.index] = passId;
       ServiceClass c = job.serviceClass;
-      job.effectivePriority = Priorities.effective(priority, c, job.queuedAt, t);
+      // The fair-share term stays as the snapshot's holdings made it (see the class comment).
+      job.effectivePriority =
+          Quantities.add(Priorities.effective(priority, c, job.queuedAt, t), job.fairShare);
       job.starving = Priorities.starving(priority, job.queuedAt, t);
       job.deferrable = c == ServiceClass.BestEffort && !job.starving;
     }
@@ -379,6 +392,7 @@ final class FuturePasses {
                   pass.guard().protectedJob().index, pool.indexOf(pass.guard().hold().node())),
               version(job));
       case WaitingForCapacity -> room.parkForCapacity(job);
+      case WaitingForQueueMax -> queueMaxParked.add(job);
       default -> {} // rejected or skipped: they never run
     }
   }

@@ -125,6 +125,18 @@ public sealed interface Gate {
   }
 
   /**
+   * The job's BatchQueue stands in the way: its namespace is claimed by two queues (QueueConflict),
+   * its queue is in or below a cycle of parents (QueueCycle), or the queue (or one above it) is at
+   * its max (WaitingForQueueMax). The message says which, with the numbers.
+   */
+  record Queue(Reason reason, String message) implements Gate {
+    public Queue {
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(message, "message");
+    }
+  }
+
+  /**
    * A starving job of higher priority needs something this job would take first: one of its locks,
    * the last free slot of its group, or what is left of the namespace budget ({@code what} says
    * which).

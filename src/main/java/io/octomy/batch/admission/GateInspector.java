@@ -52,6 +52,10 @@ final class GateInspector {
         failing.add(group);
       }
       failing.addAll(reservations.budgetGates(job));
+      Gate queue = queue(job);
+      if (queue != null) {
+        failing.add(queue);
+      }
       String contested = pass.guard().contested(job);
       if (contested != null) {
         failing.add(new Gate.Contested(pass.guard().protectedJob().key, contested));
@@ -62,6 +66,24 @@ final class GateInspector {
       }
     }
     return new GateReport(job.key, position, job.effectivePriority, job.starving, failing);
+  }
+
+  /** The first queue gate the job fails, as the pass checks them; null when none. */
+  private Gate queue(PreparedJob job) {
+    QueueTree tree = pass.queueTree();
+    if (job.queue == QueueTree.CONFLICT) {
+      return new Gate.Queue(Reason.QueueConflict, tree.conflictWords(job.key.namespace()));
+    }
+    if (tree.cycle(job.queue) != null) {
+      return new Gate.Queue(Reason.QueueCycle, tree.cycleWords(job.queue));
+    }
+    QueueLedger ledger = pass.queueLedger();
+    if (ledger != null && !ledger.fitsMax(job)) {
+      return new Gate.Queue(
+          Reason.WaitingForQueueMax,
+          "waiting for queue max: " + String.join("; ", ledger.maxShortfalls(job)) + ".");
+    }
+    return null;
   }
 
   private Gate dependencies(PreparedJob job, DependencyVerdict verdict) {

@@ -239,6 +239,17 @@ final class NodePool {
     return (node == job.origin ? ownOffer : othersOffer)[node * r + resource];
   }
 
+  /** What the ready nodes offer other nodes' work of a resource, together (saturating). */
+  long readyOthersOffer(int resource) {
+    long total = 0;
+    for (int i = 0; i < nodes.length; i++) {
+      if (eligibleForOthers(i)) {
+        total = QuantityMath.add(total, othersOffer(i, resource));
+      }
+    }
+    return total;
+  }
+
   private boolean eligibleForOthers(int node) {
     return ready[node] && nodes[node].mode() != NodeMode.Off;
   }

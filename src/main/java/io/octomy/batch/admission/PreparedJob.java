@@ -47,6 +47,15 @@ final class PreparedJob {
   boolean starving;
 
   /**
+   * The number of the job's queue in the pass's {@link QueueTree}; {@link QueueTree#CONFLICT} when
+   * two queues claim its namespace; -1 when the snapshot has no queue.
+   */
+  int queue = -1;
+
+  /** The fair-share term of its queue, part of {@link #effectivePriority} (0 without queues). */
+  long fairShare;
+
+  /**
    * A BestEffort job that is not starving: deferred first when the machine is busy. Set with the
    * priority, for Queued jobs.
    */

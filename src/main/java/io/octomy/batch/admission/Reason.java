@@ -18,6 +18,15 @@ public enum Reason {
   WaitingForLock,
   WaitingForGroup,
   WaitingForBudget,
+  /**
+   * Its namespace is claimed by two or more BatchQueues, so it belongs to none; the message names
+   * them.
+   */
+  QueueConflict,
+  /** Its BatchQueue is in (or below) a cycle of parents; the message names the cycle. */
+  QueueCycle,
+  /** Admitted now, it would take its BatchQueue (or one above it) over its max. */
+  WaitingForQueueMax,
   /** Fits some ready node's full offer, but no node's free share now. */
   WaitingForCapacity,
   /** No ready node could ever hold it in its current mode, or there is no ready node. */
@@ -49,6 +58,9 @@ public enum Reason {
           WaitingForLock,
           WaitingForGroup,
           WaitingForBudget,
+          QueueConflict,
+          QueueCycle,
+          WaitingForQueueMax,
           WaitingForCapacity,
           NoNodeFits,
           HeldForStarvingJob,

@@ -40,6 +40,9 @@ final class Reservations {
    * job out of a list without reading any holder's name. Names are read for the sentences only.
    */
 
+  /** What each BatchQueue holds against its max; null while the snapshot has no queue. */
+  private QueueLedger queues;
+
   /** Per group number: its holders in the order they took a slot (by name at first), or null. */
   private List<PreparedJob>[] groupHolders = holderLists(16);
 
@@ -104,8 +107,16 @@ final class Reservations {
     return ns < budgetLimits.length ? budgetLimits[ns] : null;
   }
 
+  /** From now on, holds and releases count in the queues' ledger too. */
+  void countQueues(QueueLedger ledger) {
+    queues = ledger;
+  }
+
   /** Counts a job's locks, group slot and budget use (an existing holder or a new admission). */
   void hold(PreparedJob job) {
+    if (queues != null) {
+      queues.hold(job);
+    }
     for (int lock : job.lockIds) {
       lockHolders = add(lockHolders, lock, job);
     }
@@ -126,6 +137,9 @@ final class Reservations {
    * lists keep their order, so messages name the remaining holders as the pass would.
    */
   void release(PreparedJob job) {
+    if (queues != null) {
+      queues.release(job);
+    }
     for (int lock : job.lockIds) {
       holders(lockHolders, lock).remove(job);
     }

@@ -193,6 +193,9 @@ final class StarvationGuard {
       case WaitingForGroup ->
           "its group may run no job at all (maxRunning " + reservations.groupCap(job) + ")";
       case WaitingForBudget -> "it needs more than the whole budget of its namespace";
+      case WaitingForQueueMax ->
+          "it waits for its queue's max, which only its queue's own jobs free";
+      case QueueConflict, QueueCycle -> "its queue is misconfigured (see its reason)";
       default -> "it waits for " + reason.code();
     };
   }

@@ -51,8 +51,23 @@
  *       lower-priority job of its namespace take one of its locks, the last free slot of its group,
  *       or budget it would then lack (HeldForStarvingJob too): otherwise its wait would turn into a
  *       lock, group or budget wait and the hold would lapse on the next pass. One hold per pass.
- *   <li><b>Arithmetic.</b> Whole numbers only; sums saturate at {@code Long.MAX_VALUE} (which can
- *       only make a job not fit), fractions are compared by exact 128-bit cross products.
+ *   <li><b>Queues.</b> A job is in the BatchQueue that claims its namespace, or in the implicit
+ *       default queue (weight 1, at the top of the tree, no max) when none does. After its
+ *       namespace budget, a job waits QueueConflict when two queues claim its namespace, QueueCycle
+ *       when its queue is in or below a cycle of parents, and WaitingForQueueMax when its requests
+ *       would take its queue, or a queue above it, over its max (what admitted and running jobs of
+ *       the subtree hold, plus each admission of the pass). A parent that names no queue counts as
+ *       none. A holder in a namespace two queues claim counts in no queue. The starvation hold does
+ *       not protect a job waiting at a queue gate.
+ *   <li><b>Fair share.</b> With any BatchQueue in the snapshot, each Queued job's effective
+ *       priority gains its queue's term from {@link io.octomy.batch.admission.FairShare}: from what
+ *       the queues hold now and their decayed past usage ({@link
+ *       io.octomy.batch.admission.QueueView#pastUsage}), up to {@code fairShareWeight}. Without a
+ *       queue the term is 0 for everyone. A forecast keeps each queue's term as the snapshot made
+ *       it.
+ *   <li><b>Arithmetic.</b> Whole numbers only (but the fair-share term, a rounded double); sums
+ *       saturate at {@code Long.MAX_VALUE} (which can only make a job not fit), fractions are
+ *       compared by exact 128-bit cross products.
  * </ul>
  */
 package io.octomy.batch.admission;

@@ -8,6 +8,7 @@ import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchQueue;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Clock;
 import java.time.Duration;
@@ -138,6 +139,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private final RunFollower runs;
   private final WriteStep writing;
   private final SilentNodeMarker liveness;
+  private final QueueStatusWriter queueStatuses;
+  private final QueueUsageMeter queueUsage;
   private final SnapshotBuilder snapshots = new SnapshotBuilder();
   private final StatusWriteGate gate;
   private final ReservationFinalizer finalizer;
@@ -194,6 +197,8 @@ public final class AdmissionLoop implements AutoCloseable {
     this.writing =
         new WriteStep(writer, metrics, gate, assumed, writers, events, this::writeAnswered);
     this.liveness = new SilentNodeMarker(writer, policy.nodeHeartbeatTimeout());
+    this.queueStatuses = new QueueStatusWriter(writer);
+    this.queueUsage = new QueueUsageMeter(policy.usageHalfLife());
     this.finalizer = new ReservationFinalizer(settings.finalizerRelease());
     this.cleanup =
         new FinishedJobCleanup(
@@ -362,11 +367,19 @@ public final class AdmissionLoop implements AutoCloseable {
     Instant now = clock.instant();
     List<BatchJob> jobs = new ArrayList<>(view.jobs());
     List<BatchNode> nodes = new ArrayList<>(view.nodes());
+    List<BatchQueue> queues = new ArrayList<>(view.queues());
     JobsByKey byKey = new JobsByKey(jobs);
 
     readBack.settle(byKey);
     DecisionStep.Decided decided =
-        deciding.decide(jobs, nodes, byKey, now, cleanup.records().views(byKey, now));
+        deciding.decide(
+            jobs,
+            nodes,
+            QueueViews.of(queues, view.namespaces(), queueUsage.at(queues, now)),
+            byKey,
+            now,
+            cleanup.records().views(byKey, now));
+    queueUsage.record(decided.queues(), now);
     lastPass = new LastPass(decided.snapshot(), decided.result(), decided.memory());
     metrics.recordPass(decided.decideTime());
     long t1 = System.nanoTime();
@@ -387,6 +400,7 @@ public final class AdmissionLoop implements AutoCloseable {
     CompletableFuture<WriteStep.Written> written =
         statusWrites.thenCombine(cleaned.thenCombine(read, (c, r) -> r), (w, c) -> w);
     SilentNodeMarker.Marked marked = liveness.mark(nodes, now);
+    queueStatuses.write(queues, decided.queues(), queueUsage, now);
     if (t0 - gaugesDue >= 0) {
       updateGauges(jobs, decided.result());
       gaugesDue = t0 + GAUGE_PERIOD.toNanos();

@@ -1,5 +1,6 @@
 package io.octomy.batch.controller;
 
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -12,6 +13,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchQueue;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.Labels;
@@ -90,8 +92,39 @@ public final class BatchJobReconciler implements Reconciler<BatchJob> {
                     })
                 .build(),
             context);
+    // A queue's spec and a namespace's labels change which jobs a queue holds and its caps; the
+    // status the controller writes on a queue changes no decision.
+    InformerEventSource<BatchQueue, BatchJob> queues =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(BatchQueue.class, BatchJob.class)
+                .withName("batchqueues")
+                .withSecondaryToPrimaryMapper(
+                    q -> {
+                      loop.requestPass();
+                      return Set.of();
+                    })
+                .withOnUpdateFilter(
+                    (newer, older) -> !Objects.equals(newer.getSpec(), older.getSpec()))
+                .build(),
+            context);
+    InformerEventSource<Namespace, BatchJob> namespaces =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Namespace.class, BatchJob.class)
+                .withName("namespaces")
+                .withSecondaryToPrimaryMapper(
+                    n -> {
+                      loop.requestPass();
+                      return Set.of();
+                    })
+                .withOnUpdateFilter(
+                    (newer, older) ->
+                        !Objects.equals(
+                            newer.getMetadata().getLabels(), older.getMetadata().getLabels()))
+                .build(),
+            context);
     caches.attach(context.getPrimaryCache(), nodes, pods);
-    return List.of(nodes, pods);
+    caches.attachQueues(queues, namespaces);
+    return List.of(nodes, pods, queues, namespaces);
   }
 
   private static String readiness(BatchNode n) {

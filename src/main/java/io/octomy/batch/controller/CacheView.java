@@ -1,10 +1,12 @@
 package io.octomy.batch.controller;
 
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchQueue;
 import java.util.Collection;
 import java.util.List;
 
@@ -16,6 +18,8 @@ public final class CacheView implements ClusterView {
   private volatile IndexerResourceCache<BatchJob> jobs;
   private volatile InformerEventSource<BatchNode, BatchJob> nodes;
   private volatile InformerEventSource<Pod, BatchJob> pods;
+  private volatile InformerEventSource<BatchQueue, BatchJob> queues;
+  private volatile InformerEventSource<Namespace, BatchJob> namespaces;
 
   void attach(
       IndexerResourceCache<BatchJob> jobs,
@@ -24,6 +28,23 @@ public final class CacheView implements ClusterView {
     this.jobs = jobs;
     this.nodes = nodes;
     this.pods = pods;
+  }
+
+  void attachQueues(
+      InformerEventSource<BatchQueue, BatchJob> queues,
+      InformerEventSource<Namespace, BatchJob> namespaces) {
+    this.queues = queues;
+    this.namespaces = namespaces;
+  }
+
+  @Override
+  public Collection<BatchQueue> queues() {
+    return queues == null ? List.of() : queues.list().toList();
+  }
+
+  @Override
+  public Collection<Namespace> namespaces() {
+    return namespaces == null ? List.of() : namespaces.list().toList();
   }
 
   @Override

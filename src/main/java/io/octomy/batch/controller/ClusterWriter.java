@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchQueue;
+import io.octomy.batch.api.BatchQueueStatus;
 import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
 import java.util.List;
@@ -48,6 +50,12 @@ public interface ClusterWriter {
    * at: if its agent reported meanwhile, the write is refused (409) and the report stands.
    */
   Result writeNodeConditions(BatchNode node, List<Condition> conditions);
+
+  /**
+   * Replaces a BatchQueue's status, conditional on the resourceVersion the queue was read at: a
+   * refused write is tried again by a later pass, from fresh data.
+   */
+  Result writeQueueStatus(BatchQueue queue, BatchQueueStatus status);
 
   /**
    * What reading one job from the server (past the cache) found: the job, that it is gone, or no

@@ -6,6 +6,8 @@ import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.PassMemory;
+import io.octomy.batch.admission.QueueStanding;
+import io.octomy.batch.admission.QueueView;
 import io.octomy.batch.admission.RememberedPass;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
@@ -47,7 +49,8 @@ final class DecisionStep {
       int admitted,
       int skippedUnchanged,
       Duration decideTime,
-      PassMemory memory) {}
+      PassMemory memory,
+      List<QueueStanding> queues) {}
 
   private final AssumedAdmissions assumed;
   private final SnapshotBuilder snapshots;
@@ -69,16 +72,18 @@ final class DecisionStep {
   }
 
   Decided decide(List<BatchJob> jobs, List<BatchNode> nodes, JobsByKey byKey, Instant now) {
-    return decide(jobs, nodes, byKey, now, List.of());
+    return decide(jobs, nodes, List.of(), byKey, now, List.of());
   }
 
   /**
-   * A pass over the cached jobs and nodes; {@code cleanedUp} are the views of jobs deleted after
-   * they succeeded ({@link CleanedUpJobs}), which dependants resolve against and nothing decides.
+   * A pass over the cached jobs, nodes and queues; {@code cleanedUp} are the views of jobs deleted
+   * after they succeeded ({@link CleanedUpJobs}), which dependants resolve against and nothing
+   * decides.
    */
   Decided decide(
       List<BatchJob> jobs,
       List<BatchNode> nodes,
+      List<QueueView> queues,
       JobsByKey byKey,
       Instant now,
       List<JobView> cleanedUp) {
@@ -92,7 +97,7 @@ final class DecisionStep {
 
     long t0 = System.nanoTime();
     SnapshotBuilder.PassViews views =
-        snapshots.buildForPass(jobs, nodes, assumed, policy, now, cleanedUp);
+        snapshots.buildForPass(jobs, nodes, queues, assumed, policy, now, cleanedUp);
     Snapshot snapshot = views.snapshot();
     RememberedPass pass = AdmissionPass.decide(snapshot, memory);
     memory = pass.memory();
@@ -144,6 +149,7 @@ final class DecisionStep {
       }
       writes.add(new StatusWrite(job, c, admission));
     }
-    return new Decided(snapshot, result, writes, admitted, skipped, decideTime, memory);
+    return new Decided(
+        snapshot, result, writes, admitted, skipped, decideTime, memory, pass.queues());
   }
 }

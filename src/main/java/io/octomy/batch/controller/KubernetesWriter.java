@@ -16,6 +16,8 @@ import io.octomy.batch.api.BatchJobProfile;
 import io.octomy.batch.api.BatchJobProfileStatus;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchQueue;
+import io.octomy.batch.api.BatchQueueStatus;
 import io.octomy.batch.api.ResourceDrift;
 import io.octomy.batch.controller.drift.DriftRecord;
 import io.octomy.batch.controller.drift.FinishedRun;
@@ -97,6 +99,15 @@ public final class KubernetesWriter implements ClusterWriter {
     return statusWrite(
         () -> client.resources(BatchNode.class).resource(update).updateStatus(),
         "node " + node.getMetadata().getName());
+  }
+
+  @Override
+  public Result writeQueueStatus(BatchQueue queue, BatchQueueStatus status) {
+    BatchQueue update = client.getKubernetesSerialization().clone(queue);
+    update.setStatus(status);
+    return statusWrite(
+        () -> client.resources(BatchQueue.class).resource(update).updateStatus(),
+        "queue " + queue.getMetadata().getName());
   }
 
   /**

@@ -3,6 +3,7 @@ package io.octomy.batch.controller;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.NodeView;
+import io.octomy.batch.admission.QueueView;
 import io.octomy.batch.admission.Reason;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.AdmissionRecord;
@@ -125,23 +126,25 @@ public final class SnapshotBuilder {
     return buildForPass(jobs, nodes, assumed, policy, now).snapshot();
   }
 
-  /** The snapshot, with what a pass reads beside it by view index. */
+  /** The snapshot (without queues), with what a pass reads beside it by view index. */
   PassViews buildForPass(
       List<BatchJob> jobs,
       Collection<BatchNode> nodes,
       AssumedAdmissions assumed,
       Policy policy,
       Instant now) {
-    return buildForPass(jobs, nodes, assumed, policy, now, List.of());
+    return buildForPass(jobs, nodes, List.of(), assumed, policy, now, List.of());
   }
 
   /**
    * The snapshot with {@code extra} views after the cached jobs' (finished ones only: they are
-   * never decided, so no index of a decision reaches past {@link PassViews#jobs}).
+   * never decided, so no index of a decision reaches past {@link PassViews#jobs}), with what a pass
+   * reads beside it by view index.
    */
   PassViews buildForPass(
       List<BatchJob> jobs,
       Collection<BatchNode> nodes,
+      List<QueueView> queues,
       AssumedAdmissions assumed,
       Policy policy,
       Instant now,
@@ -185,7 +188,7 @@ public final class SnapshotBuilder {
       }
       nodeViews.add(view(node, known == null ? List.of() : strayRuns(node, known)));
     }
-    return new PassViews(new Snapshot(jobViews, nodeViews, policy, now), viewed, written);
+    return new PassViews(new Snapshot(jobViews, nodeViews, policy, now, queues), viewed, written);
   }
 
   /**

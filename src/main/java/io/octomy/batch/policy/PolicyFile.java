@@ -25,6 +25,11 @@ final class PolicyFile {
   public Map<Label, Map<ResourceName, Quantity>> budgets;
   public Timeout nodeHeartbeatTimeout;
   public GoText finishedJobTTL;
+  public FairShareFile fairShare;
+
+  static final class FairShareFile {
+    public Timeout usageHalfLife;
+  }
 
   static final class PriorityFile {
     public PriorityNumber guaranteed;
@@ -33,6 +38,7 @@ final class PolicyFile {
     public PriorityNumber agingPerMinute;
     public PriorityNumber agingCeiling;
     public GoText starvationAfter;
+    public PriorityNumber fairShareWeight;
   }
 
   static final class GroupFile {

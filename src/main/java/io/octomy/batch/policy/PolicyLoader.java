@@ -105,7 +105,8 @@ public final class PolicyLoader {
               pf.bestEffort != null ? pf.bestEffort.value() : p.bestEffort(),
               pf.agingPerMinute != null ? pf.agingPerMinute.value() : p.agingPerMinute(),
               pf.agingCeiling != null ? pf.agingCeiling.value() : p.agingCeiling(),
-              pf.starvationAfter != null ? pf.starvationAfter.value() : p.starvationAfter());
+              pf.starvationAfter != null ? pf.starvationAfter.value() : p.starvationAfter(),
+              pf.fairShareWeight != null ? pf.fairShareWeight.value() : p.fairShareWeight());
     }
     Map<String, GroupPolicy> groups = new HashMap<>();
     if (f.groups != null) {
@@ -136,6 +137,9 @@ public final class PolicyLoader {
         groups,
         budgets,
         f.nodeHeartbeatTimeout != null ? f.nodeHeartbeatTimeout.value() : d.nodeHeartbeatTimeout(),
+        f.fairShare != null && f.fairShare.usageHalfLife != null
+            ? f.fairShare.usageHalfLife.value()
+            : d.usageHalfLife(),
         f.finishedJobTTL != null ? f.finishedJobTTL.value() : d.finishedJobTTL());
   }
 

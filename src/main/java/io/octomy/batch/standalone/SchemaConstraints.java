@@ -60,7 +60,7 @@ final class SchemaConstraints {
                       + where
                       + " in body should be greater than "
                       + (exclusive ? "" : "or equal to ")
-                      + schema.get("minimum")));
+                      + goNumber(schema.get("minimum"))));
         }
       }
       if (schema.has("maximum")) {
@@ -76,7 +76,7 @@ final class SchemaConstraints {
                       + where
                       + " in body should be less than "
                       + (exclusive ? "" : "or equal to ")
-                      + schema.get("maximum")));
+                      + goNumber(schema.get("maximum"))));
         }
       }
     }
@@ -214,5 +214,17 @@ final class SchemaConstraints {
       }
     }
     return out.append('"').toString();
+  }
+
+  /**
+   * A bound as the real server words it: Go prints a float64 with %v, so a whole 1.0 (how a CRD
+   * generator may write an integer field's minimum) reads "1".
+   */
+  static String goNumber(JsonNode bound) {
+    double d = bound.asDouble();
+    if (bound.isFloatingPointNumber() && d == Math.rint(d) && Math.abs(d) < 1e21) {
+      return new java.math.BigDecimal(d).toBigInteger().toString();
+    }
+    return bound.toString();
   }
 }

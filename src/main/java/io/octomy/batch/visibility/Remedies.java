@@ -4,6 +4,7 @@ import io.octomy.batch.admission.Forecast;
 import io.octomy.batch.admission.Gate;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
+import io.octomy.batch.admission.Reason;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -88,6 +89,9 @@ final class Remedies {
     }
     if (gate instanceof Gate.Budget g) {
       return budget(g);
+    }
+    if (gate instanceof Gate.Queue g) {
+      return new Blocker(reason, g.message(), queueRemedy(g.reason()));
     }
     if (gate instanceof Gate.Contested g) {
       return new Blocker(
@@ -220,6 +224,20 @@ final class Remedies {
             + ".maxRunning to "
             + (g.maxRunning() + 1)
             + " in the policy.");
+  }
+
+  private static String queueRemedy(Reason reason) {
+    return switch (reason) {
+      case QueueConflict ->
+          "A cluster administrator removes the namespace from all but one BatchQueue (kubectl"
+              + " edit bq NAME: spec.namespaces or spec.namespaceSelector).";
+      case QueueCycle ->
+          "A cluster administrator sets spec.parent of one queue in the cycle to a queue outside"
+              + " it, or removes it (kubectl edit bq NAME).";
+      default ->
+          "It frees as running jobs of the queue end; or a cluster administrator raises the"
+              + " queue's spec.max (kubectl edit bq NAME).";
+    };
   }
 
   private Blocker budget(Gate.Budget g) {

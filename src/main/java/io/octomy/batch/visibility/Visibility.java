@@ -86,7 +86,7 @@ public final class Visibility {
     JobView queued = candidate.withPhase(JobPhase.Queued, null);
     List<JobView> jobs = new ArrayList<>(snapshot.jobs());
     jobs.add(queued);
-    Snapshot with = new Snapshot(jobs, snapshot.nodes(), snapshot.policy(), snapshot.now());
+    Snapshot with = snapshot.withJobs(jobs, snapshot.now());
     LearntRunTimes known = runTimes.with(queued.key(), new LearntRunTimes.JobFacts(type, null));
     Forecast forecast = AdmissionPass.forecast(with, memory, known, Set.of(queued.key()));
     Answers answers = new Answers(with, forecast, known);

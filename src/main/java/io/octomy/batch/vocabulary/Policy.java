@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
  *
  * @param budgets per namespace: resource name to the most that admitted and running jobs of the
  *     namespace may request together; a namespace or resource not listed is unbounded
+ * @param usageHalfLife how fast a BatchQueue's past usage (request x run time) fades for fair share
  * @param finishedJobTTL how long after it ended a finished job is deleted when its spec does not
  *     say (ttlSecondsAfterFinished); null keeps finished jobs
  */
@@ -20,22 +21,22 @@ public record Policy(
     Map<String, GroupPolicy> groups,
     Map<String, Map<String, Long>> budgets,
     Duration nodeHeartbeatTimeout,
+    Duration usageHalfLife,
     Duration finishedJobTTL) {
 
-  /** A policy that keeps finished jobs. */
-  public Policy(
-      ModeTable modes,
-      PriorityPolicy priority,
-      Map<String, GroupPolicy> groups,
-      Map<String, Map<String, Long>> budgets,
-      Duration nodeHeartbeatTimeout) {
-    this(modes, priority, groups, budgets, nodeHeartbeatTimeout, null);
-  }
+  /** The default half-life of a queue's past usage. */
+  public static final Duration DEFAULT_USAGE_HALF_LIFE = Duration.ofHours(1);
 
   public Policy {
     if (finishedJobTTL != null && finishedJobTTL.isNegative()) {
       throw new IllegalArgumentException(
           "finishedJobTTL is " + finishedJobTTL + "; write 0s or more, like 24h, or leave it out");
+    }
+    if (usageHalfLife == null || usageHalfLife.isNegative() || usageHalfLife.isZero()) {
+      throw new IllegalArgumentException(
+          "fairShare.usageHalfLife is "
+              + usageHalfLife
+              + "; write a positive duration like 1h (past usage would never fade)");
     }
     Objects.requireNonNull(modes, "modes");
     Objects.requireNonNull(priority, "priority");
@@ -70,6 +71,27 @@ public record Policy(
                 }));
   }
 
+  /** A policy with the default usage half-life that keeps finished jobs. */
+  public Policy(
+      ModeTable modes,
+      PriorityPolicy priority,
+      Map<String, GroupPolicy> groups,
+      Map<String, Map<String, Long>> budgets,
+      Duration nodeHeartbeatTimeout) {
+    this(modes, priority, groups, budgets, nodeHeartbeatTimeout, DEFAULT_USAGE_HALF_LIFE, null);
+  }
+
+  /** This policy with another half-life of a queue's past usage. */
+  public Policy withUsageHalfLife(Duration halfLife) {
+    return new Policy(
+        modes, priority, groups, budgets, nodeHeartbeatTimeout, halfLife, finishedJobTTL);
+  }
+
+  /** This policy with another default time-to-live of finished jobs (null keeps them). */
+  public Policy withFinishedJobTTL(Duration ttl) {
+    return new Policy(modes, priority, groups, budgets, nodeHeartbeatTimeout, usageHalfLife, ttl);
+  }
+
   public static Policy defaults() {
     return new Policy(
         ModeTable.defaults(),
@@ -77,11 +99,6 @@ public record Policy(
         Map.of(),
         Map.of(),
         Duration.ofSeconds(60));
-  }
-
-  /** This policy with finished jobs deleted {@code ttl} after they ended (null keeps them). */
-  public Policy withFinishedJobTTL(Duration ttl) {
-    return new Policy(modes, priority, groups, budgets, nodeHeartbeatTimeout, ttl);
   }
 
   /** The cap of a group; a group not listed has maxRunning 1. */

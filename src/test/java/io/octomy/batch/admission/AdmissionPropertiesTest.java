@@ -56,6 +56,45 @@ class AdmissionPropertiesTest {
 
   record PolicySpec(Map<String, Long> budget, int cap1, int cap2) {}
 
+  /**
+   * BatchQueues over the namespaces a and b, by layout: 0 none; 1 one queue each; 2 both claim b (a
+   * conflict); 3 a cycle of parents over a's queue, b's queue outside it; 4 both under a cohort.
+   * The maxes fall on the first queue and on the cohort (or the second queue).
+   */
+  record QueueSpec(int layout, Map<String, Long> max1, Map<String, Long> max2) {
+
+    List<QueueView> queues() {
+      return switch (layout) {
+        case 1 ->
+            List.of(
+                new QueueView("qa", null, 1, Map.of(), max1, List.of("a")),
+                new QueueView("qb", null, 3, Map.of(), max2, List.of("b")));
+        case 2 ->
+            List.of(
+                new QueueView("qa", null, 1, Map.of(), max1, List.of("a", "b")),
+                new QueueView("qb", null, 2, Map.of(), max2, List.of("b")));
+        case 3 ->
+            List.of(
+                new QueueView("qa", "qc", 1, Map.of(), max1, List.of("a")),
+                new QueueView("qc", "qa", 1, Map.of(), Map.of(), List.of()),
+                new QueueView("qb", null, 1, Map.of(), max2, List.of("b")));
+        case 4 ->
+            List.of(
+                new QueueView("cohort", null, 1, Map.of(), max2, List.of()),
+                new QueueView("qa", "cohort", 1, Map.of(), max1, List.of("a")),
+                new QueueView("qb", "cohort", 2, Map.of(), Map.of(), List.of("b")));
+        default -> List.of();
+      };
+    }
+  }
+
+  static Arbitrary<QueueSpec> queueSpecs() {
+    Arbitrary<Map<String, Long>> max =
+        Arbitraries.maps(Arbitraries.of(RESOURCES), Arbitraries.longs().between(0, 20))
+            .ofMaxSize(2);
+    return Combinators.combine(Arbitraries.integers().between(0, 4), max, max).as(QueueSpec::new);
+  }
+
   @Provide
   Arbitrary<Snapshot> worlds() {
     Arbitrary<NodeSpec> node =
@@ -115,7 +154,8 @@ class AdmissionPropertiesTest {
     return Combinators.combine(
             node.list().ofMinSize(1).ofMaxSize(5),
             Combinators.combine(core, links).as(JobBuilderInput::new).list().ofMaxSize(30),
-            policy)
+            policy,
+            queueSpecs())
         .as(AdmissionPropertiesTest::world);
   }
 
@@ -160,7 +200,8 @@ class AdmissionPropertiesTest {
                 .list()
                 .ofMinSize(4)
                 .ofMaxSize(30),
-            Arbitraries.just(new PolicySpec(Map.of(), 1, 1)))
+            Arbitraries.just(new PolicySpec(Map.of(), 1, 1)),
+            queueSpecs().filter(q -> q.layout() <= 1))
         .as(AdmissionPropertiesTest::world);
   }
 
@@ -168,6 +209,14 @@ class AdmissionPropertiesTest {
 
   static Snapshot world(
       List<NodeSpec> nodeSpecs, List<JobBuilderInput> jobSpecs, PolicySpec policySpec) {
+    return world(nodeSpecs, jobSpecs, policySpec, new QueueSpec(0, Map.of(), Map.of()));
+  }
+
+  static Snapshot world(
+      List<NodeSpec> nodeSpecs,
+      List<JobBuilderInput> jobSpecs,
+      PolicySpec policySpec,
+      QueueSpec queueSpec) {
     List<NodeView> nodes = new ArrayList<>();
     for (int i = 0; i < nodeSpecs.size(); i++) {
       NodeSpec n = nodeSpecs.get(i);
@@ -215,7 +264,7 @@ class AdmissionPropertiesTest {
                 "g1", new GroupPolicy(policySpec.cap1()), "g2", new GroupPolicy(policySpec.cap2())),
             Map.of("a", policySpec.budget()),
             Duration.ofSeconds(60));
-    return new Snapshot(jobs, nodes, policy, NOW);
+    return new Snapshot(jobs, nodes, policy, NOW, queueSpec.queues());
   }
 
   /** Node labels, from a number: none, disk=ssd, disk=hdd or disk=ssd with zone=z1. */
@@ -298,8 +347,10 @@ class AdmissionPropertiesTest {
     Random random = new Random(jobs.size() * 31L + nodes.size());
     Collections.shuffle(jobs, random);
     Collections.shuffle(nodes, random);
+    List<QueueView> queues = new ArrayList<>(world.queues());
+    Collections.shuffle(queues, random);
     AdmissionResult shuffled =
-        AdmissionPass.decide(new Snapshot(jobs, nodes, world.policy(), world.now()));
+        AdmissionPass.decide(new Snapshot(jobs, nodes, world.policy(), world.now(), queues));
     assertThat(shuffled).isEqualTo(first);
     assertThat(List.copyOf(shuffled.decisions().keySet()))
         .isEqualTo(List.copyOf(first.decisions().keySet()));
@@ -381,6 +432,6 @@ class AdmissionPropertiesTest {
         jobs.add(job);
       }
     }
-    return new Snapshot(jobs, world.nodes(), world.policy(), world.now());
+    return world.withJobs(jobs, world.now());
   }
 }

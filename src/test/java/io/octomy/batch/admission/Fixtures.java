@@ -41,6 +41,55 @@ final class Fixtures {
     return new World();
   }
 
+  static QueueBuilder queue(String name) {
+    return new QueueBuilder(name);
+  }
+
+  /** Builds one {@link QueueView}: weight 1, no parent, no caps, no namespaces. */
+  static final class QueueBuilder {
+    private final String name;
+    private String parent;
+    private long weight = 1;
+    private final Map<String, Long> min = new LinkedHashMap<>();
+    private final Map<String, Long> max = new LinkedHashMap<>();
+    private final List<String> namespaces = new ArrayList<>();
+    private final Map<String, Long> pastUsage = new LinkedHashMap<>();
+
+    private QueueBuilder(String name) {
+      this.name = name;
+    }
+
+    QueueBuilder namespaces(String... names) {
+      namespaces.addAll(List.of(names));
+      return this;
+    }
+
+    QueueBuilder parent(String value) {
+      parent = value;
+      return this;
+    }
+
+    QueueBuilder weight(long value) {
+      weight = value;
+      return this;
+    }
+
+    QueueBuilder max(String resource, long quantity) {
+      max.put(resource, quantity);
+      return this;
+    }
+
+    /** What the queue ran: request x seconds, decayed to now. */
+    QueueBuilder pastUsage(String resource, long requestSeconds) {
+      pastUsage.put(resource, requestSeconds);
+      return this;
+    }
+
+    QueueView build() {
+      return new QueueView(name, parent, weight, min, max, namespaces, pastUsage);
+    }
+  }
+
   /** Builds one {@link JobView}. */
   static final class JobBuilder {
     private String namespace = NS;
@@ -239,6 +288,14 @@ final class Fixtures {
     private final List<NodeView> nodes = new ArrayList<>();
     private final Map<String, GroupPolicy> groups = new HashMap<>();
     private final Map<String, Map<String, Long>> budgets = new HashMap<>();
+    private final List<QueueView> queues = new ArrayList<>();
+
+    World with(QueueBuilder... builders) {
+      for (QueueBuilder b : builders) {
+        queues.add(b.build());
+      }
+      return this;
+    }
 
     World with(JobBuilder... builders) {
       for (JobBuilder b : builders) {
@@ -273,7 +330,7 @@ final class Fixtures {
               groups,
               budgets,
               defaults.nodeHeartbeatTimeout());
-      return new Snapshot(jobs, nodes, policy, NOW);
+      return new Snapshot(jobs, nodes, policy, NOW, queues);
     }
   }
 }

@@ -323,7 +323,8 @@ class IncrementalPassPropertiesTest {
             jobs,
             nodes,
             world.policy(),
-            world.now().plus(Duration.ofSeconds(1 + random.nextInt(40 * 60))));
+            world.now().plus(Duration.ofSeconds(1 + random.nextInt(40 * 60))),
+            world.queues());
       }
       case NEW_RESOURCE -> {
         Map<String, Long> requests = new HashMap<>(Map.of("d.io/licence", 1L));
@@ -338,7 +339,7 @@ class IncrementalPassPropertiesTest {
         nodes.removeIf(n -> n.capacity().containsKey("d.io/licence"));
       }
     }
-    return new Snapshot(jobs, nodes, world.policy(), world.now());
+    return new Snapshot(jobs, nodes, world.policy(), world.now(), world.queues());
   }
 
   /** A name no job of the list has, in either namespace. */

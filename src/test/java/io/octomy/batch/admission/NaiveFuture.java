@@ -69,7 +69,8 @@ final class NaiveFuture {
       }
       AdmissionResult result =
           AdmissionPass.decide(
-              new Snapshot(new ArrayList<>(jobs.values()), nodes, snapshot.policy(), t));
+              new Snapshot(
+                  new ArrayList<>(jobs.values()), nodes, snapshot.policy(), t, snapshot.queues()));
       for (Map.Entry<JobKey, Decision> e : result.decisions().entrySet()) {
         JobView j = jobs.get(e.getKey());
         Decision d = e.getValue();

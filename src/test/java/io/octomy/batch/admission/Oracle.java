@@ -31,10 +31,26 @@ final class Oracle {
   private final Map<List<String>, Integer> groups = new HashMap<>();
   private final Map<List<String>, Long> budgetUse = new HashMap<>();
 
+  /** queue name -> its view; namespace -> the queues that claim it. */
+  private final Map<String, QueueView> queues = new HashMap<>();
+
+  private final Map<String, List<String>> claims = new HashMap<>();
+
+  /** [queue, resource] -> what the queue's subtree holds. */
+  private final Map<List<String>, Long> queueUse = new HashMap<>();
+
   Oracle(Snapshot snapshot) {
     this.snapshot = snapshot;
     snapshot.nodes().forEach(n -> nodes.put(n.name(), n));
     snapshot.jobs().forEach(j -> jobs.put(j.key(), j));
+    snapshot.queues().forEach(q -> queues.put(q.name(), q));
+    snapshot
+        .queues()
+        .forEach(
+            q ->
+                Set.copyOf(q.namespaces())
+                    .forEach(
+                        ns -> claims.computeIfAbsent(ns, k -> new ArrayList<>()).add(q.name())));
     snapshot.jobs().stream().filter(j -> j.phase().holdsReservation()).forEach(this::take);
   }
 
@@ -49,6 +65,38 @@ final class Oracle {
     }
     job.requests()
         .forEach((r, q) -> budgetUse.merge(List.of(job.namespace(), r), Math.max(0, q), Long::sum));
+    for (String queue : queueChain(job)) {
+      job.requests()
+          .forEach((r, q) -> queueUse.merge(List.of(queue, r), Math.max(0, q), Long::sum));
+    }
+  }
+
+  /** The one queue that claims the job's namespace; null for none or for two. */
+  private String queueOf(JobView job) {
+    List<String> claimants = claims.getOrDefault(job.namespace(), List.of());
+    return claimants.size() == 1 ? claimants.get(0) : null;
+  }
+
+  /** Its queue and every queue above it, each once; a chain into a cycle stops at the repeat. */
+  private List<String> queueChain(JobView job) {
+    List<String> chain = new ArrayList<>();
+    for (String q = queueOf(job); q != null && queues.containsKey(q) && !chain.contains(q); ) {
+      chain.add(q);
+      q = queues.get(q).parent();
+    }
+    return chain;
+  }
+
+  /** True when its chain of parents comes back to a queue it passed. */
+  private boolean inOrBelowCycle(JobView job) {
+    List<String> seen = new ArrayList<>();
+    for (String q = queueOf(job); q != null && queues.containsKey(q); q = queues.get(q).parent()) {
+      if (seen.contains(q)) {
+        return true;
+      }
+      seen.add(q);
+    }
+    return false;
   }
 
   boolean ready(NodeView node) {
@@ -244,6 +292,22 @@ final class Oracle {
                       .isLessThanOrEqualTo(budget.get(r));
                 }
               });
+      assertThat(claims.getOrDefault(job.namespace(), List.of()).size())
+          .as("namespace of %s is claimed by at most one queue", job.name())
+          .isLessThanOrEqualTo(1);
+      assertThat(inOrBelowCycle(job)).as("queue of %s is in no cycle", job.name()).isFalse();
+      for (String queue : queueChain(job)) {
+        Map<String, Long> max = queues.get(queue).max();
+        job.requests()
+            .forEach(
+                (r, q) -> {
+                  if (max.containsKey(r) && q > 0) {
+                    assertThat(queueUse.getOrDefault(List.of(queue, r), 0L) + q)
+                        .as("max %s of queue %s, admitting %s", r, queue, job.name())
+                        .isLessThanOrEqualTo(max.get(r));
+                  }
+                });
+      }
       for (String dep : job.after()) {
         JobView d = jobs.get(new JobKey(job.namespace(), dep));
         assertThat(d).as("dependency %s of %s exists", dep, job.name()).isNotNull();

@@ -43,7 +43,8 @@ class RegisteredKindsTest {
                 BatchJob.class,
                 "\"spec\":{\"type\":\"mesh-export\",\"resources\":{\"requests\":{\"octomy.io/cpu-milli\":500}}}"),
             new Kind(BatchNode.class, "\"spec\":{\"mode\":\"Drone\"}"),
-            new Kind(BatchJobProfile.class, "\"spec\":{}"))) {
+            new Kind(BatchJobProfile.class, "\"spec\":{}"),
+            new Kind(BatchQueue.class, "\"spec\":{\"weight\":2}"))) {
       Object object = objectOf(event(HasMetadata.getKind(kind.type()), kind.body()));
 
       assertThat(object).as(kind.type().getSimpleName()).isInstanceOf(kind.type());

@@ -10,6 +10,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchQueue;
+import io.octomy.batch.api.BatchQueueStatus;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.controller.drift.DriftRecord;
@@ -76,6 +78,11 @@ class AdmissionLoopPipelineTest {
     @Override
     public Result writeNodeConditions(BatchNode node, List<Condition> conditions) {
       return cluster.writeNodeConditions(node, conditions);
+    }
+
+    @Override
+    public Result writeQueueStatus(BatchQueue queue, BatchQueueStatus status) {
+      return cluster.writeQueueStatus(queue, status);
     }
 
     @Override

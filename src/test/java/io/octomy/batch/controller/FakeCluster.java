@@ -12,6 +12,8 @@ import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
+import io.octomy.batch.api.BatchQueue;
+import io.octomy.batch.api.BatchQueueStatus;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.controller.drift.DriftRecord;
@@ -91,6 +93,51 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     stamp(job);
     jobs.put(key(job), job);
     changed();
+  }
+
+  /** The BatchQueues, by name; their status is written by {@link #writeQueueStatus}. */
+  private final Map<String, BatchQueue> queues = new TreeMap<>();
+
+  /** How many queue status writes landed. */
+  private int queueWrites;
+
+  synchronized void add(BatchQueue queue) {
+    stamp(queue);
+    queues.put(queue.getMetadata().getName(), queue);
+    changed();
+  }
+
+  synchronized BatchQueue queue(String name) {
+    return queues.get(name);
+  }
+
+  synchronized int queueWrites() {
+    return queueWrites;
+  }
+
+  @Override
+  public synchronized Collection<BatchQueue> queues() {
+    return List.copyOf(queues.values());
+  }
+
+  @Override
+  public synchronized Result writeQueueStatus(BatchQueue queue, BatchQueueStatus status) {
+    BatchQueue current = queues.get(queue.getMetadata().getName());
+    if (current == null) {
+      return Result.GONE;
+    }
+    if (!current
+        .getMetadata()
+        .getResourceVersion()
+        .equals(queue.getMetadata().getResourceVersion())) {
+      return Result.CONFLICT;
+    }
+    BatchQueue next = Serialization.clone(current);
+    next.setStatus(status);
+    stamp(next);
+    queues.put(next.getMetadata().getName(), next);
+    queueWrites++;
+    return Result.WRITTEN;
   }
 
   synchronized void add(BatchNode node) {
@@ -309,6 +356,11 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   /** The job as the server holds it, or null. */
   synchronized BatchJob job(String name) {
     return jobs.get("default/" + name);
+  }
+
+  /** The job of a namespace as the server holds it, or null. */
+  synchronized BatchJob job(String namespace, String name) {
+    return jobs.get(namespace + "/" + name);
   }
 
   synchronized BatchNode node(String name) {

@@ -59,7 +59,7 @@ public final class MockApi {
 
   /** Installs the committed CRDs, as a cluster admin would before starting the controller. */
   public static void installCrds(KubernetesClient client) {
-    for (String crd : new String[] {"batchjobs", "batchnodes", "batchjobprofiles"}) {
+    for (String crd : new String[] {"batchjobs", "batchnodes", "batchjobprofiles", "batchqueues"}) {
       try (InputStream in = Files.newInputStream(Path.of("crds", crd + ".batch.octomy.io.yaml"))) {
         client.apiextensions().v1().customResourceDefinitions().load(in).create();
       } catch (IOException e) {

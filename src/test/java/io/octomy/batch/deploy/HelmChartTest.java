@@ -39,6 +39,8 @@ class HelmChartTest {
             "ClusterRoleBinding//octomy-batch-agent",
             "ClusterRole//octomy-batch-user",
             "ClusterRole//octomy-batch-viewer",
+            "ClusterRole//octomy-batch-queue-reader",
+            "ClusterRoleBinding//octomy-batch-queue-reader",
             "Deployment/octomy-system/octomy-batch-controller",
             "DaemonSet/octomy-system/octomy-batch-agent",
             "Service/octomy-system/octomy-batch-metrics",

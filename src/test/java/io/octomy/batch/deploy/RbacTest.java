@@ -239,6 +239,9 @@ class RbacTest {
     Chart.Rendered r = Chart.defaults();
     for (String kind : List.of("ClusterRoleBinding", "RoleBinding")) {
       for (JsonNode b : r.ofKind(kind)) {
+        if (b.at("/metadata/name").asText().equals("octomy-batch-queue-reader")) {
+          continue; // every user reads queues: see the next test
+        }
         JsonNode subjects = b.path("subjects");
         assertThat(subjects).hasSize(1);
         assertThat(subjects.get(0).path("kind").asText()).isEqualTo("ServiceAccount");
@@ -254,6 +257,33 @@ class RbacTest {
         assertThat(r.find(b.at("/roleRef/kind").asText(), role))
             .as("%s refers to a rendered role", b.at("/metadata/name"))
             .isPresent();
+      }
+    }
+  }
+
+  /**
+   * BatchQueues are cluster-scoped and shared by every team: every authenticated user reads them,
+   * and no role of the chart writes one (cluster administrators do, with their own role); the
+   * controller writes their status only.
+   */
+  @Test
+  void everyUserReadsQueuesAndOnlyClusterAdministratorsWriteThem() {
+    Chart.Rendered r = Chart.defaults();
+    JsonNode binding = r.get("ClusterRoleBinding", "octomy-batch-queue-reader");
+    assertThat(binding.at("/subjects/0/kind").asText()).isEqualTo("Group");
+    assertThat(binding.at("/subjects/0/name").asText()).isEqualTo("system:authenticated");
+    assertThat(binding.path("subjects")).hasSize(1);
+    JsonNode role = r.get("ClusterRole", binding.at("/roleRef/name").asText());
+    assertThat(role.path("rules")).hasSize(1);
+    assertThat(HelmChartTest.texts(role.at("/rules/0/resources"))).containsExactly("batchqueues");
+    assertThat(HelmChartTest.texts(role.at("/rules/0/verbs")))
+        .containsExactly("get", "list", "watch");
+    for (Rule rule : rules(r)) {
+      if (rule.resources().contains("batchqueues")) {
+        assertThat(rule.verbs()).as("%s", rule).doesNotContainAnyElementsOf(WRITE_VERBS);
+      }
+      if (rule.resources().contains("batchqueues/status")) {
+        assertThat(rule.role()).as("%s", rule).isEqualTo("ClusterRole/octomy-batch-controller");
       }
     }
   }

@@ -44,6 +44,20 @@ class PolicyLoaderTest {
   }
 
   @Test
+  void fairShareKeysAreReadAndAZeroHalfLifeIsRefused() {
+    Policy p =
+        PolicyLoader.parse(
+            "priority: {fairShareWeight: 400}\nfairShare: {usageHalfLife: 30m}\n", "p.yaml");
+    assertThat(p.priority().fairShareWeight()).isEqualTo(400);
+    assertThat(p.usageHalfLife()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(Policy.defaults().usageHalfLife()).isEqualTo(Duration.ofHours(1));
+    assertThat(Policy.defaults().priority().fairShareWeight()).isEqualTo(1000);
+    assertThatThrownBy(() -> PolicyLoader.parse("fairShare: {usageHalfLife: 0s}\n", "p.yaml"))
+        .hasMessageContaining("fairShare.usageHalfLife")
+        .hasMessageContaining("positive duration");
+  }
+
+  @Test
   void everyKeyOverridesOnlyWhatItNames() {
     Policy p =
         PolicyLoader.parse(
@@ -82,7 +96,7 @@ class PolicyLoaderTest {
             "unknown top-level key",
             "priority: {}\nbudget: {studio: {}}\n",
             "policy p.yaml line 2",
-            "'budget' is not a policy key; the keys here are budgets, finishedJobTTL, groups, modes, nodeHeartbeatTimeout, priority"),
+            "'budget' is not a policy key; the keys here are budgets, fairShare, finishedJobTTL, groups, modes, nodeHeartbeatTimeout, priority"),
         Arguments.of(
             "unknown nested key",
             "priority:\n  aging: 5\n",

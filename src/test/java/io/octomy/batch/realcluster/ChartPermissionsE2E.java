@@ -220,6 +220,64 @@ class ChartPermissionsE2E {
         .formatted(name);
   }
 
+  /**
+   * BatchQueues are cluster-scoped and shared: every authenticated user reads them (the chart's
+   * -queue-reader binding), and only cluster administrators write them; a user who may edit a whole
+   * namespace may not create, edit or set the status of one.
+   */
+  @Test
+  void everyUserReadsQueuesAndOnlyClusterAdministratorsWriteThem() throws Exception {
+    ProductDeployment.get();
+    RealCluster c = RealCluster.get();
+    KubectlRun kubectl = c.kubectl();
+    String ns = c.namespace("queues");
+    ok(
+        kubectl.runWithInput(
+            "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchQueue\nmetadata: {name: perm-q}\n"
+                + "spec: {namespaces: ["
+                + ns
+                + "], weight: 2}\n",
+            "apply",
+            "-f",
+            "-"));
+    ok(
+        kubectl.run(
+            "create", "rolebinding", "zoe-edit", "-n", ns, "--clusterrole=edit", "--user=zoe"));
+
+    ok(kubectl.run("--as=nobody-in-particular", "get", "bq"));
+    ok(kubectl.run("--as=zoe", "get", "bq", "perm-q", "-o", "wide"));
+    forbidden(
+        kubectl.runWithInput(
+            "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchQueue\nmetadata: {name: zoe-q}\n"
+                + "spec: {namespaces: ["
+                + ns
+                + "]}\n",
+            "--as=zoe",
+            "create",
+            "-f",
+            "-"));
+    forbidden(
+        kubectl.run(
+            "--as=zoe",
+            "patch",
+            "bq",
+            "perm-q",
+            "--type=merge",
+            "-p",
+            "{\"spec\":{\"weight\":9}}"));
+    forbidden(
+        kubectl.run(
+            "--as=zoe",
+            "patch",
+            "bq",
+            "perm-q",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            "{\"status\":{\"pending\":0}}"));
+    forbidden(kubectl.run("--as=zoe", "delete", "bq", "perm-q"));
+  }
+
   private static String nodeYaml(String name) {
     return "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchNode\nmetadata: {name: "
         + name

@@ -114,7 +114,23 @@ final class ConformanceCases {
                 "node-several-refused-resources",
                 node("resources: {zz: 1, example.com/su2-processes: 16, gpu-slots: 16}")),
             bad("node-resource-with-line-break", node("resources: {\"gpu\\nslots\": 16}")),
-            bad("node-fraction-resource", node("resources: {example.com/su2-processes: 1.5}"))));
+            bad("node-fraction-resource", node("resources: {example.com/su2-processes: 1.5}")),
+            good(
+                "queue-every-field",
+                queue(
+                    "namespaces: [team-a, team-b]\n  namespaceSelector: {matchLabels: {team: a}}\n"
+                        + "  parent: research\n  weight: 3\n  max: {octomy.io/cpu-milli: 64000}\n"
+                        + "  min: {octomy.io/cpu-milli: 64000}")),
+            bad(
+                "queue-min-above-max",
+                queue("max: {octomy.io/cpu-milli: 1000}\n  min: {octomy.io/cpu-milli: 2000}")),
+            bad("queue-weight-zero", queue("weight: 0")),
+            bad("queue-weight-fraction", queue("weight: 1.5")),
+            bad("queue-max-fraction", queue("max: {octomy.io/cpu-milli: 0.5}")),
+            bad("queue-max-no-domain", queue("max: {cpu: 4}")),
+            bad("queue-min-no-domain", queue("min: {cpu: 4}")),
+            bad("queue-bad-namespace", queue("namespaces: [Team_A]")),
+            bad("queue-bad-parent", queue("parent: Research_1"))));
     return cases;
   }
 
@@ -182,6 +198,12 @@ final class ConformanceCases {
 
   private static String node(String specLines) {
     return "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchNode\nmetadata: {name: NAME}\nspec:\n  "
+        + specLines
+        + "\n";
+  }
+
+  private static String queue(String specLines) {
+    return "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchQueue\nmetadata: {name: NAME}\nspec:\n  "
         + specLines
         + "\n";
   }

@@ -63,7 +63,7 @@ class CrdConformanceIT {
     assertThat(apply.exitCode()).as(apply.all()).isZero();
     assertThat(apply.out())
         .contains("batchjobs.batch.octomy.io", "batchnodes.batch.octomy.io")
-        .contains("batchjobprofiles.batch.octomy.io");
+        .contains("batchjobprofiles.batch.octomy.io", "batchqueues.batch.octomy.io");
     KubectlRun.Result explain = real.kubectl().run("explain", "bj.spec.resources.requests");
     assertThat(explain.exitCode()).as(explain.all()).isZero();
     assertThat(explain.out()).contains("Reserved for the whole life of the job");
@@ -144,7 +144,7 @@ class CrdConformanceIT {
   private static Answer answer(KubernetesClient client, ConformanceCases.Case c, String name) {
     GenericKubernetesResource r =
         Serialization.unmarshal(c.yaml().replace("NAME", name), GenericKubernetesResource.class);
-    boolean namespaced = !"BatchNode".equals(r.getKind());
+    boolean namespaced = !"BatchNode".equals(r.getKind()) && !"BatchQueue".equals(r.getKind());
     if (namespaced) {
       r.getMetadata().setNamespace(NS);
     }

@@ -207,7 +207,8 @@ public final class RealCluster implements AutoCloseable {
                     "--timeout=60s",
                     "crd/batchjobs.batch.octomy.io",
                     "crd/batchnodes.batch.octomy.io",
-                    "crd/batchjobprofiles.batch.octomy.io");
+                    "crd/batchjobprofiles.batch.octomy.io",
+                    "crd/batchqueues.batch.octomy.io");
         if (established.exitCode() != 0) {
           crdApply = established;
         } else {
@@ -226,7 +227,8 @@ public final class RealCluster implements AutoCloseable {
           kubectl().run("api-resources", "--api-group=batch.octomy.io", "-o", "name");
       if (r.out().contains("batchjobs.batch.octomy.io")
           && r.out().contains("batchnodes.batch.octomy.io")
-          && r.out().contains("batchjobprofiles.batch.octomy.io")) {
+          && r.out().contains("batchjobprofiles.batch.octomy.io")
+          && r.out().contains("batchqueues.batch.octomy.io")) {
         return;
       }
       try {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.octomy.batch.api.crd.CelRules;
@@ -209,5 +210,16 @@ class SchemaValidatorTest {
         .isEqualTo(
             "Sample.test.octomy.io \"bad\" is invalid: spec: Invalid value: \"object\": size must not exceed limit");
     assertThat(status.at("/details/causes/0/field").asText()).isEqualTo("spec");
+  }
+
+  /** Bounds are worded as the real server words them: Go's %v of a float64. */
+  @Test
+  void boundsAreWordedAsGoPrintsThem() {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    assertThat(SchemaConstraints.goNumber(f.numberNode(1.0))).isEqualTo("1");
+    assertThat(SchemaConstraints.goNumber(f.numberNode(1.5))).isEqualTo("1.5");
+    assertThat(SchemaConstraints.goNumber(f.numberNode(5))).isEqualTo("5");
+    assertThat(SchemaConstraints.goNumber(f.numberNode(9007199254740991.0)))
+        .isEqualTo("9007199254740991");
   }
 }

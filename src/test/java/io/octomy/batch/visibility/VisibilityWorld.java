@@ -3,6 +3,7 @@ package io.octomy.batch.visibility;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.NodeView;
+import io.octomy.batch.admission.QueueView;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.vocabulary.GroupPolicy;
 import io.octomy.batch.vocabulary.JobPhase;
@@ -33,6 +34,7 @@ final class VisibilityWorld {
   private final Map<String, GroupPolicy> groups = new HashMap<>();
   private final Map<String, Map<String, Long>> budgets = new HashMap<>();
   private final Map<LearntRunTimes.JobType, List<Long>> runs = new HashMap<>();
+  private final List<QueueView> queues = new ArrayList<>();
 
   static VisibilityWorld world() {
     return new VisibilityWorld();
@@ -176,6 +178,11 @@ final class VisibilityWorld {
     return this;
   }
 
+  VisibilityWorld queue(QueueView queue) {
+    queues.add(queue);
+    return this;
+  }
+
   VisibilityWorld budget(String resource, long limit) {
     budgets.computeIfAbsent(NS, k -> new HashMap<>()).put(resource, limit);
     return this;
@@ -200,7 +207,7 @@ final class VisibilityWorld {
             groups,
             budgets,
             defaults.nodeHeartbeatTimeout());
-    return new Snapshot(jobs.stream().map(Job::view).toList(), nodes, policy, NOW);
+    return new Snapshot(jobs.stream().map(Job::view).toList(), nodes, policy, NOW, queues);
   }
 
   LearntRunTimes runTimes() {

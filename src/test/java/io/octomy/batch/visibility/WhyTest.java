@@ -12,6 +12,7 @@ import io.octomy.batch.admission.Gate;
 import io.octomy.batch.admission.GateReport;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.NodeView;
+import io.octomy.batch.admission.QueueView;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.util.Arrays;
@@ -259,6 +260,21 @@ class WhyTest {
                 "WaitingForGroup",
                 "group frozen has maxRunning 0: no job of it may run.",
                 "Raise groups.frozen.maxRunning in the policy above 0.")),
+        scenario(
+            "a queue at its max",
+            base()
+                .queue(new QueueView("team", null, 1, Map.of(), Map.of(CPU, 4000L), List.of(NS)))
+                .with(
+                    job("big").type("solve").running("ws-1", 5).requests(CPU, 3000),
+                    job("next").requests(CPU, 2000)),
+            "next",
+            Gate.Queue.class,
+            blocker(
+                "WaitingForQueueMax",
+                "waiting for queue max: need 2000 octomy.io/cpu-milli, 3000 already admitted or"
+                    + " running in queue team, its max is 4000.",
+                "It frees as running jobs of the queue end; or a cluster administrator raises the"
+                    + " queue's spec.max (kubectl edit bq NAME).")),
         scenario(
             "a namespace budget in use",
             base()

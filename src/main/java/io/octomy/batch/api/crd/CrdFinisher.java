@@ -10,6 +10,7 @@ import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.api.BatchQueue;
 import io.octomy.batch.vocabulary.Quantities;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,7 +45,8 @@ public final class CrdFinisher {
       Map.of(
           "batchjobs.batch.octomy.io", BatchJob.class,
           "batchnodes.batch.octomy.io", BatchNode.class,
-          "batchjobprofiles.batch.octomy.io", BatchJobProfile.class);
+          "batchjobprofiles.batch.octomy.io", BatchJobProfile.class,
+          "batchqueues.batch.octomy.io", BatchQueue.class);
 
   private static final ObjectMapper YAML =
       new ObjectMapper(

@@ -157,7 +157,7 @@ public final class VisibilityService {
         jobs.add(job);
       }
     }
-    return new Snapshot(jobs, snapshot.nodes(), snapshot.policy(), now);
+    return snapshot.withJobs(jobs, now);
   }
 
   private LearntRunTimes runTimes(Instant now) {

@@ -11,6 +11,7 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -32,7 +33,7 @@ class CelRulesTest {
   private record Samples(List<String> good, List<String> bad) {}
 
   private static final Map<String, Samples> SAMPLES =
-      Map.of(
+      samples(
           "batchjobs/spec/resources",
           new Samples(
               List.of(
@@ -50,6 +51,25 @@ class CelRulesTest {
           names(),
           "batchnodes/spec/resources",
           names(),
+          "batchqueues/spec/max",
+          names(),
+          "batchqueues/spec/min",
+          names(),
+          "batchqueues/spec",
+          new Samples(
+              List.of(
+                  "{}",
+                  "{min: {a.io/x: 1}}",
+                  "{max: {a.io/x: 1}}",
+                  "{min: {a.io/x: 2}, max: {a.io/x: 2}}",
+                  "{min: {a.io/x: 2, b.io/y: 9}, max: {a.io/x: 3}}"),
+              List.of(
+                  "{min: {a.io/x: 3}, max: {a.io/x: 2}}",
+                  "{min: {a.io/x: 1, b.io/y: 5}, max: {a.io/x: 1, b.io/y: 4}}")),
+          "batchqueues/spec/namespaces",
+          new Samples(
+              List.of("[]", "[team-a]", "[a, b-2, '0x']"),
+              List.of("[Team-A]", "[-a]", "['a.b']", "['" + "a".repeat(64) + "']", "['']")),
           "batchjobs/spec/after",
           new Samples(
               List.of("[]", "[preprocess-41]", "[a.b-c, x]"),
@@ -139,6 +159,15 @@ class CelRulesTest {
                   ADMITTED.replace("group: g", "group: g, nodeSelector: {a: b}"),
                   ADMITTED.replace("group: g", "group: g, nodeSelector: {a: c}"))));
 
+  /** Rule locations and their samples, as pairs (more than Map.of takes). */
+  private static Map<String, Samples> samples(Object... pairs) {
+    Map<String, Samples> map = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      map.put((String) pairs[i], (Samples) pairs[i + 1]);
+    }
+    return Map.copyOf(map);
+  }
+
   private static Samples names() {
     return new Samples(
         List.of(
@@ -154,7 +183,7 @@ class CelRulesTest {
   }
 
   static Stream<String> crds() {
-    return Stream.of("batchjobs", "batchnodes", "batchjobprofiles");
+    return Stream.of("batchjobs", "batchnodes", "batchjobprofiles", "batchqueues");
   }
 
   private static List<CelRules.Rule> rulesOf(String crd) {

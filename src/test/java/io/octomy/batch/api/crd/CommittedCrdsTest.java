@@ -22,7 +22,8 @@ class CommittedCrdsTest {
       strings = {
         "batchjobs.batch.octomy.io",
         "batchnodes.batch.octomy.io",
-        "batchjobprofiles.batch.octomy.io"
+        "batchjobprofiles.batch.octomy.io",
+        "batchqueues.batch.octomy.io"
       })
   void committedCopyMatchesTheGeneratedOne(String crd) {
     assertThat(Files.exists(CrdFiles.committed(crd)))
@@ -58,6 +59,21 @@ class CommittedCrdsTest {
         .startsWith("MODE", "OWN-MODE", "EXECUTOR", "READY", "AGE");
     assertThat(columnNames("batchjobprofiles.batch.octomy.io"))
         .containsExactly("RUNS", "OVER-LIMIT", "WASTE", "AGE");
+  }
+
+  @Test
+  void queueColumnsAndItsScopeAndShortName() {
+    JsonNode crd = CrdFiles.parse(CrdFiles.generated("batchqueues.batch.octomy.io"));
+    assertThat(columnNames("batchqueues.batch.octomy.io"))
+        .containsExactly("WEIGHT", "USAGE", "SHARE", "PENDING", "ADMITTED", "AGE");
+    assertThat(crd.at("/spec/scope").asText()).isEqualTo("Cluster");
+    assertThat(crd.at("/spec/names/shortNames/0").asText()).isEqualTo("bq");
+    JsonNode spec = crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties");
+    assertThat(spec.at("/weight/minimum").asInt()).isEqualTo(1);
+    assertThat(spec.at("/weight/default").asInt()).isEqualTo(1);
+    assertThat(spec.at("/weight/type").asText()).isEqualTo("integer");
+    assertThat(spec.at("/max/additionalProperties/type").asText()).isEqualTo("integer");
+    assertThat(spec.at("/min/additionalProperties/minimum").asInt()).isZero();
   }
 
   @Test
@@ -110,7 +126,8 @@ class CommittedCrdsTest {
       strings = {
         "batchjobs.batch.octomy.io",
         "batchnodes.batch.octomy.io",
-        "batchjobprofiles.batch.octomy.io"
+        "batchjobprofiles.batch.octomy.io",
+        "batchqueues.batch.octomy.io"
       })
   void everyFieldOfOurTypesHasItsJavadocAsDescription(String crd) {
     JsonNode root =
