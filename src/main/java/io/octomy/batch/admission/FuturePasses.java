@@ -157,6 +157,7 @@ final class FuturePasses {
     passId++;
     passes++;
     pass.startPass();
+    pass.decideAt(at);
     sources.startPass();
     for (End end = timeline.endDue(at); end != null; end = timeline.endDue(at)) {
       release(end);
@@ -379,6 +380,7 @@ final class FuturePasses {
                   pass.guard().protectedJob().index, pool.indexOf(pass.guard().hold().node())),
               version(job));
       case WaitingForCapacity -> room.parkForCapacity(job);
+      case BackingOff -> timeline.decideAgainAt(job.reading.notBefore, job);
       default -> {} // rejected or skipped: they never run
     }
   }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -27,6 +29,9 @@ public class BatchJobSpec {
 
   public static final int MAX_LOCKS = 16;
   public static final int MAX_LOCK_KEY_LENGTH = 253;
+
+  /** The most retries a job may ask for: each one is kept in {@code status.runs}. */
+  public static final int MAX_BACKOFF_LIMIT = 20;
 
   /**
    * Job type, like mesh-export. Optional. Drift records (BatchJobProfile) are kept per namespace
@@ -83,6 +88,14 @@ public class BatchJobSpec {
    * not stopped by it: delete the job to stop it.
    */
   private Boolean suspend;
+
+  /**
+   * Runs that exit non-zero retried before the job is Failed, from 0 (the default: no retry) to 20.
+   * A retry is a new run with a new decision, after a back-off that doubles per failed run.
+   */
+  @Min(0)
+  @Max(MAX_BACKOFF_LIMIT)
+  private Integer backoffLimit;
 
   /**
    * Labels a BatchNode must carry (metadata.labels, every pair) for this job to be placed there,
@@ -174,6 +187,20 @@ public class BatchJobSpec {
   @JsonIgnore
   public boolean suspended() {
     return Boolean.TRUE.equals(suspend);
+  }
+
+  public Integer getBackoffLimit() {
+    return backoffLimit;
+  }
+
+  public void setBackoffLimit(Integer backoffLimit) {
+    this.backoffLimit = backoffLimit;
+  }
+
+  /** Failed runs retried before the job is Failed: {@code backoffLimit}, 0 when unset. */
+  @JsonIgnore
+  public int retries() {
+    return backoffLimit == null ? 0 : Math.max(0, backoffLimit);
   }
 
   public Map<String, String> getNodeSelector() {

@@ -38,6 +38,7 @@ public final class SpecValidator {
           "after",
           "locks",
           "suspend",
+          "backoffLimit",
           "nodeSelector",
           "resources",
           "template");
@@ -132,6 +133,13 @@ public final class SpecValidator {
     after(spec.get("after"), out);
     locks(spec.get("locks"), out);
     suspend(spec.get("suspend"), out);
+    wholeInRange(
+        spec.get("backoffLimit"),
+        "spec.backoffLimit",
+        0,
+        BatchJobSpec.MAX_BACKOFF_LIMIT,
+        "the failed runs to retry, like 2",
+        out);
     nodeSelector(spec.get("nodeSelector"), out);
     resources(spec.get("resources"), out);
     template.accept(out);
@@ -229,6 +237,28 @@ public final class SpecValidator {
   private static void suspend(JsonNode v, List<String> out) {
     if (v != null && !v.isNull() && !v.isBoolean()) {
       out.add("spec.suspend is " + kind(v) + "; write true (held) or false");
+    }
+  }
+
+  private static void wholeInRange(
+      JsonNode v, String path, long min, long max, String what, List<String> out) {
+    if (v == null || v.isNull()) {
+      return;
+    }
+    if (!v.isIntegralNumber()
+        || !v.canConvertToLong()
+        || v.longValue() < min
+        || v.longValue() > max) {
+      out.add(
+          path
+              + " is "
+              + describe(v)
+              + "; write a whole number from "
+              + min
+              + " to "
+              + max
+              + ": "
+              + what);
     }
   }
 

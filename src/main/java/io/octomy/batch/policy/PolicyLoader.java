@@ -135,7 +135,8 @@ public final class PolicyLoader {
         p,
         groups,
         budgets,
-        f.nodeHeartbeatTimeout != null ? f.nodeHeartbeatTimeout.value() : d.nodeHeartbeatTimeout());
+        f.nodeHeartbeatTimeout != null ? f.nodeHeartbeatTimeout.value() : d.nodeHeartbeatTimeout(),
+        f.retryBackoff != null ? f.retryBackoff.value() : d.retryBackoff());
   }
 
   /** "policy.yaml line 4, field priority.agingPerMinute: 0.5 is a fraction; ..." */

@@ -11,13 +11,32 @@ import java.util.stream.Collectors;
  *
  * @param budgets per namespace: resource name to the most that admitted and running jobs of the
  *     namespace may request together; a namespace or resource not listed is unbounded
+ * @param retryBackoff the wait before a failed run's retry may be admitted; it doubles with each
+ *     failed run, up to {@link #MAX_RETRY_BACKOFF} (or this, when longer)
  */
 public record Policy(
     ModeTable modes,
     PriorityPolicy priority,
     Map<String, GroupPolicy> groups,
     Map<String, Map<String, Long>> budgets,
-    Duration nodeHeartbeatTimeout) {
+    Duration nodeHeartbeatTimeout,
+    Duration retryBackoff) {
+
+  /** The longest back-off before a retry, as a Kubernetes Job's. */
+  public static final Duration MAX_RETRY_BACKOFF = Duration.ofMinutes(6);
+
+  /** The first back-off before a retry by default, as a Kubernetes Job's. */
+  public static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofSeconds(10);
+
+  /** A policy with the default retry back-off. */
+  public Policy(
+      ModeTable modes,
+      PriorityPolicy priority,
+      Map<String, GroupPolicy> groups,
+      Map<String, Map<String, Long>> budgets,
+      Duration nodeHeartbeatTimeout) {
+    this(modes, priority, groups, budgets, nodeHeartbeatTimeout, DEFAULT_RETRY_BACKOFF);
+  }
 
   public Policy {
     Objects.requireNonNull(modes, "modes");
@@ -29,6 +48,12 @@ public record Policy(
           "nodeHeartbeatTimeout is "
               + nodeHeartbeatTimeout
               + "; write a positive duration like 60s (no node would ever count as ready)");
+    }
+    if (retryBackoff == null || retryBackoff.isNegative() || retryBackoff.isZero()) {
+      throw new IllegalArgumentException(
+          "retryBackoff is "
+              + retryBackoff
+              + "; write a positive duration like 10s (the wait before a failed run is retried)");
     }
     groups = Map.copyOf(groups);
     budgets =
@@ -60,6 +85,19 @@ public record Policy(
         Map.of(),
         Map.of(),
         Duration.ofSeconds(60));
+  }
+
+  /**
+   * How long a job waits before its next run after {@code failedRuns} failed ones: the back-off
+   * doubled per failed run after the first, capped at {@link #MAX_RETRY_BACKOFF}.
+   */
+  public Duration retryDelay(int failedRuns) {
+    Duration cap = retryBackoff.compareTo(MAX_RETRY_BACKOFF) > 0 ? retryBackoff : MAX_RETRY_BACKOFF;
+    Duration d = retryBackoff;
+    for (int i = 1; i < failedRuns && d.compareTo(cap) < 0; i++) {
+      d = d.multipliedBy(2);
+    }
+    return d.compareTo(cap) > 0 ? cap : d;
   }
 
   /** The cap of a group; a group not listed has maxRunning 1. */

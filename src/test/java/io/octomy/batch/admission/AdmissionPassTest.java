@@ -99,7 +99,8 @@ class AdmissionPassTest {
   }
 
   static Stream<Case> cases() {
-    return Stream.concat(rulesCases(), HoldAndSelectorCases.cases());
+    return Stream.of(rulesCases(), HoldAndSelectorCases.cases(), RetryCases.cases())
+        .flatMap(s -> s);
   }
 
   private static Stream<Case> rulesCases() {

@@ -54,6 +54,7 @@ class PolicyLoaderTest {
         groups: {simulator: {maxRunning: 3}, optimizer: {}}
         budgets: {studio: {octomy.io/cpu-milli: 8000}}
         nodeHeartbeatTimeout: 90s
+        retryBackoff: 1s
         """,
             "p.yaml");
     assertThat(p.modes().percent(NodeMode.Interactive, GPU)).isEqualTo(10);
@@ -71,6 +72,11 @@ class PolicyLoaderTest {
     assertThat(p.maxRunning("optimizer")).isEqualTo(1);
     assertThat(p.budgets()).isEqualTo(Map.of("studio", Map.of(CPU, 8000L)));
     assertThat(p.nodeHeartbeatTimeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(p.retryBackoff()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(p.retryDelay(1)).isEqualTo(Duration.ofSeconds(1));
+    assertThat(p.retryDelay(3)).as("doubled per failed run").isEqualTo(Duration.ofSeconds(4));
+    assertThat(Policy.defaults().retryDelay(1)).isEqualTo(Duration.ofSeconds(10));
+    assertThat(Policy.defaults().retryDelay(20)).as("capped").isEqualTo(Duration.ofMinutes(6));
   }
 
   static Stream<Arguments> errors() {
