@@ -10,8 +10,9 @@ import java.util.Set;
 /**
  * Pure: whether a run that ended without success is run again ({@code spec.backoffLimit}). A run
  * that exited non-zero is retried while the failed runs stay within the limit, and counts; a run
- * lost with its agent or node is retried without counting, as it said nothing about the job. A run
- * that was stopped (the job deleted) or never started is final.
+ * lost with its agent or node is retried without counting, as it said nothing about the job (only
+ * when the job asks for retries at all: without a backoffLimit every run is final). A run that was
+ * stopped (the job deleted, its deadline passed) or never started is final.
  */
 final class RunRetries {
 
@@ -36,15 +37,18 @@ final class RunRetries {
         || job.getMetadata().getDeletionTimestamp() != null) {
       return Retry.NONE;
     }
+    BatchJobSpec spec = job.getSpec();
+    if (spec == null || spec.retries() == 0) {
+      return Retry.NONE; // no backoffLimit: every run is final, as before retries existed
+    }
     if (run.reason() != null && LOST_REASONS.contains(run.reason())) {
       return Retry.LOST;
     }
     if (run.exitCode() == null || run.exitCode() == 0) {
       return Retry.NONE; // refused, stopped or deleted: nothing ran to a non-zero exit
     }
-    BatchJobSpec spec = job.getSpec();
     BatchJobStatus s = job.getStatus();
     int failed = s == null || s.getFailedRuns() == null ? 0 : s.getFailedRuns();
-    return spec != null && failed < spec.retries() ? Retry.COUNTED : Retry.NONE;
+    return failed < spec.retries() ? Retry.COUNTED : Retry.NONE;
   }
 }

@@ -97,7 +97,9 @@ class RetryLoopTest {
   @Test
   void aRunLostWithItsAgentIsRetriedAtOnceWithoutCounting() {
     h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
-    h.cluster.add(aJob("lost").cpu(1000).build()); // backoffLimit unset: 0
+    BatchJob lost = aJob("lost").cpu(1000).build();
+    lost.getSpec().setBackoffLimit(1);
+    h.cluster.add(lost);
     h.pass();
     NodeJob gone = entry("lost", 1, JobPhase.Failed);
     gone.setReason(NodeJob.REASON_AGENT_LOST);
