@@ -33,6 +33,9 @@ public class BatchJobSpec {
   /** The most retries a job may ask for: each one is kept in {@code status.runs}. */
   public static final int MAX_BACKOFF_LIMIT = 20;
 
+  /** The longest run a deadline may allow: one year, in seconds. */
+  public static final long MAX_ACTIVE_DEADLINE_SECONDS = 31_536_000L;
+
   /**
    * Job type, like mesh-export. Optional. Drift records (BatchJobProfile) are kept per namespace
    * and type.
@@ -96,6 +99,15 @@ public class BatchJobSpec {
   @Min(0)
   @Max(MAX_BACKOFF_LIMIT)
   private Integer backoffLimit;
+
+  /**
+   * Seconds a run may last, from 1 to 31536000. A run still going after that long is stopped and
+   * the job fails with reason DeadlineExceeded, without retry. Optional; without it a run may last
+   * as long as it likes.
+   */
+  @Min(1)
+  @Max(MAX_ACTIVE_DEADLINE_SECONDS)
+  private Long activeDeadlineSeconds;
 
   /**
    * Labels a BatchNode must carry (metadata.labels, every pair) for this job to be placed there,
@@ -201,6 +213,14 @@ public class BatchJobSpec {
   @JsonIgnore
   public int retries() {
     return backoffLimit == null ? 0 : Math.max(0, backoffLimit);
+  }
+
+  public Long getActiveDeadlineSeconds() {
+    return activeDeadlineSeconds;
+  }
+
+  public void setActiveDeadlineSeconds(Long activeDeadlineSeconds) {
+    this.activeDeadlineSeconds = activeDeadlineSeconds;
   }
 
   public Map<String, String> getNodeSelector() {

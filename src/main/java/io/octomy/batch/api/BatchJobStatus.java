@@ -35,7 +35,8 @@ public class BatchJobStatus {
   /**
    * A CamelCase code for the phase or the wait: Admitted, WaitingForDependency, DependencyFailed,
    * DependencyCycle, WaitingForLock, WaitingForGroup, WaitingForBudget, WaitingForCapacity,
-   * NoNodeFits, HeldForStarvingJob, BestEffortDeferred, InvalidSpec, BackingOff, Succeeded, Failed.
+   * NoNodeFits, HeldForStarvingJob, BestEffortDeferred, InvalidSpec, BackingOff, Succeeded, Failed,
+   * DeadlineExceeded.
    */
   private String reason;
 

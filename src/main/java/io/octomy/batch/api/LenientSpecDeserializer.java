@@ -55,6 +55,8 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
                     Long limit = whole(v, Integer.MAX_VALUE);
                     spec.setBackoffLimit(limit == null ? null : limit.intValue());
                   }
+                  case "activeDeadlineSeconds" ->
+                      spec.setActiveDeadlineSeconds(whole(v, Long.MAX_VALUE));
                   case "nodeSelector" -> spec.setNodeSelector(labels(v));
                   case "resources" ->
                       spec.setResources(v.isNull() ? null : codec.treeToValue(v, Resources.class));

@@ -39,6 +39,7 @@ public final class SpecValidator {
           "locks",
           "suspend",
           "backoffLimit",
+          "activeDeadlineSeconds",
           "nodeSelector",
           "resources",
           "template");
@@ -139,6 +140,13 @@ public final class SpecValidator {
         0,
         BatchJobSpec.MAX_BACKOFF_LIMIT,
         "the failed runs to retry, like 2",
+        out);
+    wholeInRange(
+        spec.get("activeDeadlineSeconds"),
+        "spec.activeDeadlineSeconds",
+        1,
+        BatchJobSpec.MAX_ACTIVE_DEADLINE_SECONDS,
+        "the seconds a run may last, like 3600",
         out);
     nodeSelector(spec.get("nodeSelector"), out);
     resources(spec.get("resources"), out);

@@ -9,6 +9,7 @@ import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Clock;
 import java.time.Duration;
@@ -342,7 +343,7 @@ public final class AdmissionLoop implements AutoCloseable {
     readBack.settle(byKey);
     DecisionStep.Decided decided = deciding.decide(jobs, nodes, byKey, now);
     lastPass = new LastPass(decided.snapshot(), decided.result(), decided.memory());
-    wakeForRetries(decided.snapshot(), now);
+    wakeForRetries(decided.snapshot(), jobs, now);
     metrics.recordPass(decided.decideTime());
     long t1 = System.nanoTime();
     RunFollower.Followed followed = runs.follow(jobs, nodes, view.jobPods(), now);
@@ -399,22 +400,28 @@ public final class AdmissionLoop implements AutoCloseable {
         });
   }
 
-  /** When the earliest back-off a pass is set for ends; null when none is set. */
+  /** When the earliest back-off or run deadline a pass is set for ends; null when none is set. */
   private Instant wakeAt;
 
-  /** The instant a pass is set for (a back-off ends); for tests in this package. */
+  /** The instant a pass is set for (a back-off or a deadline ends); for tests in this package. */
   synchronized Instant wakeAt() {
     return wakeAt;
   }
 
   /**
-   * Sets a pass for the moment the earliest retry's back-off ends, so that a retry is admitted
-   * then, not at the next tick or change. One wake is out at a time: the earliest.
+   * Sets a pass for the moment the earliest retry's back-off or running job's deadline ends, so
+   * that a retry is admitted and a run past its deadline stopped then, not at the next tick or
+   * change. One wake is out at a time: the earliest.
    */
-  private void wakeForRetries(Snapshot snapshot, Instant now) {
+  private void wakeForRetries(Snapshot snapshot, List<BatchJob> jobs, Instant now) {
     Instant earliest = null;
     for (JobView job : snapshot.jobs()) {
       earliest = earlierFuture(earliest, job.notBefore(), now);
+    }
+    for (BatchJob job : jobs) {
+      if (job.getStatus() != null && job.getStatus().getPhase() == JobPhase.Running) {
+        earliest = earlierFuture(earliest, RunFollower.deadline(job), now);
+      }
     }
     if (earliest == null || (wakeAt != null && wakeAt.isAfter(now) && !earliest.isBefore(wakeAt))) {
       return;

@@ -135,6 +135,18 @@ final class RunFollower {
                   && !podsRequested.contains(runId)
               ? DELETED_BEFORE_START
               : RunObserver.observe(pod, reported(node, job), podNode, phase);
+      Instant deadline = deadline(job);
+      if (deadline != null
+          && !deleting
+          && run.phase() == JobPhase.Running
+          && !now.isBefore(deadline)) {
+        // Past its deadline: the job fails now. Its agent stops a process it still runs (the job
+        // ended while it ran: SIGTERM, then SIGKILL after the grace period); a Pod is deleted.
+        run = deadlineExceeded(job, run, now);
+        if (pod != null && pod.getMetadata().getDeletionTimestamp() == null) {
+          podsToDelete.add(pod);
+        }
+      }
       boolean nodeMissing = node == null && !podNode;
       Instant missingSince = nodeMissing ? missingSince(job, now) : null;
       if (nodeMissing && Duration.between(missingSince, now).compareTo(heartbeatTimeout) >= 0) {
@@ -343,6 +355,34 @@ final class RunFollower {
         ? NodeLiveness.REASON_NOT_REPORTING
         : null;
   }
+
+  /**
+   * When a running job's run must end ({@code spec.activeDeadlineSeconds} after it started), or
+   * null when it has no deadline or has not started.
+   */
+  static Instant deadline(BatchJob job) {
+    Long seconds = job.getSpec() == null ? null : job.getSpec().getActiveDeadlineSeconds();
+    Instant started = job.getStatus() == null ? null : Times.parse(job.getStatus().getStartedAt());
+    return seconds == null || seconds < 1 || started == null ? null : started.plusSeconds(seconds);
+  }
+
+  /** The end of a run stopped at its deadline: Failed, reason DeadlineExceeded, never retried. */
+  private static RunObservation deadlineExceeded(BatchJob job, RunObservation run, Instant now) {
+    return new RunObservation(
+        JobPhase.Failed,
+        null,
+        REASON_DEADLINE_EXCEEDED,
+        run.startedAt(),
+        now,
+        run.peakUsage(),
+        "It ran longer than spec.activeDeadlineSeconds ("
+            + job.getSpec().getActiveDeadlineSeconds()
+            + " s), so it is stopped and not retried.",
+        run.output());
+  }
+
+  /** The reason of a job stopped at its deadline. */
+  static final String REASON_DEADLINE_EXCEEDED = "DeadlineExceeded";
 
   /** The end of a job whose node's BatchNode was deleted and has not come back. */
   private RunObservation nodeDeleted(String node) {

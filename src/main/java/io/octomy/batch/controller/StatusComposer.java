@@ -254,7 +254,11 @@ public final class StatusComposer {
         Instant finished = run.finishedAt() != null ? run.finishedAt() : now;
         s.setPhase(run.phase());
         s.setReason(
-            run.phase() == JobPhase.Succeeded ? Reason.Succeeded.code() : Reason.Failed.code());
+            run.phase() == JobPhase.Succeeded
+                ? Reason.Succeeded.code()
+                : RunFollower.REASON_DEADLINE_EXCEEDED.equals(run.reason())
+                    ? RunFollower.REASON_DEADLINE_EXCEEDED
+                    : Reason.Failed.code());
         s.setExitCode(run.exitCode());
         if (run.phase() == JobPhase.Failed && run.exitCode() != null && run.exitCode() != 0) {
           // The last failed run counts too: backoffLimit 2 ends Failed with failedRuns 3.
