@@ -5,6 +5,8 @@ import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ServiceClass;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -250,7 +252,9 @@ public final class AdmissionPass {
         // A held job ages like any other, so it keeps its place when released, but it never
         // starves: it takes no part in the pass, so nothing is held back for it.
         job.starving =
-            !reading.held && Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
+            !reading.held
+                && !backingOff(reading)
+                && Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
         job.deferrable = job.serviceClass == ServiceClass.BestEffort && !job.starving;
         job.origin = pool.indexOf(reading.origin);
         job.selectable = pool.selectable(reading.nodeSelector);
@@ -337,6 +341,14 @@ public final class AdmissionPass {
     // mend: it rejects a held job too, so dependants skipped for it name a rejected job.
     if (job.reading.held && dependency.kind() != DependencyVerdict.Kind.CYCLE) {
       return waiting(job, Reason.Held, worded ? heldMessage(job.key) : "", List.of());
+    }
+    // 5.1c Backing off: a failed run's retry waits until its back-off ends, taking nothing.
+    if (backingOff(job.reading) && dependency.kind() != DependencyVerdict.Kind.CYCLE) {
+      return waiting(
+          job,
+          Reason.BackingOff,
+          worded ? backingOffMessage(job.reading.notBefore) : "",
+          List.of());
     }
     // 5.2 Dependencies: cycle, failed ancestor, or not succeeded yet.
     switch (dependency.kind()) {
@@ -466,6 +478,27 @@ public final class AdmissionPass {
   }
 
   /** The Held sentence, with the command that releases the job. */
+  /** The time back-offs are judged at: the snapshot's, or a forecast pass's ({@link #decideAt}). */
+  private Instant decidingAt;
+
+  /** Decides later decisions as at {@code t}: a forecast's pass sees back-offs end. */
+  void decideAt(Instant t) {
+    decidingAt = t;
+  }
+
+  /** Whether a retry's back-off still runs at the time this pass decides at. */
+  private boolean backingOff(JobReading reading) {
+    Instant now = decidingAt != null ? decidingAt : snapshot.now();
+    return reading.notBefore != null && now.isBefore(reading.notBefore);
+  }
+
+  /** The words of a BackingOff wait, naming when it may run again. */
+  public static String backingOffMessage(Instant notBefore) {
+    return "backing off after a failed run: it may run again from "
+        + notBefore.truncatedTo(ChronoUnit.SECONDS)
+        + " on.";
+  }
+
   static String heldMessage(JobKey key) {
     return "held: spec.suspend is true, so this job takes no part in admission until it is"
         + " released; release it with kubectl patch bj "

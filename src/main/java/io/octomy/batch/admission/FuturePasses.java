@@ -162,6 +162,7 @@ final class FuturePasses {
     passId++;
     passes++;
     pass.startPass();
+    pass.decideAt(at);
     sources.startPass();
     for (End end = timeline.endDue(at); end != null; end = timeline.endDue(at)) {
       release(end);
@@ -393,6 +394,7 @@ final class FuturePasses {
               version(job));
       case WaitingForCapacity -> room.parkForCapacity(job);
       case WaitingForQueueMax -> queueMaxParked.add(job);
+      case BackingOff -> timeline.decideAgainAt(job.reading.notBefore, job);
       default -> {} // rejected or skipped: they never run
     }
   }

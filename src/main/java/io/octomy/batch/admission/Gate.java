@@ -3,6 +3,7 @@ package io.octomy.batch.admission;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
@@ -25,6 +26,19 @@ public sealed interface Gate {
     @Override
     public Reason reason() {
       return Reason.Held;
+    }
+  }
+
+  /** A failed run's retry waits out its back-off until {@code until}. */
+  record BackingOff(Instant until, String message) implements Gate {
+    public BackingOff {
+      Objects.requireNonNull(until, "until");
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.BackingOff;
     }
   }
 

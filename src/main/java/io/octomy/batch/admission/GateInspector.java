@@ -40,6 +40,11 @@ final class GateInspector {
       failing.add(new Gate.DependencyCycle(verdict.message()));
     } else if (job.reading.held) {
       failing.add(new Gate.Held(AdmissionPass.heldMessage(job.key)));
+    } else if (job.reading.notBefore != null
+        && pass.snapshot().now().isBefore(job.reading.notBefore)) {
+      failing.add(
+          new Gate.BackingOff(
+              job.reading.notBefore, AdmissionPass.backingOffMessage(job.reading.notBefore)));
     } else if (verdict.kind() == DependencyVerdict.Kind.SKIP) {
       failing.add(new Gate.DependencyFailed(verdict.ancestor(), verdict.message()));
     } else {

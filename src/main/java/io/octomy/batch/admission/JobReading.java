@@ -85,6 +85,9 @@ final class JobReading {
   /** {@code spec.suspend}: a Queued job that is held waits out of the pass (reason Held). */
   final boolean held;
 
+  /** The instant before which the job may not be admitted (reason BackingOff), or null. */
+  final Instant notBefore;
+
   /** {@code spec.nodeSelector} sorted by label, or null when it selects every node. */
   final SortedMap<String, String> nodeSelector;
 
@@ -110,6 +113,7 @@ final class JobReading {
     this.node = view.node();
     this.origin = view.origin();
     this.held = view.suspend();
+    this.notBefore = view.notBefore();
     this.nodeSelector = view.nodeSelector().isEmpty() ? null : new TreeMap<>(view.nodeSelector());
     List<String> after =
         view.after().size() <= 1 ? view.after() : List.copyOf(new LinkedHashSet<>(view.after()));

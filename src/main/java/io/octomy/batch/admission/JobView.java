@@ -31,6 +31,8 @@ import java.util.Objects;
  *     no part in the pass; an Admitted or Running one is not affected
  * @param nodeSelector {@code spec.nodeSelector}: label to value; the job is placed only on a node
  *     whose labels hold every pair. Empty means any node
+ * @param notBefore the instant before which a Queued job may not be admitted (a failed run's retry
+ *     backing off, reason BackingOff); null when none
  */
 public record JobView(
     String namespace,
@@ -47,7 +49,8 @@ public record JobView(
     Instant queuedAt,
     List<String> specProblems,
     boolean suspend,
-    Map<String, String> nodeSelector) {
+    Map<String, String> nodeSelector,
+    Instant notBefore) {
 
   public JobView {
     Objects.requireNonNull(namespace, "namespace");
@@ -59,6 +62,42 @@ public record JobView(
     locks = locks == null ? List.of() : List.copyOf(locks);
     specProblems = specProblems == null ? List.of() : List.copyOf(specProblems);
     nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+  }
+
+  /** A job that may be admitted at once, as far as retries go. */
+  public JobView(
+      String namespace,
+      String name,
+      long generation,
+      Map<String, Long> requests,
+      Map<String, Long> limits,
+      List<String> after,
+      List<String> locks,
+      String group,
+      String origin,
+      JobPhase phase,
+      String node,
+      Instant queuedAt,
+      List<String> specProblems,
+      boolean suspend,
+      Map<String, String> nodeSelector) {
+    this(
+        namespace,
+        name,
+        generation,
+        requests,
+        limits,
+        after,
+        locks,
+        group,
+        origin,
+        phase,
+        node,
+        queuedAt,
+        specProblems,
+        suspend,
+        nodeSelector,
+        null);
   }
 
   /** A job that is not suspended and may run on any node. */
@@ -104,6 +143,29 @@ public record JobView(
     return ServiceClass.of(requests, limits);
   }
 
+  /** A copy with another {@link #notBefore}. */
+  public JobView withNotBefore(Instant instant) {
+    return Objects.equals(instant, notBefore)
+        ? this
+        : new JobView(
+            namespace,
+            name,
+            generation,
+            requests,
+            limits,
+            after,
+            locks,
+            group,
+            origin,
+            phase,
+            node,
+            queuedAt,
+            specProblems,
+            suspend,
+            nodeSelector,
+            instant);
+  }
+
   /** A copy with another phase and node, e.g. to apply an admission. */
   public JobView withPhase(JobPhase newPhase, String newNode) {
     return new JobView(
@@ -121,6 +183,7 @@ public record JobView(
         queuedAt,
         specProblems,
         suspend,
-        nodeSelector);
+        nodeSelector,
+        notBefore);
   }
 }

@@ -10,6 +10,11 @@ public enum Reason {
    * {@code spec.suspend} is true: the job stays Queued, out of every pass, until it is set false.
    */
   Held,
+  /**
+   * A retry after a failed run ({@code spec.backoffLimit}) waits out its back-off; the message
+   * names the time it may run again.
+   */
+  BackingOff,
   WaitingForDependency,
   /** Phase Skipped: a failed, skipped or rejected ancestor; the message names it. */
   DependencyFailed,
@@ -54,6 +59,7 @@ public enum Reason {
   public boolean isWait() {
     return switch (this) {
       case Held,
+          BackingOff,
           WaitingForDependency,
           WaitingForLock,
           WaitingForGroup,

@@ -35,7 +35,7 @@ public record JobRecord(
    * The process ended and the agent could not learn how: gone after a restart, no exit code
    * recorded.
    */
-  public static final String REASON_AGENT_LOST = "AgentLost";
+  public static final String REASON_AGENT_LOST = NodeJob.REASON_AGENT_LOST;
 
   /** Stopped by the agent because the job was deleted or cancelled. */
   public static final String REASON_STOPPED = NodeJob.REASON_STOPPED;

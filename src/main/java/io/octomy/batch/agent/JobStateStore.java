@@ -47,7 +47,7 @@ final class JobStateStore {
   }
 
   Path dir(RunKey key) {
-    return jobsDir.resolve(key.namespace()).resolve(key.name()).resolve(key.uid());
+    return jobsDir.resolve(key.namespace()).resolve(key.name()).resolve(key.directoryName());
   }
 
   Path logFile(RunKey key) {
@@ -59,7 +59,7 @@ final class JobStateStore {
     return jobsDir
         .resolve(key.namespace())
         .resolve(key.name())
-        .resolve(key.uid())
+        .resolve(key.directoryName())
         .resolve("output.log");
   }
 
@@ -143,7 +143,7 @@ final class JobStateStore {
   /** The key a state file's directory names, for files that cannot be parsed. */
   RunKey keyOf(Path stateFile) {
     Path uid = stateFile.getParent();
-    return new RunKey(
+    return RunKey.ofDirectory(
         uid.getParent().getParent().getFileName().toString(),
         uid.getParent().getFileName().toString(),
         uid.getFileName().toString());

@@ -192,6 +192,22 @@ public final class NodeAgent implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Whether the job of a run still exists (same uid), read from the server: a job that left this
+   * node's informer may have been deleted or only queued again for a retry. An unanswered read
+   * counts as existing, so nothing is removed on a guess.
+   */
+  private boolean jobExists(RunKey key) {
+    try {
+      BatchJob job =
+          client.resources(BatchJob.class).inNamespace(key.namespace()).withName(key.name()).get();
+      return job != null && key.uid().equals(job.getMetadata().getUid());
+    } catch (RuntimeException e) {
+      LOG.debug("cannot read job {}: {}", key, e.toString());
+      return true;
+    }
+  }
+
   private JobTracker newTracker() {
     if (settings.executor() == Executor.Process) {
       ProcessExecutor executor = new ProcessExecutor(settings.stateDir(), clock);
@@ -202,7 +218,8 @@ public final class NodeAgent implements AutoCloseable {
           () -> {
             requestReconcile();
             requestReport();
-          });
+          },
+          this::jobExists);
     }
     SharedIndexInformer<Pod> pods =
         client

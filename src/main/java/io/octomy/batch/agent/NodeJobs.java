@@ -18,7 +18,8 @@ public final class NodeJobs {
   public static final Comparator<NodeJob> ORDER =
       Comparator.comparing(NodeJob::getNamespace, Comparator.nullsFirst(Comparator.naturalOrder()))
           .thenComparing(NodeJob::getName, Comparator.nullsFirst(Comparator.naturalOrder()))
-          .thenComparing(NodeJob::getUid, Comparator.nullsFirst(Comparator.naturalOrder()));
+          .thenComparing(NodeJob::getUid, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparingInt(NodeJob::currentRun);
 
   private NodeJobs() {}
 
@@ -72,11 +73,11 @@ public final class NodeJobs {
   public static List<NodeJob> carryOver(List<NodeJob> previous, List<NodeJob> current) {
     Map<String, NodeJob> before = new HashMap<>();
     if (previous != null) {
-      previous.stream().filter(p -> p.getUid() != null).forEach(p -> before.put(p.getUid(), p));
+      previous.stream().filter(p -> p.getUid() != null).forEach(p -> before.put(p.runId(), p));
     }
     List<NodeJob> out = new ArrayList<>();
     for (NodeJob c : current) {
-      NodeJob p = before.get(c.getUid());
+      NodeJob p = before.get(c.runId());
       NodeJob j = StatusFields.of(NodeJob.class).copy(c);
       if (p != null && p.getUsage() != null) {
         j.setUsage(maxOf(p.getUsage(), c.getUsage()));
@@ -102,6 +103,7 @@ public final class NodeJobs {
     j.setNamespace(key.namespace());
     j.setName(key.name());
     j.setUid(key.uid());
+    j.setRun(key.run() == 1 ? null : key.run());
     return j;
   }
 

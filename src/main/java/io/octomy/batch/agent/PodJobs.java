@@ -50,12 +50,13 @@ final class PodJobs implements JobTracker {
     for (Pod p : pods.get()) {
       Map<String, String> labels = p.getMetadata().getLabels();
       if (labels != null && labels.get(Labels.JOB_UID) != null) {
-        byJobUid.put(labels.get(Labels.JOB_UID), p);
+        // Each run of a retried job has its own Pod, labelled with its number from run 2 on.
+        byJobUid.put(labels.get(Labels.JOB_UID) + "#" + labels.getOrDefault(Labels.RUN, "1"), p);
       }
     }
     List<Placed> now = new ArrayList<>();
     for (BatchJob job : jobs.placedOn(nodeName)) {
-      Pod pod = byJobUid.get(job.getMetadata().getUid());
+      Pod pod = byJobUid.get(job.getMetadata().getUid() + "#" + run(job));
       if (pod != null) {
         now.add(new Placed(job, pod));
       }
@@ -66,6 +67,10 @@ final class PodJobs implements JobTracker {
     boolean changed = now.size() != placed.size();
     placed = now;
     return changed;
+  }
+
+  private static int run(BatchJob job) {
+    return job.getStatus() == null ? 1 : job.getStatus().currentRun();
   }
 
   @Override
@@ -93,6 +98,7 @@ final class PodJobs implements JobTracker {
       j.setNamespace(p.job().getMetadata().getNamespace());
       j.setName(p.job().getMetadata().getName());
       j.setUid(p.job().getMetadata().getUid());
+      j.setRun(run(p.job()) == 1 ? null : run(p.job()));
       j.setPhase(phase);
       if (p.pod().getStatus() != null) {
         j.setStartedAt(p.pod().getStatus().getStartTime());

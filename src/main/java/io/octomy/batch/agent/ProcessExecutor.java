@@ -183,7 +183,8 @@ public final class ProcessExecutor implements AutoCloseable {
         .sorted(
             Comparator.comparing((JobRecord r) -> r.key().namespace())
                 .thenComparing(r -> r.key().name())
-                .thenComparing(r -> r.key().uid()))
+                .thenComparing(r -> r.key().uid())
+                .thenComparingInt(r -> r.key().run()))
         .toList();
   }
 

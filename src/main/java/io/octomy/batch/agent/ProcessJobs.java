@@ -5,6 +5,7 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.vocabulary.JobPhase;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,11 +51,22 @@ final class ProcessJobs implements JobTracker {
   static final String REASON_DELETED = "Deleted";
 
   /**
-   * uids of the jobs run or refused here whose finished status the controller has already written.
+   * Runs done here or refused whose end the controller has already written: the job finished, or it
+   * went on to a later run.
    */
-  private volatile Set<String> outcomeRecorded = Set.of();
+  private volatile Set<RunKey> outcomeRecorded = Set.of();
 
   private static final Logger LOG = LoggerFactory.getLogger(ProcessJobs.class);
+
+  /**
+   * How long a failed run whose job was found to exist is kept before the server is asked again.
+   */
+  static final Duration RETRIED_RECHECK = Duration.ofSeconds(30);
+
+  private final Predicate<RunKey> jobExists;
+
+  /** Failed runs whose job left this node but still exists, with when to ask again (nanoTime). */
+  private final Map<RunKey, Long> keptRuns = new HashMap<>();
 
   private final String nodeName;
   private final ProcessExecutor executor;
@@ -85,6 +98,20 @@ final class ProcessJobs implements JobTracker {
    */
   ProcessJobs(
       String nodeName, ProcessExecutor executor, ExecutorService stopper, Runnable onChange) {
+    this(nodeName, executor, stopper, onChange, key -> false);
+  }
+
+  /**
+   * @param jobExists asks the server whether a run's job still exists, for a failed run whose job
+   *     left this node: it may be queued again for a retry, and its output must stay readable
+   */
+  ProcessJobs(
+      String nodeName,
+      ProcessExecutor executor,
+      ExecutorService stopper,
+      Runnable onChange,
+      Predicate<RunKey> jobExists) {
+    this.jobExists = jobExists;
     this.nodeName = nodeName;
     this.executor = executor;
     this.stopper = stopper;
@@ -110,25 +137,31 @@ final class ProcessJobs implements JobTracker {
       }
     }
     changed |= startAll(toStart);
-    Set<String> recorded = new HashSet<>();
+    Set<RunKey> recorded = new HashSet<>();
     for (JobRecord r : executor.records()) {
       BatchJob job = jobs.jobOf(r.key());
       if (job != null) {
-        if (isFinished(job)) {
-          recorded.add(r.key().uid());
+        if (outcomeWritten(job, r.key())) {
+          recorded.add(r.key());
         }
         // Being deleted: its process stops at once; the job holds its place until it has. Ended by
-        // the controller while it still runs (its node was deleted and came back too late): it
-        // holds no place any more, so it must not run beside the jobs admitted into it.
+        // the controller while it still runs (its node was deleted and came back too late, or the
+        // run was given up as lost and the job retried): it holds no place any more, so it must
+        // not run beside the jobs admitted into it.
         if (!r.finished()
-            && (job.getMetadata().getDeletionTimestamp() != null || isFinished(job))) {
+            && (job.getMetadata().getDeletionTimestamp() != null || outcomeWritten(job, r.key()))) {
           stopDeleted(r.key());
         }
         continue;
       }
       if (!r.finished()) {
         stopDeleted(r.key());
+      } else if (r.phase() == RunPhase.Failed && stillExists(r.key())) {
+        // A failed run's job may be queued again for a retry (it left this node, not the
+        // cluster): its record and output stay until the job itself is gone.
+        recorded.add(r.key());
       } else {
+        keptRuns.remove(r.key());
         executor.forget(r.key());
         meters.remove(r.key());
         finalUsage.remove(r.key());
@@ -137,9 +170,7 @@ final class ProcessJobs implements JobTracker {
       }
     }
     changed |= refused.keySet().removeIf(k -> jobs.jobOf(k) == null);
-    refused.keySet().stream()
-        .filter(k -> isFinished(jobs.jobOf(k)))
-        .forEach(k -> recorded.add(k.uid()));
+    refused.keySet().stream().filter(k -> outcomeWritten(jobs.jobOf(k), k)).forEach(recorded::add);
     // Once the controller has written a job's outcome, the node's status need not carry it: without
     // this, status.jobs would grow with every job the node ever ran until the jobs are deleted.
     changed |= !recorded.equals(outcomeRecorded);
@@ -147,10 +178,38 @@ final class ProcessJobs implements JobTracker {
     return changed;
   }
 
+  /** Whether a failed run's job still exists, asking the server at most every 30 s per run. */
+  private boolean stillExists(RunKey key) {
+    long now = System.nanoTime();
+    Long askAgain = keptRuns.get(key);
+    if (askAgain != null && now - askAgain < 0) {
+      return true;
+    }
+    if (!jobExists.test(key)) {
+      return false;
+    }
+    keptRuns.put(key, now + RETRIED_RECHECK.toNanos());
+    return true;
+  }
+
   private static boolean isFinished(BatchJob job) {
     return job.getStatus() != null
         && job.getStatus().getPhase() != null
         && job.getStatus().getPhase().isFinished();
+  }
+
+  /** Whether the controller has written this run's end: the job finished, or runs again later. */
+  private static boolean outcomeWritten(BatchJob job, RunKey key) {
+    return isFinished(job) || (job.getStatus() != null && job.getStatus().currentRun() > key.run());
+  }
+
+  /** The key of the job's current run ({@code status.run}). */
+  private static RunKey keyOf(BatchJob job) {
+    return new RunKey(
+        job.getMetadata().getNamespace(),
+        job.getMetadata().getName(),
+        job.getMetadata().getUid(),
+        job.getStatus() == null ? 1 : job.getStatus().currentRun());
   }
 
   @Override
@@ -175,11 +234,7 @@ final class ProcessJobs implements JobTracker {
   private boolean refuseDeleted(BatchJob job) {
     RunKey key;
     try {
-      key =
-          new RunKey(
-              job.getMetadata().getNamespace(),
-              job.getMetadata().getName(),
-              job.getMetadata().getUid());
+      key = keyOf(job);
     } catch (IllegalArgumentException e) {
       return false;
     }
@@ -202,11 +257,7 @@ final class ProcessJobs implements JobTracker {
   private boolean plan(BatchJob job, List<LaunchPlan> toStart) {
     RunKey key;
     try {
-      key =
-          new RunKey(
-              job.getMetadata().getNamespace(),
-              job.getMetadata().getName(),
-              job.getMetadata().getUid());
+      key = keyOf(job);
     } catch (IllegalArgumentException e) {
       LOG.warn(
           "cannot run job {}/{}: {}",
@@ -326,9 +377,11 @@ final class ProcessJobs implements JobTracker {
   @Override
   public List<NodeJob> reports() {
     List<NodeJob> out = new ArrayList<>();
-    refused.values().stream().filter(j -> !outcomeRecorded.contains(j.getUid())).forEach(out::add);
+    refused.entrySet().stream()
+        .filter(e -> !outcomeRecorded.contains(e.getKey()))
+        .forEach(e -> out.add(e.getValue()));
     for (JobRecord r : executor.records()) {
-      if (r.finished() && outcomeRecorded.contains(r.key().uid())) {
+      if (r.finished() && outcomeRecorded.contains(r.key())) {
         continue;
       }
       ProcessTreeMeter meter = meters.get(r.key());

@@ -4,13 +4,18 @@ import java.util.regex.Pattern;
 
 /**
  * Identifies one BatchJob run on this node. The UID is part of the key: a job deleted and
- * re-created under the same name is a new job and runs again, while the same UID never runs twice.
+ * re-created under the same name is a new job and runs again, while the same UID and run number
+ * never run twice. A retried job's next run has the next number ({@code status.run}).
  *
  * @param namespace {@code metadata.namespace}
  * @param name {@code metadata.name}
  * @param uid {@code metadata.uid}
+ * @param run the run's number, from 1; 0 (a state written before runs were numbered) reads as 1
  */
-public record RunKey(String namespace, String name, String uid) {
+public record RunKey(String namespace, String name, String uid, int run) {
+
+  /** Directory names of later runs: {@code UID.runN}; a first run's is the UID alone. */
+  private static final String RUN_SUFFIX = ".run";
 
   // Kubernetes names and UIDs never hold these; checking keeps the key safe as a path segment.
   private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
@@ -19,6 +24,34 @@ public record RunKey(String namespace, String name, String uid) {
     check("namespace", namespace);
     check("name", name);
     check("uid", uid);
+    run = Math.max(1, run);
+  }
+
+  /** The first run of a job. */
+  public RunKey(String namespace, String name, String uid) {
+    this(namespace, name, uid, 1);
+  }
+
+  /**
+   * The directory name of this run's files: the UID for run 1 (as before runs were numbered), the
+   * UID and {@code .runN} for later ones, beside it.
+   */
+  public String directoryName() {
+    return run == 1 ? uid : uid + RUN_SUFFIX + run;
+  }
+
+  /** The key a run directory names, the inverse of {@link #directoryName()}. */
+  static RunKey ofDirectory(String namespace, String name, String directory) {
+    int at = directory.lastIndexOf(RUN_SUFFIX);
+    if (at > 0) {
+      try {
+        int run = Integer.parseInt(directory.substring(at + RUN_SUFFIX.length()));
+        return new RunKey(namespace, name, directory.substring(0, at), run);
+      } catch (NumberFormatException e) {
+        // not a run suffix: a uid that happens to hold the text
+      }
+    }
+    return new RunKey(namespace, name, directory);
   }
 
   private static void check(String what, String value) {
@@ -34,6 +67,6 @@ public record RunKey(String namespace, String name, String uid) {
 
   @Override
   public String toString() {
-    return namespace + "/" + name + " (" + uid + ")";
+    return namespace + "/" + name + " (" + uid + (run == 1 ? "" : ", run " + run) + ")";
   }
 }

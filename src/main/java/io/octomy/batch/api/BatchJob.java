@@ -51,6 +51,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.INTEGER,
     priority = 1)
 @AdditionalPrinterColumn(
+    name = "FAILED-RUNS",
+    jsonPath = ".status.failedRuns",
+    type = AdditionalPrinterColumn.Type.INTEGER,
+    priority = 1)
+@AdditionalPrinterColumn(
     name = "MESSAGE",
     jsonPath = ".status.message",
     type = AdditionalPrinterColumn.Type.STRING,

@@ -34,6 +34,12 @@ public class BatchJobSpec {
 
   public static final int MAX_LOCK_KEY_LENGTH = 253;
 
+  /** The most retries a job may ask for: each one is kept in {@code status.runs}. */
+  public static final int MAX_BACKOFF_LIMIT = 20;
+
+  /** The longest run a deadline may allow: one year, in seconds. */
+  public static final long MAX_ACTIVE_DEADLINE_SECONDS = 31_536_000L;
+
   /**
    * Job type, like mesh-export. Optional. Drift records (BatchJobProfile) are kept per namespace
    * and type.
@@ -89,6 +95,23 @@ public class BatchJobSpec {
    * not stopped by it: delete the job to stop it.
    */
   private Boolean suspend;
+
+  /**
+   * Runs that exit non-zero retried before the job is Failed, from 0 (the default: no retry) to 20.
+   * A retry is a new run with a new decision, after a back-off that doubles per failed run.
+   */
+  @Min(0)
+  @Max(MAX_BACKOFF_LIMIT)
+  private Integer backoffLimit;
+
+  /**
+   * Seconds a run may last, from 1 to 31536000. A run still going after that long is stopped and
+   * the job fails with reason DeadlineExceeded, without retry. Optional; without it a run may last
+   * as long as it likes.
+   */
+  @Min(1)
+  @Max(MAX_ACTIVE_DEADLINE_SECONDS)
+  private Long activeDeadlineSeconds;
 
   /**
    * Labels a BatchNode must carry (metadata.labels, every pair) for this job to be placed there,
@@ -189,6 +212,28 @@ public class BatchJobSpec {
   @JsonIgnore
   public boolean suspended() {
     return Boolean.TRUE.equals(suspend);
+  }
+
+  public Integer getBackoffLimit() {
+    return backoffLimit;
+  }
+
+  public void setBackoffLimit(Integer backoffLimit) {
+    this.backoffLimit = backoffLimit;
+  }
+
+  /** Failed runs retried before the job is Failed: {@code backoffLimit}, 0 when unset. */
+  @JsonIgnore
+  public int retries() {
+    return backoffLimit == null ? 0 : Math.max(0, backoffLimit);
+  }
+
+  public Long getActiveDeadlineSeconds() {
+    return activeDeadlineSeconds;
+  }
+
+  public void setActiveDeadlineSeconds(Long activeDeadlineSeconds) {
+    this.activeDeadlineSeconds = activeDeadlineSeconds;
   }
 
   public Map<String, String> getNodeSelector() {

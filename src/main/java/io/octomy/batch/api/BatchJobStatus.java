@@ -35,7 +35,8 @@ public class BatchJobStatus {
   /**
    * A CamelCase code for the phase or the wait: Admitted, WaitingForDependency, DependencyFailed,
    * DependencyCycle, WaitingForLock, WaitingForGroup, WaitingForBudget, WaitingForCapacity,
-   * NoNodeFits, HeldForStarvingJob, BestEffortDeferred, InvalidSpec, Succeeded, Failed.
+   * NoNodeFits, HeldForStarvingJob, BestEffortDeferred, InvalidSpec, BackingOff, Succeeded, Failed,
+   * DeadlineExceeded.
    */
   private String reason;
 
@@ -66,8 +67,17 @@ public class BatchJobStatus {
   /** Exit code of the job's process or main container, once finished. */
   private Integer exitCode;
 
-  /** Measured peak usage per resource name. */
+  /** Measured peak usage per resource name (of the current or last run). */
   private Map<String, Long> usage;
+
+  /** The number of the current or last run, from 1; absent means 1. */
+  private Integer run;
+
+  /** Runs that exited non-zero, counted against spec.backoffLimit. */
+  private Integer failedRuns;
+
+  /** The earlier runs of a retried job, oldest first: node, exit code, reason, output. */
+  private List<EndedRun> runs;
 
   /** Resource names whose measured peak went above the declared limit. Nothing is killed. */
   private List<String> overLimit;
@@ -191,6 +201,35 @@ public class BatchJobStatus {
 
   public void setUsage(Map<String, Long> usage) {
     this.usage = usage;
+  }
+
+  public Integer getRun() {
+    return run;
+  }
+
+  public void setRun(Integer run) {
+    this.run = run;
+  }
+
+  /** The current run's number: {@code run}, 1 when unset. */
+  public int currentRun() {
+    return run == null || run < 1 ? 1 : run;
+  }
+
+  public Integer getFailedRuns() {
+    return failedRuns;
+  }
+
+  public void setFailedRuns(Integer failedRuns) {
+    this.failedRuns = failedRuns;
+  }
+
+  public List<EndedRun> getRuns() {
+    return runs;
+  }
+
+  public void setRuns(List<EndedRun> runs) {
+    this.runs = runs;
   }
 
   public List<String> getOverLimit() {

@@ -51,6 +51,12 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
                       spec.setLocks(
                           v.isNull() ? null : codec.readValue(codec.treeAsTokens(v), STRINGS));
                   case "suspend" -> spec.setSuspend(bool(v));
+                  case "backoffLimit" -> {
+                    Long limit = whole(v, Integer.MAX_VALUE);
+                    spec.setBackoffLimit(limit == null ? null : limit.intValue());
+                  }
+                  case "activeDeadlineSeconds" ->
+                      spec.setActiveDeadlineSeconds(whole(v, Long.MAX_VALUE));
                   case "nodeSelector" -> spec.setNodeSelector(labels(v));
                   case "ttlSecondsAfterFinished" -> spec.setTtlSecondsAfterFinished(seconds(v));
                   case "resources" ->
@@ -96,6 +102,17 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
       throw new IllegalArgumentException("a null label value");
     }
     return labels;
+  }
+
+  /** A whole number that fits; a fraction or text where a count goes is malformed. */
+  private static Long whole(JsonNode v, long max) {
+    if (v.isNull()) {
+      return null;
+    }
+    if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() > max) {
+      throw new IllegalArgumentException("not a whole number");
+    }
+    return v.longValue();
   }
 
   /** True or false only: "yes" or 1 where a flag goes is malformed. */

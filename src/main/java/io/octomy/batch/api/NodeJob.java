@@ -14,6 +14,12 @@ public class NodeJob {
    */
   public static final String REASON_STOPPED = "Stopped";
 
+  /**
+   * Reason of a run whose process the agent can no longer follow (it ended while no agent ran and
+   * left no exit code). Such a run is retried without counting against spec.backoffLimit.
+   */
+  public static final String REASON_AGENT_LOST = "AgentLost";
+
   /** Namespace of the BatchJob. */
   private String namespace;
 
@@ -25,6 +31,9 @@ public class NodeJob {
    * one.
    */
   private String uid;
+
+  /** The run's number ({@code status.run} of the job); absent means 1. */
+  private Integer run;
 
   /** Running, Succeeded or Failed. */
   private JobPhase phase;
@@ -86,6 +95,24 @@ public class NodeJob {
 
   public void setUid(String uid) {
     this.uid = uid;
+  }
+
+  public Integer getRun() {
+    return run;
+  }
+
+  public void setRun(Integer run) {
+    this.run = run;
+  }
+
+  /** The run's number: {@code run}, 1 when unset. */
+  public int currentRun() {
+    return run == null || run < 1 ? 1 : run;
+  }
+
+  /** The uid and run number together: one run of one job. */
+  public String runId() {
+    return uid + "#" + currentRun();
   }
 
   public JobPhase getPhase() {

@@ -38,6 +38,8 @@ public final class SpecValidator {
           "after",
           "locks",
           "suspend",
+          "backoffLimit",
+          "activeDeadlineSeconds",
           "nodeSelector",
           "ttlSecondsAfterFinished",
           "resources",
@@ -133,6 +135,20 @@ public final class SpecValidator {
     after(spec.get("after"), out);
     locks(spec.get("locks"), out);
     suspend(spec.get("suspend"), out);
+    wholeInRange(
+        spec.get("backoffLimit"),
+        "spec.backoffLimit",
+        0,
+        BatchJobSpec.MAX_BACKOFF_LIMIT,
+        "the failed runs to retry, like 2",
+        out);
+    wholeInRange(
+        spec.get("activeDeadlineSeconds"),
+        "spec.activeDeadlineSeconds",
+        1,
+        BatchJobSpec.MAX_ACTIVE_DEADLINE_SECONDS,
+        "the seconds a run may last, like 3600",
+        out);
     nodeSelector(spec.get("nodeSelector"), out);
     ttl(spec.get("ttlSecondsAfterFinished"), out);
     resources(spec.get("resources"), out);
@@ -245,6 +261,28 @@ public final class SpecValidator {
               + "; write a whole number of seconds from 0 to "
               + BatchJobSpec.MAX_TTL_SECONDS
               + ", like 86400 (delete the job a day after it ended)");
+    }
+  }
+
+  private static void wholeInRange(
+      JsonNode v, String path, long min, long max, String what, List<String> out) {
+    if (v == null || v.isNull()) {
+      return;
+    }
+    if (!v.isIntegralNumber()
+        || !v.canConvertToLong()
+        || v.longValue() < min
+        || v.longValue() > max) {
+      out.add(
+          path
+              + " is "
+              + describe(v)
+              + "; write a whole number from "
+              + min
+              + " to "
+              + max
+              + ": "
+              + what);
     }
   }
 

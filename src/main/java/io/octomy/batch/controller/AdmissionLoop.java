@@ -3,12 +3,14 @@ package io.octomy.batch.controller;
 import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.Decision;
+import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.PassMemory;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchQueue;
+import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Policy;
 import java.time.Clock;
 import java.time.Duration;
@@ -193,7 +195,7 @@ public final class AdmissionLoop implements AutoCloseable {
     this.gate = new StatusWriteGate(settings.messageRefresh(), metrics);
     this.readBack = new AdmissionReadBack(assumed, writer);
     this.deciding = new DecisionStep(assumed, snapshots, gate, policy);
-    this.runs = new RunFollower(snapshots, gate, policy.nodeHeartbeatTimeout());
+    this.runs = new RunFollower(snapshots, gate, policy);
     this.writing =
         new WriteStep(writer, metrics, gate, assumed, writers, events, this::writeAnswered);
     this.liveness = new SilentNodeMarker(writer, policy.nodeHeartbeatTimeout());
@@ -381,6 +383,7 @@ public final class AdmissionLoop implements AutoCloseable {
             cleanup.records().views(byKey, now));
     queueUsage.record(decided.queues(), now);
     lastPass = new LastPass(decided.snapshot(), decided.result(), decided.memory());
+    wakeForRetries(decided.snapshot(), jobs, now);
     metrics.recordPass(decided.decideTime());
     long t1 = System.nanoTime();
     RunFollower.Followed followed = runs.follow(jobs, nodes, view.jobPods(), now);
@@ -442,6 +445,52 @@ public final class AdmissionLoop implements AutoCloseable {
               w,
               marked);
         });
+  }
+
+  /** When the earliest back-off or run deadline a pass is set for ends; null when none is set. */
+  private Instant wakeAt;
+
+  /** The instant a pass is set for (a back-off or a deadline ends); for tests in this package. */
+  synchronized Instant wakeAt() {
+    return wakeAt;
+  }
+
+  /**
+   * Sets a pass for the moment the earliest retry's back-off or running job's deadline ends, so
+   * that a retry is admitted and a run past its deadline stopped then, not at the next tick or
+   * change. One wake is out at a time: the earliest.
+   */
+  private void wakeForRetries(Snapshot snapshot, List<BatchJob> jobs, Instant now) {
+    Instant earliest = null;
+    for (JobView job : snapshot.jobs()) {
+      earliest = earlierFuture(earliest, job.notBefore(), now);
+    }
+    for (BatchJob job : jobs) {
+      if (job.getStatus() != null && job.getStatus().getPhase() == JobPhase.Running) {
+        earliest = earlierFuture(earliest, RunFollower.deadline(job), now);
+      }
+    }
+    if (earliest == null || (wakeAt != null && wakeAt.isAfter(now) && !earliest.isBefore(wakeAt))) {
+      return;
+    }
+    Instant at = earliest;
+    wakeAt = at;
+    scheduleUnlessClosed(
+        () -> {
+          synchronized (this) {
+            if (at.equals(wakeAt)) {
+              wakeAt = null;
+            }
+          }
+          requestPass();
+        },
+        Duration.between(now, at).toNanos(),
+        TimeUnit.NANOSECONDS);
+  }
+
+  /** The earlier of the two, counting {@code t} only when it is after {@code now}. */
+  private static Instant earlierFuture(Instant earliest, Instant t, Instant now) {
+    return t != null && t.isAfter(now) && (earliest == null || t.isBefore(earliest)) ? t : earliest;
   }
 
   private void updateGauges(List<BatchJob> jobs, AdmissionResult result) {

@@ -22,14 +22,29 @@ public final class PodFactory {
 
   private PodFactory() {}
 
-  /** The Pod's name: the job's name (shortened) and the start of its uid. */
+  /**
+   * The Pod's name: the job's name (shortened) and the start of its uid, then {@code -rN} for a
+   * retry's run N, so that each run has its own Pod and the earlier ones stay readable.
+   */
   public static String podName(BatchJob job) {
     String name = job.getMetadata().getName();
     String uid =
         job.getMetadata().getUid() == null ? "0" : job.getMetadata().getUid().replace("-", "");
-    String suffix = "-" + uid.substring(0, Math.min(8, uid.length()));
+    int run = run(job);
+    String suffix =
+        "-" + uid.substring(0, Math.min(8, uid.length())) + (run == 1 ? "" : "-r" + run);
     int max = 253 - suffix.length();
     return (name.length() > max ? name.substring(0, max) : name) + suffix;
+  }
+
+  /** The job's current run number, 1 when its status has none. */
+  static int run(BatchJob job) {
+    return job.getStatus() == null ? 1 : job.getStatus().currentRun();
+  }
+
+  /** One run of one job, as {@code uid#run}: how Pods and agent reports are matched to runs. */
+  public static String runId(String uid, int run) {
+    return uid + "#" + run;
   }
 
   public static Pod podFor(BatchJob job, String node) {
@@ -41,6 +56,11 @@ public final class PodFactory {
         new LinkedHashMap<>(tm.getLabels() == null ? Map.of() : tm.getLabels());
     labels.put(Labels.JOB, truncateLabel(job.getMetadata().getName()));
     labels.put(Labels.JOB_UID, job.getMetadata().getUid());
+    if (run(job) > 1) {
+      labels.put(Labels.RUN, Integer.toString(run(job)));
+    } else {
+      labels.remove(Labels.RUN);
+    }
     PodSpec spec = t.getSpec() == null ? new PodSpec() : t.getSpec();
     spec.setNodeName(node);
     if (spec.getRestartPolicy() == null || "Always".equals(spec.getRestartPolicy())) {

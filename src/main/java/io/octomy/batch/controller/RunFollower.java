@@ -15,6 +15,7 @@ import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
+import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,6 +60,7 @@ final class RunFollower {
   private final SnapshotBuilder snapshots;
   private final StatusWriteGate gate;
   private final Duration heartbeatTimeout;
+  private final Policy policy;
 
   /**
    * Names of BatchNodes that jobs are placed on but the cache does not hold, with when this loop
@@ -71,21 +73,22 @@ final class RunFollower {
   /** uids of jobs whose Pod was created (or is being created) but is not in the cache yet. */
   private final Set<String> podsRequested = ConcurrentHashMap.newKeySet();
 
-  RunFollower(SnapshotBuilder snapshots, StatusWriteGate gate, Duration heartbeatTimeout) {
+  RunFollower(SnapshotBuilder snapshots, StatusWriteGate gate, Policy policy) {
     this.snapshots = snapshots;
     this.gate = gate;
-    this.heartbeatTimeout = heartbeatTimeout;
+    this.heartbeatTimeout = policy.nodeHeartbeatTimeout();
+    this.policy = policy;
   }
 
   Followed follow(
       List<BatchJob> jobs, List<BatchNode> nodes, Collection<Pod> jobPods, Instant now) {
     Map<String, BatchNode> nodeByName = new HashMap<>();
     nodes.forEach(n -> nodeByName.put(n.getMetadata().getName(), n));
-    Map<String, Pod> podByJobUid = new HashMap<>();
+    Map<String, Pod> podByRun = new HashMap<>();
     for (Pod p : jobPods) {
-      String uid = jobUid(p);
-      if (uid != null) {
-        podByJobUid.put(uid, p);
+      String run = runOf(p);
+      if (run != null) {
+        podByRun.put(run, p);
       }
     }
     List<Pod> podsToCreate = new ArrayList<>();
@@ -109,13 +112,14 @@ final class RunFollower {
       }
       BatchNode node = nodeByName.get(job.getStatus().getNode());
       boolean podNode = executor(job, node) == Executor.Pod;
-      Pod pod = podNode ? podByJobUid.get(job.getMetadata().getUid()) : null;
+      String runId = PodFactory.runId(job.getMetadata().getUid(), PodFactory.run(job));
+      Pod pod = podNode ? podByRun.get(runId) : null;
       boolean deleting = job.getMetadata().getDeletionTimestamp() != null;
       if (podNode
           && pod == null
           && phase == JobPhase.Admitted
           && !deleting
-          && podsRequested.add(job.getMetadata().getUid())) {
+          && podsRequested.add(runId)) {
         podsToCreate.add(PodFactory.podFor(job, job.getStatus().getNode()));
       }
       if (deleting && pod != null && pod.getMetadata().getDeletionTimestamp() == null) {
@@ -128,16 +132,28 @@ final class RunFollower {
                   && podNode
                   && pod == null
                   && phase == JobPhase.Admitted
-                  && !podsRequested.contains(job.getMetadata().getUid())
+                  && !podsRequested.contains(runId)
               ? DELETED_BEFORE_START
               : RunObserver.observe(pod, reported(node, job), podNode, phase);
+      Instant deadline = deadline(job);
+      if (deadline != null
+          && !deleting
+          && run.phase() == JobPhase.Running
+          && !now.isBefore(deadline)) {
+        // Past its deadline: the job fails now. Its agent stops a process it still runs (the job
+        // ended while it ran: SIGTERM, then SIGKILL after the grace period); a Pod is deleted.
+        run = deadlineExceeded(job, run, now);
+        if (pod != null && pod.getMetadata().getDeletionTimestamp() == null) {
+          podsToDelete.add(pod);
+        }
+      }
       boolean nodeMissing = node == null && !podNode;
       Instant missingSince = nodeMissing ? missingSince(job, now) : null;
       if (nodeMissing && Duration.between(missingSince, now).compareTo(heartbeatTimeout) >= 0) {
         run = nodeDeleted(job.getStatus().getNode());
       }
       StatusComposer.Composed c =
-          withNodeMissing(StatusComposer.running(job, run, now), job, missingSince, now);
+          withNodeMissing(StatusComposer.running(job, run, now, policy), job, missingSince, now);
       withStopPending(c, job, deleting && !podNode ? node : null, now);
       if (!c.status().equals(job.getStatus())) {
         writes.add(new StatusWrite(job, c, false));
@@ -149,8 +165,8 @@ final class RunFollower {
     if (!podsRequested.isEmpty()) {
       podsRequested.retainAll(
           jobs.stream()
-              .map(j -> j.getMetadata().getUid())
-              .filter(uid -> !podByJobUid.containsKey(uid))
+              .map(j -> PodFactory.runId(j.getMetadata().getUid(), PodFactory.run(j)))
+              .filter(run -> !podByRun.containsKey(run))
               .collect(Collectors.toSet()));
     }
     return new Followed(podsToCreate, podsToDelete, writes);
@@ -340,6 +356,34 @@ final class RunFollower {
         : null;
   }
 
+  /**
+   * When a running job's run must end ({@code spec.activeDeadlineSeconds} after it started), or
+   * null when it has no deadline or has not started.
+   */
+  static Instant deadline(BatchJob job) {
+    Long seconds = job.getSpec() == null ? null : job.getSpec().getActiveDeadlineSeconds();
+    Instant started = job.getStatus() == null ? null : Times.parse(job.getStatus().getStartedAt());
+    return seconds == null || seconds < 1 || started == null ? null : started.plusSeconds(seconds);
+  }
+
+  /** The end of a run stopped at its deadline: Failed, reason DeadlineExceeded, never retried. */
+  private static RunObservation deadlineExceeded(BatchJob job, RunObservation run, Instant now) {
+    return new RunObservation(
+        JobPhase.Failed,
+        null,
+        REASON_DEADLINE_EXCEEDED,
+        run.startedAt(),
+        now,
+        run.peakUsage(),
+        "It ran longer than spec.activeDeadlineSeconds ("
+            + job.getSpec().getActiveDeadlineSeconds()
+            + " s), so it is stopped and not retried.",
+        run.output());
+  }
+
+  /** The reason of a job stopped at its deadline. */
+  static final String REASON_DEADLINE_EXCEEDED = "DeadlineExceeded";
+
   /** The end of a job whose node's BatchNode was deleted and has not come back. */
   private RunObservation nodeDeleted(String node) {
     return new RunObservation(
@@ -359,15 +403,25 @@ final class RunFollower {
 
   /** The Pod could not be created: ask for it again on the next pass. */
   void podNotCreated(Pod pod) {
-    String uid = jobUid(pod);
-    if (uid != null) {
-      podsRequested.remove(uid);
+    String run = runOf(pod);
+    if (run != null) {
+      podsRequested.remove(run);
     }
   }
 
-  private static String jobUid(Pod p) {
+  /** The run a job's Pod is for: its job's uid and run number ({@link PodFactory#runId}). */
+  private static String runOf(Pod p) {
     Map<String, String> labels = p.getMetadata().getLabels();
-    return labels == null ? null : labels.get(Labels.JOB_UID);
+    String uid = labels == null ? null : labels.get(Labels.JOB_UID);
+    if (uid == null) {
+      return null;
+    }
+    String run = labels.get(Labels.RUN);
+    try {
+      return PodFactory.runId(uid, run == null ? 1 : Integer.parseInt(run));
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   private static NodeJob reported(BatchNode node, BatchJob job) {
@@ -375,8 +429,9 @@ final class RunFollower {
       return null;
     }
     String uid = job.getMetadata().getUid();
+    int run = PodFactory.run(job);
     for (NodeJob nj : node.getStatus().getJobs()) {
-      if (uid != null && uid.equals(nj.getUid())) {
+      if (uid != null && uid.equals(nj.getUid()) && nj.currentRun() == run) {
         return nj;
       }
     }

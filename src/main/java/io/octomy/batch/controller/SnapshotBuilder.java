@@ -14,6 +14,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Conditions;
+import io.octomy.batch.api.EndedRun;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.api.SpecValidator;
@@ -59,6 +60,9 @@ public final class SnapshotBuilder {
 
   /** The number of views the current build handed out from {@link #built}. */
   private int handedOut;
+
+  /** The policy of the pass being built: its retry back-off sets each retry's notBefore. */
+  private Policy passPolicy = Policy.defaults();
 
   private static final class BuiltView {
     private final String resourceVersion;
@@ -153,6 +157,7 @@ public final class SnapshotBuilder {
     List<BatchJob> viewed = new ArrayList<>(jobs.size());
     List<WrittenDecision> written = new ArrayList<>(jobs.size());
     List<Instant> queueTimes = this.queueTimes.of(jobs, now);
+    passPolicy = policy;
     buildNumber++;
     handedOut = 0;
     for (int i = 0; i < jobs.size(); i++) {
@@ -284,7 +289,9 @@ public final class SnapshotBuilder {
               queuedAt,
               problems,
               held,
-              newView(job, spec, key, phase, held, node, queuedAt, problems));
+              newView(job, spec, key, phase, held, node, queuedAt, problems)
+                  .withNotBefore(
+                      phase == JobPhase.Queued ? retryNotBefore(job, passPolicy) : null));
       if (!kept) {
         return fresh;
       }
@@ -296,6 +303,28 @@ public final class SnapshotBuilder {
       handedOut++;
     }
     return last;
+  }
+
+  /**
+   * When a job whose last run failed and is retried may be admitted: the failed run's end plus the
+   * policy's back-off for the failed runs so far. Null when its last run was not counted (a lost
+   * run is retried at once) or it never ran.
+   */
+  static Instant retryNotBefore(BatchJob job, Policy policy) {
+    return retryNotBefore(job.getStatus(), policy);
+  }
+
+  /** {@link #retryNotBefore(BatchJob, Policy)} of a status. */
+  static Instant retryNotBefore(BatchJobStatus s, Policy policy) {
+    if (s == null || s.getRuns() == null || s.getRuns().isEmpty() || s.getFailedRuns() == null) {
+      return null;
+    }
+    EndedRun last = s.getRuns().get(s.getRuns().size() - 1);
+    Instant ended = Times.parse(last.getFinishedAt());
+    if (!Boolean.TRUE.equals(last.getCounted()) || ended == null) {
+      return null;
+    }
+    return ended.plus(policy.retryDelay(s.getFailedRuns()));
   }
 
   private static JobView newView(

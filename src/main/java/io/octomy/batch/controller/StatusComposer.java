@@ -1,6 +1,7 @@
 package io.octomy.batch.controller;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.Reason;
 import io.octomy.batch.api.AdmissionRecord;
@@ -9,6 +10,7 @@ import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.Conditions;
+import io.octomy.batch.api.EndedRun;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.api.Resources;
@@ -17,6 +19,7 @@ import io.octomy.batch.api.WaitingOnRef;
 import io.octomy.batch.controller.drift.OverLimit;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
+import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.ServiceClass;
 import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
@@ -78,7 +81,10 @@ public final class StatusComposer {
       s.setFinishedAt(null); // an edited InvalidSpec job is queued again
     }
     s.setReason(decision.reason().code());
-    s.setMessage(decision.message());
+    s.setMessage(
+        decision.reason() == Reason.BackingOff
+            ? failedRunsNote(job) + decision.message()
+            : decision.message());
     List<Condition> conditions = s.getConditions();
     boolean wasStarving = Conditions.isTrue(old.getConditions(), ConditionTypes.STARVING);
     s.setAdmission(null); // only an admission holds anything
@@ -165,6 +171,30 @@ public final class StatusComposer {
     return new Composed(s, events);
   }
 
+  /** "run 2 exited 3 on node ws-7; failed runs 2 of backoffLimit 3; " for a job backing off. */
+  private static String failedRunsNote(BatchJob job) {
+    return failedRunsNote(job.getStatus(), job);
+  }
+
+  private static String failedRunsNote(BatchJobStatus s, BatchJob job) {
+    List<EndedRun> runs = s == null ? null : s.getRuns();
+    if (runs == null || runs.isEmpty()) {
+      return "";
+    }
+    EndedRun last = runs.get(runs.size() - 1);
+    return "run "
+        + last.getRun()
+        + " exited "
+        + last.getExitCode()
+        + " on node "
+        + last.getNode()
+        + "; failed runs "
+        + (s.getFailedRuns() == null ? 0 : s.getFailedRuns())
+        + " of backoffLimit "
+        + (job.getSpec() == null ? 0 : job.getSpec().retries())
+        + "; ";
+  }
+
   /**
    * What the job holds from now on, from the spec it was decided on: node, mode, executor, its
    * positive requests, its distinct locks in order, its group.
@@ -191,8 +221,21 @@ public final class StatusComposer {
         admit.node(), admit.mode(), executor, requests.isEmpty() ? null : requests, locks, group);
   }
 
-  /** Status for an admitted job, from what is known of its run. */
+  /** Status for an admitted job, from what is known of its run, under the default policy. */
   public static Composed running(BatchJob job, RunObservation run, Instant now) {
+    return running(job, run, now, Policy.defaults());
+  }
+
+  /**
+   * Status for an admitted job, from what is known of its run.
+   *
+   * @param policy its retry back-off words a retry's wait
+   */
+  public static Composed running(BatchJob job, RunObservation run, Instant now, Policy policy) {
+    RunRetries.Retry retry = RunRetries.of(job, run);
+    if (retry != RunRetries.Retry.NONE) {
+      return requeued(job, run, retry == RunRetries.Retry.COUNTED, now, policy);
+    }
     BatchJobStatus old = job.getStatus();
     BatchJobStatus s = FIELDS.copy(old);
     List<JobEvent> events = new ArrayList<>();
@@ -211,8 +254,16 @@ public final class StatusComposer {
         Instant finished = run.finishedAt() != null ? run.finishedAt() : now;
         s.setPhase(run.phase());
         s.setReason(
-            run.phase() == JobPhase.Succeeded ? Reason.Succeeded.code() : Reason.Failed.code());
+            run.phase() == JobPhase.Succeeded
+                ? Reason.Succeeded.code()
+                : RunFollower.REASON_DEADLINE_EXCEEDED.equals(run.reason())
+                    ? RunFollower.REASON_DEADLINE_EXCEEDED
+                    : Reason.Failed.code());
         s.setExitCode(run.exitCode());
+        if (run.phase() == JobPhase.Failed && run.exitCode() != null && run.exitCode() != 0) {
+          // The last failed run counts too: backoffLimit 2 ends Failed with failedRuns 3.
+          s.setFailedRuns((old.getFailedRuns() == null ? 0 : old.getFailedRuns()) + 1);
+        }
         if (s.getStartedAt() == null && started != null) {
           s.setStartedAt(Times.format(started));
         }
@@ -265,6 +316,102 @@ public final class StatusComposer {
               now);
     }
     s.setConditions(conditions);
+    return new Composed(s, events);
+  }
+
+  /** Reason of a job whose run was lost, until the next pass decides it again. */
+  static final String REASON_RUN_LOST = "RunLost";
+
+  /** Earlier runs kept per job: as many as the most retries a job may ask for. */
+  static final int RUNS_KEPT = BatchJobSpec.MAX_BACKOFF_LIMIT;
+
+  /**
+   * Status for a job whose run ended and is run again: Queued once more, keeping the time it was
+   * first queued, with the run kept in {@code status.runs} (its node, exit code and output) and,
+   * when it failed, counted in {@code failedRuns}. The next run gets the next number and a new
+   * decision; the back-off before it is the pass's (a BackingOff wait).
+   */
+  static Composed requeued(
+      BatchJob job, RunObservation run, boolean counted, Instant now, Policy policy) {
+    BatchJobStatus old = job.getStatus();
+    BatchJobStatus s = FIELDS.copy(old);
+    long gen = SnapshotBuilder.generation(job);
+    Instant started = run.startedAt() != null ? run.startedAt() : Times.parse(s.getStartedAt());
+    Instant finished = run.finishedAt() != null ? run.finishedAt() : now;
+    EndedRun ended = new EndedRun();
+    ended.setRun(old.currentRun());
+    ended.setNode(old.getNode());
+    ended.setExitCode(run.exitCode());
+    ended.setReason(run.reason() != null ? run.reason() : Reason.Failed.code());
+    ended.setCounted(counted);
+    ended.setStartedAt(Times.format(started));
+    // The back-off counts from the run's end (or when its loss was noticed).
+    ended.setFinishedAt(Times.format(finished));
+    ended.setOutput(run.output());
+    Map<String, Long> peaks = mergePeaks(old.getUsage(), run.peakUsage());
+    ended.setUsage(peaks.isEmpty() ? null : peaks);
+    List<EndedRun> runs = new ArrayList<>(old.getRuns() == null ? List.of() : old.getRuns());
+    runs.add(ended);
+    while (runs.size() > RUNS_KEPT) {
+      runs.remove(0);
+    }
+    int failed = (old.getFailedRuns() == null ? 0 : old.getFailedRuns()) + (counted ? 1 : 0);
+    s.setRuns(runs);
+    s.setFailedRuns(failed == 0 ? null : failed);
+    s.setRun(old.currentRun() + 1);
+    s.setPhase(JobPhase.Queued);
+    s.setNode(null);
+    s.setAdmission(null);
+    s.setAdmittedAt(null);
+    s.setStartedAt(null);
+    s.setFinishedAt(null);
+    s.setExitCode(null);
+    s.setUsage(null);
+    s.setOverLimit(null);
+    String said =
+        "run "
+            + ended.getRun()
+            + (counted
+                ? " failed on node " + ended.getNode() + " with exit code " + run.exitCode()
+                : " was lost on node " + ended.getNode() + " (" + ended.getReason() + ")")
+            + (counted
+                ? "; failed runs " + failed + " of backoffLimit " + job.getSpec().retries()
+                : "; not counted against backoffLimit")
+            + ", so it runs again as run "
+            + s.getRun()
+            + " after a new decision, keeping its place by the time it was queued."
+            + (run.output() == null || run.output().isBlank()
+                ? ""
+                : " Its output: kubectl octomy logs "
+                    + job.getMetadata().getName()
+                    + " --run "
+                    + ended.getRun()
+                    + ".");
+    s.setReason(counted ? Reason.BackingOff.code() : REASON_RUN_LOST);
+    // Worded as the pass words the wait that follows, so that its decision needs no write.
+    Instant notBefore = counted ? SnapshotBuilder.retryNotBefore(s, policy) : null;
+    s.setMessage(
+        notBefore == null
+            ? said
+            : failedRunsNote(s, job) + AdmissionPass.backingOffMessage(notBefore));
+    s.setConditions(
+        Conditions.set(
+            s.getConditions(),
+            ConditionTypes.ADMITTED,
+            false,
+            counted ? Reason.BackingOff.code() : REASON_RUN_LOST,
+            said,
+            gen,
+            now));
+    List<JobEvent> events =
+        List.of(
+            counted
+                ? JobEvent.warning(
+                    "BackingOff",
+                    said
+                        + " "
+                        + AdmissionPass.backingOffMessage(notBefore).replace("backing", "Backing"))
+                : JobEvent.warning("RunLost", said));
     return new Composed(s, events);
   }
 

@@ -5,6 +5,7 @@ import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.EndedRun;
 import io.octomy.batch.api.Resources;
 import io.octomy.batch.controller.drift.DriftFolder;
 import io.octomy.batch.controller.drift.FinishedRun;
@@ -179,10 +180,18 @@ final class WriteStep {
     // Fold a finished run into its type's drift record before the job is marked finished, so a
     // crash in between folds it again next pass (the fold is idempotent by job uid).
     JobEvent notFolded = null;
-    if ((next.getPhase() == JobPhase.Succeeded || next.getPhase() == JobPhase.Failed)
-        && job.getStatus() != null
-        && !job.getStatus().getPhase().isFinished()) {
-      ClusterWriter.DriftFold fold = foldDrift(job, next);
+    // A retried run is folded the same way, as the job goes back to the queue: every run counts.
+    boolean retried =
+        next.getPhase() == JobPhase.Queued
+            && job.getStatus() != null
+            && next.currentRun() > job.getStatus().currentRun()
+            && next.getRuns() != null
+            && !next.getRuns().isEmpty();
+    if (retried
+        || ((next.getPhase() == JobPhase.Succeeded || next.getPhase() == JobPhase.Failed)
+            && job.getStatus() != null
+            && !job.getStatus().getPhase().isFinished())) {
+      ClusterWriter.DriftFold fold = retried ? foldRetried(job, next) : foldDrift(job, next);
       if (fold.outcome() == ClusterWriter.FoldOutcome.UNANSWERED && !foldOverdue(next, now)) {
         // The run is not in its drift record yet: the job is marked finished only once it is, so
         // a failed fold is tried again next pass instead of losing the run.
@@ -301,13 +310,34 @@ final class WriteStep {
         held != null ? held.getRequests() : r == null ? null : r.getRequests();
     FinishedRun run =
         new FinishedRun(
-            job.getMetadata().getUid(),
+            runId(job, finished.currentRun()),
             type,
             requested,
             r == null ? null : r.getLimits(),
             finished.getUsage(),
             runSeconds);
     return writer.foldDrift(job.getMetadata().getNamespace(), run, rec -> drift.fold(rec, run));
+  }
+
+  /** The run just retried, from its entry in {@code status.runs}; done when nothing is folded. */
+  private ClusterWriter.DriftFold foldRetried(BatchJob job, BatchJobStatus next) {
+    EndedRun ended = next.getRuns().get(next.getRuns().size() - 1);
+    BatchJobStatus asFinished = new BatchJobStatus();
+    asFinished.setRun(ended.getRun());
+    asFinished.setUsage(ended.getUsage());
+    asFinished.setStartedAt(ended.getStartedAt());
+    asFinished.setFinishedAt(ended.getFinishedAt());
+    asFinished.setExitCode(ended.getExitCode());
+    return foldDrift(job, asFinished);
+  }
+
+  /**
+   * The name a run is folded under: the job's uid for its first run (as before runs were numbered),
+   * with {@code #N} for a retry's run N, so each run is folded once.
+   */
+  static String runId(BatchJob job, int run) {
+    String uid = job.getMetadata().getUid();
+    return run == 1 ? uid : PodFactory.runId(uid, run);
   }
 
   /**

@@ -40,6 +40,14 @@ final class LogsCommand implements Callable<Integer> {
               + "(default: all of it; of an output over 16 MiB, its last 16 MiB).")
   Long limitBytes;
 
+  @Option(
+      names = "--run",
+      paramLabel = "N",
+      description =
+          "The output of run N of a retried job (runs are numbered from 1; default: the current"
+              + " or last run).")
+  Integer run;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -62,6 +70,10 @@ final class LogsCommand implements Callable<Integer> {
       }
       if (limitBytes != null) {
         path.append(sep).append("limitBytes=").append(limitBytes);
+        sep = "&";
+      }
+      if (run != null) {
+        path.append(sep).append("run=").append(run);
       }
       PrintWriter out = spec.commandLine().getOut();
       out.print(c.getText(path.toString()));

@@ -24,6 +24,7 @@ final class PolicyFile {
   public Map<Label, GroupFile> groups;
   public Map<Label, Map<ResourceName, Quantity>> budgets;
   public Timeout nodeHeartbeatTimeout;
+  public Timeout retryBackoff;
   public GoText finishedJobTTL;
   public FairShareFile fairShare;
 

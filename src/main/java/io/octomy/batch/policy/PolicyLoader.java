@@ -140,7 +140,8 @@ public final class PolicyLoader {
         f.fairShare != null && f.fairShare.usageHalfLife != null
             ? f.fairShare.usageHalfLife.value()
             : d.usageHalfLife(),
-        f.finishedJobTTL != null ? f.finishedJobTTL.value() : d.finishedJobTTL());
+        f.finishedJobTTL != null ? f.finishedJobTTL.value() : d.finishedJobTTL(),
+        f.retryBackoff != null ? f.retryBackoff.value() : d.retryBackoff());
   }
 
   /** "policy.yaml line 4, field priority.agingPerMinute: 0.5 is a fraction; ..." */

@@ -127,10 +127,11 @@ public final class StandaloneRuntime implements AutoCloseable {
               client,
               controller,
               clock,
-              (node, namespace, name, uid) ->
+              (node, namespace, name, uid, run) ->
                   local.equals(node)
                       ? Optional.of(
-                          ProcessExecutor.logFile(agentState, new RunKey(namespace, name, uid)))
+                          ProcessExecutor.logFile(
+                              agentState, new RunKey(namespace, name, uid, run)))
                       : Optional.empty());
       server.delegate(new VisibilityGroup(visibility.api()));
       awaitStarted(agentStart);

@@ -61,6 +61,17 @@ final class Remedies {
               + " --type=merge -p '{\"spec\":{\"suspend\":false}}'; it is then decided at its place"
               + " by the time it was queued.");
     }
+    if (gate instanceof Gate.BackingOff g) {
+      return new Blocker(
+          reason,
+          g.message(),
+          "Wait: it is decided again at its place by the time it was queued once the back-off"
+              + " ends; kubectl describe bj "
+              + job.name()
+              + " shows its earlier runs (status.runs) and kubectl octomy logs "
+              + job.name()
+              + " --run N their output.");
+    }
     if (gate instanceof Gate.DependencyCycle g) {
       return new Blocker(
           reason,

@@ -10,6 +10,9 @@ public final class Labels {
   /** On a job's Pod: the BatchJob's uid, so a re-created job of the same name gets its own Pod. */
   public static final String JOB_UID = "batch.octomy.io/job-uid";
 
+  /** On a retried job's Pod: the run's number ({@code status.run}), absent on the first run. */
+  public static final String RUN = "batch.octomy.io/run";
+
   /** The component name used for Events and the Lease. */
   public static final String COMPONENT = "octomy-batch-controller";
 

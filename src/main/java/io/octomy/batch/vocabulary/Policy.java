@@ -14,6 +14,8 @@ import java.util.stream.Collectors;
  * @param usageHalfLife how fast a BatchQueue's past usage (request x run time) fades for fair share
  * @param finishedJobTTL how long after it ended a finished job is deleted when its spec does not
  *     say (ttlSecondsAfterFinished); null keeps finished jobs
+ * @param retryBackoff the wait before a failed run's retry may be admitted; it doubles with each
+ *     failed run, up to {@link #MAX_RETRY_BACKOFF} (or this, when longer)
  */
 public record Policy(
     ModeTable modes,
@@ -22,10 +24,17 @@ public record Policy(
     Map<String, Map<String, Long>> budgets,
     Duration nodeHeartbeatTimeout,
     Duration usageHalfLife,
-    Duration finishedJobTTL) {
+    Duration finishedJobTTL,
+    Duration retryBackoff) {
 
   /** The default half-life of a queue's past usage. */
   public static final Duration DEFAULT_USAGE_HALF_LIFE = Duration.ofHours(1);
+
+  /** The longest back-off before a retry, as a Kubernetes Job's. */
+  public static final Duration MAX_RETRY_BACKOFF = Duration.ofMinutes(6);
+
+  /** The first back-off before a retry by default, as a Kubernetes Job's. */
+  public static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofSeconds(10);
 
   public Policy {
     if (finishedJobTTL != null && finishedJobTTL.isNegative()) {
@@ -47,6 +56,12 @@ public record Policy(
           "nodeHeartbeatTimeout is "
               + nodeHeartbeatTimeout
               + "; write a positive duration like 60s (no node would ever count as ready)");
+    }
+    if (retryBackoff == null || retryBackoff.isNegative() || retryBackoff.isZero()) {
+      throw new IllegalArgumentException(
+          "retryBackoff is "
+              + retryBackoff
+              + "; write a positive duration like 10s (the wait before a failed run is retried)");
     }
     groups = Map.copyOf(groups);
     budgets =
@@ -71,25 +86,54 @@ public record Policy(
                 }));
   }
 
-  /** A policy with the default usage half-life that keeps finished jobs. */
+  /** A policy with the default usage half-life and retry back-off, which keeps finished jobs. */
   public Policy(
       ModeTable modes,
       PriorityPolicy priority,
       Map<String, GroupPolicy> groups,
       Map<String, Map<String, Long>> budgets,
       Duration nodeHeartbeatTimeout) {
-    this(modes, priority, groups, budgets, nodeHeartbeatTimeout, DEFAULT_USAGE_HALF_LIFE, null);
+    this(
+        modes,
+        priority,
+        groups,
+        budgets,
+        nodeHeartbeatTimeout,
+        DEFAULT_USAGE_HALF_LIFE,
+        null,
+        DEFAULT_RETRY_BACKOFF);
   }
 
   /** This policy with another half-life of a queue's past usage. */
   public Policy withUsageHalfLife(Duration halfLife) {
     return new Policy(
-        modes, priority, groups, budgets, nodeHeartbeatTimeout, halfLife, finishedJobTTL);
+        modes,
+        priority,
+        groups,
+        budgets,
+        nodeHeartbeatTimeout,
+        halfLife,
+        finishedJobTTL,
+        retryBackoff);
   }
 
   /** This policy with another default time-to-live of finished jobs (null keeps them). */
   public Policy withFinishedJobTTL(Duration ttl) {
-    return new Policy(modes, priority, groups, budgets, nodeHeartbeatTimeout, usageHalfLife, ttl);
+    return new Policy(
+        modes, priority, groups, budgets, nodeHeartbeatTimeout, usageHalfLife, ttl, retryBackoff);
+  }
+
+  /** This policy with another first back-off before a retry. */
+  public Policy withRetryBackoff(Duration backoff) {
+    return new Policy(
+        modes,
+        priority,
+        groups,
+        budgets,
+        nodeHeartbeatTimeout,
+        usageHalfLife,
+        finishedJobTTL,
+        backoff);
   }
 
   public static Policy defaults() {
@@ -99,6 +143,19 @@ public record Policy(
         Map.of(),
         Map.of(),
         Duration.ofSeconds(60));
+  }
+
+  /**
+   * How long a job waits before its next run after {@code failedRuns} failed ones: the back-off
+   * doubled per failed run after the first, capped at {@link #MAX_RETRY_BACKOFF}.
+   */
+  public Duration retryDelay(int failedRuns) {
+    Duration cap = retryBackoff.compareTo(MAX_RETRY_BACKOFF) > 0 ? retryBackoff : MAX_RETRY_BACKOFF;
+    Duration d = retryBackoff;
+    for (int i = 1; i < failedRuns && d.compareTo(cap) < 0; i++) {
+      d = d.multipliedBy(2);
+    }
+    return d.compareTo(cap) > 0 ? cap : d;
   }
 
   /** The cap of a group; a group not listed has maxRunning 1. */

@@ -99,7 +99,8 @@ class AdmissionPassTest {
   }
 
   static Stream<Case> cases() {
-    return Stream.of(rulesCases(), HoldAndSelectorCases.cases(), QueueCases.cases())
+    return Stream.of(
+            rulesCases(), HoldAndSelectorCases.cases(), QueueCases.cases(), RetryCases.cases())
         .flatMap(c -> c);
   }
 

@@ -253,7 +253,11 @@ class AdmissionPropertiesTest {
               NOW.minus(Duration.ofMinutes(c.minutesAgo())),
               c.invalid() ? List.of("Resource name cfd-cores has no domain.") : List.of(),
               c.minutesAgo() % 7 == 3,
-              selector(c.minutesAgo() + i)));
+              selector(c.minutesAgo() + i),
+              // some retries back off: a few past their back-off, a few still in it
+              c.minutesAgo() % 5 == 1
+                  ? NOW.plusSeconds(c.minutesAgo() % 2 == 0 ? -30 : 30)
+                  : null));
     }
     Policy defaults = Policy.defaults();
     Policy policy =

@@ -103,6 +103,7 @@ final class Fixtures {
     private JobPhase phase = JobPhase.Queued;
     private String node;
     private Instant queuedAt = NOW;
+    private Instant notBefore;
     private final List<String> problems = new ArrayList<>();
     private boolean suspend;
     private final Map<String, String> nodeSelector = new LinkedHashMap<>();
@@ -181,6 +182,12 @@ final class Fixtures {
       return this;
     }
 
+    /** A retry backing off: not admitted before {@code seconds} from now. */
+    JobBuilder backingOffSeconds(long seconds) {
+      notBefore = NOW.plusSeconds(seconds);
+      return this;
+    }
+
     /** spec.suspend: true. */
     JobBuilder suspended() {
       suspend = true;
@@ -213,7 +220,8 @@ final class Fixtures {
           queuedAt,
           problems,
           suspend,
-          nodeSelector);
+          nodeSelector,
+          notBefore);
     }
   }
 

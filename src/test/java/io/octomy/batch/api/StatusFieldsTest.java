@@ -134,6 +134,9 @@ class StatusFieldsTest {
     if (raw == Long.class || raw == long.class || raw == Integer.class || raw == int.class) {
       return f.numberNode(7);
     }
+    if (raw == Boolean.class || raw == boolean.class) {
+      return f.booleanNode(true);
+    }
     if (raw == Double.class || raw == double.class) {
       return f.numberNode(0.5);
     }

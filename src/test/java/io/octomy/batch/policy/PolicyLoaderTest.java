@@ -69,6 +69,7 @@ class PolicyLoaderTest {
         budgets: {studio: {octomy.io/cpu-milli: 8000}}
         nodeHeartbeatTimeout: 90s
         finishedJobTTL: 24h
+        retryBackoff: 1s
         """,
             "p.yaml");
     assertThat(p.modes().percent(NodeMode.Interactive, GPU)).isEqualTo(10);
@@ -88,6 +89,11 @@ class PolicyLoaderTest {
     assertThat(p.nodeHeartbeatTimeout()).isEqualTo(Duration.ofSeconds(90));
     assertThat(p.finishedJobTTL()).isEqualTo(Duration.ofHours(24));
     assertThat(Policy.defaults().finishedJobTTL()).as("unset keeps finished jobs").isNull();
+    assertThat(p.retryBackoff()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(p.retryDelay(1)).isEqualTo(Duration.ofSeconds(1));
+    assertThat(p.retryDelay(3)).as("doubled per failed run").isEqualTo(Duration.ofSeconds(4));
+    assertThat(Policy.defaults().retryDelay(1)).isEqualTo(Duration.ofSeconds(10));
+    assertThat(Policy.defaults().retryDelay(20)).as("capped").isEqualTo(Duration.ofMinutes(6));
   }
 
   static Stream<Arguments> errors() {
@@ -96,7 +102,7 @@ class PolicyLoaderTest {
             "unknown top-level key",
             "priority: {}\nbudget: {studio: {}}\n",
             "policy p.yaml line 2",
-            "'budget' is not a policy key; the keys here are budgets, fairShare, finishedJobTTL, groups, modes, nodeHeartbeatTimeout, priority"),
+            "'budget' is not a policy key; the keys here are budgets, fairShare, finishedJobTTL, groups, modes, nodeHeartbeatTimeout, priority, retryBackoff"),
         Arguments.of(
             "unknown nested key",
             "priority:\n  aging: 5\n",

@@ -61,6 +61,7 @@ final class VisibilityWorld {
     private Instant startedAt;
 
     private boolean suspend;
+    private Instant notBefore;
     private final Map<String, String> nodeSelector = new LinkedHashMap<>();
 
     private Job(String name) {
@@ -121,6 +122,12 @@ final class VisibilityWorld {
       return this;
     }
 
+    /** A retry backing off until {@code seconds} from now. */
+    Job backingOffSeconds(long seconds) {
+      notBefore = NOW.plusSeconds(seconds);
+      return this;
+    }
+
     /** spec.suspend: true. */
     Job suspended() {
       suspend = true;
@@ -153,7 +160,8 @@ final class VisibilityWorld {
           queuedAt,
           problems,
           suspend,
-          nodeSelector);
+          nodeSelector,
+          notBefore);
     }
   }
 

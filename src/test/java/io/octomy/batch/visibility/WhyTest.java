@@ -342,6 +342,17 @@ class WhyTest {
                     + " job now.",
                 "starved is expected to start " + IN_7M + ". The hold ends then.")),
         scenario(
+            "a retry backing off: it waits, and is decided again when the back-off ends",
+            base().with(job("flaky").requests(CPU, 1000).backingOffSeconds(30)),
+            "flaky",
+            Gate.BackingOff.class,
+            blocker(
+                "BackingOff",
+                "backing off after a failed run: it may run again from 2026-03-01T12:00:30Z on.",
+                "Wait: it is decided again at its place by the time it was queued once the back-off"
+                    + " ends; kubectl describe bj flaky shows its earlier runs (status.runs) and"
+                    + " kubectl octomy logs flaky --run N their output.")),
+        scenario(
             "a held job: only its release helps, whatever else it would wait for",
             base().with(job("paused").requests(CPU, 100_000).locks("k").suspended()),
             "paused",

@@ -9,9 +9,12 @@ import java.util.Optional;
  */
 public interface JobOutputs {
 
-  /** The output file of a job run on {@code node}, when that file is on this machine. */
-  Optional<Path> file(String node, String namespace, String name, String uid);
+  /**
+   * The output file of run {@code run} (from 1) of a job run on {@code node}, when that file is on
+   * this machine.
+   */
+  Optional<Path> file(String node, String namespace, String name, String uid, int run);
 
   /** None on this machine. */
-  JobOutputs NONE = (node, namespace, name, uid) -> Optional.empty();
+  JobOutputs NONE = (node, namespace, name, uid, run) -> Optional.empty();
 }

@@ -186,7 +186,14 @@ public final class VisibilityApi {
               + limitBytes
               + ": must be greater than 0; leave it out for all the output (up to 16 MiB).");
     }
-    VisibilityService.JobOutput out = service.output(key);
+    Long run = number(call, "run");
+    if (run != null && (run < 1 || run > Integer.MAX_VALUE)) {
+      throw VisibilityException.badRequest(
+          "run: Invalid value: "
+              + run
+              + ": runs are numbered from 1; leave it out for the current or last run.");
+    }
+    VisibilityService.JobOutput out = service.output(key, run == null ? null : run.intValue());
     try {
       byte[] text = JobOutputText.read(out.file(), tailLines, limitBytes);
       return new Answer(200, "text/plain; charset=utf-8", text);

@@ -7,6 +7,7 @@ import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
+import io.octomy.batch.api.EndedRun;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.SnapshotBuilder;
 import io.octomy.batch.visibility.Explanation;
@@ -98,7 +99,21 @@ public final class VisibilityService {
 
   /** Where a job's output is kept on this machine; 404 saying where it is otherwise. */
   public JobOutput output(JobKey key) {
+    return output(key, null);
+  }
+
+  /**
+   * Where the output of a job's run is kept on this machine; 404 saying where it is otherwise.
+   *
+   * @param run the run's number (an earlier run of a retried job is in {@code status.runs}), or
+   *     null for the current or last run
+   */
+  public JobOutput output(JobKey key, Integer run) {
     BatchJob job = find(key).orElseThrow(() -> VisibilityException.notFound(missing(key)));
+    int current = job.getStatus() == null ? 1 : job.getStatus().currentRun();
+    if (run != null && run != current) {
+      return earlierOutput(job, key, run);
+    }
     String node = job.getStatus() == null ? null : job.getStatus().getNode();
     JobPhase phase = job.getStatus() == null ? null : job.getStatus().getPhase();
     if (node == null || phase == null || phase == JobPhase.Queued) {
@@ -110,7 +125,7 @@ public final class VisibilityService {
               + ".");
     }
     Optional<Path> file =
-        outputs.file(node, key.namespace(), key.name(), job.getMetadata().getUid());
+        outputs.file(node, key.namespace(), key.name(), job.getMetadata().getUid(), current);
     if (file.isEmpty()) {
       throw VisibilityException.notFound(
           "the output of batchjob "
@@ -126,6 +141,43 @@ public final class VisibilityService {
               + ").");
     }
     return new JobOutput(node, file.get());
+  }
+
+  /** The output of an earlier run, from its entry in {@code status.runs}. */
+  private JobOutput earlierOutput(BatchJob job, JobKey key, int run) {
+    List<EndedRun> runs =
+        job.getStatus() == null || job.getStatus().getRuns() == null
+            ? List.of()
+            : job.getStatus().getRuns();
+    EndedRun ended =
+        runs.stream().filter(r -> r.getRun() != null && r.getRun() == run).findFirst().orElse(null);
+    if (ended == null || ended.getNode() == null) {
+      throw VisibilityException.notFound(
+          "batchjob "
+              + key.name()
+              + " has no run "
+              + run
+              + " on record: its runs are in status.runs (kubectl get bj "
+              + key.name()
+              + " -o yaml), and its current one is "
+              + (job.getStatus() == null ? 1 : job.getStatus().currentRun())
+              + ".");
+    }
+    return new JobOutput(
+        ended.getNode(),
+        outputs
+            .file(ended.getNode(), key.namespace(), key.name(), job.getMetadata().getUid(), run)
+            .orElseThrow(
+                () ->
+                    VisibilityException.notFound(
+                        "the output of run "
+                            + run
+                            + " of batchjob "
+                            + key.name()
+                            + " is kept on node "
+                            + ended.getNode()
+                            + (ended.getOutput() == null ? "" : " in " + ended.getOutput())
+                            + ", not where this controller runs.")));
   }
 
   private Visibility visibility() {
