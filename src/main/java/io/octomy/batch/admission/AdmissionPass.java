@@ -20,15 +20,17 @@ import java.util.Set;
  *
  * <p>Queued jobs are considered in order of effective priority (highest first), ties by queuedAt
  * (oldest first), then namespace and name. Each is checked, in this order, for: an invalid spec, a
- * dependency cycle, a hold ({@code suspend}: reason Held, nothing else looked at), the rest of its
- * dependencies, locks, its group cap, its namespace budget, its BatchQueue (a namespace two queues
- * claim, a cycle of parents, the queue's max) and capacity (on the nodes its nodeSelector selects).
- * The first check that fails decides. An admission is reserved (node allocation, locks, group slot,
- * budget, queue usage) before the next job is looked at, so one pass never overcommits anything.
- * Admitted and Running jobs of the snapshot only hold what they requested; they get no decision.
+ * dependency cycle, a hold ({@code suspend}: reason Held, nothing else looked at), a retry's
+ * back-off (BackingOff, until {@code notBefore}), the rest of its dependencies, locks, its group
+ * cap, its namespace budget, its BatchQueue (a namespace two queues claim, a cycle of parents, the
+ * queue's max) and capacity (on the nodes its nodeSelector selects). The first check that fails
+ * decides. An admission is reserved (node allocation, locks, group slot, budget, queue usage)
+ * before the next job is looked at, so one pass never overcommits anything. Admitted and Running
+ * jobs of the snapshot only hold what they requested; they get no decision.
  *
- * <p>The pass reads no clock but {@link Snapshot#now()}, uses whole-number arithmetic only, and
- * gives the same result for the same snapshot whatever the order of its lists.
+ * <p>The pass reads no clock but {@link Snapshot#now()}, uses whole-number arithmetic only (but for
+ * the rounded fair-share term of a queue's jobs' priority), and gives the same result for the same
+ * snapshot whatever the order of its lists.
  */
 public final class AdmissionPass {
 
