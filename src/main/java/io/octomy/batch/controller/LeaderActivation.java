@@ -46,8 +46,12 @@ final class LeaderActivation {
                   return;
                 }
               }
-              if (leading.get()) {
-                loop.activate();
+              synchronized (this) {
+                // Under the lock stoppedLeading takes: the Lease lost after the check could
+                // otherwise leave a loop activated that its caller has just deactivated.
+                if (leading.get()) {
+                  loop.activate();
+                }
               }
             },
             "octomy-leader-activation");
@@ -55,7 +59,8 @@ final class LeaderActivation {
     waiter.start();
   }
 
-  void stoppedLeading() {
+  /** The Lease is lost: no activation from here on; the caller deactivates the loop after this. */
+  synchronized void stoppedLeading() {
     leading.set(false);
   }
 
