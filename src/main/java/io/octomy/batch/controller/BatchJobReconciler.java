@@ -1,5 +1,6 @@
 package io.octomy.batch.controller;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -10,6 +11,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
@@ -50,30 +52,22 @@ public final class BatchJobReconciler implements Reconciler<BatchJob> {
 
   @Override
   public List<EventSource<?, BatchJob>> prepareEventSources(EventSourceContext<BatchJob> context) {
+    // A heartbeat alone changes no decision; node expiry is caught by the loop's timer. Labels do:
+    // a job's nodeSelector is matched against them.
     InformerEventSource<BatchNode, BatchJob> nodes =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(BatchNode.class, BatchJob.class)
-                .withName("batchnodes")
-                .withSecondaryToPrimaryMapper(
-                    n -> {
-                      loop.requestPass();
-                      return Set.of();
-                    })
-                // A heartbeat alone changes no decision; node expiry is caught by the loop's timer.
-                // Labels do: a job's nodeSelector is matched against them.
-                .withOnUpdateFilter(
-                    (newer, older) ->
-                        !Objects.equals(newer.getSpec(), older.getSpec())
-                            || !Objects.equals(
-                                newer.getMetadata().getLabels(), older.getMetadata().getLabels())
-                            || newer.getStatus() == null
-                            || older.getStatus() == null
-                            || !Objects.equals(
-                                newer.getStatus().getCapacity(), older.getStatus().getCapacity())
-                            || !Objects.equals(
-                                newer.getStatus().getJobs(), older.getStatus().getJobs())
-                            || !Objects.equals(readiness(newer), readiness(older)))
-                .build(),
+        askingForAPass(
+            BatchNode.class,
+            "batchnodes",
+            (newer, older) ->
+                !Objects.equals(newer.getSpec(), older.getSpec())
+                    || !Objects.equals(
+                        newer.getMetadata().getLabels(), older.getMetadata().getLabels())
+                    || newer.getStatus() == null
+                    || older.getStatus() == null
+                    || !Objects.equals(
+                        newer.getStatus().getCapacity(), older.getStatus().getCapacity())
+                    || !Objects.equals(newer.getStatus().getJobs(), older.getStatus().getJobs())
+                    || !Objects.equals(readiness(newer), readiness(older)),
             context);
     InformerEventSource<Pod, BatchJob> pods =
         new InformerEventSource<>(
@@ -95,36 +89,40 @@ public final class BatchJobReconciler implements Reconciler<BatchJob> {
     // A queue's spec and a namespace's labels change which jobs a queue holds and its caps; the
     // status the controller writes on a queue changes no decision.
     InformerEventSource<BatchQueue, BatchJob> queues =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(BatchQueue.class, BatchJob.class)
-                .withName("batchqueues")
-                .withSecondaryToPrimaryMapper(
-                    q -> {
-                      loop.requestPass();
-                      return Set.of();
-                    })
-                .withOnUpdateFilter(
-                    (newer, older) -> !Objects.equals(newer.getSpec(), older.getSpec()))
-                .build(),
+        askingForAPass(
+            BatchQueue.class,
+            "batchqueues",
+            (newer, older) -> !Objects.equals(newer.getSpec(), older.getSpec()),
             context);
     InformerEventSource<Namespace, BatchJob> namespaces =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Namespace.class, BatchJob.class)
-                .withName("namespaces")
-                .withSecondaryToPrimaryMapper(
-                    n -> {
-                      loop.requestPass();
-                      return Set.of();
-                    })
-                .withOnUpdateFilter(
-                    (newer, older) ->
-                        !Objects.equals(
-                            newer.getMetadata().getLabels(), older.getMetadata().getLabels()))
-                .build(),
+        askingForAPass(
+            Namespace.class,
+            "namespaces",
+            (newer, older) ->
+                !Objects.equals(newer.getMetadata().getLabels(), older.getMetadata().getLabels()),
             context);
     caches.attach(context.getPrimaryCache(), nodes, pods);
     caches.attachQueues(queues, namespaces);
     return List.of(nodes, pods, queues, namespaces);
+  }
+
+  /**
+   * An informer whose changes ({@code changed} on updates; every create and delete) ask for a pass
+   * and map to no job: the pass reads what it holds for every job at once.
+   */
+  private <R extends HasMetadata> InformerEventSource<R, BatchJob> askingForAPass(
+      Class<R> kind, String name, OnUpdateFilter<R> changed, EventSourceContext<BatchJob> context) {
+    return new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(kind, BatchJob.class)
+            .withName(name)
+            .withSecondaryToPrimaryMapper(
+                r -> {
+                  loop.requestPass();
+                  return Set.of();
+                })
+            .withOnUpdateFilter(changed)
+            .build(),
+        context);
   }
 
   private static String readiness(BatchNode n) {
