@@ -150,13 +150,15 @@ public final class BatchController implements AutoCloseable {
                                 return;
                               }
                               LOG.warn(
-                                  "lost the lease as {}; no more decisions from this replica",
-                                  identity);
+                                  "lost the lease as {}; no more decisions from this replica{}",
+                                  identity,
+                                  options.exitOnLostLease()
+                                      ? "; exiting so that a fresh process starts from a clean"
+                                          + " cache"
+                                      : "");
                               if (options.exitOnLostLease()) {
-                                // A fresh process starts from a clean cache. Not JOSDK's own exit:
-                                // that one would
-                                // also fire while a shutdown hook stops us, and exit() inside a
-                                // hook never returns.
+                                // Not JOSDK's own exit: that one would also fire while a
+                                // shutdown hook stops us, and exit() inside a hook never returns.
                                 new Thread(() -> System.exit(1), "lost-lease-exit").start();
                               }
                             },
