@@ -17,15 +17,16 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -128,7 +129,7 @@ class UiE2E {
           timeline(k, browser, url);
           job(k, browser, url);
           nodes(k, browser, url);
-          teams(browser, url);
+          teams(k, browser, url);
           drift(k, browser, url);
         } finally {
           browser.quit();
@@ -150,23 +151,33 @@ class UiE2E {
                 .out());
     Instant expected = Instant.parse(pending.path("expectedStart").asText());
     browser.get(url + "#/timeline?ns=default");
-    WebElement waiter = await(browser, "a.bar.waiting[data-job='default/waiter']");
-    assertThat(Instant.parse(waiter.getAttribute("data-from")))
+    String waiter = "a.bar.waiting[data-job='default/waiter']";
+    await(browser, waiter);
+    assertThat(Instant.parse(attribute(browser, waiter, "data-from")))
         .as("the waiting job sits at its expected start")
         .isBetween(expected.minusSeconds(2), expected.plusSeconds(2));
-    assertThat(waiter.getAttribute("data-node")).isEqualTo(pending.path("expectedNode").asText());
-    assertThat(waiter.getAttribute("class")).contains("Guaranteed");
-    assertThat(waiter.findElement(By.tagName("title")).getAttribute("textContent"))
+    assertThat(attribute(browser, waiter, "data-node"))
+        .isEqualTo(pending.path("expectedNode").asText());
+    assertThat(attribute(browser, waiter, "class")).contains("Guaranteed");
+    assertThat(
+            fresh(
+                () ->
+                    browser
+                        .findElement(By.cssSelector(waiter + " title"))
+                        .getAttribute("textContent")))
         .contains("WaitingForCapacity")
         .contains(pending.path("message").asText());
-    WebElement holder = await(browser, "a.bar.running[data-job='default/holder']");
-    assertThat(holder.getAttribute("data-node")).isEqualTo("ui-node");
-    assertThat(browser.findElement(By.cssSelector("table.queue-table")).getText())
-        .contains("waiter")
-        .contains("holder");
+    String holder = "a.bar.running[data-job='default/holder']";
+    await(browser, holder);
+    assertThat(attribute(browser, holder, "data-node")).isEqualTo("ui-node");
+    assertThat(text(browser, "table.queue-table")).contains("waiter").contains("holder");
     screenshot(browser, "timeline");
     noConsoleErrors(browser, "timeline");
-    waiter.click();
+    fresh(
+        () -> {
+          browser.findElement(By.cssSelector(waiter)).click();
+          return true;
+        });
     Eventually.until(
         Duration.ofSeconds(10),
         "a click on the bar to open the job",
@@ -237,13 +248,22 @@ class UiE2E {
     }
   }
 
-  private void teams(WebDriver browser, String url) throws Exception {
+  private void teams(Kubectl k, WebDriver browser, String url) throws Exception {
     browser.get(url + "#/teams");
     await(browser, "section.queue[data-queue='team-a']");
-    assertThat(text(browser, "section.queue[data-queue='team-a']"))
-        .contains("team-a")
-        .contains("octomy.io/cpu-milli");
     assertThat(browser.findElements(By.cssSelector("section.queue"))).hasSize(2);
+    Eventually.until(
+        Duration.ofSeconds(20),
+        "team-a's weight and share to be kubectl's",
+        () -> {
+          String share = k.run("get", "bq", "team-a", "-o", "jsonpath={.status.share}").out();
+          String weight = k.run("get", "bq", "team-a", "-o", "jsonpath={.spec.weight}").out();
+          return !share.isEmpty()
+              && text(browser, "section.queue[data-queue='team-a'] table tbody tr")
+                  .startsWith(weight + " " + share + " ");
+        });
+    assertThat(text(browser, "section.queue[data-queue='team-a']"))
+        .containsPattern("octomy.io/cpu-milli 0\\s+2000");
     screenshot(browser, "teams");
     noConsoleErrors(browser, "teams");
   }
@@ -253,10 +273,6 @@ class UiE2E {
     JsonNode cpu = profile.path("status").path("resources").path("octomy.io/cpu-milli");
     browser.get(url + "#/drift");
     await(browser, "section.profile[data-profile='default/mesh-export']");
-    List<WebElement> points =
-        browser.findElements(
-            By.cssSelector(
-                "section.profile[data-profile='default/mesh-export'] circle[data-sample]"));
     List<String> samples = new ArrayList<>();
     cpu.path("samples").forEach(v -> samples.add(v.asText()));
     List<String> memory = new ArrayList<>();
@@ -266,8 +282,16 @@ class UiE2E {
         .path("octomy.io/memory-bytes")
         .path("samples")
         .forEach(v -> memory.add(v.asText()));
-    List<String> plotted = new ArrayList<>();
-    points.forEach(p -> plotted.add(p.getAttribute("data-sample")));
+    List<String> plotted =
+        fresh(
+            () ->
+                browser
+                    .findElements(
+                        By.cssSelector(
+                            "section.profile[data-profile='default/mesh-export'] circle[data-sample]"))
+                    .stream()
+                    .map(p -> p.getAttribute("data-sample"))
+                    .toList());
     List<String> recorded = new ArrayList<>(samples);
     recorded.addAll(memory);
     assertThat(plotted)
@@ -312,16 +336,32 @@ class UiE2E {
     assertThat(errors).as("console errors on the %s view", view).isEmpty();
   }
 
-  private static WebElement await(WebDriver browser, String css) {
+  private static void await(WebDriver browser, String css) {
     Eventually.until(
         Duration.ofSeconds(20),
         css + " on the page",
         () -> !browser.findElements(By.cssSelector(css)).isEmpty());
-    return browser.findElement(By.cssSelector(css));
   }
 
+  /** An element's text; the page rebuilds its view on every poll, so a stale find is retried. */
   private static String text(WebDriver browser, String css) {
-    return browser.findElement(By.cssSelector(css)).getText().strip();
+    return fresh(() -> browser.findElement(By.cssSelector(css)).getText().strip());
+  }
+
+  private static String attribute(WebDriver browser, String css, String name) {
+    return fresh(() -> browser.findElement(By.cssSelector(css)).getAttribute(name));
+  }
+
+  private static <T> T fresh(Supplier<T> read) {
+    for (int i = 0; ; i++) {
+      try {
+        return read.get();
+      } catch (StaleElementReferenceException e) {
+        if (i == 20) {
+          throw e;
+        }
+      }
+    }
   }
 
   private static void screenshot(WebDriver browser, String view) throws IOException {

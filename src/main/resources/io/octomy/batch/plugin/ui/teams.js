@@ -22,7 +22,7 @@ export const teamsView = {
     const queues = list.items.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
     if (!queues.length) return h('p', {}, 'No BatchQueues: every namespace shares the pool alone (see docs/queues.md).');
     return h('div', {},
-      legend([['allocated', 'dominant share of the pool now'], ['capacity', 'the whole pool']]),
+      legend([['share', 'dominant share of the pool now'], ['capacity', 'the whole pool']]),
       h('p', {}, 'The black line is the share each queue deserves among its siblings with work (by weight).'),
       queues.map((q) => {
         const sp = q.spec || {};
@@ -33,8 +33,10 @@ export const teamsView = {
           h('div', { class: 'pair' }, shareBars(q),
             table(`Queue ${q.metadata.name}`, ['Weight', 'Share (now/deserved)', 'Parent', 'Namespaces', { label: 'Pending', num: true }, { label: 'Admitted', num: true }],
               [{ cells: [String(sp.weight ?? 1), st.share || '', sp.parent || '', (sp.namespaces || []).join(', '), st.pending ?? 0, st.admitted ?? 0] }])),
-          table('Per resource', ['Resource', { label: 'Usage', num: true }, { label: 'Min', num: true }, { label: 'Max', num: true }],
-            names.map((n) => ({ cells: [n, (st.usage || {})[n] ?? 0, (sp.min || {})[n] ?? '', (sp.max || {})[n] ?? ''] }))));
+          names.length
+            ? table('Per resource', ['Resource', { label: 'Usage', num: true }, { label: 'Min', num: true }, { label: 'Max', num: true }],
+              names.map((n) => ({ cells: [n, (st.usage || {})[n] ?? 0, (sp.min || {})[n] ?? '', (sp.max || {})[n] ?? ''] })))
+            : h('p', {}, 'No usage now, and no min or max.'));
       }));
   },
 };
@@ -43,12 +45,17 @@ function driftPlot(name, d) {
   const samples = d.samples || [];
   const requests = d.sampleRequests || [];
   const top = Math.max(1, d.requested || 0, d.usedMax || 0, ...samples, ...requests);
-  const height = 120;
-  const y = (v) => 10 + (1 - v / top) * (height - 20);
-  const step = samples.length > 1 ? WIDTH / (samples.length - 1) : 0;
-  return s('svg', { width: WIDTH + 20, height, role: 'img', 'aria-label': `${name}: ${samples.length} runs' measured peaks against the request ${d.requested}; the table beside it has the numbers.` },
-    s('line', { class: 'requested', x1: 0, x2: WIDTH + 10, y1: y(d.requested || 0), y2: y(d.requested || 0) }, s('title', {}, `requested ${d.requested}`)),
-    samples.map((v, i) => s('circle', { class: 'usedpoint', cx: 6 + i * step, cy: y(v), r: 4, 'data-sample': v }, s('title', {}, `run ${i + 1}: used ${v}`))));
+  const height = 130;
+  const left = 90;
+  const y = (v) => 10 + (1 - v / top) * (height - 30);
+  const step = samples.length > 1 ? (WIDTH - 12) / (samples.length - 1) : 0;
+  return s('svg', { width: left + WIDTH + 20, height, role: 'img', 'aria-label': `${name}: ${samples.length} runs' measured peaks against the request ${d.requested ?? 'none'}; the table beside it has the numbers.` },
+    s('line', { class: 'grid', x1: left, x2: left, y1: y(top), y2: y(0) }),
+    s('line', { class: 'grid', x1: left, x2: left + WIDTH, y1: y(0), y2: y(0) }),
+    s('text', { x: 0, y: y(top) + 4 }, String(top)), s('text', { x: 0, y: y(0) + 4 }, '0'),
+    s('text', { x: left, y: height - 2 }, `runs, oldest first (${samples.length})`),
+    d.requested === undefined ? null : s('line', { class: 'requested', x1: left, x2: left + WIDTH, y1: y(d.requested), y2: y(d.requested) }, s('title', {}, `requested ${d.requested}`)),
+    samples.map((v, i) => s('circle', { class: 'usedpoint', cx: left + 6 + i * step, cy: y(v), r: 4, 'data-sample': v }, s('title', {}, `run ${i + 1}: used ${v}${requests[i] !== undefined ? ` of ${requests[i]} requested` : ''}`))));
 }
 
 export const driftView = {

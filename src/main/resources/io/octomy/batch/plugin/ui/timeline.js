@@ -60,7 +60,13 @@ export const timelineView = {
       api(`${BATCH}/batchnodes`), api(nsPath(ns, 'batchjobprofiles', BATCH))]);
     const now = Date.now();
     const running = jobs.items.filter((j) => j.status && (j.status.phase === 'Running' || j.status.phase === 'Admitted') && j.status.node);
-    const classOf = new Map(jobs.items.map((j) => [`${j.metadata.namespace}/${j.metadata.name}`, (j.status && j.status.serviceClass) || 'BestEffort']));
+    const byKey = new Map(jobs.items.map((j) => [`${j.metadata.namespace}/${j.metadata.name}`, j]));
+    // a waiting job's bar is as long as it is expected to run once started
+    const runTime = (key, start) => {
+      const j = byKey.get(key);
+      if (!j || start === null) return 90 * 1000;
+      return expectedEnd({ metadata: j.metadata, spec: j.spec, status: { startedAt: new Date(start).toISOString() } }, profiles.items, start).at - start;
+    };
     const entries = [];
     for (const j of running) {
       const end = expectedEnd(j, profiles.items, now);
@@ -68,16 +74,19 @@ export const timelineView = {
     }
     for (const p of pending.items) {
       const start = p.expectedStart ? Date.parse(p.expectedStart) : null;
-      entries.push({ state: 'waiting', ns: p.metadata.namespace, name: p.metadata.name, node: p.expectedNode || '', cls: p.serviceClass || classOf.get(`${p.metadata.namespace}/${p.metadata.name}`), from: start, to: start, reason: p.reason, message: p.message, basis: p.startBasis, position: p.position, expectedIn: p.expectedIn });
+      const key = `${p.metadata.namespace}/${p.metadata.name}`;
+      entries.push({ state: 'waiting', ns: p.metadata.namespace, name: p.metadata.name, node: p.expectedNode || '', cls: p.serviceClass || 'BestEffort', from: start, to: start === null ? null : start + runTime(key, start), reason: p.reason, message: p.message, basis: p.startBasis, position: p.position, expectedIn: p.expectedIn });
     }
     const rows = nodes.items.map((n) => n.metadata.name).sort();
     if (entries.some((e) => !e.node)) rows.push('');
-    const horizon = Math.max(now + 10 * 60 * 1000, ...entries.map((e) => (e.to || now) + 60 * 1000));
+    // the axis ends a little after the last expected end or start, so near work is not squeezed
+    const last = Math.max(now, ...entries.map((e) => e.to || now));
+    const horizon = Math.max(now + 60 * 1000, now + (last - now) * 1.25 + 30 * 1000);
     const x = (t) => LEFT + ((Math.min(t, horizon) - now) / (horizon - now)) * WIDTH;
     const lanes = new Map(rows.map((name) => [name, []]));
     entries.forEach((e) => { if (!lanes.has(e.node)) { lanes.set(e.node, []); rows.push(e.node); } lanes.get(e.node).push(e); });
     let y = 24;
-    const svg = s('svg', { width: LEFT + WIDTH + 20, role: 'img', 'aria-label': `Timeline of ${entries.length} jobs: running ones to their expected end, waiting ones from their expected start, per node; the table below has the same facts.`, class: 'timeline' });
+    const svg = s('svg', { width: LEFT + WIDTH + 60, role: 'img', 'aria-label': `Timeline of ${entries.length} jobs: running ones to their expected end, waiting ones from their expected start, per node; the table below has the same facts.`, class: 'timeline' });
     for (let i = 0; i <= 6; i++) {
       const t = now + ((horizon - now) * i) / 6;
       svg.append(s('line', { class: 'grid', x1: x(t), x2: x(t), y1: 16, y2: 2000 }), s('text', { x: x(t) - 12, y: 12 }, i === 0 ? 'now' : `+${span((t - now) / 1000)}`));
@@ -90,7 +99,7 @@ export const timelineView = {
         const top = y + k * ROW;
         const title = `${e.ns}/${e.name} (${e.cls}) ${e.state === 'running' ? `running, expected to end ${at(new Date(e.to).toISOString())} (${e.basis})` : e.from ? `waiting, expected to start ${at(new Date(e.from).toISOString())} (in ${e.expectedIn})` : `waiting, no expected start: ${e.basis}`}. ${e.reason}: ${e.message}`;
         const from = e.from ?? horizon - 90 * 1000;
-        const width = Math.max(e.state === 'running' ? x(e.to) - x(from) : 90, 6);
+        const width = Math.max(e.to ? x(e.to) - x(from) : 90, 6);
         svg.append(s('a', { href: jobHref(e.ns, e.name), class: `bar ${e.state} ${e.cls}`, 'data-job': `${e.ns}/${e.name}`, 'data-state': e.state, 'data-node': e.node, 'data-from': e.from ? new Date(e.from).toISOString() : '' },
           s('title', {}, title),
           s('rect', { x: x(from), y: top + 2, width, height: ROW - 6, rx: 3 }),

@@ -35,7 +35,10 @@ async function refresh(full) {
     const body = await view.body(r);
     if (mine !== generation) return;
     const main = document.getElementById('view');
-    main.replaceChildren(h('h1', {}, view.title(r)), body);
+    // an unchanged view is left as it is, so hover, focus and selection survive the poll
+    if (full || !main.children[1] || !main.children[1].isEqualNode(body)) {
+      main.replaceChildren(h('h1', {}, view.title(r)), body);
+    }
     main.dataset.view = r.view;
     main.dataset.loaded = String(Date.now());
     document.getElementById('live').textContent = `read at ${new Date().toLocaleTimeString()}; every ${config.pollSeconds}s`;
