@@ -7,8 +7,11 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,6 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * kubectl octomy ui's forwarder between a browser and an API server that wants a bearer token: a
@@ -233,5 +237,45 @@ class UiForwarderIT {
       assertThat(reply).startsWith("HTTP/1.1 403").contains("answers only at");
     }
     assertThat(seen).isEmpty();
+  }
+
+  private record Run(int code, String out, String err) {}
+
+  private Run ui(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = OctomyPlugin.commandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    List<String> all =
+        new java.util.ArrayList<>(
+            List.of("ui", "--kubeconfig", dir.resolve("kubeconfig").toString()));
+    all.addAll(List.of(args));
+    int code = cl.execute(all.toArray(String[]::new));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void badFlagsAndATakenPortAreSentences() throws Exception {
+    Run port = ui("--port", "70000");
+    assertThat(port.code()).isEqualTo(1);
+    assertThat(port.err().strip())
+        .isEqualTo(
+            "error: --port 70000 is not a port: write 1-65535, or leave it out for a free one.");
+    Run output = ui("-o", "json");
+    assertThat(output.code()).isEqualTo(1);
+    assertThat(output.err().strip())
+        .isEqualTo("error: ui serves pages, it prints no objects: leave -o out.");
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Run busy = ui("--port", String.valueOf(taken.getLocalPort()));
+      assertThat(busy.code()).isEqualTo(1);
+      assertThat(busy.err().strip())
+          .isEqualTo(
+              "error: port "
+                  + taken.getLocalPort()
+                  + " on 127.0.0.1 is taken: choose another with --port, or leave --port out for a"
+                  + " free one.");
+    }
+    assertThat(seen).as("no flag that is refused reads anything").isEmpty();
   }
 }
