@@ -151,7 +151,16 @@ final class ApiForwarder {
     }
     if (failed != null) {
       UiAnswers.status(
-          x, 502, "BadGateway", "cannot reach the API server at " + base + ": " + failed + ".");
+          x,
+          502,
+          "BadGateway",
+          "cannot reach the API server at "
+              + base
+              + " ("
+              + (failed.getMessage() == null
+                  ? failed.getClass().getSimpleName()
+                  : failed.getClass().getSimpleName() + ": " + failed.getMessage())
+              + "): is it running, and is the kubeconfig's server address right?");
       return;
     }
     String type = r.header("Content-Type");

@@ -220,6 +220,16 @@ class UiForwarderIT {
   }
 
   @Test
+  void anUnreachableApiServerIsASentence() throws Exception {
+    api.stop(0);
+    HttpResponse<String> r = send("GET", CONFIGMAPS);
+    assertThat(r.statusCode()).isEqualTo(502);
+    assertThat(r.body())
+        .contains("cannot reach the API server at " + connection.base())
+        .contains("is it running, and is the kubeconfig's server address right?");
+  }
+
+  @Test
   void aForeignHostIsRefused() throws Exception {
     int port = ui.url().getPort();
     try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
