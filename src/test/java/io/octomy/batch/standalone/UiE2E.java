@@ -109,6 +109,16 @@ class UiE2E {
           examples.resolve("job-besteffort.yaml"),
           examples.resolve("pipeline.yaml"),
           examples.resolve("queues/two-teams.yaml"));
+      Kubectl.Result created = k.run("create", "namespace", "team-a");
+      assertThat(created.exitCode()).as(created.all()).isZero();
+      Kubectl.Result lab =
+          k.run(
+              "apply",
+              "-n",
+              "team-a",
+              "-f",
+              write("lab.yaml", job("lab-job", 2000, "sleep 60")).toString());
+      assertThat(lab.exitCode()).as(lab.all()).isZero();
       Eventually.until(
           Duration.ofSeconds(30),
           "waiter to wait for capacity",
@@ -188,6 +198,14 @@ class UiE2E {
         Duration.ofSeconds(10),
         "a click on the bar to open the job",
         () -> browser.getCurrentUrl().endsWith("#/job/default/waiter"));
+
+    browser.get(url + "#/timeline?queue=team-a");
+    await(browser, "a.bar[data-job='team-a/lab-job']");
+    assertThat(text(browser, "main p:not(.legend)")).startsWith("Queue team-a: namespaces team-a.");
+    assertThat(browser.findElements(By.cssSelector("a.bar[data-job='default/waiter']")))
+        .as("the queue filter leaves out namespace default")
+        .isEmpty();
+    noConsoleErrors(browser, "timeline of a queue");
   }
 
   private void job(Kubectl k, WebDriver browser, String url) throws Exception {

@@ -35,6 +35,23 @@ export async function api(path, accept = 'application/json') {
   return accept === 'application/json' ? JSON.parse(text) : text;
 }
 
+/**
+ * A read that may be refused without spoiling the view (a user who may read jobs but not nodes,
+ * events or profiles): the fallback, with the refusal's sentence kept for a note.
+ */
+export async function optional(path, fallback, notes) {
+  try {
+    return await api(path);
+  } catch (e) {
+    notes.push(e.message);
+    return fallback;
+  }
+}
+
+export function notesOf(notes) {
+  return notes.length ? h('p', { class: 'note' }, `Not shown: ${notes.join('; ')}`) : null;
+}
+
 export const enc = encodeURIComponent;
 export const jobHref = (ns, name) => `#/job/${enc(ns)}/${enc(name)}`;
 

@@ -1,6 +1,6 @@
 // Job: what it declared (request, limit, class), where it stands (phase, reason and its sentence),
 // why it waits (every blocker with its remedy), its conditions, runs and events.
-import { h, api, BATCH, VISIBILITY, enc, table, facts, at, keys } from './dom.js';
+import { h, api, optional, notesOf, BATCH, VISIBILITY, enc, table, facts, at, keys } from './dom.js';
 
 async function why(ns, name) {
   try {
@@ -10,8 +10,8 @@ async function why(ns, name) {
   }
 }
 
-async function events(ns, name) {
-  const list = await api(`/api/v1/namespaces/${enc(ns)}/events?fieldSelector=${enc(`involvedObject.name=${name}`)}`);
+async function events(ns, name, notes) {
+  const list = await optional(`/api/v1/namespaces/${enc(ns)}/events?fieldSelector=${enc(`involvedObject.name=${name}`)}`, { items: [] }, notes);
   return list.items.filter((e) => e.involvedObject && e.involvedObject.kind === 'BatchJob')
     .sort((a, b) => String(a.lastTimestamp || a.eventTime || '').localeCompare(String(b.lastTimestamp || b.eventTime || '')));
 }
@@ -49,7 +49,8 @@ export const jobView = {
     const lim = (spec.resources || {}).limits || {};
     const used = st.usage || {};
     const over = new Set(st.overLimit || []);
-    const [pending, evs] = await Promise.all([st.phase === 'Queued' ? why(ns, name) : null, events(ns, name)]);
+    const notes = [];
+    const [pending, evs] = await Promise.all([st.phase === 'Queued' ? why(ns, name) : null, events(ns, name, notes)]);
     const parts = [
       facts([['Namespace', ns], ['Phase', h('span', { 'data-field': 'phase' }, st.phase || 'not decided yet')],
         ['Reason', h('span', { 'data-field': 'reason' }, st.reason || '')], ['Class', h('span', { 'data-field': 'class' }, st.serviceClass || '')],
@@ -73,6 +74,7 @@ export const jobView = {
     }
     parts.push(table('Events', ['Type', 'Reason', 'Message', { label: 'Count', num: true }, 'Last seen'], evs.map((e) => ({ cells: [e.type, e.reason, e.message, e.count ?? '', at(e.lastTimestamp || e.eventTime)] })), { class: 'events' }));
     if (st.admission && st.admission.executor === 'Process') parts.push(h('h2', {}, 'Output'), output(ns, name));
+    parts.push(notesOf(notes));
     return h('div', { 'data-job': `${ns}/${name}` }, parts);
   },
 };

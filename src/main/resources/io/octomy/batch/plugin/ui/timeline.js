@@ -1,7 +1,7 @@
 // Queue timeline: per node, running jobs as bars from now to their expected end and waiting jobs
 // at their expected start (the visibility API's forecast), coloured by class; the table beside it
 // holds the same facts.
-import { h, s, api, BATCH, VISIBILITY, enc, jobHref, table, at, span, legend } from './dom.js';
+import { h, s, api, optional, notesOf, BATCH, VISIBILITY, enc, jobHref, table, at, span, legend } from './dom.js';
 
 const LEFT = 150;
 const WIDTH = 760;
@@ -36,8 +36,22 @@ function nsPath(ns, plural, group) {
 }
 
 function chosenNamespace(r) {
+  if (r.query.get('queue')) return '';
   const q = r.query.get('ns');
   return q === null ? r.config.namespace : q === '*' ? '' : q;
+}
+
+// The namespaces a BatchQueue holds: its list, and those its selector's labels pick.
+async function queueNamespaces(name, notes) {
+  const q = await api(`${BATCH}/batchqueues/${enc(name)}`);
+  const held = new Set((q.spec && q.spec.namespaces) || []);
+  const labels = (q.spec && q.spec.namespaceSelector && q.spec.namespaceSelector.matchLabels) || null;
+  if (labels) {
+    const selector = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',');
+    const list = await optional(`/api/v1/namespaces?labelSelector=${enc(selector)}`, { items: [] }, notes);
+    list.items.forEach((n) => held.add(n.metadata.name));
+  }
+  return held;
 }
 
 export const timelineView = {
@@ -45,19 +59,36 @@ export const timelineView = {
   controls(r) {
     const ns = chosenNamespace(r);
     const input = h('input', { id: 'ns', name: 'ns', value: ns, placeholder: 'all namespaces', size: 20, autocomplete: 'off' });
+    const chosen = r.query.get('queue') || '';
+    const queue = h('select', { id: 'queue', name: 'queue' }, h('option', { value: '' }, 'any'));
     const form = h('form', { class: 'filters', role: 'search' },
       h('label', { for: 'ns' }, 'Namespace'), input, ' ',
+      h('label', { for: 'queue' }, 'or queue'), queue, ' ',
       h('button', { type: 'submit' }, 'Show'), ' ',
       h('button', { type: 'button', id: 'all-namespaces' }, 'All namespaces'));
-    form.addEventListener('submit', (e) => { e.preventDefault(); location.hash = `#/timeline?ns=${enc(input.value.trim() || '*')}`; });
+    // the queues are listed when this user may read them; otherwise the choice stays "any"
+    api(`${BATCH}/batchqueues`).then((list) => list.items.map((q) => q.metadata.name).sort().forEach((name) => {
+      queue.append(h('option', { value: name, selected: name === chosen }, name));
+    })).catch(() => queue.setAttribute('disabled', ''));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      location.hash = queue.value ? `#/timeline?queue=${enc(queue.value)}` : `#/timeline?ns=${enc(input.value.trim() || '*')}`;
+    });
     form.querySelector('#all-namespaces').addEventListener('click', () => { location.hash = '#/timeline?ns=*'; });
     return form;
   },
   async body(r) {
     const ns = chosenNamespace(r);
+    const notes = [];
     const [pending, jobs, nodes, profiles] = await Promise.all([
       api(nsPath(ns, 'pendingjobs', VISIBILITY)), api(nsPath(ns, 'batchjobs', BATCH)),
-      api(`${BATCH}/batchnodes`), api(nsPath(ns, 'batchjobprofiles', BATCH))]);
+      optional(`${BATCH}/batchnodes`, { items: [] }, notes),
+      optional(nsPath(ns, 'batchjobprofiles', BATCH), { items: [] }, notes)]);
+    const held = r.query.get('queue') ? await queueNamespaces(r.query.get('queue'), notes) : null;
+    if (held) {
+      pending.items = pending.items.filter((p) => held.has(p.metadata.namespace));
+      jobs.items = jobs.items.filter((j) => held.has(j.metadata.namespace));
+    }
     const now = Date.now();
     const running = jobs.items.filter((j) => j.status && (j.status.phase === 'Running' || j.status.phase === 'Admitted') && j.status.node);
     const byKey = new Map(jobs.items.map((j) => [`${j.metadata.namespace}/${j.metadata.name}`, j]));
@@ -112,7 +143,8 @@ export const timelineView = {
     const sorted = [...entries].sort((a, b) => (a.state === b.state ? (a.from ?? Infinity) - (b.from ?? Infinity) : a.state === 'running' ? -1 : 1));
     return h('div', {},
       legend([['Guaranteed', 'Guaranteed'], ['Burstable', 'Burstable'], ['BestEffort', 'BestEffort'], ['waiting', 'waiting (dashed): placed at its expected start']]),
-      h('p', {}, ns ? `Namespace ${ns}. ` : 'All namespaces. ', 'Hover a bar for its reason; select it for the job.'),
+      h('p', {}, held ? `Queue ${r.query.get('queue')}: namespaces ${[...held].sort().join(', ') || 'none'}. ` : ns ? `Namespace ${ns}. ` : 'All namespaces. ', 'Hover a bar for its reason; select it for the job.'),
+      notesOf(notes),
       svg,
       table('Running and waiting jobs', ['Job', 'Node', 'Class', 'State', 'Reason', 'Expected', 'Basis'],
         sorted.map((e) => ({ attrs: { 'data-job': `${e.ns}/${e.name}` }, cells: [h('a', { href: jobHref(e.ns, e.name) }, ns ? e.name : `${e.ns}/${e.name}`), e.node, e.cls, e.state, e.reason, e.state === 'running' ? `ends ~${at(new Date(e.to).toISOString())}` : e.from ? `starts ${at(new Date(e.from).toISOString())} (in ${e.expectedIn})` : 'unknown', e.basis] })),
