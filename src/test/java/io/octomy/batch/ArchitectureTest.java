@@ -193,6 +193,8 @@ class ArchitectureTest {
           .resideInAnyPackage(
               PLUGIN,
               "java..",
+              // kubectl octomy ui's web server: the JDK's own, no framework
+              "com.sun.net.httpserver",
               "picocli..",
               "com.fasterxml.jackson..",
               "io.fabric8.kubernetes.client",

@@ -47,6 +47,16 @@ final class PluginConnection implements AutoCloseable {
     this.defaultNamespace = config.getNamespace() == null ? "default" : config.getNamespace();
   }
 
+  /** The client that carries the kubeconfig's credentials; they never leave it. */
+  HttpClient http() {
+    return client.getHttpClient();
+  }
+
+  /** The API server's URL, without a trailing slash. */
+  String base() {
+    return base;
+  }
+
   /** The namespace of the kubeconfig's current context, as kubectl picks it. */
   String defaultNamespace() {
     return defaultNamespace;

@@ -1,0 +1,192 @@
+package io.octomy.batch.plugin;
+
+import com.sun.net.httpserver.HttpExchange;
+import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The page's way to the API server: a GET on {@code /api/...} or {@code /apis/...} is sent on with
+ * the kubeconfig's credentials (held by the fabric8 client, never by the page), so the page sees
+ * what RBAC lets this user read. Every other method is refused, and so is a watch: the page polls.
+ * Only the status, the body and its content type come back; no upstream header does, so no
+ * credential or cookie can reach the browser. A slow or huge answer ends in a Status, never a hang.
+ */
+final class ApiForwarder {
+
+  /** How long the API server has for an answer, and the most of one that is passed on. */
+  record Bounds(Duration headers, Duration body, int maxBodyBytes) {
+    static final Bounds DEFAULT =
+        new Bounds(Duration.ofSeconds(10), Duration.ofSeconds(20), 32 << 20);
+  }
+
+  private final HttpClient upstream;
+  private final String base;
+  private final Bounds bounds;
+
+  ApiForwarder(HttpClient upstream, String base, Bounds bounds) {
+    this.upstream = upstream;
+    this.base = base;
+    this.bounds = bounds;
+  }
+
+  static boolean serves(String path) {
+    return path.equals("/api")
+        || path.equals("/apis")
+        || path.startsWith("/api/")
+        || path.startsWith("/apis/");
+  }
+
+  void handle(HttpExchange x) throws IOException {
+    if (!x.getRequestMethod().equals("GET")) {
+      x.getResponseHeaders().set("Allow", "GET");
+      UiAnswers.status(
+          x,
+          405,
+          "MethodNotAllowed",
+          "kubectl octomy ui only reads: "
+              + x.getRequestMethod()
+              + " is refused; change objects with kubectl (apply, patch, delete).");
+      return;
+    }
+    String path = x.getRequestURI().getRawPath();
+    String query = x.getRequestURI().getRawQuery();
+    if (path.contains("/../") || path.endsWith("/..") || path.contains("/./")) {
+      UiAnswers.status(x, 400, "BadRequest", "write the API path without . or .. segments.");
+      return;
+    }
+    if (query != null && query.matches("(^|.*&)watch=(true|1)(&.*|$)")) {
+      UiAnswers.status(
+          x,
+          400,
+          "BadRequest",
+          "kubectl octomy ui answers reads, not watches: ask again without watch=true (the page"
+              + " polls every 2 seconds).");
+      return;
+    }
+    String accept = x.getRequestHeaders().getFirst("Accept");
+    HttpRequest request =
+        upstream
+            .newHttpRequestBuilder()
+            .uri(base + path + (query == null ? "" : "?" + query))
+            .header("Accept", accept == null || accept.length() > 200 ? "application/json" : accept)
+            .timeout(bounds.headers().toMillis(), TimeUnit.MILLISECONDS)
+            .build();
+    forward(x, request);
+  }
+
+  private void forward(HttpExchange x, HttpRequest request) throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    boolean[] tooBig = {false};
+    CompletableFuture<HttpResponse<AsyncBody>> sent =
+        upstream.consumeBytes(
+            request,
+            (List<ByteBuffer> buffers, AsyncBody more) -> {
+              synchronized (body) {
+                for (ByteBuffer b : buffers) {
+                  if (body.size() + b.remaining() > bounds.maxBodyBytes()) {
+                    tooBig[0] = true;
+                    more.cancel();
+                    return;
+                  }
+                  byte[] chunk = new byte[b.remaining()];
+                  b.get(chunk);
+                  body.write(chunk);
+                }
+              }
+              more.consume();
+            });
+    HttpResponse<AsyncBody> r = null;
+    Throwable failed = null;
+    try {
+      r = sent.get(bounds.headers().toMillis() + 500, TimeUnit.MILLISECONDS);
+      r.body().consume();
+      r.body().done().get(bounds.body().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      cancel(sent, r);
+      failed = e;
+    } catch (ExecutionException e) {
+      failed = e.getCause() == null ? e : e.getCause();
+    } catch (CancellationException e) {
+      failed = e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      cancel(sent, r);
+      return;
+    }
+    synchronized (body) {
+      if (tooBig[0]) {
+        UiAnswers.status(
+            x,
+            502,
+            "TooLarge",
+            "the API server's answer is over "
+                + bounds.maxBodyBytes() / (1024 * 1024)
+                + " MiB: ask for one namespace or fewer objects (limit=).");
+        return;
+      }
+    }
+    if (timedOut(failed)) {
+      UiAnswers.status(
+          x,
+          504,
+          "Timeout",
+          "the API server at "
+              + base
+              + " did not answer in time: try again, or ask for less (one namespace).");
+      return;
+    }
+    if (failed != null) {
+      UiAnswers.status(
+          x,
+          502,
+          "BadGateway",
+          "cannot reach the API server at "
+              + base
+              + " ("
+              + (failed.getMessage() == null
+                  ? failed.getClass().getSimpleName()
+                  : failed.getClass().getSimpleName() + ": " + failed.getMessage())
+              + "): is it running, and is the kubeconfig's server address right?");
+      return;
+    }
+    String type = r.header("Content-Type");
+    byte[] bytes;
+    synchronized (body) {
+      bytes = body.toByteArray();
+    }
+    UiAnswers.send(x, r.code(), type == null ? "application/json" : type, bytes);
+  }
+
+  /** The client's own timeouts come wrapped, as the cause of a cause. */
+  private static boolean timedOut(Throwable failed) {
+    for (Throwable t = failed; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutException
+          || t instanceof HttpTimeoutException
+          || t instanceof SocketTimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void cancel(CompletableFuture<HttpResponse<AsyncBody>> sent, HttpResponse<?> r) {
+    sent.cancel(true);
+    if (r != null && r.body() instanceof AsyncBody b) {
+      b.cancel();
+    }
+  }
+}
