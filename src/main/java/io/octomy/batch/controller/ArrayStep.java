@@ -38,12 +38,12 @@ final class ArrayStep {
       List<BatchJob> decided, List<BatchJob> parents, Map<String, Map<Integer, BatchJob>> items) {}
 
   /** What the pass does for its arrays: their views for the pass, writes and creates. */
-  record Planned(List<JobView> views, List<StatusWrite> writes, List<BatchJob> creates) {
+  record Planned(List<JobView> views, List<ArrayStatusWrite> writes, List<BatchJob> creates) {
     static final Planned NONE = new Planned(List.of(), List.of(), List.of());
   }
 
   /** A parent's status to write. */
-  record StatusWrite(BatchJob parent, BatchJobStatus status) {}
+  record ArrayStatusWrite(BatchJob parent, BatchJobStatus status) {}
 
   /** Parent uid to the indexes of items whose create was sent and not yet seen in the cache. */
   private final Map<String, Set<Integer>> creating = new ConcurrentHashMap<>();
@@ -83,7 +83,7 @@ final class ArrayStep {
       return Planned.NONE;
     }
     List<JobView> views = new ArrayList<>();
-    List<StatusWrite> writes = new ArrayList<>();
+    List<ArrayStatusWrite> writes = new ArrayList<>();
     List<BatchJob> creates = new ArrayList<>();
     Set<String> live = new HashSet<>();
     int budget = CREATES_PER_PASS;
@@ -101,7 +101,7 @@ final class ArrayStep {
         continue; // its cached status is about to change: decide on the one our write left
       }
       if (plan.status() != null) {
-        writes.add(new StatusWrite(parent, plan.status()));
+        writes.add(new ArrayStatusWrite(parent, plan.status()));
       }
       for (int index : plan.create()) {
         sent.add(index);
@@ -141,7 +141,7 @@ final class ArrayStep {
               },
               writers));
     }
-    for (StatusWrite w : planned.writes()) {
+    for (ArrayStatusWrite w : planned.writes()) {
       gate.sending(w.parent());
       sent.add(
           CompletableFuture.runAsync(
