@@ -280,7 +280,12 @@ public final class SpecValidator {
       out.add("spec.array.count is missing; write the number of items, like 100");
     }
     wholeInRange(
-        v.get("count"), "spec.array.count", 1, ArraySpec.MAX_COUNT, "the number of items", out);
+        v.get("count"),
+        "spec.array.count",
+        1,
+        ArraySpec.MAX_COUNT,
+        "the number of items, like 100",
+        out);
     wholeInRange(
         v.get("maxRunning"),
         "spec.array.maxRunning",

@@ -73,9 +73,9 @@ final class ArrayItems {
   /**
    * Item {@code index} of {@code parent}: the parent's spec without {@code array} and without a TTL
    * (items go with their parent), {@value #INDEX_VARIABLE} set in every container (the kubelet and
-   * the agent expand {@code $(OCTOMY_ARRAY_INDEX)} in command and args from it), the parent's
-   * labels with the array's, and an owner reference to the parent that blocks its deletion in the
-   * foreground until the item is gone.
+   * the agent expand {@code $(OCTOMY_ARRAY_INDEX)} in command and args from it), the array's two
+   * labels, and an owner reference to the parent that blocks its deletion in the foreground until
+   * the item is gone.
    */
   static BatchJob item(BatchJob parent, int index) {
     ObjectMeta pm = parent.getMetadata();
@@ -87,10 +87,10 @@ final class ArrayItems {
       withIndex(spec.getTemplate().getSpec().getContainers(), index);
       withIndex(spec.getTemplate().getSpec().getInitContainers(), index);
     }
+    // Only the array's labels, not the array job's own: an item is not in anyone's manifests, and
+    // `kubectl apply --prune -l SELECTOR` or a GitOps tool tracking by label would take it for a
+    // leftover of theirs and delete it.
     Map<String, String> labels = new HashMap<>();
-    if (pm.getLabels() != null) {
-      labels.putAll(pm.getLabels());
-    }
     labels.put(Labels.ARRAY, pm.getName());
     labels.put(Labels.ARRAY_INDEX, Integer.toString(index));
     ObjectMeta meta = new ObjectMeta();
