@@ -3,6 +3,7 @@ package io.octomy.batch.controller;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -45,8 +46,17 @@ final class ArrayStep {
   /** A parent's status to write. */
   record ArrayStatusWrite(BatchJob parent, BatchJobStatus status) {}
 
-  /** Parent uid to the indexes of items whose create was sent and not yet seen in the cache. */
-  private final Map<String, Set<Integer>> creating = new ConcurrentHashMap<>();
+  /**
+   * How long a create sent is waited for in the cache before it is sent again: a create answered
+   * 409 may have met an item of an earlier array job of the same name, still being deleted.
+   */
+  static final Duration CREATE_PATIENCE = Duration.ofSeconds(30);
+
+  /**
+   * Parent uid to the indexes of items whose create was sent and not yet seen in the cache, with
+   * when it was sent.
+   */
+  private final Map<String, Map<Integer, Instant>> creating = new ConcurrentHashMap<>();
 
   /** Parents apart from the jobs the pass decides, with each parent's cached items by index. */
   static Split split(Collection<BatchJob> jobs) {
@@ -91,11 +101,12 @@ final class ArrayStep {
       String uid = parent.getMetadata().getUid();
       live.add(uid);
       Map<Integer, BatchJob> items = split.items().getOrDefault(uid, Map.of());
-      Set<Integer> sent = creating.computeIfAbsent(uid, k -> ConcurrentHashMap.newKeySet());
-      sent.removeAll(items.keySet());
+      Map<Integer, Instant> sent = creating.computeIfAbsent(uid, k -> new ConcurrentHashMap<>());
+      sent.keySet().removeAll(items.keySet());
+      sent.values().removeIf(at -> !at.plus(CREATE_PATIENCE).isAfter(now));
       boolean pending = gate.ourWritePending(parent);
       ArrayProgress.Plan plan =
-          ArrayProgress.plan(parent, items, Set.copyOf(sent), pending ? 0 : budget, now);
+          ArrayProgress.plan(parent, items, Set.copyOf(sent.keySet()), pending ? 0 : budget, now);
       views.add(plan.view());
       if (pending) {
         continue; // its cached status is about to change: decide on the one our write left
@@ -104,7 +115,7 @@ final class ArrayStep {
         writes.add(new ArrayStatusWrite(parent, plan.status()));
       }
       for (int index : plan.create()) {
-        sent.add(index);
+        sent.put(index, now);
         creates.add(ArrayItems.item(parent, index));
       }
       budget -= plan.create().size();
@@ -133,7 +144,7 @@ final class ArrayStep {
                 }
                 if (!created) {
                   String parent = item.getMetadata().getOwnerReferences().get(0).getUid();
-                  Set<Integer> s = creating.get(parent);
+                  Map<Integer, Instant> s = creating.get(parent);
                   if (s != null) {
                     s.remove(ArrayItems.index(item));
                   }

@@ -195,6 +195,23 @@ class ArrayLoopTest {
   }
 
   @Test
+  void anItemWhoseNameIsTakenIsCreatedOnceTheOtherJobIsGone() {
+    h.cluster.add(h.readyNode("n1", 1, Executor.Pod)); // fits none: the jobs stay queued
+    h.cluster.add(aJob("redo-0").cpu(100).build()); // left over from an earlier array job
+    h.cluster.add(array("redo", 1, null));
+    h.pass();
+    assertThat(h.cluster.jobsCreated()).as("answered as already there").isEmpty();
+    h.cluster.delete("redo-0");
+    h.pass();
+    assertThat(h.cluster.jobsCreated()).as("still waited for").isEmpty();
+    h.clock.advance(ArrayStep.CREATE_PATIENCE);
+    h.pass();
+    assertThat(h.cluster.jobsCreated()).containsExactly("redo-0");
+    assertThat(ArrayItems.parentUid(h.cluster.job("redo-0")))
+        .isEqualTo(h.cluster.job("redo").getMetadata().getUid());
+  }
+
+  @Test
   void anArrayWhoseItemsCannotBeNamedIsRejected() {
     h.cluster.add(h.readyNode("n1", 8000, Executor.Pod));
     h.cluster.add(array("a".repeat(250), 1000, null));
