@@ -56,6 +56,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.INTEGER,
     priority = 1)
 @AdditionalPrinterColumn(
+    name = "ITEMS",
+    jsonPath = ".status.array.items",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1)
+@AdditionalPrinterColumn(
     name = "MESSAGE",
     jsonPath = ".status.message",
     type = AdditionalPrinterColumn.Type.STRING,
@@ -67,8 +72,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
     value = BatchJob.SPEC_FIXED_ONCE_ADMITTED,
     message =
         "spec.resources, after, locks, group, origin, nodeSelector and type cannot change once the"
-            + " job has been admitted: it holds what it was admitted with. Delete the job and create"
-            + " it again to change them",
+            + " job has been admitted: it holds what it was admitted with (spec.array neither, once"
+            + " an item of the array has been). Delete the job and create it again to change them",
     fieldPath = ".spec",
     reason = "FieldValueForbidden")
 public class BatchJob extends CustomResource<BatchJobSpec, BatchJobStatus> implements Namespaced {
@@ -97,6 +102,8 @@ public class BatchJob extends CustomResource<BatchJobSpec, BatchJobStatus> imple
           + " && (has(self.spec.nodeSelector) == has(oldSelf.spec.nodeSelector)"
           + " && (!has(self.spec.nodeSelector)"
           + " || self.spec.nodeSelector == oldSelf.spec.nodeSelector))"
+          + " && (has(self.spec.array) == has(oldSelf.spec.array)"
+          + " && (!has(self.spec.array) || self.spec.array == oldSelf.spec.array))"
           + " && (has(self.spec.type) == has(oldSelf.spec.type)"
           + " && (!has(self.spec.type) || self.spec.type == oldSelf.spec.type))"
           + ")";

@@ -136,6 +136,14 @@ public class BatchJobSpec {
   private Integer ttlSecondsAfterFinished;
 
   /**
+   * Makes this job an array: count items, each a BatchJob of its own named NAME-0 to NAME-(count-1)
+   * with this spec (without array) and OCTOMY_ARRAY_INDEX in every container's environment, at most
+   * maxRunning of them unfinished at once. This job runs nothing itself: it is Succeeded once every
+   * item succeeded, Failed once one failed past its retries, and deleting it deletes its items.
+   */
+  private ArraySpec array;
+
+  /**
    * Requests (reserved) and limits (measured against, never enforced) per resource name. The
    * service class follows from them.
    */
@@ -250,6 +258,20 @@ public class BatchJobSpec {
 
   public void setTtlSecondsAfterFinished(Integer ttlSecondsAfterFinished) {
     this.ttlSecondsAfterFinished = ttlSecondsAfterFinished;
+  }
+
+  public ArraySpec getArray() {
+    return array;
+  }
+
+  public void setArray(ArraySpec array) {
+    this.array = array;
+  }
+
+  /** Whether this job is an array's parent: it has {@code array}. */
+  @JsonIgnore
+  public boolean arrayJob() {
+    return array != null;
   }
 
   public Resources getResources() {

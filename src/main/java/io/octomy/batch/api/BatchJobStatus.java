@@ -36,7 +36,7 @@ public class BatchJobStatus {
    * A CamelCase code for the phase or the wait: Admitted, WaitingForDependency, DependencyFailed,
    * DependencyCycle, WaitingForLock, WaitingForGroup, WaitingForBudget, WaitingForCapacity,
    * NoNodeFits, HeldForStarvingJob, BestEffortDeferred, InvalidSpec, BackingOff, Succeeded, Failed,
-   * DeadlineExceeded.
+   * DeadlineExceeded, and on an array job ItemsQueued and ItemsRunning.
    */
   private String reason;
 
@@ -81,6 +81,9 @@ public class BatchJobStatus {
 
   /** Resource names whose measured peak went above the declared limit. Nothing is killed. */
   private List<String> overLimit;
+
+  /** An array job's items counted by phase; absent on other jobs. */
+  private ArrayStatus array;
 
   /**
    * Admitted, Starving, OverLimit, SpecChangeIgnored, NodeMissing and StopPending, each with
@@ -238,6 +241,14 @@ public class BatchJobStatus {
 
   public void setOverLimit(List<String> overLimit) {
     this.overLimit = overLimit;
+  }
+
+  public ArrayStatus getArray() {
+    return array;
+  }
+
+  public void setArray(ArrayStatus array) {
+    this.array = array;
   }
 
   public List<Condition> getConditions() {

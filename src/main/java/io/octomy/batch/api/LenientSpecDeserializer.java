@@ -58,6 +58,7 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
                   case "activeDeadlineSeconds" ->
                       spec.setActiveDeadlineSeconds(whole(v, Long.MAX_VALUE));
                   case "nodeSelector" -> spec.setNodeSelector(labels(v));
+                  case "array" -> spec.setArray(array(v));
                   case "ttlSecondsAfterFinished" -> spec.setTtlSecondsAfterFinished(seconds(v));
                   case "resources" ->
                       spec.setResources(v.isNull() ? null : codec.treeToValue(v, Resources.class));
@@ -72,6 +73,31 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
               }
             });
     return spec;
+  }
+
+  /**
+   * {@code {count, maxRunning}}, each a whole number when given; anything else (a string count, an
+   * unknown field) is malformed, so the validator names it.
+   */
+  private static ArraySpec array(JsonNode v) {
+    if (v.isNull()) {
+      return null;
+    }
+    if (!v.isObject()) {
+      throw new IllegalArgumentException("not a mapping");
+    }
+    ArraySpec array = new ArraySpec();
+    for (var it = v.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      Long n = whole(v.get(f), Integer.MAX_VALUE);
+      Integer value = n == null ? null : Math.toIntExact(n);
+      switch (f) {
+        case "count" -> array.setCount(value);
+        case "maxRunning" -> array.setMaxRunning(value);
+        default -> throw new IllegalArgumentException("unknown field " + f);
+      }
+    }
+    return array;
   }
 
   /** A whole number of seconds from 0 to an int32's most: "60" or 1.5 is malformed. */

@@ -42,9 +42,11 @@ public final class SpecValidator {
           "activeDeadlineSeconds",
           "nodeSelector",
           "ttlSecondsAfterFinished",
+          "array",
           "resources",
           "template");
   private static final Set<String> RESOURCES_FIELDS = Set.of("requests", "limits");
+  private static final Set<String> ARRAY_FIELDS = Set.of("count", "maxRunning");
   private static final Pattern DNS_LABEL = Pattern.compile(ResourceNames.DNS_LABEL_REGEX);
   private static final Pattern DNS_SUBDOMAIN = Pattern.compile(ResourceNames.DNS_SUBDOMAIN_REGEX);
   private static final Pattern LOCK_KEY = Pattern.compile(ResourceNames.LOCK_KEY_REGEX);
@@ -151,6 +153,7 @@ public final class SpecValidator {
         out);
     nodeSelector(spec.get("nodeSelector"), out);
     ttl(spec.get("ttlSecondsAfterFinished"), out);
+    array(spec.get("array"), out);
     resources(spec.get("resources"), out);
     template.accept(out);
     return sentences(out);
@@ -262,6 +265,34 @@ public final class SpecValidator {
               + BatchJobSpec.MAX_TTL_SECONDS
               + ", like 86400 (delete the job a day after it ended)");
     }
+  }
+
+  private static void array(JsonNode v, List<String> out) {
+    if (v == null || v.isNull()) {
+      return;
+    }
+    if (!v.isObject()) {
+      out.add("spec.array is " + kind(v) + "; write a mapping like {count: 100, maxRunning: 10}");
+      return;
+    }
+    unknownFields(v, ARRAY_FIELDS, "spec.array", out);
+    if (v.get("count") == null || v.get("count").isNull()) {
+      out.add("spec.array.count is missing; write the number of items, like 100");
+    }
+    wholeInRange(
+        v.get("count"),
+        "spec.array.count",
+        1,
+        ArraySpec.MAX_COUNT,
+        "the number of items, like 100",
+        out);
+    wholeInRange(
+        v.get("maxRunning"),
+        "spec.array.maxRunning",
+        1,
+        ArraySpec.MAX_COUNT,
+        "the most items unfinished at once, like 10",
+        out);
   }
 
   private static void wholeInRange(

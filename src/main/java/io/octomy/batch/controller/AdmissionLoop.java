@@ -147,6 +147,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final StatusWriteGate gate;
   private final ReservationFinalizer finalizer;
   private final FinishedJobCleanup cleanup;
+  private final ArrayStep arrays = new ArrayStep();
   private final ClusterWriter writer;
   private final Clock clock;
 
@@ -373,20 +374,29 @@ public final class AdmissionLoop implements AutoCloseable {
     JobsByKey byKey = new JobsByKey(jobs);
 
     readBack.settle(byKey);
+    // Array jobs run nothing: they are seen by the pass (their dependants wait for them) but never
+    // decided, and their items are created and counted here.
+    ArrayStep.Split split = ArrayStep.split(jobs);
+    ArrayStep.Planned arrayPlan = arrays.plan(split, gate, now);
+    List<JobView> seenOnly = cleanup.records().views(byKey, now);
+    if (!arrayPlan.views().isEmpty()) {
+      seenOnly = new ArrayList<>(seenOnly);
+      seenOnly.addAll(arrayPlan.views());
+    }
     DecisionStep.Decided decided =
         deciding.decide(
-            jobs,
+            split.decided(),
             nodes,
             QueueViews.of(queues, view.namespaces(), queueUsage.at(queues, now)),
             byKey,
             now,
-            cleanup.records().views(byKey, now));
+            seenOnly);
     queueUsage.record(decided.queues(), now);
     lastPass = new LastPass(decided.snapshot(), decided.result(), decided.memory());
-    wakeForRetries(decided.snapshot(), jobs, now);
+    wakeForRetries(decided.snapshot(), split.decided(), now);
     metrics.recordPass(decided.decideTime());
     long t1 = System.nanoTime();
-    RunFollower.Followed followed = runs.follow(jobs, nodes, view.jobPods(), now);
+    RunFollower.Followed followed = runs.follow(split.decided(), nodes, view.jobPods(), now);
     long t2 = System.nanoTime();
 
     List<StatusWrite> writes = new ArrayList<>(decided.writes());
@@ -400,8 +410,9 @@ public final class AdmissionLoop implements AutoCloseable {
         cleanup.send(
             cleanup.due(jobs, gate, now), cleanup.stale(byKey), view.jobPods(), writer, writers);
     CompletableFuture<Void> read = cleanup.readRecords(jobs, writer, writers);
+    CompletableFuture<Void> arrayWrites = arrays.send(arrayPlan, writer, gate, writers, now);
     CompletableFuture<WriteStep.Written> written =
-        statusWrites.thenCombine(cleaned.thenCombine(read, (c, r) -> r), (w, c) -> w);
+        statusWrites.thenCombine(CompletableFuture.allOf(cleaned, read, arrayWrites), (w, c) -> w);
     SilentNodeMarker.Marked marked = liveness.mark(nodes, now);
     queueStatuses.write(queues, decided.queues(), queueUsage, now);
     if (t0 - gaugesDue >= 0) {

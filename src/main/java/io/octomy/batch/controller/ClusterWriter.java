@@ -95,6 +95,12 @@ public interface ClusterWriter {
    */
   Map<String, String> writeCleanedUp(String namespace, UnaryOperator<Map<String, String>> change);
 
+  /**
+   * Creates an array job's item; one that already exists counts as created (an earlier pass or
+   * controller sent it). False on failure: a later pass sends it again.
+   */
+  boolean createJob(BatchJob item);
+
   /** Creates the Pod; one that already exists counts as created. False on failure. */
   boolean createPod(Pod pod);
 

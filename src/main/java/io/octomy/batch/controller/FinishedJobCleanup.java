@@ -162,8 +162,8 @@ final class FinishedJobCleanup {
     List<BatchJob> out = new ArrayList<>();
     Set<String> live = new HashSet<>();
     for (BatchJob job : jobs) {
-      if (job.getMetadata().getDeletionTimestamp() != null) {
-        continue;
+      if (job.getMetadata().getDeletionTimestamp() != null || ArrayItems.parentUid(job) != null) {
+        continue; // an array's item goes with its array job, whose TTL it has
       }
       Instant due = dueAt(job);
       if (due == null) {

@@ -159,6 +159,28 @@ public final class KubernetesWriter implements ClusterWriter {
   }
 
   @Override
+  public boolean createJob(BatchJob item) {
+    try {
+      client
+          .resources(BatchJob.class)
+          .inNamespace(item.getMetadata().getNamespace())
+          .resource(item)
+          .create();
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        return true; // sent by an earlier pass: the item is never made twice
+      }
+      LOG.warn(
+          "creating array item {}/{} failed: {}",
+          item.getMetadata().getNamespace(),
+          item.getMetadata().getName(),
+          e.getMessage());
+      return false;
+    }
+  }
+
+  @Override
   public Result deleteJob(BatchJob job) {
     return requests.deleteOnUid(job);
   }

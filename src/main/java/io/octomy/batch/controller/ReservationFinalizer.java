@@ -101,7 +101,9 @@ final class ReservationFinalizer {
       boolean deleting = job.getMetadata().getDeletionTimestamp() != null;
       var phase = snapshots.effectivePhase(job);
       boolean finishedGoes = phase.isFinal() && release == FinalizerRelease.AT_FINISH;
-      boolean holdsNothing = finishedGoes || (deleting && !phase.holdsReservation());
+      // An array job's status says Running while its items run, but it never holds a place.
+      boolean holdsNothing =
+          finishedGoes || ArrayItems.isParent(job) || (deleting && !phase.holdsReservation());
       // The finalizer list is read last: most jobs wait or run, and reading every job's list cost
       // a cache miss per job on a long queue.
       if (holdsNothing

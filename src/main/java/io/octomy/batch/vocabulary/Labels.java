@@ -13,6 +13,12 @@ public final class Labels {
   /** On a retried job's Pod: the run's number ({@code status.run}), absent on the first run. */
   public static final String RUN = "batch.octomy.io/run";
 
+  /** On an array's item: the name of the array job it belongs to. */
+  public static final String ARRAY = "batch.octomy.io/array";
+
+  /** On an array's item: its index, from 0 (also in OCTOMY_ARRAY_INDEX). */
+  public static final String ARRAY_INDEX = "batch.octomy.io/array-index";
+
   /** The component name used for Events and the Lease. */
   public static final String COMPONENT = "octomy-batch-controller";
 

@@ -50,6 +50,8 @@ class SpecValidatorTest {
         Arguments.of(
             "the longest clean-up delay, an int32",
             TEMPLATE + "ttlSecondsAfterFinished: 2147483647"),
+        Arguments.of("an array", TEMPLATE + "array: {count: 10000, maxRunning: 10}"),
+        Arguments.of("an array of one, no maxRunning", TEMPLATE + "array: {count: 1}"),
         Arguments.of(
             "the largest quantity, 2^53 - 1",
             TEMPLATE + "resources: {requests: {example.com/x: 9007199254740991}}"));
@@ -192,7 +194,35 @@ class SpecValidatorTest {
             "container with neither image nor command",
             "template: {spec: {containers: [{name: main}]}}",
             "has neither an image nor a command"),
-        bad("spec is a list", "[1, 2]", "spec is a list; write it as a mapping"));
+        bad("spec is a list", "[1, 2]", "spec is a list; write it as a mapping"),
+        bad(
+            "an array of none",
+            TEMPLATE + "array: {count: 0}",
+            "spec.array.count is (the number 0); write a whole number from 1 to 10000"),
+        bad(
+            "too large an array",
+            TEMPLATE + "array: {count: 10001}",
+            "spec.array.count is (the number 10001); write a whole number from 1 to 10000"),
+        bad(
+            "an array count in words",
+            TEMPLATE + "array: {count: five}",
+            "spec.array.count is 'five'"),
+        bad(
+            "an array without a count",
+            TEMPLATE + "array: {maxRunning: 2}",
+            "spec.array.count is missing; write the number of items, like 100"),
+        bad(
+            "an array running none",
+            TEMPLATE + "array: {count: 3, maxRunning: 0}",
+            "spec.array.maxRunning is (the number 0)"),
+        bad(
+            "an array misspelt",
+            TEMPLATE + "array: {count: 3, parallelism: 2}",
+            "spec.array.parallelism is not a field of spec.array"),
+        bad(
+            "an array as a number",
+            TEMPLATE + "array: 5",
+            "spec.array is the number 5; write a" + " mapping like {count: 100, maxRunning: 10}"));
   }
 
   private static Arguments bad(String name, String yaml, String expected) {

@@ -106,6 +106,11 @@ class AdmissionLoopPipelineTest {
     }
 
     @Override
+    public boolean createJob(BatchJob item) {
+      return cluster.createJob(item);
+    }
+
+    @Override
     public Map<String, String> readCleanedUp(String namespace) {
       return cluster.readCleanedUp(namespace);
     }

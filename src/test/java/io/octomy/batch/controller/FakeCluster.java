@@ -539,6 +539,40 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     return true;
   }
 
+  /** Array items the loop created, by name, in order. */
+  private final List<String> jobsCreated = new ArrayList<>();
+
+  /**
+   * Creates an array's item as the server would (uid, version, creation time); one of that name
+   * already there counts as created, as a 409 does. A fault queued under {@code create/NAME} makes
+   * one create go unanswered.
+   */
+  @Override
+  public synchronized boolean createJob(BatchJob item) {
+    String name = item.getMetadata().getName();
+    if (nextFault("create/" + name) != null) {
+      return false;
+    }
+    if (jobs.containsKey(key(item))) {
+      return true;
+    }
+    BatchJob copy = Serialization.clone(item);
+    if (copy.getMetadata().getCreationTimestamp() == null) {
+      copy.getMetadata().setCreationTimestamp(creationTime);
+    }
+    jobsCreated.add(name);
+    add(copy);
+    return true;
+  }
+
+  /** The creation time stamped on items the loop creates; tests move it with their clock. */
+  String creationTime = "2026-01-01T00:00:00Z";
+
+  /** Array items the loop created, by name, in order. */
+  synchronized List<String> jobsCreated() {
+    return List.copyOf(jobsCreated);
+  }
+
   /** Jobs whose Pod the loop deleted, in order. */
   synchronized List<String> podsDeleted() {
     return List.copyOf(podsDeleted);

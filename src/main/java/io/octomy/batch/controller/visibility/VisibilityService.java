@@ -250,7 +250,13 @@ public final class VisibilityService {
         + phase
         + (s != null && s.getNode() != null ? " on node " + s.getNode() : "")
         + (s != null && s.getMessage() != null ? " (" + s.getMessage() + ")" : "")
-        + ".";
+        + "."
+        + (job.get().getSpec() != null && job.get().getSpec().arrayJob()
+            ? " It is an array job: each item is a job of its own; ask about one, like kubectl"
+                + " octomy why "
+                + key.name()
+                + "-0."
+            : "");
   }
 
   private static String missing(JobKey key) {
