@@ -29,6 +29,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,17 +70,34 @@ public final class AdmissionLoop implements AutoCloseable {
    * @param messageRefresh how often a waiting job's wording alone may be rewritten
    * @param writeThreads status writers working in parallel
    * @param finalizerRelease when a finished job loses the controller's finalizer
+   * @param logsServedOn the Process nodes whose job output {@code kubectl octomy logs} reaches
+   *     through this controller (standalone: its own node; a cluster: none), so that a job's Events
+   *     suggest it only where it works
    */
   public record Settings(
       Duration passDelay,
       Duration tick,
       Duration messageRefresh,
       int writeThreads,
-      FinalizerRelease finalizerRelease) {
+      FinalizerRelease finalizerRelease,
+      Predicate<String> logsServedOn) {
+
+    /** No node's job output is served by a controller on a cluster: it runs elsewhere. */
+    public static final Predicate<String> NO_NODE = node -> false;
 
     /** The settings with the finalizer released as a job finishes, as on a cluster. */
     public Settings(Duration passDelay, Duration tick, Duration messageRefresh, int writeThreads) {
       this(passDelay, tick, messageRefresh, writeThreads, FinalizerRelease.AT_FINISH);
+    }
+
+    /** The settings of a controller that serves no node's job output, as on a cluster. */
+    public Settings(
+        Duration passDelay,
+        Duration tick,
+        Duration messageRefresh,
+        int writeThreads,
+        FinalizerRelease finalizerRelease) {
+      this(passDelay, tick, messageRefresh, writeThreads, finalizerRelease, NO_NODE);
     }
 
     public static Settings defaults() {
@@ -87,7 +105,11 @@ public final class AdmissionLoop implements AutoCloseable {
     }
 
     public Settings withFinalizerRelease(FinalizerRelease release) {
-      return new Settings(passDelay, tick, messageRefresh, writeThreads, release);
+      return new Settings(passDelay, tick, messageRefresh, writeThreads, release, logsServedOn);
+    }
+
+    public Settings withLogsServedOn(Predicate<String> nodes) {
+      return new Settings(passDelay, tick, messageRefresh, writeThreads, finalizerRelease, nodes);
     }
   }
 
@@ -196,7 +218,7 @@ public final class AdmissionLoop implements AutoCloseable {
     this.gate = new StatusWriteGate(settings.messageRefresh(), metrics);
     this.readBack = new AdmissionReadBack(assumed, writer);
     this.deciding = new DecisionStep(assumed, snapshots, gate, policy);
-    this.runs = new RunFollower(snapshots, gate, policy);
+    this.runs = new RunFollower(snapshots, gate, policy, settings.logsServedOn());
     this.writing =
         new WriteStep(writer, metrics, gate, assumed, writers, events, this::writeAnswered);
     this.liveness = new SilentNodeMarker(writer, policy.nodeHeartbeatTimeout());

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -73,8 +74,16 @@ final class RunFollower {
   /** uids of jobs whose Pod was created (or is being created) but is not in the cache yet. */
   private final Set<String> podsRequested = ConcurrentHashMap.newKeySet();
 
-  RunFollower(SnapshotBuilder snapshots, StatusWriteGate gate, Policy policy) {
+  /** The nodes whose job output kubectl octomy logs reaches through this controller. */
+  private final Predicate<String> logsServedOn;
+
+  RunFollower(
+      SnapshotBuilder snapshots,
+      StatusWriteGate gate,
+      Policy policy,
+      Predicate<String> logsServedOn) {
     this.snapshots = snapshots;
+    this.logsServedOn = logsServedOn;
     this.gate = gate;
     this.heartbeatTimeout = policy.nodeHeartbeatTimeout();
     this.policy = policy;
@@ -153,7 +162,12 @@ final class RunFollower {
         run = nodeDeleted(job.getStatus().getNode());
       }
       StatusComposer.Composed c =
-          withNodeMissing(StatusComposer.running(job, run, now, policy), job, missingSince, now);
+          withNodeMissing(
+              StatusComposer.running(
+                  job, run, now, policy, logsServedOn.test(job.getStatus().getNode())),
+              job,
+              missingSince,
+              now);
       withStopPending(c, job, deleting && !podNode ? node : null, now);
       if (!c.status().equals(job.getStatus())) {
         writes.add(new StatusWrite(job, c, false));

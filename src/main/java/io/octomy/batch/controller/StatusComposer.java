@@ -221,20 +221,26 @@ public final class StatusComposer {
         admit.node(), admit.mode(), executor, requests.isEmpty() ? null : requests, locks, group);
   }
 
-  /** Status for an admitted job, from what is known of its run, under the default policy. */
+  /**
+   * Status for an admitted job, from what is known of its run, under the default policy, by a
+   * controller that serves its output ({@code kubectl octomy logs}), as standalone does.
+   */
   public static Composed running(BatchJob job, RunObservation run, Instant now) {
-    return running(job, run, now, Policy.defaults());
+    return running(job, run, now, Policy.defaults(), true);
   }
 
   /**
    * Status for an admitted job, from what is known of its run.
    *
    * @param policy its retry back-off words a retry's wait
+   * @param logsServed whether {@code kubectl octomy logs} reaches the output file its node keeps;
+   *     when not, the Events and messages say where the file is and to read it on that node
    */
-  public static Composed running(BatchJob job, RunObservation run, Instant now, Policy policy) {
+  public static Composed running(
+      BatchJob job, RunObservation run, Instant now, Policy policy, boolean logsServed) {
     RunRetries.Retry retry = RunRetries.of(job, run);
     if (retry != RunRetries.Retry.NONE) {
-      return requeued(job, run, retry == RunRetries.Retry.COUNTED, now, policy);
+      return requeued(job, run, retry == RunRetries.Retry.COUNTED, now, policy, logsServed);
     }
     BatchJobStatus old = job.getStatus();
     BatchJobStatus s = FIELDS.copy(old);
@@ -247,7 +253,8 @@ public final class StatusComposer {
         s.setStartedAt(Times.format(run.startedAt() != null ? run.startedAt() : now));
         s.setMessage("running on node " + s.getNode() + ".");
         events.add(
-            JobEvent.normal("Started", "started on node " + s.getNode() + "." + where(job, run)));
+            JobEvent.normal(
+                "Started", "started on node " + s.getNode() + "." + where(job, run, logsServed)));
       }
       if (run.phase() == JobPhase.Succeeded || run.phase() == JobPhase.Failed) {
         Instant started = run.startedAt() != null ? run.startedAt() : Times.parse(s.getStartedAt());
@@ -269,7 +276,7 @@ public final class StatusComposer {
         }
         s.setFinishedAt(Times.format(finished));
         s.setMessage(finishMessage(s.getNode(), run, started, finished));
-        String said = s.getMessage() + where(job, run);
+        String said = s.getMessage() + where(job, run, logsServed);
         events.add(
             run.phase() == JobPhase.Succeeded
                 ? JobEvent.normal("Succeeded", said)
@@ -332,7 +339,12 @@ public final class StatusComposer {
    * decision; the back-off before it is the pass's (a BackingOff wait).
    */
   static Composed requeued(
-      BatchJob job, RunObservation run, boolean counted, Instant now, Policy policy) {
+      BatchJob job,
+      RunObservation run,
+      boolean counted,
+      Instant now,
+      Policy policy,
+      boolean logsServed) {
     BatchJobStatus old = job.getStatus();
     BatchJobStatus s = FIELDS.copy(old);
     long gen = SnapshotBuilder.generation(job);
@@ -382,11 +394,13 @@ public final class StatusComposer {
             + " after a new decision, keeping its place by the time it was queued."
             + (run.output() == null || run.output().isBlank()
                 ? ""
-                : " Its output: kubectl octomy logs "
-                    + job.getMetadata().getName()
-                    + " --run "
-                    + ended.getRun()
-                    + ".");
+                : logsServed
+                    ? " Its output: kubectl octomy logs "
+                        + job.getMetadata().getName()
+                        + " --run "
+                        + ended.getRun()
+                        + "."
+                    : " Its output: " + run.output() + " on node " + ended.getNode() + ".");
     s.setReason(counted ? Reason.BackingOff.code() : REASON_RUN_LOST);
     // Worded as the pass words the wait that follows, so that its decision needs no write.
     Instant notBefore = counted ? SnapshotBuilder.retryNotBefore(s, policy) : null;
@@ -475,11 +489,13 @@ public final class StatusComposer {
 
   /**
    * " Its output is in FILE on that node (kubectl octomy logs NAME)." for a job whose agent keeps
-   * its output in a file; empty otherwise (a Pod's output is read with kubectl logs). A job being
-   * deleted gets no pointer: its agent removes the file once the job is gone, which is moments
-   * after this Event.
+   * its output in a file; empty otherwise (a Pod's output is read with kubectl logs). Where {@code
+   * kubectl octomy logs} cannot reach that node's files (a cluster: the controller runs elsewhere),
+   * it says to read the file on that node instead, so that the Event suggests only what works. A
+   * job being deleted gets no pointer: its agent removes the file once the job is gone, which is
+   * moments after this Event.
    */
-  private static String where(BatchJob job, RunObservation run) {
+  private static String where(BatchJob job, RunObservation run, boolean logsServed) {
     if (run.output() == null || run.output().isBlank()) {
       return "";
     }
@@ -488,6 +504,13 @@ public final class StatusComposer {
           ? " The job was deleted while it ran, so its agent stopped it; its output is removed with"
               + " the job."
           : " The job is being deleted; its output is removed with it.";
+    }
+    if (!logsServed) {
+      return " Its output is in "
+          + run.output()
+          + " on that node: read it there (e.g. tail -n 100 "
+          + run.output()
+          + "); kubectl octomy logs reads only output kept where the controller runs.";
     }
     return " Its output is in "
         + run.output()

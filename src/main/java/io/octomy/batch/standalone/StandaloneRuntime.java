@@ -118,7 +118,9 @@ public final class StandaloneRuntime implements AutoCloseable {
                   o.metricsPort(),
                   // one process: a finished job's finalizer can wait for its delete
                   AdmissionLoop.Settings.defaults()
-                      .withFinalizerRelease(FinalizerRelease.AT_DELETE)),
+                      .withFinalizerRelease(FinalizerRelease.AT_DELETE)
+                      // its visibility API reads this node's job output (see below)
+                      .withLogsServedOn(settings.nodeName()::equals)),
               clock);
       Path agentState = settings.stateDir();
       String local = settings.nodeName();

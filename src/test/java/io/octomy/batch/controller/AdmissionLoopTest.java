@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,6 +43,7 @@ class AdmissionLoopTest {
     final TestClock clock = TestClock.standing();
     final List<AdmissionLoop.PassReport> reports = new ArrayList<>();
     private FinalizerRelease finalizerRelease = FinalizerRelease.AT_FINISH;
+    private Predicate<String> logsServedOn = AdmissionLoop.Settings.NO_NODE;
     AdmissionLoop loop = newLoop();
 
     AdmissionLoop newLoop() {
@@ -53,7 +55,8 @@ class AdmissionLoopTest {
               Duration.ofHours(1),
               Duration.ofSeconds(30),
               2,
-              finalizerRelease);
+              finalizerRelease,
+              logsServedOn);
       return new AdmissionLoop(
           cluster,
           cluster,
@@ -81,6 +84,12 @@ class AdmissionLoopTest {
     List<String> eventsOnceSent() {
       loop.close();
       return cluster.events();
+    }
+
+    /** A fresh loop that serves the job output of the nodes given, as standalone does its own. */
+    void serveLogsOn(Predicate<String> nodes) {
+      logsServedOn = nodes;
+      restart();
     }
 
     /** A fresh loop that releases a finished job's finalizer as given (before the first pass). */

@@ -91,7 +91,7 @@ public class DecisionStepBenchmark {
     snapshots = new SnapshotBuilder();
     assumed = new AssumedAdmissions();
     step = new DecisionStep(assumed, snapshots, gate, Policy.defaults());
-    runs = new RunFollower(snapshots, gate, Policy.defaults());
+    runs = new RunFollower(snapshots, gate, Policy.defaults(), AdmissionLoop.Settings.NO_NODE);
     // The first pass decides every job; its statuses land as the API server would store them.
     now = NOW.plusSeconds(1);
     DecisionStep.Decided first = step.decide(cached, nodes, byKey, now);

@@ -68,6 +68,7 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   private final Map<String, Pod> pods = new TreeMap<>();
   private final Map<String, Deque<Fault>> faults = new HashMap<>();
   private final List<String> events = new ArrayList<>();
+  private final List<String> eventMessages = new ArrayList<>();
   private final Map<String, DriftRecord> profiles = new TreeMap<>();
   private final List<String> admissionsApplied = new ArrayList<>();
   private final List<String> podsDeleted = new ArrayList<>();
@@ -380,6 +381,11 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     return List.copyOf(events);
   }
 
+  /** The Events as {@code job: Reason: message}, in order. */
+  synchronized List<String> eventMessages() {
+    return List.copyOf(eventMessages);
+  }
+
   synchronized Map<String, DriftRecord> profiles() {
     return Map.copyOf(profiles);
   }
@@ -652,6 +658,7 @@ final class FakeCluster implements ClusterView, ClusterWriter {
   @Override
   public synchronized void recordEvent(BatchJob job, JobEvent event, int count) {
     events.add(job.getMetadata().getName() + ": " + event.reason());
+    eventMessages.add(job.getMetadata().getName() + ": " + event.reason() + ": " + event.message());
   }
 
   @Override

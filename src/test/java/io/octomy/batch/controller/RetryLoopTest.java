@@ -129,6 +129,38 @@ class RetryLoopTest {
     assertThat(status("once").getRuns()).isNull();
   }
 
+  @Test
+  void theStartedEventSuggestsKubectlOctomyLogsOnlyWhereThisControllerServesTheNodesOutput() {
+    h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
+    h.cluster.add(aJob("flaky").cpu(1000).build());
+    h.pass();
+    NodeJob running = entry("flaky", 1, JobPhase.Running);
+    h.cluster.report("n1", running);
+    h.pass();
+    h.eventsOnceSent();
+    assertThat(h.cluster.eventMessages())
+        .as("a controller on a cluster serves no node's files")
+        .contains(
+            "flaky: Started: started on node n1. Its output is in "
+                + running.getOutput()
+                + " on that node: read it there (e.g. tail -n 100 "
+                + running.getOutput()
+                + "); kubectl octomy logs reads only output kept where the controller runs.");
+
+    h.serveLogsOn("n1"::equals);
+    h.cluster.add(aJob("other").cpu(1000).build());
+    h.pass();
+    h.cluster.report("n1", entry("other", 1, JobPhase.Running));
+    h.pass();
+    h.eventsOnceSent();
+    assertThat(h.cluster.eventMessages())
+        .as("standalone serves its own node's files")
+        .contains(
+            "other: Started: started on node n1. Its output is in "
+                + entry("other", 1, JobPhase.Running).getOutput()
+                + " on that node (kubectl octomy logs other).");
+  }
+
   /** Run {@code run} of flaky starts, then exits with {@code code} 5 s later. */
   private void runFails(int run, int code) {
     NodeJob running = entry("flaky", run, JobPhase.Running);

@@ -15,6 +15,7 @@ import io.octomy.batch.api.Resources;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
+import io.octomy.batch.vocabulary.Policy;
 import io.octomy.batch.vocabulary.Times;
 import java.time.Duration;
 import java.time.Instant;
@@ -320,6 +321,81 @@ class StatusComposerTest {
                             + " on that node (kubectl octomy logs "
                             + job(null, 1).getMetadata().getName()
                             + ")."));
+  }
+
+  @Test
+  void whereTheControllerCannotReadItsNodesFilesTheEventsSayToReadTheOutputOnThatNode() {
+    BatchJobStatus admitted =
+        StatusComposer.decided(
+                job(null, 1), new Decision.Admit("ws-7", NodeMode.Drone, 100, false), T0)
+            .status();
+    String file = "/home/me/.octomy/agent/jobs/default/a/u1/1/output.log";
+    String readThere =
+        " Its output is in "
+            + file
+            + " on that node: read it there (e.g. tail -n 100 "
+            + file
+            + "); kubectl octomy logs reads only output kept where the controller runs.";
+    var running =
+        StatusComposer.running(
+            job(admitted, 1),
+            new RunObservation(JobPhase.Running, null, null, T0, null, Map.of(), null, file),
+            T0.plusSeconds(1),
+            Policy.defaults(),
+            false);
+    assertThat(running.events())
+        .containsExactly(JobEvent.normal("Started", "started on node ws-7." + readThere));
+    var finished =
+        StatusComposer.running(
+            job(running.status(), 1),
+            new RunObservation(
+                JobPhase.Failed, 3, null, T0, T0.plusSeconds(30), Map.of(), null, file),
+            T0.plusSeconds(31),
+            Policy.defaults(),
+            false);
+    assertThat(finished.events())
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.message())
+                    .startsWith("failed on node ws-7 with exit code 3 after 30 s.")
+                    .endsWith(readThere));
+  }
+
+  @Test
+  void aRetriedRunNamesItsOutputFileWhereKubectlOctomyLogsCannotReachIt() {
+    BatchJobStatus admitted =
+        StatusComposer.decided(
+                job(null, 1), new Decision.Admit("ws-7", NodeMode.Drone, 100, false), T0)
+            .status();
+    String file = "/home/me/.octomy/agent/jobs/default/a/u1/1/output.log";
+    RunObservation failed =
+        new RunObservation(JobPhase.Failed, 3, null, T0, T0.plusSeconds(30), Map.of(), null, file);
+    BatchJob retried = job(admitted, 1);
+    retried.getSpec().setBackoffLimit(2);
+
+    var cluster =
+        StatusComposer.running(retried, failed, T0.plusSeconds(31), Policy.defaults(), false);
+    assertThat(cluster.events())
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.message())
+                    .contains("Its output: " + file + " on node ws-7.")
+                    .doesNotContain("kubectl octomy logs"));
+    assertThat(Conditions.find(cluster.status().getConditions(), ConditionTypes.ADMITTED))
+        .satisfies(
+            c -> assertThat(c.getMessage()).contains("Its output: " + file + " on node ws-7."));
+
+    var standalone =
+        StatusComposer.running(retried, failed, T0.plusSeconds(31), Policy.defaults(), true);
+    assertThat(standalone.events())
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.message())
+                    .contains("Its output: kubectl octomy logs a --run 1.")
+                    .doesNotContain(file));
   }
 
   @Test
