@@ -14,7 +14,13 @@ import picocli.CommandLine.Command;
     description =
         "Where am I in the queue, when do I start, why not now, what if: octomy-batch's read-only"
             + " visibility API from kubectl.",
-    subcommands = {QueueCommand.class, WhyCommand.class, FitCommand.class, LogsCommand.class})
+    subcommands = {
+      QueueCommand.class,
+      WhyCommand.class,
+      FitCommand.class,
+      LogsCommand.class,
+      KubeconfigCommand.class
+    })
 public final class OctomyPlugin implements Runnable {
 
   public static void main(String[] args) {
