@@ -216,7 +216,9 @@ public final class UninstallGuard implements AutoCloseable {
    * Lets the three go, all at once. Each removal is authenticated by the ServiceAccount and
    * authorized by the ClusterRole through the ClusterRoleBinding, so whichever went first would
    * leave the others unremovable; sent together, all three are authorized before the first deletion
-   * reaches the API server's caches (its handler still has a storage round trip to make).
+   * reaches the API server's caches (its handler still has a storage round trip to make). Each is a
+   * JSON patch that tests the entry it removes rather than a version: the uninstall marks the
+   * others deleted in the same moment, and a conflict could not be retried afterwards.
    */
   private void removeGuards() {
     List<Runnable> removals = new ArrayList<>();
@@ -229,11 +231,9 @@ public final class UninstallGuard implements AutoCloseable {
         continue;
       }
       if (obj != null && carriesGuard(obj)) {
-        List<String> rest = new ArrayList<>(obj.getMetadata().getFinalizers());
-        rest.removeIf(Finalizers.UNINSTALL_GUARD::equals);
-        String version = obj.getMetadata().getResourceVersion();
+        int index = obj.getMetadata().getFinalizers().indexOf(Finalizers.UNINSTALL_GUARD);
         String what = obj.getKind() + "/" + obj.getMetadata().getName();
-        removals.add(() -> removeGuard(r, version, rest, what));
+        removals.add(() -> removeGuard(r, index, what));
       }
     }
     List<Thread> sending = new ArrayList<>();
@@ -254,9 +254,18 @@ public final class UninstallGuard implements AutoCloseable {
   }
 
   private static void removeGuard(
-      Resource<? extends HasMetadata> resource, String version, List<String> rest, String what) {
+      Resource<? extends HasMetadata> resource, int index, String what) {
+    String path = "/metadata/finalizers/" + index;
+    String patch =
+        "[{\"op\":\"test\",\"path\":\""
+            + path
+            + "\",\"value\":\""
+            + Finalizers.UNINSTALL_GUARD
+            + "\"},{\"op\":\"remove\",\"path\":\""
+            + path
+            + "\"}]";
     try {
-      patchFinalizers(resource, version, rest);
+      resource.patch(PatchContext.of(PatchType.JSON), patch);
     } catch (KubernetesClientException e) {
       LOG.error(
           "cannot take {} off {} ({}): kubectl patch {} --type=merge -p"
