@@ -7,6 +7,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -18,9 +21,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +54,11 @@ public final class UninstallGuard implements AutoCloseable {
   private final KubernetesClient client;
   private final AdmissionLoop loop;
   private final ClusterView view;
-  private final List<Resource<? extends HasMetadata>> guarded = new ArrayList<>();
+
+  /** Each guarded object and its path on the API server. */
+  private record Guarded(Resource<? extends HasMetadata> resource, String path) {}
+
+  private final List<Guarded> guarded = new ArrayList<>();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private final AtomicBoolean uninstalling = new AtomicBoolean();
   private final AtomicBoolean refusedOnce = new AtomicBoolean();
@@ -78,12 +88,19 @@ public final class UninstallGuard implements AutoCloseable {
       AdmissionLoop loop,
       ClusterView view) {
     UninstallGuard g = new UninstallGuard(client, loop, view);
-    // The ServiceAccount last: it is what authenticates the releases before it.
-    g.guard(client.rbac().clusterRoleBindings().withName(name), "ClusterRoleBinding/" + name);
-    g.guard(client.rbac().clusterRoles().withName(name), "ClusterRole/" + name);
+    String rbac = "/apis/rbac.authorization.k8s.io/v1/";
+    g.guard(
+        client.rbac().clusterRoleBindings().withName(name),
+        "ClusterRoleBinding/" + name,
+        rbac + "clusterrolebindings/" + name);
+    g.guard(
+        client.rbac().clusterRoles().withName(name),
+        "ClusterRole/" + name,
+        rbac + "clusterroles/" + name);
     g.guard(
         client.serviceAccounts().inNamespace(namespace).withName(name),
-        "ServiceAccount " + namespace + "/" + name);
+        "ServiceAccount " + namespace + "/" + name,
+        "/api/v1/namespaces/" + namespace + "/serviceaccounts/" + name);
     return g;
   }
 
@@ -92,7 +109,7 @@ public final class UninstallGuard implements AutoCloseable {
     return uninstalling.get();
   }
 
-  private <T extends HasMetadata> void guard(Resource<T> resource, String what) {
+  private <T extends HasMetadata> void guard(Resource<T> resource, String what, String path) {
     try {
       informers.add(
           resource.inform(
@@ -112,8 +129,9 @@ public final class UninstallGuard implements AutoCloseable {
                   begin(what + " was deleted");
                 }
               }));
-      guarded.add(resource);
-    } catch (KubernetesClientException e) {
+      guarded.add(new Guarded(resource, path));
+    } catch (RuntimeException e) {
+      // Refused (403), or the informer could not start: the controller decides all the same.
       LOG.warn(
           "{} is not guarded ({}): uninstalling the product may leave BatchJobs Terminating"
               + " (docs/deployment.md, Uninstall)",
@@ -215,65 +233,70 @@ public final class UninstallGuard implements AutoCloseable {
   /**
    * Lets the three go, all at once. Each removal is authenticated by the ServiceAccount and
    * authorized by the ClusterRole through the ClusterRoleBinding, so whichever went first would
-   * leave the others unremovable; sent together, all three are authorized before the first deletion
-   * reaches the API server's caches (its handler still has a storage round trip to make). Each is a
-   * JSON patch that tests the entry it removes rather than a version: the uninstall marks the
-   * others deleted in the same moment, and a conflict could not be retried afterwards.
+   * leave the others unremovable. So the three patches are built first and then sent back to back
+   * from one thread on the client's one connection, without waiting for an answer: all three are
+   * authorized before the first deletion has gone through storage into the API server's caches.
+   * Each tests the entry it removes rather than a version: the uninstall marks the others deleted
+   * in the same moment, and a conflict could not be retried afterwards.
    */
   private void removeGuards() {
-    List<Runnable> removals = new ArrayList<>();
-    for (Resource<? extends HasMetadata> r : guarded) {
+    HttpClient http = client.getHttpClient();
+    String base = client.getConfiguration().getMasterUrl().replaceAll("/$", "");
+    List<HttpRequest> patches = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (Guarded g : guarded) {
       HasMetadata obj;
       try {
-        obj = r.get();
+        obj = g.resource().get();
       } catch (KubernetesClientException e) {
         LOG.error("cannot read what carries {}: {}", Finalizers.UNINSTALL_GUARD, e.getMessage());
         continue;
       }
       if (obj != null && carriesGuard(obj)) {
-        int index = obj.getMetadata().getFinalizers().indexOf(Finalizers.UNINSTALL_GUARD);
-        String what = obj.getKind() + "/" + obj.getMetadata().getName();
-        removals.add(() -> removeGuard(r, index, what));
+        String entry =
+            "/metadata/finalizers/"
+                + obj.getMetadata().getFinalizers().indexOf(Finalizers.UNINSTALL_GUARD);
+        String patch =
+            "[{\"op\":\"test\",\"path\":\""
+                + entry
+                + "\",\"value\":\""
+                + Finalizers.UNINSTALL_GUARD
+                + "\"},{\"op\":\"remove\",\"path\":\""
+                + entry
+                + "\"}]";
+        patches.add(
+            http.newHttpRequestBuilder()
+                .uri(base + g.path())
+                .method("PATCH", "application/json-patch+json", patch)
+                .timeout(30, TimeUnit.SECONDS)
+                .build());
+        names.add(obj.getKind() + "/" + obj.getMetadata().getName());
       }
     }
-    List<Thread> sending = new ArrayList<>();
-    for (Runnable removal : removals) {
-      Thread t = new Thread(removal, "uninstall-guard-removal");
-      t.setDaemon(true);
-      t.start();
-      sending.add(t);
+    List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+    for (HttpRequest r : patches) {
+      answers.add(http.sendAsync(r, String.class));
     }
-    for (Thread t : sending) {
+    for (int i = 0; i < answers.size(); i++) {
+      String refused;
       try {
-        t.join(Duration.ofSeconds(30).toMillis());
+        HttpResponse<String> a = answers.get(i).get(30, TimeUnit.SECONDS);
+        refused = a.isSuccessful() || a.code() == 404 ? null : a.code() + " " + a.body();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
+      } catch (ExecutionException | TimeoutException e) {
+        refused = e.toString();
       }
-    }
-  }
-
-  private static void removeGuard(
-      Resource<? extends HasMetadata> resource, int index, String what) {
-    String path = "/metadata/finalizers/" + index;
-    String patch =
-        "[{\"op\":\"test\",\"path\":\""
-            + path
-            + "\",\"value\":\""
-            + Finalizers.UNINSTALL_GUARD
-            + "\"},{\"op\":\"remove\",\"path\":\""
-            + path
-            + "\"}]";
-    try {
-      resource.patch(PatchContext.of(PatchType.JSON), patch);
-    } catch (KubernetesClientException e) {
-      LOG.error(
-          "cannot take {} off {} ({}): kubectl patch {} --type=merge -p"
-              + " '{\"metadata\":{\"finalizers\":null}}' lets it go",
-          Finalizers.UNINSTALL_GUARD,
-          what,
-          e.getMessage(),
-          what.toLowerCase(Locale.ROOT));
+      if (refused != null) {
+        LOG.error(
+            "cannot take {} off {} ({}): kubectl patch {} --type=merge -p"
+                + " '{\"metadata\":{\"finalizers\":null}}' lets it go",
+            Finalizers.UNINSTALL_GUARD,
+            names.get(i),
+            refused,
+            names.get(i).toLowerCase(Locale.ROOT));
+      }
     }
   }
 

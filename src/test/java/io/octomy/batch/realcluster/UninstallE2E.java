@@ -193,7 +193,11 @@ class UninstallE2E {
     assertThat(r.exitCode()).as(r.all()).isZero();
   }
 
-  /** A job that fills the node; {@code metadata} is added to its metadata's flow mapping. */
+  /**
+   * A job that fills the node; {@code metadata} is added to its metadata's flow mapping. It ignores
+   * SIGTERM, as work that takes its time to stop does (a Pod's grace period): stopping it outlasts
+   * the controller's credentials, so only a release before they go lets the uninstall finish.
+   */
   private static String manifest(String name, String metadata) {
     return """
         apiVersion: batch.octomy.io/v1alpha1
@@ -205,7 +209,7 @@ class UninstallE2E {
             limits: {octomy.io/cpu-milli: 1000}
           template:
             spec:
-              containers: [{name: main, image: busybox, command: ["sleep", "90"]}]
+              containers: [{name: main, image: busybox, command: [sh, -c, "trap '' TERM; sleep 90"]}]
         """
         .formatted(name, metadata);
   }
