@@ -104,11 +104,6 @@ public final class UninstallGuard implements AutoCloseable {
     return g;
   }
 
-  /** True once one of the guarded objects was seen being deleted. */
-  public boolean uninstalling() {
-    return uninstalling.get();
-  }
-
   private <T extends HasMetadata> void guard(Resource<T> resource, String what, String path) {
     try {
       informers.add(

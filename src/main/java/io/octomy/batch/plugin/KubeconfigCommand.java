@@ -122,7 +122,7 @@ final class KubeconfigCommand implements Callable<Integer> {
             : Config.fromKubeconfig(context, new File(kubeconfig));
     String account = serviceAccountName();
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
-      Minted minted = mint(client, account, valid);
+      MintedToken minted = mint(client, account, valid);
       String text = kubeconfigText(config, account, minted.token());
       String expires = minted.expires();
       if (file == null) {
@@ -178,13 +178,13 @@ final class KubeconfigCommand implements Callable<Integer> {
   }
 
   /** A token from the TokenRequest API, as kubectl create token asks for one. */
-  private Minted mint(KubernetesClient client, String account, Duration valid) {
+  private MintedToken mint(KubernetesClient client, String account, Duration valid) {
     String path =
         "/api/v1/namespaces/"
             + PathSegments.namespace(namespace)
             + "/serviceaccounts/"
             + PathSegments.encode(account);
-    Answer found = send(client, path, null);
+    ServerAnswer found = send(client, path, null);
     if (found.code() == 404) {
       throw new PluginException(
           "error: the ServiceAccount "
@@ -202,7 +202,7 @@ final class KubeconfigCommand implements Callable<Integer> {
             + "\"spec\":{\"expirationSeconds\":"
             + valid.toSeconds()
             + "}}";
-    Answer minted = found.code() == 200 ? send(client, path + "/token", request) : found;
+    ServerAnswer minted = found.code() == 200 ? send(client, path + "/token", request) : found;
     if (minted.code() != 201 && minted.code() != 200) {
       throw new PluginException(
           "error: cannot mint a token for "
@@ -215,14 +215,15 @@ final class KubeconfigCommand implements Callable<Integer> {
               + " a cluster administrator has.");
     }
     JsonNode status = minted.body().path("status");
-    return new Minted(status.path("token").asText(), status.path("expirationTimestamp").asText());
+    return new MintedToken(
+        status.path("token").asText(), status.path("expirationTimestamp").asText());
   }
 
-  private record Minted(String token, String expires) {}
+  private record MintedToken(String token, String expires) {}
 
-  private record Answer(int code, JsonNode body) {}
+  private record ServerAnswer(int code, JsonNode body) {}
 
-  private static Answer send(KubernetesClient client, String path, String postBody) {
+  private static ServerAnswer send(KubernetesClient client, String path, String postBody) {
     String base = client.getConfiguration().getMasterUrl().replaceAll("/$", "");
     HttpRequest.Builder b =
         client
@@ -243,7 +244,8 @@ final class KubeconfigCommand implements Callable<Integer> {
       } catch (IOException notJson) {
         body = null;
       }
-      return new Answer(r.code(), body == null ? new ObjectMapper().createObjectNode() : body);
+      return new ServerAnswer(
+          r.code(), body == null ? new ObjectMapper().createObjectNode() : body);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new PluginException("interrupted");
