@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.OperatorException;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
+import io.octomy.batch.controller.UninstallGuard;
 import io.octomy.batch.controller.aggregated.AggregatedVisibility;
 import io.octomy.batch.vocabulary.CannotStart;
 import io.octomy.batch.vocabulary.FieldManagers;
@@ -62,6 +63,17 @@ public final class ControllerCommand implements Callable<Integer> {
   Path kubeconfig;
 
   @Spec CommandSpec spec;
+
+  @Option(
+      names = "--uninstall-guard",
+      paramLabel = "NAME",
+      defaultValue = "octomy-batch-controller",
+      description =
+          "The controller's ServiceAccount (in the Lease's namespace), ClusterRole and"
+              + " ClusterRoleBinding, all named NAME as the chart names them: while one of them is"
+              + " being deleted (an uninstall), the controller stops deciding and releases every"
+              + " BatchJob first; an empty NAME turns this off (default: ${DEFAULT-VALUE}).")
+  String uninstallGuard;
 
   @Option(
       names = "--metrics-port",
@@ -130,6 +142,11 @@ public final class ControllerCommand implements Callable<Integer> {
       throw e;
     }
     AggregatedVisibility visibility = visibility(client, controller, ns);
+    UninstallGuard guard =
+        uninstallGuard.isBlank()
+            ? null
+            : UninstallGuard.start(
+                client, ns, uninstallGuard, controller.loop(), controller.caches());
     System.out.println(
         "octomy-batch controller watching "
             + BatchController.watches()
@@ -142,6 +159,9 @@ public final class ControllerCommand implements Callable<Integer> {
         .addShutdownHook(
             new Thread(
                 () -> {
+                  if (guard != null) {
+                    guard.close();
+                  }
                   if (visibility != null) {
                     visibility.close();
                   }

@@ -19,7 +19,8 @@ import picocli.CommandLine.Command;
       WhyCommand.class,
       FitCommand.class,
       LogsCommand.class,
-      UiCommand.class
+      UiCommand.class,
+      KubeconfigCommand.class
     })
 public final class OctomyPlugin implements Runnable {
 

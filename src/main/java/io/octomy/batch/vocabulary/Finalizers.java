@@ -22,13 +22,23 @@ package io.octomy.batch.vocabulary;
  *       finished job keeps it until it is deleted: the controller runs in the server's process.
  * </ul>
  *
- * With the controller uninstalled nothing removes it: {@code kubectl patch bj NAME --type=merge -p
+ * An uninstall takes it off every job first ({@link #UNINSTALL_GUARD}). With the controller stopped
+ * before that, nothing removes it: {@code kubectl patch bj NAME --type=merge -p
  * '{"metadata":{"finalizers":null}}'} lets such a job go (make sure its work has stopped first).
  */
 public final class Finalizers {
 
   /** This controller's finalizer on a BatchJob that holds a place. */
   public static final String RESERVATION = "batch.octomy.io/reservation-in-use";
+
+  /**
+   * The controller's finalizer on its own ServiceAccount, ClusterRole and ClusterRoleBinding: an
+   * uninstall deletes them together with everything else, and without them the controller could no
+   * longer take {@link #RESERVATION} off the jobs, which would then keep their CRD and namespace
+   * Terminating. Seeing one of them deleted, the controller stops deciding, releases every job, and
+   * then lets the three go.
+   */
+  public static final String UNINSTALL_GUARD = "batch.octomy.io/release-jobs-first";
 
   private Finalizers() {}
 }

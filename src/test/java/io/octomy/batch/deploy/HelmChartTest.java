@@ -133,6 +133,7 @@ class HelmChartTest {
             "--leader-election",
             "--lease-namespace=$(POD_NAMESPACE)",
             "--metrics-port=8080",
+            "--uninstall-guard=octomy-batch-controller",
             "--visibility-port=8443",
             "--visibility-service=octomy-batch-visibility");
     assertThat(c.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/healthz");
