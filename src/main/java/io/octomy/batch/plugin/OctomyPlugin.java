@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description =
         "Where am I in the queue, when do I start, why not now, what if: octomy-batch's read-only"
-            + " visibility API from kubectl.",
+            + " visibility API from kubectl, its pages (ui), and a kubeconfig for a controller or"
+            + " agent outside the cluster (kubeconfig).",
     subcommands = {
       QueueCommand.class,
       WhyCommand.class,
