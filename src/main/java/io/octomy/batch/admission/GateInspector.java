@@ -122,7 +122,9 @@ final class GateInspector {
   /** Null when the job can be placed now. */
   private Gate capacity(PreparedJob job) {
     int excluded = pass.guard().excludedNodeFor(job);
-    if (pass.placement().place(job, excluded) >= 0) {
+    QueueMinimumHolds holds = pass.minimumHolds();
+    List<QueueMinimumHolds.MinimumHold> minimums = holds == null ? List.of() : holds.against(job);
+    if (pass.placeBeside(job, excluded, minimums) >= 0) {
       return null;
     }
     boolean everHolds = pass.placement().fitsSomeFullOffer(job);
@@ -131,6 +133,12 @@ final class GateInspector {
     }
     if (everHolds && excluded >= 0 && pool.fitsNow(excluded, job)) {
       return new Gate.HeldNode(pass.guard().protectedJob().key, pool.name(excluded));
+    }
+    for (QueueMinimumHolds.MinimumHold hold : minimums) {
+      if (everHolds && pool.fitsNow(hold.node, job)) {
+        return new Gate.QueueMinimum(
+            holds.queueName(hold), hold.head.key, pool.name(hold.node), holds.words(hold));
+      }
     }
     int eligible = 0;
     for (int node = 0; node < pool.size(); node++) {

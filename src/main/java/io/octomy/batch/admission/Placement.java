@@ -175,6 +175,48 @@ final class Placement {
   }
 
   /**
+   * {@link #place} for a job kept off more than one node (one held for a starving job, others for
+   * queues reclaiming their min): its origin first, then the best fit by the same rule over every
+   * other node not in {@code avoided}. A rare case, so it looks at every node and keeps no memo.
+   */
+  int placeAvoiding(PreparedJob job, int[] avoided) {
+    int origin = job.origin;
+    if (origin >= 0
+        && !contains(avoided, origin)
+        && pool.fitsNow(origin, job)
+        && !(job.deferrable && pool.busyResourceFor(origin, job) >= 0)) {
+      return origin;
+    }
+    int resource = job.resourceIds[dominant(job)];
+    int best = -1;
+    long bestFree = 0;
+    for (int node = 0; node < pool.size(); node++) {
+      if (node == origin
+          || contains(avoided, node)
+          || !job.mayUse(node)
+          || !pool.takesOthersWork(node)
+          || !pool.fitsOthersNow(node, job)) {
+        continue;
+      }
+      long free = pool.othersFree(node, resource);
+      if (best < 0 || free < bestFree) {
+        best = node;
+        bestFree = free;
+      }
+    }
+    return best;
+  }
+
+  private static boolean contains(int[] nodes, int node) {
+    for (int n : nodes) {
+      if (n == node) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Whether a node released since this pass started, other than the skipped ones, has room for the
    * job now: then some node fits and the walk will find the best one without asking the tree. In
    * the passes a forecast simulates, most jobs decided are there because such a node fits them.
