@@ -29,6 +29,9 @@ final class QueueMinimumHolds {
     int node = -1;
     private int cursor;
 
+    /** Per resource id: what the queue's waiting jobs that could start request together. */
+    private long[] waiting;
+
     private MinimumHold(int queue) {
       this.queue = queue;
     }
@@ -86,6 +89,7 @@ final class QueueMinimumHolds {
     for (int q = 0; q < min.length; q++) {
       if (min[q] != null) {
         MinimumHold hold = new MinimumHold(q);
+        hold.waiting = waitingRequests(q);
         advance(hold);
         if (hold.head != null) {
           holds.add(hold);
@@ -135,6 +139,12 @@ final class QueueMinimumHolds {
     boolean admitted = decision instanceof Decision.Admit;
     for (int i = holds.size() - 1; i >= 0; i--) {
       MinimumHold hold = holds.get(i);
+      if (admitted && within(job.queue, hold.queue)) {
+        for (int k = 0; k < job.resourceIds.length; k++) {
+          int id = job.resourceIds[k];
+          hold.waiting[id] = Math.max(0, hold.waiting[id] - job.quantities[k]);
+        }
+      }
       boolean waitsForRoom =
           decision.reason() == Reason.WaitingForCapacity
               || decision.reason() == Reason.HeldForStarvingJob;
@@ -197,21 +207,45 @@ final class QueueMinimumHolds {
   }
 
   /**
-   * Whether {@code job}, placed on the kept node, would leave the head less than it needs there of
-   * a resource it requests too. While the head does not fit there now, any request of one of its
-   * resources does.
+   * Whether {@code job}, placed on the kept node, would leave less there than the queue keeps of a
+   * resource the head requests: the head's request, or more where the queue is short of its min, up
+   * to its shortfall and to what its waiting jobs that could start request together (so that two
+   * runs of the queue ending at once are both got back). While the head does not fit there now, any
+   * request of one of its resources does.
    */
   private boolean takesWhatHeadNeeds(PreparedJob job, MinimumHold hold) {
     PreparedJob head = hold.head;
+    long[] counted = min[hold.queue];
     for (int k = 0; k < head.resourceIds.length; k++) {
       int id = head.resourceIds[k];
       long request = job.quantity(id);
-      if (request > 0
-          && pool.freeFor(hold.node, head, id) < QuantityMath.add(head.quantities[k], request)) {
+      if (request <= 0) {
+        continue;
+      }
+      long shortfall = Math.max(0, counted[id] - ledger.used(hold.queue, id));
+      long kept = Math.max(head.quantities[k], Math.min(shortfall, hold.waiting[id]));
+      if (pool.freeFor(hold.node, head, id) < QuantityMath.add(kept, request)) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Per resource id, what the queue's Queued jobs that could start now request together (summed
+   * with saturation).
+   */
+  private long[] waitingRequests(int queue) {
+    long[] sum = new long[min[queue].length];
+    for (PreparedJob job : order) {
+      if (within(job.queue, queue) && passesGatesBeforeCapacity.test(job)) {
+        for (int k = 0; k < job.resourceIds.length; k++) {
+          int id = job.resourceIds[k];
+          sum[id] = QuantityMath.add(sum[id], job.quantities[k]);
+        }
+      }
+    }
+    return sum;
   }
 
   /** The next head of the queue after the cursor, and its node; none once it holds its min. */
