@@ -70,7 +70,24 @@ final class GateInspector {
         failing.add(capacity);
       }
     }
-    return new GateReport(job.key, position, job.effectivePriority, job.starving, failing);
+    return new GateReport(
+        job.key, position, job.effectivePriority, job.starving, failing, fairShareTerm(job));
+  }
+
+  /** The numbers behind the job's fair-share term; null without queues or without a queue. */
+  private FairShareTerm fairShareTerm(PreparedJob job) {
+    FairShare share = pass.fairShare();
+    if (share == null || job.queue < 0) {
+      return null;
+    }
+    QueueTree tree = pass.queueTree();
+    return new FairShareTerm(
+        tree.name(job.queue),
+        tree.weight(job.queue),
+        share.dominant(job.queue),
+        share.deserved(job.queue),
+        job.fairShare,
+        pass.snapshot().policy().priority().fairShareWeight());
   }
 
   /** The first queue gate the job fails, as the pass checks them; null when none. */
