@@ -503,8 +503,12 @@ public final class AdmissionPass {
     if (kept >= 0 && kept != excluded) {
       return kept;
     }
-    if (minimums.isEmpty()) {
-      return placement.place(job, excluded);
+    // The best fit off the starving job's node is the best fit off the kept nodes too when it is
+    // none of them (the best of all is the best of fewer), and none fits when it finds none; only
+    // a best fit on a kept node needs the slower look at every other node.
+    int best = placement.place(job, excluded);
+    if (best < 0 || minimums.isEmpty() || !keptFrom(minimums, best)) {
+      return best;
     }
     int[] avoided = new int[minimums.size() + 1];
     int count = 0;
@@ -516,9 +520,16 @@ public final class AdmissionPass {
         avoided[count++] = hold.node;
       }
     }
-    return count == 1
-        ? placement.place(job, avoided[0])
-        : placement.placeAvoiding(job, Arrays.copyOf(avoided, count));
+    return placement.placeAvoiding(job, Arrays.copyOf(avoided, count));
+  }
+
+  private static boolean keptFrom(List<QueueMinimumHolds.MinimumHold> minimums, int node) {
+    for (QueueMinimumHolds.MinimumHold hold : minimums) {
+      if (hold.node == node) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean contains(int[] values, int count, int value) {

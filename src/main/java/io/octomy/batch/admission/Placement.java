@@ -176,10 +176,37 @@ final class Placement {
 
   /**
    * {@link #place} for a job kept off more than one node (one held for a starving job, others for
-   * queues reclaiming their min): its origin first, then the best fit by the same rule over every
-   * other node not in {@code avoided}. A rare case, so it looks at every node and keeps no memo.
+   * queues reclaiming their min): its origin first, then the best fit by the same walk, skipping
+   * every node in {@code avoided}. Asked only when the best fit was one of them, so the walk soon
+   * finds the next; it keeps no memo. A job with a nodeSelector looks at every node, as in {@link
+   * #place}.
    */
   int placeAvoiding(PreparedJob job, int[] avoided) {
+    if (job.selectable != null) {
+      return scanAvoiding(job, avoided);
+    }
+    int origin = job.origin;
+    if (origin >= 0
+        && !contains(avoided, origin)
+        && pool.fitsNow(origin, job)
+        && !(job.deferrable && pool.busyResourceFor(origin, job) >= 0)) {
+      return origin;
+    }
+    int dominant = dominant(job);
+    int resource = job.resourceIds[dominant];
+    for (int p = free.firstWithFreeAtLeast(resource, job.quantities[dominant]);
+        p < free.size();
+        p++) {
+      int node = free.byFree(resource, p);
+      if (node != origin && !contains(avoided, node) && pool.fitsOthersNow(node, job)) {
+        return node;
+      }
+    }
+    return -1;
+  }
+
+  /** {@link #placeAvoiding} for a job with a nodeSelector: every node looked at. */
+  private int scanAvoiding(PreparedJob job, int[] avoided) {
     int origin = job.origin;
     if (origin >= 0
         && !contains(avoided, origin)
