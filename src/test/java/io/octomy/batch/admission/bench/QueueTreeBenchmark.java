@@ -5,6 +5,7 @@ import io.octomy.batch.admission.AdmissionResult;
 import io.octomy.batch.admission.QueueView;
 import io.octomy.batch.admission.Snapshot;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -72,12 +73,43 @@ public class QueueTreeBenchmark {
     return tree;
   }
 
-  /** Prints what the pass decides with the tree, beside the world without it. */
+  /**
+   * Prints what the pass decides with the tree, beside the world without it, then times the two
+   * passes in turn (one without queues, one with, {@code args[0]} pairs, 40 by default, after 10
+   * pairs of warm-up) and prints each median and the median of the pairs' ratios: on a shared host
+   * the load moves both alike, where two JMH runs one after the other are minutes apart.
+   */
   public static void main(String[] args) {
     Snapshot world = BenchmarkWorld.build(10000, 1000, 42);
     Snapshot queued =
         new Snapshot(world.jobs(), world.nodes(), world.policy(), world.now(), tree());
     System.out.println("no queues: " + AdmissionPass.decide(world).countsByReason());
     System.out.println("100 queues: " + AdmissionPass.decide(queued).countsByReason());
+    int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 40;
+    double[] without = new double[pairs];
+    double[] with = new double[pairs];
+    double[] ratio = new double[pairs];
+    for (int i = -10; i < pairs; i++) {
+      long t0 = System.nanoTime();
+      AdmissionPass.decide(world);
+      long t1 = System.nanoTime();
+      AdmissionPass.decide(queued);
+      long t2 = System.nanoTime();
+      if (i >= 0) {
+        without[i] = (t1 - t0) / 1e6;
+        with[i] = (t2 - t1) / 1e6;
+        ratio[i] = with[i] / without[i];
+      }
+    }
+    System.out.printf(
+        "pass at 10000x1000, %d pairs: median %.1f ms without queues, %.1f ms with 100;"
+            + " median ratio %.3f%n",
+        pairs, median(without), median(with), median(ratio));
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
   }
 }
