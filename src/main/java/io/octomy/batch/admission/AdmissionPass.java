@@ -8,6 +8,7 @@ import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,10 +24,12 @@ import java.util.Set;
  * dependency cycle, a hold ({@code suspend}: reason Held, nothing else looked at), a retry's
  * back-off (BackingOff, until {@code notBefore}), the rest of its dependencies, locks, its group
  * cap, its namespace budget, its BatchQueue (a namespace two queues claim, a cycle of parents, the
- * queue's max) and capacity (on the nodes its nodeSelector selects). The first check that fails
- * decides. An admission is reserved (node allocation, locks, group slot, budget, queue usage)
- * before the next job is looked at, so one pass never overcommits anything. Admitted and Running
- * jobs of the snapshot only hold what they requested; they get no decision.
+ * queue's max), what the protected starving job needs, and capacity (on the nodes its nodeSelector
+ * selects, off the node held for the starving job and off the nodes kept for queues reclaiming
+ * their min, see {@link QueueMinimumHolds}: HeldForStarvingJob, HeldForQueueMinimum). The first
+ * check that fails decides. An admission is reserved (node allocation, locks, group slot, budget,
+ * queue usage) before the next job is looked at, so one pass never overcommits anything. Admitted
+ * and Running jobs of the snapshot only hold what they requested; they get no decision.
  *
  * <p>The pass reads no clock but {@link Snapshot#now()}, uses whole-number arithmetic only (but for
  * the rounded fair-share term of a queue's jobs' priority), and gives the same result for the same
@@ -77,6 +80,10 @@ public final class AdmissionPass {
   private final QueueLedger queueLedger;
 
   private FairShare fairShare;
+
+  /** The holds of queues reclaiming their min; null while the snapshot has no queue. */
+  private final QueueMinimumHolds minimumHolds;
+
   private StarvationGuard guard;
   private DependencyGraph dependencies;
 
@@ -119,6 +126,16 @@ public final class AdmissionPass {
     if (queueLedger != null) {
       reservations.countQueues(queueLedger);
     }
+    this.minimumHolds =
+        queueLedger == null
+            ? null
+            : new QueueMinimumHolds(
+                queueTree,
+                queueLedger,
+                pool,
+                placement,
+                resources,
+                this::passesGatesBeforeCapacity);
     this.guard = newGuard();
     this.indexByKey = new KeyIndex(snapshot.jobs().size());
   }
@@ -317,12 +334,18 @@ public final class AdmissionPass {
   AdmissionResult decideAll(TurnListener listener) {
     PassDecisions decisions = new PassDecisions(indexByKey, jobs.size(), queued.size());
     List<Admission> admissions = new ArrayList<>();
+    if (minimumHolds != null) {
+      minimumHolds.start(queued);
+    }
     for (PreparedJob job : queued) {
       DependencyVerdict verdict = dependencies.verdict(job.index);
       if (listener != null) {
         listener.turn(job, verdict);
       }
       Decision decision = decideOne(job, verdict);
+      if (minimumHolds != null) {
+        minimumHolds.decided(job, decision);
+      }
       decisions.add(job, decision);
       if (decision instanceof Decision.Admit admit) {
         admissions.add(
@@ -424,9 +447,12 @@ public final class AdmissionPass {
               : "",
           List.of());
     }
-    // 5.7 Capacity, keeping the node held for a starving job for it.
+    // 5.7 Capacity, keeping the node held for a starving job for it, and the nodes kept for the
+    //     queues reclaiming their min for them (a reclaiming queue's head goes to its kept node).
     int excluded = guard.excludedNodeFor(job);
-    int node = placement.place(job, excluded);
+    List<QueueMinimumHolds.MinimumHold> minimums =
+        minimumHolds == null ? List.of() : minimumHolds.against(job);
+    int node = placeBeside(job, excluded, minimums);
     if (node >= 0) {
       NodeMode mode = pool.modeFor(node, job);
       pool.reserve(node, job);
@@ -454,11 +480,84 @@ public final class AdmissionPass {
           worded ? CapacityMessages.heldForStarvingJob(guard.hold()) : "",
           List.of());
     }
+    for (QueueMinimumHolds.MinimumHold hold : minimums) {
+      if (pool.fitsNow(hold.node, job)) {
+        return waiting(
+            job, Reason.HeldForQueueMinimum, worded ? minimumHolds.words(hold) : "", List.of());
+      }
+    }
     return waiting(
         job,
         Reason.WaitingForCapacity,
         worded ? CapacityMessages.waitingForCapacity(pool, mostFreeNotes, job) : "",
         List.of());
+  }
+
+  /**
+   * Where the job goes now, or -1: a reclaiming queue's head to the node kept for it when it fits
+   * there, otherwise the best fit off the node held for a starving job ({@code excluded}) and off
+   * the nodes kept for queues reclaiming their min that it would take from ({@code minimums}).
+   */
+  int placeBeside(PreparedJob job, int excluded, List<QueueMinimumHolds.MinimumHold> minimums) {
+    int kept = minimumHolds == null ? -1 : minimumHolds.keptFor(job);
+    if (kept >= 0 && kept != excluded) {
+      return kept;
+    }
+    // The best fit off the starving job's node is the best fit off the kept nodes too when it is
+    // none of them (the best of all is the best of fewer), and none fits when it finds none; only
+    // a best fit on a kept node needs the slower look at every other node.
+    int best = placement.place(job, excluded);
+    if (best < 0 || minimums.isEmpty() || !keptFrom(minimums, best)) {
+      return best;
+    }
+    int[] avoided = new int[minimums.size() + 1];
+    int count = 0;
+    if (excluded >= 0) {
+      avoided[count++] = excluded;
+    }
+    for (QueueMinimumHolds.MinimumHold hold : minimums) {
+      if (count == 0 || !contains(avoided, count, hold.node)) {
+        avoided[count++] = hold.node;
+      }
+    }
+    return placement.placeAvoiding(job, Arrays.copyOf(avoided, count));
+  }
+
+  private static boolean keptFrom(List<QueueMinimumHolds.MinimumHold> minimums, int node) {
+    for (QueueMinimumHolds.MinimumHold hold : minimums) {
+      if (hold.node == node) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean contains(int[] values, int count, int value) {
+    for (int i = 0; i < count; i++) {
+      if (values[i] == value) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the job, at its turn now, would pass every gate before capacity and fit some node's
+   * full offer: a job a queue reclaiming its min keeps room for.
+   */
+  private boolean passesGatesBeforeCapacity(PreparedJob job) {
+    return job.problems.isEmpty()
+        && !job.reading.held
+        && !backingOff(job.reading)
+        && dependencies.verdict(job.index).kind() == DependencyVerdict.Kind.READY
+        && reservations.blockingLocks(job).isEmpty()
+        && reservations.fullGroupHolders(job).isEmpty()
+        && (job.groupId < 0 || reservations.groupCap(job) > 0)
+        && reservations.fitsBudgetNow(job)
+        && job.queue >= 0
+        && queueTree.cycle(job.queue) == null
+        && queueLedger.fitsMax(job)
+        && placement.fitsSomeFullOffer(job);
   }
 
   /**
@@ -573,6 +672,9 @@ public final class AdmissionPass {
   /** Forgets the starving job's protection: every pass starts without one. */
   void startPass() {
     guard = newGuard();
+    if (minimumHolds != null) {
+      minimumHolds.stop(); // a forecast's simulated passes keep no room for a min (FuturePasses)
+    }
     placement.startPass();
   }
 
@@ -608,6 +710,11 @@ public final class AdmissionPass {
   /** What each queue holds against its max; null while the snapshot has no queue. */
   QueueLedger queueLedger() {
     return queueLedger;
+  }
+
+  /** The holds of queues reclaiming their min; null while the snapshot has no queue. */
+  QueueMinimumHolds minimumHolds() {
+    return minimumHolds;
   }
 
   /** The fair-share terms of the queues; null while the snapshot has no queue. */

@@ -27,7 +27,9 @@ import java.util.Map;
  *
  * <p>Assumed, and said where the forecast is shown: every job succeeds; nodes, modes, the policy
  * and the set of jobs stay as they are; a pass follows each end at once; each queue's fair-share
- * term stays as the snapshot's holdings made it.
+ * term stays as the snapshot's holdings made it; only the next pass keeps room for a queue
+ * reclaiming its min ({@link QueueMinimumHolds}), the later ones start a job held for one at the
+ * next end of a job.
  *
  * <p>The events are kept in time order by {@link ForecastTimeline}; which job a pass takes next is
  * chosen by {@link PassSources}.
@@ -62,7 +64,10 @@ final class FuturePasses {
   private int passId;
   private int passes;
 
-  /** Jobs waiting for their queue's max, woken by every end of a job in a queue. */
+  /**
+   * Jobs waiting for their queue's max, or held for a queue's min, woken by every end of a job in a
+   * queue.
+   */
   private final List<PreparedJob> queueMaxParked = new ArrayList<>();
 
   private final PassCandidates candidates;
@@ -393,7 +398,9 @@ final class FuturePasses {
                   pass.guard().protectedJob().index, pool.indexOf(pass.guard().hold().node())),
               version(job));
       case WaitingForCapacity -> room.parkForCapacity(job);
-      case WaitingForQueueMax -> queueMaxParked.add(job);
+      // The simulated passes keep no room for a queue's min: a job held for one is decided
+      // again at the next end of a job, as one waiting for a queue's max is.
+      case WaitingForQueueMax, HeldForQueueMinimum -> queueMaxParked.add(job);
       case BackingOff -> timeline.decideAgainAt(job.reading.notBefore, job);
       default -> {} // rejected or skipped: they never run
     }

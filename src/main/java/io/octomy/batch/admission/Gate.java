@@ -204,6 +204,24 @@ public sealed interface Gate {
   }
 
   /**
+   * The job fits now only on a node kept for another queue reclaiming its min: {@code queue}'s next
+   * job {@code forJob} needs what this one would take there. The message has the queue's numbers.
+   */
+  record QueueMinimum(String queue, JobKey forJob, String node, String message) implements Gate {
+    public QueueMinimum {
+      Objects.requireNonNull(queue, "queue");
+      Objects.requireNonNull(forJob, "forJob");
+      Objects.requireNonNull(node, "node");
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public Reason reason() {
+      return Reason.HeldForQueueMinimum;
+    }
+  }
+
+  /**
    * A BestEffort job that is not starving waits while every ready node it could run on is busy
    * (measures at least as much of a resource in use as it offers); {@code busy} names up to three.
    */

@@ -70,7 +70,24 @@ final class GateInspector {
         failing.add(capacity);
       }
     }
-    return new GateReport(job.key, position, job.effectivePriority, job.starving, failing);
+    return new GateReport(
+        job.key, position, job.effectivePriority, job.starving, failing, fairShareTerm(job));
+  }
+
+  /** The numbers behind the job's fair-share term; null without queues or without a queue. */
+  private FairShareTerm fairShareTerm(PreparedJob job) {
+    FairShare share = pass.fairShare();
+    if (share == null || job.queue < 0) {
+      return null;
+    }
+    QueueTree tree = pass.queueTree();
+    return new FairShareTerm(
+        tree.name(job.queue),
+        tree.weight(job.queue),
+        share.dominant(job.queue),
+        share.deserved(job.queue),
+        job.fairShare,
+        pass.snapshot().policy().priority().fairShareWeight());
   }
 
   /** The first queue gate the job fails, as the pass checks them; null when none. */
@@ -122,7 +139,9 @@ final class GateInspector {
   /** Null when the job can be placed now. */
   private Gate capacity(PreparedJob job) {
     int excluded = pass.guard().excludedNodeFor(job);
-    if (pass.placement().place(job, excluded) >= 0) {
+    QueueMinimumHolds holds = pass.minimumHolds();
+    List<QueueMinimumHolds.MinimumHold> minimums = holds == null ? List.of() : holds.against(job);
+    if (pass.placeBeside(job, excluded, minimums) >= 0) {
       return null;
     }
     boolean everHolds = pass.placement().fitsSomeFullOffer(job);
@@ -131,6 +150,12 @@ final class GateInspector {
     }
     if (everHolds && excluded >= 0 && pool.fitsNow(excluded, job)) {
       return new Gate.HeldNode(pass.guard().protectedJob().key, pool.name(excluded));
+    }
+    for (QueueMinimumHolds.MinimumHold hold : minimums) {
+      if (everHolds && pool.fitsNow(hold.node, job)) {
+        return new Gate.QueueMinimum(
+            holds.queueName(hold), hold.head.key, pool.name(hold.node), holds.words(hold));
+      }
     }
     int eligible = 0;
     for (int node = 0; node < pool.size(); node++) {

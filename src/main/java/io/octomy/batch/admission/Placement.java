@@ -175,6 +175,75 @@ final class Placement {
   }
 
   /**
+   * {@link #place} for a job kept off more than one node (one held for a starving job, others for
+   * queues reclaiming their min): its origin first, then the best fit by the same walk, skipping
+   * every node in {@code avoided}. Asked only when the best fit was one of them, so the walk soon
+   * finds the next; it keeps no memo. A job with a nodeSelector looks at every node, as in {@link
+   * #place}.
+   */
+  int placeAvoiding(PreparedJob job, int[] avoided) {
+    if (job.selectable != null) {
+      return scanAvoiding(job, avoided);
+    }
+    int origin = job.origin;
+    if (origin >= 0
+        && !contains(avoided, origin)
+        && pool.fitsNow(origin, job)
+        && !(job.deferrable && pool.busyResourceFor(origin, job) >= 0)) {
+      return origin;
+    }
+    int dominant = dominant(job);
+    int resource = job.resourceIds[dominant];
+    for (int p = free.firstWithFreeAtLeast(resource, job.quantities[dominant]);
+        p < free.size();
+        p++) {
+      int node = free.byFree(resource, p);
+      if (node != origin && !contains(avoided, node) && pool.fitsOthersNow(node, job)) {
+        return node;
+      }
+    }
+    return -1;
+  }
+
+  /** {@link #placeAvoiding} for a job with a nodeSelector: every node looked at. */
+  private int scanAvoiding(PreparedJob job, int[] avoided) {
+    int origin = job.origin;
+    if (origin >= 0
+        && !contains(avoided, origin)
+        && pool.fitsNow(origin, job)
+        && !(job.deferrable && pool.busyResourceFor(origin, job) >= 0)) {
+      return origin;
+    }
+    int resource = job.resourceIds[dominant(job)];
+    int best = -1;
+    long bestFree = 0;
+    for (int node = 0; node < pool.size(); node++) {
+      if (node == origin
+          || contains(avoided, node)
+          || !job.mayUse(node)
+          || !pool.takesOthersWork(node)
+          || !pool.fitsOthersNow(node, job)) {
+        continue;
+      }
+      long free = pool.othersFree(node, resource);
+      if (best < 0 || free < bestFree) {
+        best = node;
+        bestFree = free;
+      }
+    }
+    return best;
+  }
+
+  private static boolean contains(int[] nodes, int node) {
+    for (int n : nodes) {
+      if (n == node) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Whether a node released since this pass started, other than the skipped ones, has room for the
    * job now: then some node fits and the walk will find the best one without asking the tree. In
    * the passes a forecast simulates, most jobs decided are there because such a node fits them.

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -119,6 +120,17 @@ final class QueueTree {
       return defaultQueue();
     }
     return claimants.size() == 1 ? byName.get(claimants.get(0)) : CONFLICT;
+  }
+
+  /** The number of the queue of that name, or -1 when the snapshot has none. */
+  int indexOf(String name) {
+    Integer q = byName.get(name);
+    return q == null ? -1 : q;
+  }
+
+  /** Every namespace some queue claims. */
+  Set<String> claimedNamespaces() {
+    return claims.keySet();
   }
 
   /** The queues that claim a namespace, by name; empty when none does. */

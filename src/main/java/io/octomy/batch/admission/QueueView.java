@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param name the queue's name
  * @param parent the name of its parent queue; null for a queue at the top of the tree
  * @param weight its share among sibling queues with work; values below 1 count as 1
- * @param min resource name to what it gets back first (carried for the status; not yet a gate)
+ * @param min resource name to what it gets back first, as running jobs end ({@link
+ *     QueueMinimumHolds})
  * @param max resource name to the most its jobs (and its children's) may hold together
  * @param namespaces the namespaces it holds: those it lists and those its selector matches
  * @param pastUsage resource name to what its subtree ran: request x seconds, each second weighed by

@@ -45,6 +45,14 @@ public enum Reason {
    * least as much of some resource in use as it offers. Deferred first, as the class promises.
    */
   BestEffortDeferred,
+  /**
+   * Another BatchQueue is reclaiming its min, and this job, of a queue outside it, would take what
+   * that queue's next job needs on the node kept for it; the message names the queue and its
+   * numbers, e.g. "held for queue team-a, which is reclaiming its min: it holds 2000 of its min of
+   * 6000 octomy.io/cpu-milli, so node ws-1, where this job would fit, is kept for its job
+   * team-a/solve-3; capacity that frees up there goes to team-a first."
+   */
+  HeldForQueueMinimum,
   /** Phase Rejected: the spec is invalid; the message says what to write instead. */
   InvalidSpec,
   Succeeded,
@@ -70,6 +78,7 @@ public enum Reason {
           WaitingForCapacity,
           NoNodeFits,
           HeldForStarvingJob,
+          HeldForQueueMinimum,
           BestEffortDeferred ->
           true;
       default -> false;

@@ -196,6 +196,8 @@ final class StarvationGuard {
       case WaitingForQueueMax ->
           "it waits for its queue's max, which only its queue's own jobs free";
       case QueueConflict, QueueCycle -> "its queue is misconfigured (see its reason)";
+      case HeldForQueueMinimum ->
+          "it is held for a queue reclaiming its min, which ends when that queue holds its min";
       default -> "it waits for " + reason.code();
     };
   }

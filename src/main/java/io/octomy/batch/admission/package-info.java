@@ -59,6 +59,14 @@
  *       the subtree hold, plus each admission of the pass). A parent that names no queue counts as
  *       none. A holder in a namespace two queues claim counts in no queue. The starvation hold does
  *       not protect a job waiting at a queue gate.
+ *   <li><b>A queue's min.</b> While a queue (with its subtree) holds less than its min of a
+ *       resource, counted only up to what the ready nodes offer now, and has a Queued job that
+ *       requests it and passes every gate before capacity, the first such job in pass order is its
+ *       head and a node is kept for it: where it fits now, else where it would fit soonest. Jobs of
+ *       other queues, whatever their priority, may not take what the head needs there; those that
+ *       fit nowhere else wait HeldForQueueMinimum. The heads of other reclaiming queues are not
+ *       held, so mins above the pool together never stop every queue. {@link
+ *       io.octomy.batch.admission.QueueMinimumHolds} has the rest.
  *   <li><b>Fair share.</b> With any BatchQueue in the snapshot, each Queued job's effective
  *       priority gains its queue's term from {@link io.octomy.batch.admission.FairShare}: from what
  *       the queues hold now and their decayed past usage ({@link

@@ -1,6 +1,7 @@
 package io.octomy.batch.plugin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Locale;
 
 /**
  * A waiting job, or a manifest's fit, as people read it: where it stands, when it is expected to
@@ -35,6 +36,10 @@ final class JobReport {
     String node = PluginOutput.text(job, "expectedNode", null);
     out.line(field("Expected start:") + start + (node == null ? "" : " on node " + node));
     out.line(field("Basis:") + PluginOutput.text(job, "startBasis", "none given"));
+    JsonNode share = job.path("fairShare");
+    if (share.isObject()) {
+      out.line(field("Fair share:") + fairShare(share));
+    }
     blockers(out, job);
   }
 
@@ -51,6 +56,23 @@ final class JobReport {
       out.line("  " + i + ". " + b.path("reason").asText() + ": " + b.path("message").asText());
       out.line("     Remedy: " + b.path("remedy").asText());
     }
+  }
+
+  /** The fair-share term as a sentence with its numbers. */
+  static String fairShare(JsonNode f) {
+    return "+"
+        + f.path("term").asText()
+        + " of at most "
+        + f.path("most").asText()
+        + " to its priority: queue "
+        + f.path("queue").asText()
+        + " (weight "
+        + f.path("weight").asText()
+        + ") holds "
+        + String.format(Locale.ROOT, "%.2f", f.path("share").asDouble())
+        + " of the pool against the "
+        + String.format(Locale.ROOT, "%.2f", f.path("deserved").asDouble())
+        + " it deserves (the further below, the more it adds).";
   }
 
   private static String position(JsonNode job) {

@@ -2,6 +2,8 @@ package io.octomy.batch.plugin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +34,14 @@ final class QueueCommand implements Callable<Integer> {
               + " per namespace with -n).")
   boolean allNamespaces;
 
+  @Option(
+      names = "--queue",
+      paramLabel = "NAME",
+      description =
+          "Only the jobs of BatchQueue NAME and of the queues below it (its subtree), in the"
+              + " namespace asked for; with -A in every namespace.")
+  String queue;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -39,11 +49,14 @@ final class QueueCommand implements Callable<Integer> {
     String format = options.machineFormat();
     try (PluginConnection c = options.connect()) {
       String ns = allNamespaces ? null : options.namespace(c);
+      String query =
+          queue == null ? "" : "?queue=" + URLEncoder.encode(queue, StandardCharsets.UTF_8);
       JsonNode list =
           c.getJson(
-              ns == null
-                  ? "/pendingjobs"
-                  : "/namespaces/" + PathSegments.namespace(ns) + "/pendingjobs");
+              (ns == null
+                      ? "/pendingjobs"
+                      : "/namespaces/" + PathSegments.namespace(ns) + "/pendingjobs")
+                  + query);
       PluginOutput out = new PluginOutput(spec.commandLine().getOut(), Clock.systemDefaultZone());
       if (format != null) {
         out.machine(list, format);
@@ -51,7 +64,10 @@ final class QueueCommand implements Callable<Integer> {
       }
       if (list.path("items").isEmpty()) {
         PrintWriter err = spec.commandLine().getErr();
-        err.println(ns == null ? "No queued jobs." : "No queued jobs in namespace " + ns + ".");
+        err.println(
+            "No queued jobs"
+                + (queue == null ? "" : " in queue " + queue)
+                + (ns == null ? "." : " in namespace " + ns + "."));
         err.flush();
         return 0;
       }

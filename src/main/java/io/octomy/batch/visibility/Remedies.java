@@ -124,6 +124,18 @@ final class Remedies {
               + ", and no other node has room for this job now.",
           startOf(g.starvingJob()) + " The hold ends then.");
     }
+    if (gate instanceof Gate.QueueMinimum g) {
+      return new Blocker(
+          reason,
+          g.message(),
+          startOf(g.forJob())
+              + " The hold ends once queue "
+              + g.queue()
+              + " holds its min or has no waiting job that fits; a cluster administrator may"
+              + " lower its spec.min (kubectl edit bq "
+              + g.queue()
+              + ").");
+    }
     if (gate instanceof Gate.Deferred g) {
       return deferred(job, g);
     }

@@ -7,6 +7,7 @@ import io.octomy.batch.admission.GateReport;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.PassMemory;
+import io.octomy.batch.admission.QueueMembers;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.util.ArrayList;
@@ -46,15 +47,32 @@ public final class Visibility {
 
   /** The Queued jobs in pass order, of one namespace or (null) of all. */
   public List<QueuedJob> queue(String namespace) {
+    return queue(namespace, null).orElseThrow();
+  }
+
+  /**
+   * The Queued jobs in pass order, of one namespace or (null) of all, and of BatchQueue {@code
+   * queue} and the queues below it (null: of every queue); empty when no BatchQueue has that name.
+   */
+  public Optional<List<QueuedJob>> queue(String namespace, String queue) {
+    Set<String> inQueue = null;
+    if (queue != null) {
+      Optional<Set<String>> under = QueueMembers.namespacesUnder(snapshot.queues(), queue);
+      if (under.isEmpty()) {
+        return Optional.empty();
+      }
+      inQueue = under.get();
+    }
     Forecast forecast = AdmissionPass.forecast(snapshot, memory, runTimes, Set.of());
     Answers answers = new Answers(snapshot, forecast, runTimes);
     List<QueuedJob> out = new ArrayList<>();
     for (JobKey key : forecast.next().decisions().keySet()) {
-      if (namespace == null || namespace.equals(key.namespace())) {
+      if ((namespace == null || namespace.equals(key.namespace()))
+          && (inQueue == null || inQueue.contains(key.namespace()))) {
         out.add(answers.queued(key));
       }
     }
-    return out;
+    return Optional.of(out);
   }
 
   /** Why a Queued job waits (every blocker, with remedies); empty when the job is not Queued. */
@@ -155,7 +173,9 @@ public final class Visibility {
       Remedies remedies =
           new Remedies(forecast, holdings, basis, new ModeSuggestions(world), world.now());
       return new Explanation(
-          queued(report.job()), remedies.blockers(views.get(report.job()), report.failing()));
+          queued(report.job()),
+          remedies.blockers(views.get(report.job()), report.failing()),
+          report.fairShare());
     }
   }
 }

@@ -58,10 +58,14 @@ class AdmissionPropertiesTest {
 
   /**
    * BatchQueues over the namespaces a and b, by layout: 0 none; 1 one queue each; 2 both claim b (a
-   * conflict); 3 a cycle of parents over a's queue, b's queue outside it; 4 both under a cohort.
-   * The maxes fall on the first queue and on the cohort (or the second queue).
+   * conflict); 3 a cycle of parents over a's queue, b's queue outside it; 4 both under a cohort; 5
+   * one queue each, the first with {@link #MIN} as its min (and no max). The maxes fall on the
+   * first queue and on the cohort (or the second queue).
    */
   record QueueSpec(int layout, Map<String, Long> max1, Map<String, Long> max2) {
+
+    /** A min about the size of a small world's pool, so the first queue often reclaims it. */
+    static final Map<String, Long> MIN = Map.of("a.io/cpu", 16L, "b.io/mem", 16L);
 
     List<QueueView> queues() {
       return switch (layout) {
@@ -83,6 +87,10 @@ class AdmissionPropertiesTest {
                 new QueueView("cohort", null, 1, Map.of(), max2, List.of()),
                 new QueueView("qa", "cohort", 1, Map.of(), max1, List.of("a")),
                 new QueueView("qb", "cohort", 2, Map.of(), Map.of(), List.of("b")));
+        case 5 ->
+            List.of(
+                new QueueView("qa", null, 1, MIN, Map.of(), List.of("a")),
+                new QueueView("qb", null, 1, Map.of(), max2, List.of("b")));
         default -> List.of();
       };
     }
@@ -92,7 +100,7 @@ class AdmissionPropertiesTest {
     Arbitrary<Map<String, Long>> max =
         Arbitraries.maps(Arbitraries.of(RESOURCES), Arbitraries.longs().between(0, 20))
             .ofMaxSize(2);
-    return Combinators.combine(Arbitraries.integers().between(0, 4), max, max).as(QueueSpec::new);
+    return Combinators.combine(Arbitraries.integers().between(0, 5), max, max).as(QueueSpec::new);
   }
 
   @Provide
@@ -161,7 +169,8 @@ class AdmissionPropertiesTest {
 
   /**
    * Worlds where capacity is the only contention: one or two resources, few nodes, many jobs, many
-   * of them starving. This is where placement and starvation holds are exercised.
+   * of them starving. This is where placement, starvation holds and the holds of a queue reclaiming
+   * its min are exercised.
    */
   @Provide
   Arbitrary<Snapshot> crowdedWorlds() {
@@ -178,7 +187,7 @@ class AdmissionPropertiesTest {
             .as(NodeSpec::new);
     Arbitrary<JobCore> core =
         Combinators.combine(
-                Arbitraries.just("a"),
+                Arbitraries.of("a", "a", "b"),
                 Arbitraries.of(JobPhase.Queued, JobPhase.Queued, JobPhase.Running),
                 Arbitraries.integers().between(0, 3),
                 Arbitraries.maps(
@@ -201,7 +210,9 @@ class AdmissionPropertiesTest {
                 .ofMinSize(4)
                 .ofMaxSize(30),
             Arbitraries.just(new PolicySpec(Map.of(), 1, 1)),
-            queueSpecs().filter(q -> q.layout() <= 1))
+            Arbitraries.oneOf(
+                queueSpecs().filter(q -> q.layout() <= 1),
+                queueSpecs().filter(q -> q.layout() == 5)))
         .as(AdmissionPropertiesTest::world);
   }
 
@@ -300,14 +311,16 @@ class AdmissionPropertiesTest {
     AdmissionResult result = AdmissionPass.decide(world);
     new Oracle(world).check(result);
     // The generator must produce contention, not just empty worlds: jqwik reports these counts
-    // and fails the property when a reason never shows up (HeldForStarvingJob needs the crowded
-    // worlds below).
+    // and fails the property when a reason never shows up (HeldForStarvingJob and
+    // HeldForQueueMinimum need the crowded worlds below).
     result.decisions().values().forEach(d -> Statistics.label("reasons").collect(d.reason()));
     Statistics.label("reasons")
         .coverage(
             c -> {
               for (Reason reason : Reason.values()) {
-                if (reason.isWait() && reason != Reason.HeldForStarvingJob
+                if (reason.isWait()
+                        && reason != Reason.HeldForStarvingJob
+                        && reason != Reason.HeldForQueueMinimum
                     || reason == Reason.Admitted
                     || reason == Reason.DependencyFailed
                     || reason == Reason.DependencyCycle
@@ -330,6 +343,7 @@ class AdmissionPropertiesTest {
               c.check(Reason.Admitted).count(n -> n > 0);
               c.check(Reason.WaitingForCapacity).count(n -> n > 0);
               c.check(Reason.HeldForStarvingJob).count(n -> n > 0);
+              c.check(Reason.HeldForQueueMinimum).count(n -> n > 0);
             });
   }
 

@@ -74,6 +74,11 @@ final class Fixtures {
       return this;
     }
 
+    QueueBuilder min(String resource, long quantity) {
+      min.put(resource, quantity);
+      return this;
+    }
+
     QueueBuilder max(String resource, long quantity) {
       max.put(resource, quantity);
       return this;

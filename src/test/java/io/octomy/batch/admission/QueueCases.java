@@ -4,6 +4,7 @@ import static io.octomy.batch.admission.AdmissionPassTest.scenario;
 import static io.octomy.batch.admission.Expected.admitted;
 import static io.octomy.batch.admission.Expected.waits;
 import static io.octomy.batch.admission.Fixtures.CPU;
+import static io.octomy.batch.admission.Fixtures.GPU;
 import static io.octomy.batch.admission.Fixtures.job;
 import static io.octomy.batch.admission.Fixtures.node;
 import static io.octomy.batch.admission.Fixtures.queue;
@@ -24,7 +25,7 @@ final class QueueCases {
   private QueueCases() {}
 
   static Stream<Case> cases() {
-    return Stream.concat(gates(), fairShare());
+    return Stream.of(gates(), fairShare(), minimum()).flatMap(c -> c);
   }
 
   private static Stream<Case> gates() {
@@ -245,5 +246,138 @@ final class QueueCases {
             .expect("nb/y", admitted("ws-1").priority(100 + 125))
             .expect("d", admitted("ws-1").priority(100 + 1000))
             .then(r -> assertThat(r.admissions()).hasSize(2)));
+  }
+
+  /** A queue's min: capacity that frees up is kept for it, nothing running is touched. */
+  private static Stream<Case> minimum() {
+    return Stream.of(
+        scenario(
+                "a queue below its min gets the capacity that frees up: another queue's job of"
+                    + " higher priority that would take what its next job needs waits, naming it",
+                world()
+                    .with(queue("a").namespaces("na").min(CPU, 6000))
+                    .with(queue("b").namespaces("nb").weight(3))
+                    .with(node("ws-1").capacity(CPU, 8000).capacity(GPU, 2))
+                    .with(
+                        job("ra").namespace("na").requests(CPU, 2000).running("ws-1"),
+                        job("rb").namespace("nb").requests(CPU, 4000).running("ws-1"),
+                        // a: 1/3 of the usage over 1/4 deserved, 2^-(4/3) x 1000 = 397
+                        job("x").namespace("na").requests(CPU, 4000),
+                        // b: 2/3 over 3/4, 2^-(8/9) x 1000 = 540: it comes first, and would fit
+                        job("y").namespace("nb").requests(CPU, 2000),
+                        // takes nothing x needs: work-conserving
+                        job("g").namespace("nb").requests(GPU, 1),
+                        job("nothing").namespace("nb")))
+            .expect(
+                "nb/y",
+                waits(Reason.HeldForQueueMinimum)
+                    .priority(100 + 540)
+                    .message(
+                        "held for queue a, which is reclaiming its min: it holds 2000 of its min"
+                            + " of 6000 octomy.io/cpu-milli, so node ws-1, where this job would"
+                            + " fit, is kept for its job na/x; capacity that frees up there goes to"
+                            + " a first."))
+            .expect("na/x", waits(Reason.WaitingForCapacity).priority(100 + 397))
+            .expect("nb/g", admitted("ws-1"))
+            .expect("nb/nothing", admitted("ws-1")),
+        scenario(
+                "docs/queues.md's example: the lab (weight 3, max 6000) is ahead by fair share,"
+                    + " but the team below its min of 4000 gets the 2000 that freed up",
+                world()
+                    .with(queue("lab").namespaces("lab").weight(3).max(CPU, 6000))
+                    .with(queue("team").namespaces("team").min(CPU, 4000))
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("l1").namespace("lab").requests(CPU, 2000).running("ws-1"),
+                        job("l2").namespace("lab").requests(CPU, 2000).running("ws-1"),
+                        job("t1").namespace("team").requests(CPU, 2000).running("ws-1"),
+                        // lab: 2/3 of the usage over 3/4 deserved, 2^-(8/9) x 1000 = 540
+                        job("l3").namespace("lab").requests(CPU, 2000).queuedMinutesAgo(60),
+                        // team: 1/3 over 1/4, 2^-(4/3) x 1000 = 397
+                        job("t2").namespace("team").requests(CPU, 2000).queuedMinutesAgo(5)))
+            .expect(
+                "lab/l3",
+                waits(Reason.HeldForQueueMinimum)
+                    .priority(100 + 300 + 540)
+                    .message(
+                        "held for queue team, which is reclaiming its min: it holds 2000 of its min"
+                            + " of 4000 octomy.io/cpu-milli, so node ws-1, where this job would fit,"
+                            + " is kept for its job team/t2; capacity that frees up there goes to"
+                            + " team first."))
+            .expect("team/t2", admitted("ws-1").priority(100 + 50 + 397)),
+        scenario(
+                "a queue below its min whose next job fits now: it goes to the kept node, and a"
+                    + " job of another queue first in line takes only what is left beside it",
+                world()
+                    .with(queue("a").namespaces("na").min(CPU, 6000).pastUsage(CPU, 8000L * 3600))
+                    .with(queue("b").namespaces("nb"))
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("rb").namespace("nb").requests(CPU, 2000).running("ws-1"),
+                        job("y").namespace("nb").requests(CPU, 2000).queuedMinutesAgo(30),
+                        job("z").namespace("nb").requests(CPU, 2000).queuedMinutesAgo(29),
+                        job("x").namespace("na").requests(CPU, 4000)))
+            .expect("nb/y", admitted("ws-1"))
+            .expect("nb/z", waits(Reason.HeldForQueueMinimum).mentions("kept for its job na/x"))
+            .expect("na/x", admitted("ws-1"))
+            .then(
+                r ->
+                    assertThat(r.admissions().stream().map(a -> a.job().name()))
+                        .as("the pass order: b's jobs first")
+                        .containsExactly("y", "x")),
+        scenario(
+                "a min larger than the pool counts as the whole pool, and its message says so",
+                world()
+                    .with(queue("a").namespaces("na").min(CPU, 100000))
+                    .with(queue("b").namespaces("nb"))
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("ra").namespace("na").requests(CPU, 6000).running("ws-1"),
+                        job("x").namespace("na").requests(CPU, 4000),
+                        job("y").namespace("nb").requests(CPU, 2000)))
+            .expect(
+                "nb/y",
+                waits(Reason.HeldForQueueMinimum)
+                    .mentions(
+                        "it holds 6000 of its min of 100000 octomy.io/cpu-milli (counted as the"
+                            + " 8000 the ready nodes offer now)")),
+        scenario(
+                "a queue at its min, or whose waiting jobs fit nowhere, holds nothing back",
+                world()
+                    .with(queue("a").namespaces("na").min(CPU, 2000))
+                    .with(queue("c").namespaces("nc").min(CPU, 4000))
+                    .with(queue("b").namespaces("nb"))
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("ra").namespace("na").requests(CPU, 2000).running("ws-1"),
+                        job("rb").namespace("nb").requests(CPU, 4000).running("ws-1"),
+                        job("x").namespace("na").requests(CPU, 4000),
+                        job("huge").namespace("nc").requests(CPU, 99000),
+                        job("y").namespace("nb").requests(CPU, 2000)))
+            .expect("nc/huge", waits(Reason.NoNodeFits))
+            .expect("na/x", waits(Reason.WaitingForCapacity))
+            .expect("nb/y", admitted("ws-1")),
+        scenario(
+                "a cohort's min counts its subtree: a job of a queue outside it is held for the"
+                    + " cohort's next job, a smaller job of its own subtree takes the room",
+                world()
+                    .with(
+                        // what lab ran puts its jobs after ops's in the pass
+                        queue("lab").min(CPU, 6000).pastUsage(CPU, 3 * 8000L * 3600),
+                        queue("la").parent("lab").namespaces("la"),
+                        queue("lb").parent("lab").namespaces("lb"),
+                        queue("ops").namespaces("ops").weight(4))
+                    .with(node("ws-1").capacity(CPU, 8000))
+                    .with(
+                        job("r").namespace("ops").requests(CPU, 6000).running("ws-1"),
+                        job("z").namespace("ops").requests(CPU, 2000).queuedMinutesAgo(30),
+                        job("w").namespace("la").requests(CPU, 4000).queuedMinutesAgo(2),
+                        job("v").namespace("lb").requests(CPU, 2000).queuedMinutesAgo(1)))
+            .expect(
+                "ops/z",
+                waits(Reason.HeldForQueueMinimum)
+                    .mentions("held for queue lab, which is reclaiming its min: it holds 0 of"))
+            .expect("la/w", waits(Reason.WaitingForCapacity))
+            .expect("lb/v", admitted("ws-1")));
   }
 }

@@ -272,6 +272,28 @@ class VisibilityE2E {
           k.run("get", "bj", "big", "locked", "-o", "jsonpath={.items[*].metadata.resourceVersion}")
               .out();
       assertThat(versionsAfter).isEqualTo(versionsBefore);
+
+      // One BatchQueue's jobs: a queue over namespace default lists them; an unknown queue is
+      // named in a sentence.
+      Path bq =
+          write(
+              "bq.yaml",
+              "apiVersion: batch.octomy.io/v1alpha1\nkind: BatchQueue\nmetadata: {name: studio}\n"
+                  + "spec: {namespaces: [default]}\n");
+      Kubectl.Result queueApplied = k.run("apply", "-f", bq.toString());
+      assertThat(queueApplied.exitCode()).as(queueApplied.all()).isZero();
+      Eventually.until(
+          Duration.ofSeconds(30),
+          "the queue studio to be seen by a pass",
+          () -> octomy.run(60, "octomy", "queue", "--queue", "studio").exitCode() == 0);
+      JsonNode ofQueue =
+          json.readTree(octomy.run(60, "octomy", "queue", "--queue", "studio", "-o", "json").out());
+      assertThat(names(ofQueue)).containsExactly("big", "locked");
+      Kubectl.Result unknownQueue = octomy.run(60, "octomy", "queue", "--queue", "nope");
+      assertThat(unknownQueue.exitCode()).isEqualTo(1);
+      assertThat(unknownQueue.err())
+          .contains(
+              "there is no BatchQueue named nope; kubectl get bq lists the queues there are.");
       Kubectl.Result delete = k.run("delete", "--raw", GV + "/namespaces/default/pendingjobs/big");
       assertThat(delete.exitCode()).isNotZero();
       assertThat(k.run("delete", "bj", "holder", "--wait=false").exitCode()).isZero();

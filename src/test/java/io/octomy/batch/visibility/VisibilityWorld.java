@@ -64,8 +64,15 @@ final class VisibilityWorld {
     private Instant notBefore;
     private final Map<String, String> nodeSelector = new LinkedHashMap<>();
 
+    private String namespace = NS;
+
     private Job(String name) {
       this.name = name;
+    }
+
+    Job namespace(String value) {
+      namespace = value;
+      return this;
     }
 
     Job requests(String resource, long quantity) {
@@ -146,7 +153,7 @@ final class VisibilityWorld {
 
     JobView view() {
       return new JobView(
-          NS,
+          namespace,
           name,
           1,
           requests,
@@ -221,7 +228,7 @@ final class VisibilityWorld {
   LearntRunTimes runTimes() {
     Map<JobKey, LearntRunTimes.JobFacts> facts = new HashMap<>();
     for (Job j : jobs) {
-      facts.put(new JobKey(NS, j.name), new LearntRunTimes.JobFacts(j.type, j.startedAt));
+      facts.put(new JobKey(j.namespace, j.name), new LearntRunTimes.JobFacts(j.type, j.startedAt));
     }
     return new LearntRunTimes(runs, facts, NOW);
   }

@@ -276,6 +276,27 @@ class WhyTest {
                 "It frees as running jobs of the queue end; or a cluster administrator raises the"
                     + " queue's spec.max (kubectl edit bq NAME).")),
         scenario(
+            "another queue reclaiming its min",
+            base()
+                .queue(
+                    new QueueView("team", null, 1, Map.of(CPU, 4000L), Map.of(), List.of("team")))
+                .with(
+                    job("big").type("solve").running("ws-1", 5).requests(CPU, 6000),
+                    job("t2").namespace("team").requests(CPU, 4000),
+                    job("next").requests(CPU, 2000).queuedMinutesAgo(30)),
+            "next",
+            Gate.QueueMinimum.class,
+            blocker(
+                "HeldForQueueMinimum",
+                "held for queue team, which is reclaiming its min: it holds 0 of its min of 4000"
+                    + " octomy.io/cpu-milli, so node ws-1, where this job would fit, is kept for"
+                    + " its job team/t2; capacity that frees up there goes to team first.",
+                "t2 is expected to start "
+                    + IN_7M
+                    + ". The hold ends once queue team holds its min or has no waiting job that"
+                    + " fits; a cluster administrator may lower its spec.min (kubectl edit bq"
+                    + " team).")),
+        scenario(
             "a namespace budget in use",
             base()
                 .budget(CPU, 4000)

@@ -21,7 +21,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li>{@code GET /pendingjobs}, {@code GET /namespaces/NS/pendingjobs}: the queue in the order
- *       the next pass takes it ({@code PendingJobList});
+ *       the next pass takes it ({@code PendingJobList}); {@code ?queue=NAME} keeps the jobs of
+ *       BatchQueue NAME and of the queues below it (404 when there is none of that name);
  *   <li>{@code GET /namespaces/NS/pendingjobs/NAME}: one Queued job with every blocker and its
  *       remedy ({@code PendingJob});
  *   <li>{@code POST /namespaces/NS/fitreviews}: what a BatchJob manifest would get now, nothing
@@ -151,7 +152,13 @@ public final class VisibilityApi {
           "the queue of every namespace needs permission to list batchjobs.batch.octomy.io in all"
               + " namespaces; ask for one namespace you may list: kubectl octomy queue -n NAMESPACE.");
     }
-    List<QueuedJob> queue = service.queue(namespace);
+    String queueName = call.query().get("queue");
+    if (queueName != null && queueName.isBlank()) {
+      throw VisibilityException.badRequest(
+          "queue= needs the name of a BatchQueue, e.g. ?queue=team-a; kubectl get bq lists them.");
+    }
+    List<QueuedJob> queue =
+        queueName == null ? service.queue(namespace) : service.queue(namespace, queueName);
     return ok(table(call) ? render.table(queue) : render.pendingJobList(queue));
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.octomy.batch.admission.FairShareTerm;
 import io.octomy.batch.visibility.Blocker;
 import io.octomy.batch.visibility.Explanation;
 import io.octomy.batch.visibility.FitAnswer;
@@ -88,6 +89,16 @@ final class VisibilityJson {
 
   ObjectNode pendingJob(Explanation why) {
     ObjectNode doc = pendingJob(why.job());
+    if (why.fairShare() != null) {
+      FairShareTerm f = why.fairShare();
+      doc.putObject("fairShare")
+          .put("queue", f.queue())
+          .put("weight", f.weight())
+          .put("share", Math.round(f.share() * 1000) / 1000.0)
+          .put("deserved", Math.round(f.deserved() * 1000) / 1000.0)
+          .put("term", f.term())
+          .put("most", f.most());
+    }
     blockers(doc, why.blockers());
     return doc;
   }

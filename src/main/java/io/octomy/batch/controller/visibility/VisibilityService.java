@@ -50,6 +50,21 @@ public final class VisibilityService {
     return visibility().queue(namespace);
   }
 
+  /**
+   * The queue of one namespace (or null: all) limited to BatchQueue {@code queue} and the queues
+   * below it; 404 saying so when no BatchQueue has that name.
+   */
+  public List<QueuedJob> queue(String namespace, String queue) {
+    return visibility()
+        .queue(namespace, queue)
+        .orElseThrow(
+            () ->
+                VisibilityException.notFound(
+                    "there is no BatchQueue named "
+                        + queue
+                        + "; kubectl get bq lists the queues there are."));
+  }
+
   /** Why a Queued job waits; 404 (saying what the job is doing) when it is not Queued. */
   public Explanation why(JobKey job) {
     Visibility v = visibility();

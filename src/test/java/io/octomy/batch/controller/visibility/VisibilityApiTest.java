@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.octomy.batch.admission.AdmissionPass;
+import io.octomy.batch.admission.QueueView;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
@@ -53,6 +54,9 @@ class VisibilityApiTest {
           aJob("theirs").namespace("b").now(NOW).cpu(2000).build());
   private boolean decided = true;
 
+  /** The BatchQueues of the snapshot; none but in the cases that set them. */
+  private List<QueueView> queues = List.of();
+
   private final VisibilitySource source =
       new VisibilitySource() {
         @Override
@@ -69,6 +73,7 @@ class VisibilityApiTest {
                       new AssumedAdmissions(),
                       Policy.defaults(),
                       NOW);
+          s = new Snapshot(s.jobs(), s.nodes(), s.policy(), s.now(), queues);
           return Optional.of(new AdmissionLoop.LastPass(s, AdmissionPass.decide(s)));
         }
 
@@ -102,6 +107,46 @@ class VisibilityApiTest {
   }
 
   private static final VisibilityApi.Access ONLY_A = ns -> "a".equals(ns);
+
+  private static final VisibilityApi.Access ALL = ns -> true;
+
+  private VisibilityApi.Answer getQueue(String path, String queue) {
+    return api.handle(
+        new VisibilityApi.Call("GET", path, Map.of("queue", queue), null, new byte[0]), ALL);
+  }
+
+  @Test
+  void aQueueListsTheJobsOfItsSubtreeAndAnUnknownQueueIsSaidSo() throws IOException {
+    queues =
+        List.of(
+            new QueueView("research", null, 1, Map.of(), Map.of(), List.of()),
+            new QueueView("team-a", "research", 1, Map.of(), Map.of(), List.of("a")),
+            new QueueView("team-b", null, 1, Map.of(), Map.of(), List.of("b")));
+    assertThat(names(body(getQueue("/pendingjobs", "research"))))
+        .as("a cohort lists the jobs of the queues below it")
+        .containsExactly("locked", "waiting");
+    assertThat(names(body(getQueue("/pendingjobs", "team-b")))).containsExactly("theirs");
+    assertThat(names(body(getQueue("/namespaces/b/pendingjobs", "team-a")))).isEmpty();
+    // why names the fair-share term with its numbers: research holds 0.75 of the pool, all of
+    // the usage at the top (2^-2), and team-a all of research's (2^-1): 1000 / 8 = 125.
+    JsonNode fairShare = body(get("/namespaces/a/pendingjobs/waiting", ALL)).path("fairShare");
+    assertThat(fairShare.path("queue").asText()).isEqualTo("team-a");
+    assertThat(fairShare.path("weight").asLong()).isEqualTo(1);
+    assertThat(fairShare.path("share").asDouble()).isEqualTo(0.75);
+    assertThat(fairShare.path("deserved").asDouble()).isEqualTo(0.5);
+    assertThat(fairShare.path("term").asLong()).isEqualTo(125);
+    assertThat(fairShare.path("most").asLong()).isEqualTo(1000);
+    VisibilityApi.Answer unknown = getQueue("/pendingjobs", "team-c");
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(body(unknown).path("message").asText())
+        .isEqualTo(
+            "there is no BatchQueue named team-c; kubectl get bq lists the queues there are.");
+    VisibilityApi.Answer blank = getQueue("/pendingjobs", "");
+    assertThat(blank.status()).isEqualTo(400);
+    assertThat(body(blank).path("message").asText())
+        .isEqualTo(
+            "queue= needs the name of a BatchQueue, e.g. ?queue=team-a; kubectl get bq lists them.");
+  }
 
   @Test
   void aUserSeesTheQueuesOfTheNamespacesTheyMayListAndIsRefusedTheOthers() throws IOException {
