@@ -26,7 +26,11 @@ final class QueueStandings {
     boolean[] hasWork = new boolean[n];
     for (PreparedJob job : pass.jobs()) {
       boolean queued = job.reading.phase == JobPhase.Queued;
-      boolean holds = queued ? job.reservedOn >= 0 : job.reading.phase.holdsReservation();
+      // An array job is Running on no node while its items run: they are counted, it is not.
+      boolean holds =
+          queued
+              ? job.reservedOn >= 0
+              : job.reading.phase.holdsReservation() && job.reading.node != null;
       boolean waits = queued && !holds && !job.reading.held;
       for (int q = job.queue, steps = 0;
           q >= 0 && steps < n && (holds || waits);

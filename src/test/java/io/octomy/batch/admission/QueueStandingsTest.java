@@ -8,6 +8,7 @@ import static io.octomy.batch.admission.Fixtures.world;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.octomy.batch.vocabulary.JobPhase;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -52,6 +53,23 @@ class QueueStandingsTest {
     assertThat(lab.pending()).isEqualTo(1);
     assertThat(of(standings, "idle").usage()).isEmpty();
     assertThat(of(standings, "idle").problem()).isNull();
+  }
+
+  @Test
+  void anArrayJobRunningOnNoNodeIsNotCountedAdmittedBesideItsItems() {
+    Snapshot world =
+        world()
+            .with(queue("a").namespaces("na"))
+            .with(node("ws-1").capacity(CPU, 8000))
+            .with(
+                job("sweep").namespace("na").phase(JobPhase.Running),
+                job("sweep-0").namespace("na").requests(CPU, 2000).running("ws-1"))
+            .snapshot();
+
+    QueueStanding a = of(AdmissionPass.decide(world, PassMemory.empty()).queues(), "a");
+
+    assertThat(a.admitted()).isEqualTo(1);
+    assertThat(a.pending()).isZero();
   }
 
   @Test
