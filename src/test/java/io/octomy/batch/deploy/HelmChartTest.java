@@ -37,6 +37,8 @@ class HelmChartTest {
             "RoleBinding/octomy-system/octomy-batch-controller-leader-election",
             "ClusterRole//octomy-batch-agent",
             "ClusterRoleBinding//octomy-batch-agent",
+            "ValidatingAdmissionPolicy//octomy-batch-agent-own-node",
+            "ValidatingAdmissionPolicyBinding//octomy-batch-agent-own-node",
             "ClusterRole//octomy-batch-user",
             "ClusterRole//octomy-batch-viewer",
             "ClusterRole//octomy-batch-queue-reader",
