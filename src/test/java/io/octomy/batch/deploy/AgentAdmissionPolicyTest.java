@@ -104,6 +104,42 @@ class AgentAdmissionPolicyTest {
     assertThat(applies("alice@example.com")).isFalse();
   }
 
+  @Test
+  void theControllerMayNotMakeAPodThatRunsAsTheAgent() throws Exception {
+    JsonNode kept =
+        Chart.defaults().get("ValidatingAdmissionPolicy", "octomy-batch-agent-token-kept");
+    String match = kept.at("/spec/matchConditions/0/expression").asText();
+    String valid = kept.at("/spec/validations/0/expression").asText();
+    String controller = "system:serviceaccount:octomy-system:octomy-batch-controller";
+    assertThat(eval(match, podRequest(controller, "octomy-system", "default"))).isEqualTo(true);
+    assertThat(eval(match, podRequest(controller, "team-a", "default"))).isEqualTo(false);
+    assertThat(
+            eval(
+                match,
+                podRequest(
+                    "system:serviceaccount:kube-system:daemon-set-controller",
+                    "octomy-system",
+                    "default")))
+        .isEqualTo(false);
+    assertThat(eval(valid, podRequest(controller, "octomy-system", "octomy-batch-agent")))
+        .isEqualTo(false);
+    assertThat(eval(valid, podRequest(controller, "octomy-system", "default"))).isEqualTo(true);
+    assertThat(
+            eval(
+                valid,
+                Map.of("object", Map.of("spec", Map.of("serviceAccount", "octomy-batch-agent")))))
+        .as("the older field name")
+        .isEqualTo(false);
+  }
+
+  private static Map<String, Object> podRequest(String user, String namespace, String account) {
+    return Map.of(
+        "request",
+        Map.of("userInfo", Map.of("username", user), "namespace", namespace),
+        "object",
+        Map.of("spec", Map.of("serviceAccountName", account, "serviceAccount", account)));
+  }
+
   private boolean applies(String user) throws Exception {
     Map<String, Object> vars =
         Map.of("request", Map.of("userInfo", Map.of("username", user, "extra", Map.of())));

@@ -3,6 +3,9 @@ package io.octomy.batch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -173,6 +176,54 @@ class ChartPermissionsE2E {
         admin.rbac().clusterRoles().withName(widened).delete();
       }
     }
+  }
+
+  /**
+   * The controller makes each job's Pod from the job's template; a job in the release namespace
+   * naming the agent's service account would run with the agent's token. The controller's
+   * credentials may not create such a Pod; another account's Pod is created as before.
+   */
+  @Test
+  void theControllerMayNotCreateAPodThatRunsAsTheAgent() throws Exception {
+    ProductDeployment product = ProductDeployment.get();
+    KubernetesClient admin = product.cluster().admin();
+    PodTemplateSpec template =
+        admin
+            .apps()
+            .daemonSets()
+            .inNamespace(ProductDeployment.NS)
+            .withName(ProductDeployment.RELEASE + "-agent")
+            .get()
+            .getSpec()
+            .getTemplate();
+    assertThat(template.getSpec().getServiceAccountName()).isEqualTo(ProductDeployment.AGENT_SA);
+    Path kubeconfig = product.controllerKubeconfig("octomy-batch-controller-token-kept");
+    try (KubernetesClient controller =
+        new KubernetesClientBuilder()
+            .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+            .build()) {
+      KubernetesClientException refused =
+          catchApi(() -> controller.pods().resource(jobPod("as-agent", template)).create());
+      assertThat(refused.getCode()).isEqualTo(403);
+      assertThat(refused.getMessage())
+          .contains("a job's Pod may not run as the agent's service account octomy-batch-agent");
+
+      Pod ownAccount = jobPod("as-default", template);
+      ownAccount.getSpec().setServiceAccountName("default");
+      ownAccount.getSpec().setServiceAccount("default");
+      controller.pods().resource(ownAccount).create();
+      admin.pods().inNamespace(ProductDeployment.NS).withName("as-default").delete();
+    }
+  }
+
+  private static Pod jobPod(String name, PodTemplateSpec template) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(ProductDeployment.NS)
+        .endMetadata()
+        .withSpec(template.getSpec())
+        .build();
   }
 
   /**
