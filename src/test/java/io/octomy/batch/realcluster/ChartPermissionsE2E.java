@@ -103,6 +103,32 @@ class ChartPermissionsE2E {
   }
 
   /**
+   * kube-controller-manager type-checks each policy's CEL against the schemas of the kinds it
+   * matches and writes what it finds into the policy's status: the chart's policies have nothing.
+   */
+  @Test
+  void theChartsPoliciesTypeCheckWithoutWarnings() throws Exception {
+    KubernetesClient admin = ProductDeployment.get().cluster().admin();
+    for (String name : List.of("octomy-batch-agent-own-node", "octomy-batch-agent-token-kept")) {
+      Eventually.within(
+          60,
+          () -> {
+            Map<String, Object> status =
+                admin
+                    .genericKubernetesResources(
+                        "admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy")
+                    .withName(name)
+                    .get()
+                    .get("status");
+            assertThat(status).as(name).containsKey("typeChecking");
+            assertThat(String.valueOf(status.get("typeChecking")))
+                .as(name)
+                .doesNotContain("expressionWarnings");
+          });
+    }
+  }
+
+  /**
    * The agent's role reads BatchJobs and writes none: every job write is refused by RBAC. Should a
    * role ever grant more, the policy still keeps an agent to the jobs on its own node; a role
    * granting job status writes is bound here, for this test only, to show it.
