@@ -37,6 +37,10 @@ class HelmChartTest {
             "RoleBinding/octomy-system/octomy-batch-controller-leader-election",
             "ClusterRole//octomy-batch-agent",
             "ClusterRoleBinding//octomy-batch-agent",
+            "ValidatingAdmissionPolicy//octomy-batch-agent-own-node",
+            "ValidatingAdmissionPolicyBinding//octomy-batch-agent-own-node",
+            "ValidatingAdmissionPolicy//octomy-batch-agent-token-kept",
+            "ValidatingAdmissionPolicyBinding//octomy-batch-agent-token-kept",
             "ClusterRole//octomy-batch-user",
             "ClusterRole//octomy-batch-viewer",
             "ClusterRole//octomy-batch-queue-reader",
@@ -256,31 +260,14 @@ class HelmChartTest {
   }
 
   @Test
-  void aProcessAgentKeepsItsStateInAWritableFolderOfItsPod() {
-    JsonNode pod = Chart.template(Map.of("agent.executor", "Process")).agentPod();
-    JsonNode c = pod.at("/spec/containers/0");
-    assertThat(texts(c.path("args"))).contains("--state-dir=/var/lib/octomy-batch");
-    assertThat(c.at("/securityContext/readOnlyRootFilesystem").asBoolean())
-        .as("so the state cannot go on the root filesystem")
-        .isTrue();
-    JsonNode mount = null;
-    for (JsonNode m : c.path("volumeMounts")) {
-      if (m.path("mountPath").asText().equals("/var/lib/octomy-batch")) {
-        mount = m;
-      }
-    }
-    assertThat(mount).isNotNull();
-    assertThat(mount.path("readOnly").asBoolean()).isFalse();
-    String volume = mount.path("name").asText();
-    JsonNode found = null;
-    for (JsonNode v : pod.at("/spec/volumes")) {
-      if (v.path("name").asText().equals(volume)) {
-        found = v;
-      }
-    }
-    assertThat(found.has("emptyDir")).isTrue();
-    assertThat(texts(Chart.defaults().agentPod().at("/spec/containers/0/args")))
-        .as("a Pod agent keeps no state")
+  void aProcessExecutorInsideTheDaemonSetIsRefusedSayingWhyAndWhatInstead() {
+    // Its jobs would run in the agent's container, where the agent's token is mounted.
+    assertThatThrownBy(() -> Chart.template(Map.of("agent.executor", "Process")))
+        .hasMessageContaining("service-account token")
+        .hasMessageContaining("Use Pod");
+    JsonNode pod = Chart.defaults().agentPod();
+    assertThat(texts(pod.at("/spec/containers/0/args")))
+        .contains("--executor=Pod")
         .noneMatch(a -> a.startsWith("--state-dir"));
   }
 

@@ -45,20 +45,54 @@ class KustomizeE2E {
         .isEqualTo("privileged");
   }
 
+  @Test
+  void theWithoutAgentPolicyComponentLeavesOutThePolicyAndNothingElse() throws Exception {
+    // kustomize takes only relative paths to a base or a component.
+    Path overlay =
+        Files.createTempDirectory(Files.createDirectories(Path.of("target")), "overlay")
+            .toAbsolutePath();
+    Path root = Manifests.ROOT.toAbsolutePath();
+    Files.writeString(
+        overlay.resolve("kustomization.yaml"),
+        """
+        apiVersion: kustomize.config.k8s.io/v1beta1
+        kind: Kustomization
+        resources: [%s]
+        components: [%s]
+        """
+            .formatted(
+                overlay.relativize(root),
+                overlay.relativize(root.resolve("components/without-agent-policy"))));
+    Map<String, JsonNode> whole = new LinkedHashMap<>();
+    Chart.parseAll(kustomize(Manifests.ROOT)).forEach(o -> whole.put(Chart.key(o), o));
+    Map<String, JsonNode> without = new LinkedHashMap<>();
+    Chart.parseAll(kustomize(overlay)).forEach(o -> without.put(Chart.key(o), o));
+
+    Map<String, JsonNode> expected = new LinkedHashMap<>(whole);
+    assertThat(expected.keySet().removeIf(k -> k.contains("ValidatingAdmissionPolicy")))
+        .as("the base holds the policy")
+        .isTrue();
+    assertThat(without).isEqualTo(expected);
+  }
+
   private static String kustomize() throws IOException, InterruptedException {
+    return kustomize(Manifests.ROOT);
+  }
+
+  private static String kustomize(Path dir) throws IOException, InterruptedException {
     String kubectl = onPath("kubectl");
     assertThat(kubectl)
         .as("kubectl on the PATH: the kustomize build is checked with it")
         .isNotNull();
     Path out = Files.createTempFile("kustomize", ".yaml");
     Process p =
-        new ProcessBuilder(List.of(kubectl, "kustomize", Manifests.ROOT.toString()))
+        new ProcessBuilder(List.of(kubectl, "kustomize", dir.toString()))
             .redirectOutput(out.toFile())
             .redirectErrorStream(false)
             .start();
     String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("kubectl kustomize finishes").isTrue();
-    assertThat(p.exitValue()).as("kubectl kustomize manifests/: %s", err).isZero();
+    assertThat(p.exitValue()).as("kubectl kustomize %s: %s", dir, err).isZero();
     String yaml = Files.readString(out);
     Files.delete(out);
     return yaml;

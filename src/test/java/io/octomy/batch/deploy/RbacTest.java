@@ -47,7 +47,7 @@ class RbacTest {
   static Stream<Map<String, Object>> variants() {
     return Stream.of(
         Map.of(),
-        Map.of("agent.executor", "Process", "agent.restrictToOwnNode", "true"),
+        Map.of("agent.restrictToOwnNode", "false"),
         Map.of(
             "controller.replicas",
             "1",

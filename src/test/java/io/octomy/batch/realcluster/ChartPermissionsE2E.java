@@ -3,10 +3,17 @@ package io.octomy.batch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
@@ -31,7 +38,7 @@ import org.junit.jupiter.api.Test;
 class ChartPermissionsE2E {
 
   @Test
-  void anAgentMayWriteOnlyItsOwnNodesBatchNode() throws Exception {
+  void anAgentMayWriteOnlyItsOwnNodesBatchNodeAndTheSwitchLetsItThrough() throws Exception {
     ProductDeployment product = ProductDeployment.get();
     KubernetesClient admin = product.cluster().admin();
     Path kubeconfig = product.agentKubeconfig("octomy-batch-agent-vap-a", "vap-node-a");
@@ -59,7 +66,217 @@ class ChartPermissionsE2E {
       assertThat(status.getMessage()).contains("not vap-node-b");
       assertThat(admin.resources(BatchNode.class).withName("vap-node-b").get().getStatus())
           .isNull();
+
+      product.restrictAgentsToOwnNode(false);
+      try {
+        // The API server drops a deleted policy from its cache within a second or two.
+        Eventually.within(30, () -> patchCapacity(agentA, "vap-node-b", 2));
+        assertThat(
+                admin
+                    .resources(BatchNode.class)
+                    .withName("vap-node-b")
+                    .get()
+                    .getStatus()
+                    .getCapacity())
+            .containsEntry("octomy.io/cpu-milli", 2L);
+      } finally {
+        product.restrictAgentsToOwnNode(true);
+      }
+      Eventually.within(
+          30,
+          () ->
+              assertThat(catchApi(() -> patchCapacity(agentA, "vap-node-b", 3)).getMessage())
+                  .contains(
+                      "an agent may write only the BatchNode of its own node, not vap-node-b"));
     }
+  }
+
+  /** A merge patch of a BatchNode's status: no resourceVersion, so only admission can refuse it. */
+  private static void patchCapacity(KubernetesClient client, String node, long cpuMilli) {
+    client
+        .resources(BatchNode.class)
+        .withName(node)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"status\":{\"capacity\":{\"octomy.io/cpu-milli\":" + cpuMilli + "}}}");
+  }
+
+  /**
+   * kube-controller-manager type-checks each policy's CEL against the schemas of the kinds it
+   * matches and writes what it finds into the policy's status: the chart's policies have nothing.
+   */
+  @Test
+  void theChartsPoliciesTypeCheckWithoutWarnings() throws Exception {
+    KubernetesClient admin = ProductDeployment.get().cluster().admin();
+    for (String name : List.of("octomy-batch-agent-own-node", "octomy-batch-agent-token-kept")) {
+      Eventually.within(
+          60,
+          () -> {
+            Map<String, Object> status =
+                admin
+                    .genericKubernetesResources(
+                        "admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy")
+                    .withName(name)
+                    .get()
+                    .get("status");
+            assertThat(status).as(name).containsKey("typeChecking");
+            assertThat(String.valueOf(status.get("typeChecking")))
+                .as(name)
+                .doesNotContain("expressionWarnings");
+          });
+    }
+  }
+
+  /**
+   * The agent's role reads BatchJobs and writes none: every job write is refused by RBAC. Should a
+   * role ever grant more, the policy still keeps an agent to the jobs on its own node; a role
+   * granting job status writes is bound here, for this test only, to show it.
+   */
+  @Test
+  void anAgentMayWriteNoJobAndWithAWiderRoleOnlyTheJobsOnItsNode() throws Exception {
+    ProductDeployment product = ProductDeployment.get();
+    RealCluster c = product.cluster();
+    KubernetesClient admin = c.admin();
+    String ns = c.namespace("vap-jobs");
+    BatchJob onA = jobOn(admin, ns, "on-a", "vap-node-a");
+    BatchJob onB = jobOn(admin, ns, "on-b", "vap-node-b");
+    Path kubeconfig = product.agentKubeconfig("octomy-batch-agent-vap-a", "vap-node-a");
+    try (KubernetesClient agentA =
+        new KubernetesClientBuilder()
+            .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+            .build()) {
+      KubernetesClientException rbac = catchApi(() -> markStatus(agentA, onA));
+      assertThat(rbac.getCode()).isEqualTo(403);
+      assertThat(rbac.getMessage()).contains("cannot patch resource \"batchjobs/status\"");
+
+      String widened = "octomy-batch-agent-widened-for-test";
+      admin
+          .rbac()
+          .clusterRoles()
+          .resource(
+              new ClusterRoleBuilder()
+                  .withNewMetadata()
+                  .withName(widened)
+                  .endMetadata()
+                  .addNewRule()
+                  .withApiGroups("batch.octomy.io")
+                  .withResources("batchjobs/status")
+                  .withVerbs("patch")
+                  .endRule()
+                  .build())
+          .serverSideApply();
+      admin
+          .rbac()
+          .clusterRoleBindings()
+          .resource(
+              new ClusterRoleBindingBuilder()
+                  .withNewMetadata()
+                  .withName(widened)
+                  .endMetadata()
+                  .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", widened)
+                  .addNewSubject()
+                  .withKind("ServiceAccount")
+                  .withName(ProductDeployment.AGENT_SA)
+                  .withNamespace(ProductDeployment.NS)
+                  .endSubject()
+                  .build())
+          .serverSideApply();
+      try {
+        Eventually.within(30, () -> markStatus(agentA, onA));
+        KubernetesClientException other = catchApi(() -> markStatus(agentA, onB));
+        assertThat(other.getCode()).isEqualTo(403);
+        assertThat(other.getMessage())
+            .contains("an agent may write only the BatchJobs on its own node, not " + ns + "/on-b");
+        assertThat(
+                admin
+                    .resources(BatchJob.class)
+                    .inNamespace(ns)
+                    .withName("on-b")
+                    .get()
+                    .getStatus()
+                    .getMessage())
+            .isNull();
+      } finally {
+        admin.rbac().clusterRoleBindings().withName(widened).delete();
+        admin.rbac().clusterRoles().withName(widened).delete();
+      }
+    }
+  }
+
+  /**
+   * The controller makes each job's Pod from the job's template; a job in the release namespace
+   * naming the agent's service account would run with the agent's token. The controller's
+   * credentials may not create such a Pod; another account's Pod is created as before.
+   */
+  @Test
+  void theControllerMayNotCreateAPodThatRunsAsTheAgent() throws Exception {
+    ProductDeployment product = ProductDeployment.get();
+    KubernetesClient admin = product.cluster().admin();
+    PodTemplateSpec template =
+        admin
+            .apps()
+            .daemonSets()
+            .inNamespace(ProductDeployment.NS)
+            .withName(ProductDeployment.RELEASE + "-agent")
+            .get()
+            .getSpec()
+            .getTemplate();
+    assertThat(template.getSpec().getServiceAccountName()).isEqualTo(ProductDeployment.AGENT_SA);
+    Path kubeconfig = product.controllerKubeconfig("octomy-batch-controller-token-kept");
+    try (KubernetesClient controller =
+        new KubernetesClientBuilder()
+            .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+            .build()) {
+      KubernetesClientException refused =
+          catchApi(() -> controller.pods().resource(jobPod("as-agent", template)).create());
+      assertThat(refused.getCode()).isEqualTo(403);
+      assertThat(refused.getMessage())
+          .contains("a job's Pod may not run as the agent's service account octomy-batch-agent");
+
+      Pod ownAccount = jobPod("as-default", template);
+      ownAccount.getSpec().setServiceAccountName("default");
+      ownAccount.getSpec().setServiceAccount("default");
+      controller.pods().resource(ownAccount).create();
+      admin.pods().inNamespace(ProductDeployment.NS).withName("as-default").delete();
+    }
+  }
+
+  private static Pod jobPod(String name, PodTemplateSpec template) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(ProductDeployment.NS)
+        .endMetadata()
+        .withSpec(template.getSpec())
+        .build();
+  }
+
+  /**
+   * A BatchJob whose status says it was admitted to {@code node}, written as the controller does.
+   */
+  private static BatchJob jobOn(KubernetesClient admin, String ns, String name, String node)
+      throws Exception {
+    KubectlRun.Result created =
+        RealCluster.get().kubectl().runWithInput(job(name), "-n", ns, "create", "-f", "-");
+    ok(created);
+    return admin
+        .resources(BatchJob.class)
+        .inNamespace(ns)
+        .withName(name)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"status\":{\"phase\":\"Admitted\",\"node\":\"" + node + "\"}}");
+  }
+
+  private static void markStatus(KubernetesClient client, BatchJob job) {
+    client
+        .resources(BatchJob.class)
+        .inNamespace(job.getMetadata().getNamespace())
+        .withName(job.getMetadata().getName())
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"message\":\"mine\"}}");
   }
 
   @Test

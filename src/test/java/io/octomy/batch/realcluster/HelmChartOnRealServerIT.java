@@ -37,7 +37,6 @@ class HelmChartOnRealServerIT {
     String release = "helm-check";
     String ns = "helm-check";
     Map<String, Object> values = new LinkedHashMap<>();
-    values.put("agent.restrictToOwnNode", true);
     values.put("grafanaDashboard.enabled", true);
     // One APIService per cluster: the product's release registers it (AggregatedVisibilityE2E).
     values.put("visibility.enabled", false);

@@ -14,10 +14,10 @@ import java.util.Base64;
 
 /**
  * The Helm chart installed once on the real cluster (release {@code octomy-batch} in {@code
- * octomy-system}, agent policy on), and credentials for its components: a token minted by the
- * server (TokenRequest) for the chart's own ServiceAccount, bound to a Pod made from the chart's
- * own Pod template and bound to a node, as a kubelet would get for the real Pod. No kubelet runs
- * those Pods; the component runs as a process here with that token.
+ * octomy-system}, agent policy on by default), and credentials for its components: a token minted
+ * by the server (TokenRequest) for the chart's own ServiceAccount, bound to a Pod made from the
+ * chart's own Pod template and bound to a node, as a kubelet would get for the real Pod. No kubelet
+ * runs those Pods; the component runs as a process here with that token.
  */
 public final class ProductDeployment {
 
@@ -58,7 +58,6 @@ public final class ProductDeployment {
         .withName(RELEASE)
         .withNamespace(NS)
         .createNamespace()
-        .set("agent.restrictToOwnNode", true)
         .set("visibility.enabled", visibility)
         .call();
     return new ProductDeployment(c, Files.createDirectories(c.dir().resolve("product")));
@@ -71,8 +70,19 @@ public final class ProductDeployment {
         .withKubeConfig(cluster.kubeconfig())
         .withName(RELEASE)
         .withNamespace(NS)
-        .set("agent.restrictToOwnNode", true)
         .set("visibility.enabled", enabled)
+        .call();
+  }
+
+  /** Upgrades the release with the agent's own-node policy on (the default) or off. */
+  void restrictAgentsToOwnNode(boolean on) {
+    new Helm(HelmChartOnRealServerIT.CHART)
+        .upgrade()
+        .withKubeConfig(cluster.kubeconfig())
+        .withName(RELEASE)
+        .withNamespace(NS)
+        .reuseValues()
+        .set("agent.restrictToOwnNode", on)
         .call();
   }
 
