@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 
 /**
  * The page's way to the API server: a GET on {@code /api/...} or {@code /apis/...} is sent on with
@@ -32,6 +33,16 @@ final class ApiForwarder {
     static final Bounds DEFAULT =
         new Bounds(Duration.ofSeconds(10), Duration.ofSeconds(20), 32 << 20);
   }
+
+  /** The header the pages send with every API read (see {@code dom.js}). */
+  static final String PAGE_HEADER = "X-Octomy-UI";
+
+  /**
+   * Subresources whose GET acts on something else (a Service's or Pod's own endpoints, a shell): as
+   * {@code kubectl proxy}'s reject-paths, never forwarded.
+   */
+  private static final Pattern REACHES_THROUGH =
+      Pattern.compile("/(proxy|exec|attach|portforward)(/|$)");
 
   private final HttpClient upstream;
   private final String base;
@@ -62,8 +73,31 @@ final class ApiForwarder {
               + " is refused; change objects with kubectl (apply, patch, delete).");
       return;
     }
+    // Another web site can make the browser send a GET here (a link, an image) but cannot add a
+    // header of its own without a preflight, which this server refuses: only the pages send it.
+    String site = x.getRequestHeaders().getFirst("Sec-Fetch-Site");
+    if (x.getRequestHeaders().getFirst(PAGE_HEADER) == null
+        || (site != null && !site.equals("same-origin") && !site.equals("none"))) {
+      UiAnswers.status(
+          x,
+          403,
+          "Forbidden",
+          "kubectl octomy ui answers only its own pages (they send "
+              + PAGE_HEADER
+              + "); read the API with kubectl get --raw instead.");
+      return;
+    }
     String path = x.getRequestURI().getRawPath();
     String query = x.getRequestURI().getRawQuery();
+    if (REACHES_THROUGH.matcher(path).find()) {
+      UiAnswers.status(
+          x,
+          403,
+          "Forbidden",
+          "kubectl octomy ui reads objects, not through them: proxy, exec, attach and portforward"
+              + " are refused; use kubectl for those.");
+      return;
+    }
     if (path.contains("/../") || path.endsWith("/..") || path.contains("/./")) {
       UiAnswers.status(x, 400, "BadRequest", "write the API path without . or .. segments.");
       return;

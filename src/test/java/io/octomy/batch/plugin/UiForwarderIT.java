@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -133,7 +134,13 @@ class UiForwarderIT {
   }
 
   private HttpResponse<String> send(String method, String path) throws Exception {
+    return send(method, path, Map.of(ApiForwarder.PAGE_HEADER, "1"));
+  }
+
+  private HttpResponse<String> send(String method, String path, Map<String, String> headers)
+      throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(ui.url().resolve(path));
+    headers.forEach(b::header);
     b.method(method, HttpRequest.BodyPublishers.ofString(method.equals("GET") ? "" : "{}"));
     return browser.send(
         b.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
@@ -170,6 +177,32 @@ class UiForwarderIT {
           .contains("kubectl octomy ui only reads: " + method + " is refused");
     }
     assertThat(seen).as("nothing but reads reaches the API server").isEmpty();
+  }
+
+  @Test
+  void aReadAnotherSiteCouldMakeIsRefusedAndNeverSentOn() throws Exception {
+    HttpResponse<String> bare = send("GET", CONFIGMAPS, Map.of());
+    assertThat(bare.statusCode()).isEqualTo(403);
+    assertThat(bare.body()).contains("answers only its own pages (they send X-Octomy-UI)");
+    HttpResponse<String> crossSite =
+        send(
+            "GET",
+            CONFIGMAPS,
+            Map.of(ApiForwarder.PAGE_HEADER, "1", "Sec-Fetch-Site", "cross-site"));
+    assertThat(crossSite.statusCode()).isEqualTo(403);
+    for (String through :
+        List.of(
+            "/api/v1/namespaces/default/services/web:80/proxy/admin/reset",
+            "/api/v1/namespaces/default/pods/p/proxy",
+            "/api/v1/namespaces/default/pods/p/exec?command=rm",
+            "/api/v1/namespaces/default/pods/p/attach",
+            "/api/v1/namespaces/default/pods/p/portforward",
+            "/api/v1/nodes/n/proxy/logs/")) {
+      HttpResponse<String> r = send("GET", through);
+      assertThat(r.statusCode()).as(through).isEqualTo(403);
+      assertThat(r.body()).contains("reads objects, not through them");
+    }
+    assertThat(seen).as("none of them reached the API server").isEmpty();
   }
 
   @Test

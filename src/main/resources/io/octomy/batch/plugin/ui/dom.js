@@ -25,7 +25,8 @@ export class Refusal extends Error {
 }
 
 export async function api(path, accept = 'application/json') {
-  const r = await fetch(path, { headers: { Accept: accept }, cache: 'no-store' });
+  // The forwarder answers only requests that carry X-Octomy-UI, which another site cannot add.
+  const r = await fetch(path, { headers: { Accept: accept, 'X-Octomy-UI': '1' }, cache: 'no-store' });
   const text = await r.text();
   if (!r.ok) {
     let message = text;
