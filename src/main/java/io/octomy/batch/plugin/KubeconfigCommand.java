@@ -31,7 +31,9 @@ import picocli.CommandLine.Spec;
  * {@code kubectl octomy kubeconfig --for controller|agent}: a kubeconfig for the chart's controller
  * or agent ServiceAccount, so that a controller or agent outside the cluster runs with exactly the
  * permissions its Pod would have. The token is minted by the server (TokenRequest) with an expiry;
- * the server and its CA are the current kubeconfig's.
+ * the server and its CA are the current kubeconfig's. An agent gets a ServiceAccount of its own,
+ * RELEASE-agent-node-NODE, bound to the agent's ClusterRole: its token carries no node, so the
+ * chart's own-node policy reads the node from the account's name.
  */
 @Command(
     name = "kubeconfig",
@@ -50,6 +52,10 @@ final class KubeconfigCommand implements Callable<Integer> {
   /** Hours or minutes, as kubectl create token's --duration is usually written. */
   private static final Pattern DURATION = Pattern.compile("([0-9]{1,6})([hm])");
 
+  /** What a ServiceAccount's name must be (a DNS subdomain), as the API server checks it. */
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
   @Option(
       names = "--for",
       required = true,
@@ -60,7 +66,9 @@ final class KubeconfigCommand implements Callable<Integer> {
   @Option(
       names = "--node",
       paramLabel = "NODE",
-      description = "The agent's node name: names the context and goes into the printed command.")
+      description =
+          "The agent's node (its BatchNode's name), required with --for agent: the agent gets a"
+              + " ServiceAccount of its own that may write only that BatchNode.")
   String node;
 
   @Option(
@@ -115,13 +123,23 @@ final class KubeconfigCommand implements Callable<Integer> {
       throw new PluginException(
           "error: --node names an agent's node: leave it out for --for controller.");
     }
+    if (node == null && component.equals("agent")) {
+      throw new PluginException(
+          "error: --for agent needs --node NODE, the name of the agent's BatchNode: each"
+              + " workstation's agent gets a ServiceAccount that may write only that node.");
+    }
     Duration valid = validity();
     Config config =
         kubeconfig == null
             ? Config.autoConfigure(context)
             : Config.fromKubeconfig(context, new File(kubeconfig));
-    String account = serviceAccountName();
+    String chartAccount = serviceAccountName();
+    String account = node == null ? chartAccount : nodeAccountName(chartAccount);
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      JsonNode labels = requireAccount(client, chartAccount);
+      if (node != null) {
+        NodeAccount.ensure(client, namespace, chartAccount, account, labels);
+      }
       MintedToken minted = mint(client, account, valid);
       String text = kubeconfigText(config, account, minted.token());
       String expires = minted.expires();
@@ -177,14 +195,25 @@ final class KubeconfigCommand implements Callable<Integer> {
     return base + "-" + component;
   }
 
-  /** A token from the TokenRequest API, as kubectl create token asks for one. */
-  private MintedToken mint(KubernetesClient client, String account, Duration valid) {
-    String path =
-        "/api/v1/namespaces/"
-            + PathSegments.namespace(namespace)
-            + "/serviceaccounts/"
-            + PathSegments.encode(account);
-    ServerAnswer found = send(client, path, null);
+  /** RELEASE-agent-node-NODE, refused with a sentence when the API server would refuse it. */
+  private String nodeAccountName(String chartAccount) {
+    String name = chartAccount + "-node-" + node;
+    if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+      throw new PluginException(
+          "error: --node \""
+              + node
+              + "\" cannot name the agent's ServiceAccount "
+              + chartAccount
+              + "-node-NODE: that must be a DNS subdomain of at most 253 characters (lowercase"
+              + " letters, digits, '-' and '.', starting and ending with a letter or digit). Write"
+              + " the node's name as its BatchNode is named, e.g. ws-7.");
+    }
+    return name;
+  }
+
+  /** The chart's account's labels; refused with how to install when the chart is not there. */
+  private JsonNode requireAccount(KubernetesClient client, String account) {
+    ServerAnswer found = send(client, accountPath(account), null);
     if (found.code() == 404) {
       throw new PluginException(
           "error: the ServiceAccount "
@@ -197,12 +226,34 @@ final class KubeconfigCommand implements Callable<Integer> {
               + " octomy-system, or kubectl apply -k manifests/; docs/deployment.md), or name"
               + " where it is with -n and --release.");
     }
+    if (found.code() != 200) {
+      throw new PluginException(
+          "error: cannot read the ServiceAccount "
+              + namespace
+              + "/"
+              + account
+              + " ("
+              + found.body().path("message").asText("code " + found.code())
+              + "): it needs get on serviceaccounts there, as a cluster administrator has.");
+    }
+    return found.body().path("metadata").path("labels");
+  }
+
+  private String accountPath(String account) {
+    return "/api/v1/namespaces/"
+        + PathSegments.namespace(namespace)
+        + "/serviceaccounts/"
+        + PathSegments.encode(account);
+  }
+
+  /** A token from the TokenRequest API, as kubectl create token asks for one. */
+  private MintedToken mint(KubernetesClient client, String account, Duration valid) {
     String request =
         "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenRequest\","
             + "\"spec\":{\"expirationSeconds\":"
             + valid.toSeconds()
             + "}}";
-    ServerAnswer minted = found.code() == 200 ? send(client, path + "/token", request) : found;
+    ServerAnswer minted = send(client, accountPath(account) + "/token", request);
     if (minted.code() != 201 && minted.code() != 200) {
       throw new PluginException(
           "error: cannot mint a token for "
@@ -221,9 +272,9 @@ final class KubeconfigCommand implements Callable<Integer> {
 
   private record MintedToken(String token, String expires) {}
 
-  private record ServerAnswer(int code, JsonNode body) {}
+  record ServerAnswer(int code, JsonNode body) {}
 
-  private static ServerAnswer send(KubernetesClient client, String path, String postBody) {
+  static ServerAnswer send(KubernetesClient client, String path, String postBody) {
     String base = client.getConfiguration().getMasterUrl().replaceAll("/$", "");
     HttpRequest.Builder b =
         client
@@ -257,7 +308,7 @@ final class KubeconfigCommand implements Callable<Integer> {
   }
 
   private String kubeconfigText(Config config, String account, String token) throws IOException {
-    String name = namespace + "-" + account + (node == null ? "" : "-" + node);
+    String name = namespace + "-" + account;
     String tls;
     if (config.getCaCertData() != null && !config.getCaCertData().isBlank()) {
       tls = "certificate-authority-data: " + config.getCaCertData().strip();

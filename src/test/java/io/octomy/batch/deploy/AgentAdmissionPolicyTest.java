@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cel.common.types.SimpleType;
 import dev.cel.compiler.CelCompiler;
 import dev.cel.compiler.CelCompilerFactory;
+import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeFactory;
@@ -31,8 +32,11 @@ class AgentAdmissionPolicyTest {
           .addVar("oldObject", SimpleType.DYN)
           .addVar("variables", SimpleType.DYN)
           .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+          // Kubernetes' CEL has the strings extension (substring).
+          .addLibraries(CelExtensions.strings())
           .build();
-  private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().build();
+  private static final CelRuntime RUNTIME =
+      CelRuntimeFactory.standardCelRuntimeBuilder().addLibraries(CelExtensions.strings()).build();
 
   private static final Map<String, List<String>> ON_WS7 = Map.of(NODE_CLAIM, List.of("ws-7"));
 
@@ -76,6 +80,32 @@ class AgentAdmissionPolicyTest {
     // A token without the claim (older API servers, tokens not bound to a pod) is refused.
     assertThat(refusal(AGENT, Map.of(), "UPDATE", "batchnodes", node("ws-7"), node("ws-7")))
         .isNotNull();
+  }
+
+  @Test
+  void aWorkstationsAccountMayWriteOnlyTheNodeItsNameEndsWith() throws Exception {
+    String ws7 = AGENT + "-node-ws-7";
+    assertThat(applies(ws7)).isTrue();
+    assertThat(refusal(ws7, Map.of(), "UPDATE", "batchnodes", node("ws-7"), node("ws-7"))).isNull();
+    assertThat(refusal(ws7, Map.of(), "CREATE", "batchnodes", null, node("ws-7"))).isNull();
+    assertThat(refusal(ws7, Map.of(), "UPDATE", "batchnodes", node("ws-3"), node("ws-3")))
+        .isEqualTo("an agent may write only the BatchNode of its own node, not ws-3");
+    assertThat(refusal(ws7, Map.of(), "CREATE", "batchnodes", null, node("ws-7.lab")))
+        .isEqualTo("an agent may write only the BatchNode of its own node, not ws-7.lab");
+    // The account's name decides, not a node claim its token might carry.
+    assertThat(
+            refusal(
+                ws7,
+                Map.of(NODE_CLAIM, List.of("ws-3")),
+                "UPDATE",
+                "batchnodes",
+                node("ws-3"),
+                node("ws-3")))
+        .isEqualTo("an agent may write only the BatchNode of its own node, not ws-3");
+    assertThat(refusal(ws7, Map.of(), "UPDATE", "batchjobs", job("ws-3"), job("ws-3")))
+        .isEqualTo("an agent may write only the BatchJobs on its own node, not team-a/solve-1");
+    assertThat(refusal(ws7, Map.of(), "UPDATE", "batchjobs", job("ws-7"), job("ws-7"))).isNull();
+    assertThat(applies("system:serviceaccount:other:octomy-batch-agent-node-ws-7")).isFalse();
   }
 
   @Test
@@ -124,6 +154,16 @@ class AgentAdmissionPolicyTest {
     assertThat(eval(valid, podRequest(controller, "octomy-system", "octomy-batch-agent")))
         .isEqualTo(false);
     assertThat(eval(valid, podRequest(controller, "octomy-system", "default"))).isEqualTo(true);
+    assertThat(eval(valid, podRequest(controller, "octomy-system", "octomy-batch-agent-node-ws-7")))
+        .as("a workstation agent's account")
+        .isEqualTo(false);
+    assertThat(
+            eval(
+                valid,
+                Map.of(
+                    "object",
+                    Map.of("spec", Map.of("serviceAccount", "octomy-batch-agent-node-ws-7")))))
+        .isEqualTo(false);
     assertThat(
             eval(
                 valid,

@@ -105,6 +105,24 @@ class PluginBadInputTest {
   }
 
   @Test
+  void anAgentsKubeconfigNeedsANodeThatCanNameItsAccount() throws IOException {
+    Run none = run("kubeconfig", "--for", "agent");
+    assertThat(none.code()).isEqualTo(1);
+    assertThat(none.err())
+        .contains("--for agent needs --node NODE, the name of the agent's BatchNode");
+    for (String bad : List.of("WS_7", "ws-7-", "w".repeat(240))) {
+      Run r = run("kubeconfig", "--for", "agent", "--node", bad);
+      assertThat(r.code()).as(bad).isEqualTo(1);
+      assertThat(r.err())
+          .as(bad)
+          .contains(
+              "cannot name the agent's ServiceAccount octomy-batch-agent-node-NODE: that must be a"
+                  + " DNS subdomain of at most 253 characters");
+    }
+    assertThat(requests).isEmpty();
+  }
+
+  @Test
   void anUnexpectedFailureIsOneLineNotAStackTrace() throws IOException {
     Run r = runWith(dir.resolve("no-such-kubeconfig"), "logs", "job");
     assertThat(r.code()).isEqualTo(1);

@@ -3,7 +3,10 @@ package io.octomy.batch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.marcnuri.helm.Helm;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.nio.file.Files;
@@ -20,8 +23,9 @@ import org.junit.jupiter.api.Test;
  * The path of docs/real-cluster.md, "Controller and agents outside the cluster": the chart
  * installed with its defaults, then {@code kubectl octomy kubeconfig --for controller|agent} writes
  * the kubeconfigs, and a controller and a Process agent started with them (nothing else) decide and
- * run a first job. Before the install the command refuses with a sentence naming how to install. On
- * a control plane of its own, as a newcomer's.
+ * run a first job, the chart's own-node policy on (its default): the agent's account, one of its
+ * own per node, may write its BatchNode and is refused another's. Before the install the command
+ * refuses with a sentence naming how to install. On a control plane of its own, as a newcomer's.
  */
 class OutOfClusterKubeconfigE2E {
 
@@ -90,7 +94,34 @@ class OutOfClusterKubeconfigE2E {
             "-o",
             agentConfig.toString());
     assertThat(agentWritten.exitCode()).as(agentWritten.all()).isZero();
-    assertThat(agentWritten.err()).contains("agent --node ws-1");
+    assertThat(agentWritten.err())
+        .contains("ServiceAccount octomy-system/octomy-batch-agent-node-ws-1")
+        .contains("agent --node ws-1");
+    KubectlRun.Result writtenAgain =
+        kubectl.run(
+            "octomy",
+            "kubeconfig",
+            "--for",
+            "agent",
+            "--node",
+            "ws-1",
+            "-o",
+            agentConfig.toString());
+    assertThat(writtenAgain.exitCode()).as("the account exists: a new token").isZero();
+    assertThat(
+            cluster
+                .admin()
+                .serviceAccounts()
+                .inNamespace("octomy-system")
+                .withName("octomy-batch-agent-node-ws-1")
+                .get()
+                .getMetadata()
+                .getLabels())
+        .containsEntry("app.kubernetes.io/instance", "octomy-batch")
+        .containsEntry("app.kubernetes.io/component", "agent");
+    KubectlRun asAgent = new KubectlRun(agentConfig, dir.resolve("home-a"));
+    assertThat(asAgent.run("auth", "whoami", "-o", "jsonpath={.status.userInfo.username}").out())
+        .isEqualTo("system:serviceaccount:octomy-system:octomy-batch-agent-node-ws-1");
 
     KubectlRun asController = new KubectlRun(controllerConfig, dir.resolve("home-c"));
     assertThat(
@@ -137,6 +168,16 @@ class OutOfClusterKubeconfigE2E {
             assertThat(j.getStatus().getPhase()).isEqualTo(JobPhase.Succeeded);
             assertThat(j.getStatus().getNode()).isEqualTo("ws-1");
           });
+
+      BatchNode other = new BatchNode();
+      other.setMetadata(new ObjectMetaBuilder().withName("ws-2").build());
+      other.setSpec(cluster.admin().resources(BatchNode.class).withName("ws-1").get().getSpec());
+      KubectlRun.Result otherNode =
+          asAgent.runWithInput(Serialization.asYaml(other), "create", "-f", "-");
+      assertThat(otherNode.exitCode()).as(otherNode.all()).isNotZero();
+      assertThat(otherNode.err())
+          .contains("an agent may write only the BatchNode of its own node, not ws-2");
+      assertThat(cluster.admin().resources(BatchNode.class).withName("ws-2").get()).isNull();
     }
   }
 }
