@@ -12,6 +12,7 @@ import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -26,8 +27,10 @@ import org.junit.jupiter.api.Test;
  * An uninstall finishes with jobs waiting and running: {@code kubectl delete -k manifests/}, and
  * {@code helm uninstall} followed by {@code kubectl delete bj --all}, each within 60 s, with no
  * object left Terminating. The controller and a Process agent run as processes with tokens of the
- * product's own ServiceAccounts, so an uninstall takes their credentials away as it would in a Pod.
- * On a control plane of its own: it deletes what the other tests of the tier share.
+ * product's own ServiceAccounts (the agent's its node's own, written by {@code kubectl octomy
+ * kubeconfig}, as the agent policy on by default wants), so an uninstall takes their credentials
+ * away as it would in a Pod. On a control plane of its own: it deletes what the other tests of the
+ * tier share.
  */
 class UninstallE2E {
 
@@ -241,6 +244,24 @@ class UninstallE2E {
     ProductProcess agent = null;
     try {
       controller.awaitLine("octomy-batch controller watching", Duration.ofSeconds(90));
+      Path agentConfig = dir.resolve("agent.kubeconfig");
+      Path plugins = Files.createDirectories(dir.resolve("plugins"));
+      Files.copy(
+          Path.of("target", "kubectl-octomy"),
+          plugins.resolve("kubectl-octomy"),
+          StandardCopyOption.REPLACE_EXISTING);
+      KubectlRun.Result written =
+          new KubectlRun(cluster.kubeconfig(), dir.resolve("home"), plugins)
+              .run(
+                  "octomy",
+                  "kubeconfig",
+                  "--for",
+                  "agent",
+                  "--node",
+                  run + "-node",
+                  "-o",
+                  agentConfig.toString());
+      assertThat(written.exitCode()).as(written.all()).isZero();
       agent =
           ProductProcess.start(
               dir.resolve("agent.log"),
@@ -253,7 +274,7 @@ class UninstallE2E {
               "--capacity",
               CPU + "=1000",
               "--kubeconfig",
-              kubeconfig(dir, "octomy-batch-agent").toString(),
+              agentConfig.toString(),
               "--state-dir",
               Files.createDirectories(dir.resolve("agent-state")).toString(),
               "--policy",
