@@ -105,6 +105,11 @@ class UserActionsPropertiesTest {
   private final Set<String> orphaned = new HashSet<>();
   private boolean heldWhileDeleting;
 
+  /** Passes run so far, and per job uid the pass of its latest admission. */
+  private int passes;
+
+  private final Map<String, Integer> admittedInPass = new HashMap<>();
+
   /** Per node, uid to what its stand-in agent reports for the processes it started. */
   private final Map<String, Map<String, NodeJob>> processes = new HashMap<>();
 
@@ -154,6 +159,26 @@ class UserActionsPropertiesTest {
     assertThat(h.cluster.job("j4").getStatus().getNode()).isEqualTo("n2");
   }
 
+  /**
+   * Seed 2120697592463513333, shrunk: j0 and j1 are n2's own work (ownMode Interactive, 1000 of
+   * 2000), j2 another's (mode Drone, 2000). Decided in that order all three fit, whichever order
+   * their writes land in; a fourth own job would not.
+   */
+  @Example
+  void ownWorkAndOthersWorkAdmittedInOnePassFitEachInTheirOwnOffer() {
+    run(
+        List.of(
+            new Create(0, 500, true, false, true, true),
+            new ChangeMode(2, NodeMode.Interactive, true),
+            new Create(1, 500, true, false, false, true),
+            new Create(2, 500, true, true, false, false),
+            new Pass(),
+            new Create(3, 500, true, false, false, true),
+            new Pass()));
+    assertThat(h.cluster.job("j2").getStatus().getNode()).isEqualTo("n2");
+    assertThat(h.cluster.job("j3").getStatus().getNode()).isNotEqualTo("n2");
+  }
+
   private void run(List<Step> script) {
     h = new AdmissionLoopTest.Harness();
     violations.clear();
@@ -162,6 +187,8 @@ class UserActionsPropertiesTest {
     orphaned.clear();
     processes.clear();
     heldWhileDeleting = false;
+    passes = 0;
+    admittedInPass.clear();
     h.cluster.onAdmission(this::checkAdmission);
     for (String n : NODES) {
       h.cluster.add(h.readyNode(n, CAPACITY.get(n), FIRST_EXECUTOR.get(n)));
@@ -281,6 +308,7 @@ class UserActionsPropertiesTest {
     } else if (step instanceof CacheCatchesUpBut s) {
       c.syncAllBut(jobName(s.job()));
     } else if (step instanceof Pass s) {
+      passes++;
       h.pass();
     }
   }
@@ -396,13 +424,22 @@ class UserActionsPropertiesTest {
       return;
     }
     String node = rec.getNode();
-    long offer = MODES.offer(rec.getMode(), CPU, CAPACITY.get(node));
-    long held = 0;
+    admittedInPass.put(admitted.getMetadata().getUid(), passes);
+    // The jobs holding a place on the node now, this one included, each with the offer of the mode
+    // recorded for its admission and the pass that admitted it.
+    Map<String, Long> heldCpu = new HashMap<>();
+    Map<String, Long> offers = new HashMap<>();
+    Map<String, Integer> pass = new HashMap<>();
     for (BatchJob j : all) {
       BatchJob current =
           j.getMetadata().getUid().equals(admitted.getMetadata().getUid()) ? admitted : j;
       if (holds(current) && node.equals(current.getStatus().getNode())) {
-        held += requested(current);
+        AdmissionRecord r = current.getStatus().getAdmission();
+        String name = current.getMetadata().getName();
+        heldCpu.put(name, requested(current));
+        offers.put(
+            name, r == null ? Long.MIN_VALUE : MODES.offer(r.getMode(), CPU, CAPACITY.get(node)));
+        pass.put(name, admittedInPass.getOrDefault(current.getMetadata().getUid(), -1));
       }
     }
     // Work that still runs there counts too, whether or not its job still holds a place: a
@@ -415,25 +452,50 @@ class UserActionsPropertiesTest {
       }
     }
     counted.add(admitted.getMetadata().getUid());
+    long running = 0;
     for (NodeJob run : processes.getOrDefault(node, Map.of()).values()) {
       if (run.getPhase() == JobPhase.Running
           && !counted.contains(run.getUid())
           && !orphaned.contains(run.getUid())) {
-        held += startedCpu.getOrDefault(run.getUid(), 0L);
+        running += startedCpu.getOrDefault(run.getUid(), 0L);
       }
     }
-    if (held > offer) {
-      violations.add(
-          "admitting "
-              + admitted.getMetadata().getName()
-              + " on "
-              + node
-              + " ("
-              + rec.getMode()
-              + ") makes "
-              + held
-              + " held against an offer of "
-              + offer);
+    // The rule is sequential (allocated + request <= the offer of this job's mode) and one pass's
+    // admission writes land in any order, so what must hold is that some order of deciding
+    // satisfies it: earlier passes first, and within a pass the order by offer, smallest first,
+    // the most forgiving one. So for each job holding a place: the runs above, the jobs of earlier
+    // passes and those of its own pass whose offer is at most its own fit in its offer.
+    for (Map.Entry<String, Long> holder : offers.entrySet()) {
+      long offer = holder.getValue();
+      int itsPass = pass.get(holder.getKey());
+      if (heldCpu.get(holder.getKey()) == 0 || offer == Long.MIN_VALUE) {
+        continue;
+      }
+      long held = running;
+      for (Map.Entry<String, Long> other : offers.entrySet()) {
+        int otherPass = pass.get(other.getKey());
+        if (otherPass < itsPass || (otherPass == itsPass && other.getValue() <= offer)) {
+          held += heldCpu.get(other.getKey());
+        }
+      }
+      if (held > offer) {
+        violations.add(
+            "admitting "
+                + admitted.getMetadata().getName()
+                + " on "
+                + node
+                + " makes "
+                + held
+                + " held by the jobs whose offer is at most "
+                + holder.getKey()
+                + "'s, against its offer of "
+                + offer
+                + " (its mode: "
+                + rec.getMode()
+                + " for "
+                + admitted.getMetadata().getName()
+                + ")");
+      }
     }
   }
 
