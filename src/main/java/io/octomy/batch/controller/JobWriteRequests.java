@@ -78,21 +78,7 @@ public final class JobWriteRequests {
             builder ->
                 builder.put(
                     "application/json", client.getKubernetesSerialization().asJson(update)));
-    if (answer == null) {
-      return Result.FAILED;
-    }
-    int code = answer.code();
-    if (HttpResponse.isSuccessful(code)) {
-      return Result.WRITTEN;
-    }
-    if (code == 409) {
-      return Result.CONFLICT;
-    }
-    if (code == 404) {
-      return Result.GONE;
-    }
-    logRefusal("status write", update, answer);
-    return Result.FAILED;
+    return result("status write", update, answer);
   }
 
   /**
@@ -106,21 +92,7 @@ public final class JobWriteRequests {
     options.put("propagationPolicy", "Background");
     HttpResponse<byte[]> answer =
         send(job, "", builder -> builder.delete("application/json", options.toString()));
-    if (answer == null) {
-      return Result.FAILED;
-    }
-    int code = answer.code();
-    if (HttpResponse.isSuccessful(code)) {
-      return Result.WRITTEN;
-    }
-    if (code == 409) {
-      return Result.CONFLICT;
-    }
-    if (code == 404) {
-      return Result.GONE;
-    }
-    logRefusal("deleting", job, answer);
-    return Result.FAILED;
+    return result("deleting", job, answer);
   }
 
   /** Sends a JSON merge patch of {@code job}'s metadata and reads the version it made. */
@@ -211,6 +183,25 @@ public final class JobWriteRequests {
       LOG.warn("a write to {} got no answer: {}", what(job), cause.toString());
       return null;
     }
+  }
+
+  /** A write's answer as a Result: no answer or a refusal (logged) is FAILED. */
+  private static Result result(String write, BatchJob job, HttpResponse<byte[]> answer) {
+    if (answer == null) {
+      return Result.FAILED;
+    }
+    int code = answer.code();
+    if (HttpResponse.isSuccessful(code)) {
+      return Result.WRITTEN;
+    }
+    if (code == 409) {
+      return Result.CONFLICT;
+    }
+    if (code == 404) {
+      return Result.GONE;
+    }
+    logRefusal(write, job, answer);
+    return Result.FAILED;
   }
 
   private static void logRefusal(String write, BatchJob job, HttpResponse<byte[]> answer) {
