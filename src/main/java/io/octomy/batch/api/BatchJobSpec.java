@@ -34,6 +34,9 @@ public class BatchJobSpec {
 
   public static final int MAX_LOCK_KEY_LENGTH = 253;
 
+  /** The most replicas a gang may ask for: each is named in status.replicaNodes. */
+  public static final int MAX_REPLICAS = 1000;
+
   /** The most retries a job may ask for: each one is kept in {@code status.runs}. */
   public static final int MAX_BACKOFF_LIMIT = 20;
 
@@ -142,6 +145,16 @@ public class BatchJobSpec {
    * item succeeded, Failed once one failed past its retries, and deleting it deletes its items.
    */
   private ArraySpec array;
+
+  /**
+   * Makes this job a gang: replicas copies of its request, placed together in one decision on one
+   * or several nodes or not at all, each started with OCTOMY_REPLICA_INDEX, OCTOMY_REPLICA_COUNT
+   * and OCTOMY_REPLICA_NODES. The job runs when all replicas started, succeeds when all exit 0 and
+   * fails (or retries as a whole) when one fails, stopping the others. Optional; absent means 1.
+   */
+  @Min(1)
+  @Max(MAX_REPLICAS)
+  private Integer replicas;
 
   /**
    * Requests (reserved) and limits (measured against, never enforced) per resource name. The
@@ -258,6 +271,19 @@ public class BatchJobSpec {
 
   public void setTtlSecondsAfterFinished(Integer ttlSecondsAfterFinished) {
     this.ttlSecondsAfterFinished = ttlSecondsAfterFinished;
+  }
+
+  public Integer getReplicas() {
+    return replicas;
+  }
+
+  public void setReplicas(Integer replicas) {
+    this.replicas = replicas;
+  }
+
+  /** How many copies of the request run together: {@code replicas}, or 1 when absent. */
+  public int replicaCount() {
+    return replicas == null ? 1 : replicas;
   }
 
   public ArraySpec getArray() {

@@ -86,6 +86,12 @@ public class BatchJobStatus {
   private ArrayStatus array;
 
   /**
+   * A gang's node per replica, in replica order (status.node is the first); absent on a job of one
+   * replica.
+   */
+  private List<String> replicaNodes;
+
+  /**
    * Admitted, Starving, OverLimit, SpecChangeIgnored, NodeMissing and StopPending, each with
    * reason, message and lastTransitionTime.
    */
@@ -249,6 +255,14 @@ public class BatchJobStatus {
 
   public void setArray(ArrayStatus array) {
     this.array = array;
+  }
+
+  public List<String> getReplicaNodes() {
+    return replicaNodes;
+  }
+
+  public void setReplicaNodes(List<String> replicaNodes) {
+    this.replicaNodes = replicaNodes;
   }
 
   public List<Condition> getConditions() {

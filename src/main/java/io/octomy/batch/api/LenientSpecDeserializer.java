@@ -59,6 +59,10 @@ public class LenientSpecDeserializer extends JsonDeserializer<BatchJobSpec> {
                       spec.setActiveDeadlineSeconds(whole(v, Long.MAX_VALUE));
                   case "nodeSelector" -> spec.setNodeSelector(labels(v));
                   case "array" -> spec.setArray(array(v));
+                  case "replicas" -> {
+                    Long replicas = whole(v, Integer.MAX_VALUE);
+                    spec.setReplicas(replicas == null ? null : replicas.intValue());
+                  }
                   case "ttlSecondsAfterFinished" -> spec.setTtlSecondsAfterFinished(seconds(v));
                   case "resources" ->
                       spec.setResources(v.isNull() ? null : codec.treeToValue(v, Resources.class));

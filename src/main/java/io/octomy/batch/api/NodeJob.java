@@ -35,6 +35,9 @@ public class NodeJob {
   /** The run's number ({@code status.run} of the job); absent means 1. */
   private Integer run;
 
+  /** The gang replica this entry reports (0 to spec.replicas - 1); absent means 0. */
+  private Integer replica;
+
   /** Running, Succeeded or Failed. */
   private JobPhase phase;
 
@@ -64,6 +67,14 @@ public class NodeJob {
    * go to.
    */
   private String output;
+
+  public Integer getReplica() {
+    return replica;
+  }
+
+  public void setReplica(Integer replica) {
+    this.replica = replica;
+  }
 
   public String getOutput() {
     return output;

@@ -43,6 +43,7 @@ public final class SpecValidator {
           "nodeSelector",
           "ttlSecondsAfterFinished",
           "array",
+          "replicas",
           "resources",
           "template");
   private static final Set<String> RESOURCES_FIELDS = Set.of("requests", "limits");
@@ -154,6 +155,13 @@ public final class SpecValidator {
     nodeSelector(spec.get("nodeSelector"), out);
     ttl(spec.get("ttlSecondsAfterFinished"), out);
     array(spec.get("array"), out);
+    wholeInRange(
+        spec.get("replicas"),
+        "spec.replicas",
+        1,
+        BatchJobSpec.MAX_REPLICAS,
+        "the copies that run together, like 4",
+        out);
     resources(spec.get("resources"), out);
     template.accept(out);
     return sentences(out);

@@ -52,6 +52,8 @@ class SpecValidatorTest {
             TEMPLATE + "ttlSecondsAfterFinished: 2147483647"),
         Arguments.of("an array", TEMPLATE + "array: {count: 10000, maxRunning: 10}"),
         Arguments.of("an array of one, no maxRunning", TEMPLATE + "array: {count: 1}"),
+        Arguments.of("a gang of four", TEMPLATE + "replicas: 4"),
+        Arguments.of("the largest gang", TEMPLATE + "replicas: 1000"),
         Arguments.of(
             "the largest quantity, 2^53 - 1",
             TEMPLATE + "resources: {requests: {example.com/x: 9007199254740991}}"));
@@ -222,7 +224,16 @@ class SpecValidatorTest {
         bad(
             "an array as a number",
             TEMPLATE + "array: 5",
-            "spec.array is the number 5; write a" + " mapping like {count: 100, maxRunning: 10}"));
+            "spec.array is the number 5; write a" + " mapping like {count: 100, maxRunning: 10}"),
+        bad(
+            "a gang of none",
+            TEMPLATE + "replicas: 0",
+            "spec.replicas is (the number 0); write a whole number from 1 to 1000"),
+        bad(
+            "a gang past the bound",
+            TEMPLATE + "replicas: 1001",
+            "spec.replicas is (the number 1001); write a whole number from 1 to 1000"),
+        bad("a gang in words", TEMPLATE + "replicas: four", "spec.replicas is 'four'"));
   }
 
   private static Arguments bad(String name, String yaml, String expected) {
