@@ -33,10 +33,12 @@ public class BatchJobStatus {
   private AdmissionRecord admission;
 
   /**
-   * A CamelCase code for the phase or the wait: Admitted, WaitingForDependency, DependencyFailed,
-   * DependencyCycle, WaitingForLock, WaitingForGroup, WaitingForBudget, WaitingForCapacity,
-   * NoNodeFits, HeldForStarvingJob, BestEffortDeferred, InvalidSpec, BackingOff, Succeeded, Failed,
-   * DeadlineExceeded, and on an array job ItemsQueued and ItemsRunning.
+   * A CamelCase code for the phase or the wait. Waiting: Held, BackingOff, WaitingForDependency,
+   * DependencyCycle, WaitingForLock, WaitingForGroup, WaitingForBudget, QueueConflict, QueueCycle,
+   * WaitingForQueueMax, HeldForQueueMinimum, WaitingForCapacity, NoNodeFits, HeldForStarvingJob,
+   * BestEffortDeferred, RunLost (a run lost with its node, retried). Decided: Admitted, and at the
+   * end Succeeded, Failed, DeadlineExceeded, DependencyFailed (Skipped) or InvalidSpec (Rejected).
+   * On an array job: ItemsQueued and ItemsRunning.
    */
   private String reason;
 

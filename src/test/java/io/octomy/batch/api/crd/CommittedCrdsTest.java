@@ -3,6 +3,7 @@ package io.octomy.batch.api.crd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.octomy.batch.admission.Reason;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -36,6 +37,19 @@ class CommittedCrdsTest {
             "crds/%s.yaml differs from the generated CRD; copy target/classes/META-INF/fabric8/%s-v1.yml over it",
             crd, crd)
         .isEqualTo(CrdFiles.generated(crd));
+  }
+
+  /** `kubectl explain bj.status.reason` is where a user looks up a reason the pass gave. */
+  @Test
+  void theReasonFieldNamesEveryReasonThePassGives() {
+    String described =
+        CrdFiles.parse(CrdFiles.generated("batchjobs.batch.octomy.io"))
+            .at(
+                "/spec/versions/0/schema/openAPIV3Schema/properties/status/properties/reason/description")
+            .asText();
+    for (Reason reason : Reason.values()) {
+      assertThat(described).as("status.reason's description").contains(reason.code());
+    }
   }
 
   @Test
