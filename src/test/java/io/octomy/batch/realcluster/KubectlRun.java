@@ -46,16 +46,22 @@ public final class KubectlRun {
     return runWithInput(null, args);
   }
 
+  /**
+   * Starts kubectl for a command that keeps running (such as {@code octomy ui}), its standard
+   * output and error going to {@code log}; the caller stops it.
+   */
+  public Process start(Path log, String... args) throws IOException {
+    Files.createDirectories(home);
+    return command(args)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+        .start();
+  }
+
   /** Runs kubectl with {@code stdin} as its standard input (for {@code -f -}). */
   public Result runWithInput(String stdin, String... args) {
-    List<String> cmd = new ArrayList<>(List.of(binary()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.environment().put("KUBECONFIG", kubeconfig.toString());
-    pb.environment().put("HOME", home.toString());
-    if (plugins != null) {
-      pb.environment().put("PATH", plugins + ":" + pb.environment().getOrDefault("PATH", ""));
-    }
+    ProcessBuilder pb = command(args);
     try {
       Files.createDirectories(home);
       Path out = Files.createTempFile(home, "out", ".txt");
@@ -80,5 +86,17 @@ public final class KubectlRun {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  private ProcessBuilder command(String... args) {
+    List<String> cmd = new ArrayList<>(List.of(binary()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().put("KUBECONFIG", kubeconfig.toString());
+    pb.environment().put("HOME", home.toString());
+    if (plugins != null) {
+      pb.environment().put("PATH", plugins + ":" + pb.environment().getOrDefault("PATH", ""));
+    }
+    return pb;
   }
 }
