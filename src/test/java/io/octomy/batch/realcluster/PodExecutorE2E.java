@@ -19,9 +19,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A Pod-executor node on the real server, without a kubelet: the controller creates one Pod per
- * admitted job, bound to the node and owned by the BatchJob; a stand-in kubelet runs it as far as
- * the API can tell. The agent runs as its own process with a token for the chart's ServiceAccount.
+ * A Pod-executor node on the real server: the controller creates one Pod per admitted job, bound to
+ * the node and owned by the BatchJob; KWOK plays the node's kubelet (the Pod runs, then ends with
+ * the exit code its job's command names). The agent runs as its own process with a token for the
+ * chart's ServiceAccount.
  */
 class PodExecutorE2E {
 
@@ -30,14 +31,15 @@ class PodExecutorE2E {
   private static KubernetesClient admin;
   private static ProductProcess agent;
   private static ProductProcess controller;
-  private static StandInKubelet kubelet;
+  private static KwokKubelet kubelet;
 
   @BeforeAll
   static void deploy() throws Exception {
     product = ProductDeployment.get();
     admin = product.cluster().admin();
     Path policy = product.policyFile();
-    kubelet = new StandInKubelet(admin, NODE);
+    KwokKubelet.node(admin, NODE);
+    kubelet = KwokKubelet.start(product.cluster(), product.dir().resolve("kwok"));
     Path kubeconfig = product.agentKubeconfig("octomy-batch-agent-" + NODE, NODE);
     agent =
         ProductProcess.start(
@@ -83,13 +85,14 @@ class PodExecutorE2E {
     // Its offer would stay in the pool until the heartbeat timeout; the next class must not get it.
     if (admin != null) {
       admin.resources(BatchNode.class).withName(NODE).delete();
+      admin.nodes().withName(NODE).delete();
     }
   }
 
   @Test
   void anAdmittedJobGetsABoundOwnedPodAndSucceedsWithIt() throws Exception {
     String ns = product.cluster().namespace("pods");
-    apply(ns, ClusterModeE2E.job("render", "requests: {example.com/pod-slots: 1}", "exit 0"));
+    apply(ns, job("render", "requests: {example.com/pod-slots: 1}", "exit 0"));
     Eventually.within(90, () -> assertThat(phase(ns, "render")).isEqualTo(JobPhase.Succeeded));
     BatchJob job = admin.resources(BatchJob.class).inNamespace(ns).withName("render").get();
     assertThat(job.getStatus().getNode()).isEqualTo(NODE);
@@ -107,7 +110,7 @@ class PodExecutorE2E {
         .as("limits are never set")
         .isNullOrEmpty();
 
-    apply(ns, ClusterModeE2E.job("crash", "requests: {example.com/pod-slots: 1}", "exit 7"));
+    apply(ns, job("crash", "requests: {example.com/pod-slots: 1}", "exit 7"));
     Eventually.within(90, () -> assertThat(phase(ns, "crash")).isEqualTo(JobPhase.Failed));
     assertThat(
             admin
@@ -132,11 +135,9 @@ class PodExecutorE2E {
   @Test
   void aRunningJobWhosePodIsDeletedFailsAndFreesItsPlace() throws Exception {
     String ns = product.cluster().namespace("pod-deleted");
-    apply(
-        ns,
-        ClusterModeE2E.job("forever-1", "requests: {example.com/pod-slots: 2}", "sleep infinity"));
+    apply(ns, job("forever-1", "requests: {example.com/pod-slots: 2}", "sleep infinity"));
     Eventually.within(90, () -> assertThat(phase(ns, "forever-1")).isEqualTo(JobPhase.Running));
-    apply(ns, ClusterModeE2E.job("next", "requests: {example.com/pod-slots: 2}", "exit 0"));
+    apply(ns, job("next", "requests: {example.com/pod-slots: 2}", "exit 0"));
     Eventually.within(30, () -> assertThat(reason(ns, "next")).isEqualTo("WaitingForCapacity"));
     KubectlRun.Result delete =
         product
@@ -155,7 +156,7 @@ class PodExecutorE2E {
     String ns = product.cluster().namespace("pod-ttl");
     apply(
         ns,
-        ClusterModeE2E.job("short", "requests: {example.com/pod-slots: 1}", "exit 0")
+        job("short", "requests: {example.com/pod-slots: 1}", "exit 0")
             .replace("\n  template:", "\n  ttlSecondsAfterFinished: 5\n  template:"));
     Eventually.within(90, () -> assertThat(phase(ns, "short")).isEqualTo(JobPhase.Succeeded));
     String uid =
@@ -186,9 +187,24 @@ class PodExecutorE2E {
 
     apply(
         ns,
-        ClusterModeE2E.job("after-short", "requests: {example.com/pod-slots: 1}", "exit 0")
+        job("after-short", "requests: {example.com/pod-slots: 1}", "exit 0")
             .replace("\n  template:", "\n  after: [short]\n  template:"));
     Eventually.within(90, () -> assertThat(phase(ns, "after-short")).isEqualTo(JobPhase.Succeeded));
+  }
+
+  /**
+   * A job whose Pod KWOK ends with the exit code its command names ({@code exit N}); a command
+   * without one keeps running.
+   */
+  private static String job(String name, String requests, String command) {
+    String yaml = ClusterModeE2E.job(name, requests, command);
+    if (!command.matches(".*exit \\d+.*")) {
+      return yaml;
+    }
+    String exit = command.replaceAll(".*exit (\\d+).*", "$1");
+    return yaml.replace(
+        "template: {spec:",
+        "template: {metadata: {labels: {" + KwokKubelet.EXIT_LABEL + ": '" + exit + "'}}, spec:");
   }
 
   private static Pod jobPod(String ns, String job) {
