@@ -76,6 +76,9 @@ public final class AdmissionPass {
   private final Reservations reservations;
   private final QueueTree queueTree;
 
+  /** The labels each queue's jobs must find on a node; null while the snapshot has no queue. */
+  private final QueueSelectors queueSelectors;
+
   /** What each queue holds against its max; null while the snapshot has no queue. */
   private final QueueLedger queueLedger;
 
@@ -123,6 +126,7 @@ public final class AdmissionPass {
     this.reservations = new Reservations(policy, resources, scopes);
     this.queueTree = new QueueTree(snapshot.queues());
     this.queueLedger = queueTree.active() ? new QueueLedger(queueTree, resources) : null;
+    this.queueSelectors = queueTree.active() ? new QueueSelectors(queueTree) : null;
     if (queueLedger != null) {
       reservations.countQueues(queueLedger);
     }
@@ -276,7 +280,11 @@ public final class AdmissionPass {
                 && Priorities.starving(policy.priority(), job.queuedAt, snapshot.now());
         job.deferrable = job.serviceClass == ServiceClass.BestEffort && !job.starving;
         job.origin = pool.indexOf(reading.origin);
-        job.selectable = pool.selectable(reading.nodeSelector);
+        job.placement =
+            queueSelectors == null
+                ? QueueSelectors.ofJob(reading.nodeSelector)
+                : queueSelectors.of(reading.nodeSelector, job.queue);
+        job.selectable = pool.selectable(job.placement);
         invalid[index] = !job.problems.isEmpty();
         queued.add(job);
       } else if (phase.holdsReservation()) {

@@ -50,10 +50,15 @@ final class CapacityMessages {
           + duration(heartbeatTimeout)
           + " old).";
     }
+    if (job.placement.conflict() != null) {
+      return "no node fits: " + job.placement.conflict() + ".";
+    }
     if (job.selectable != null && pool.selectedReadyCount(job) == 0) {
       return "no node fits: no ready node has the labels "
           + selectorWords(job, ", ")
-          + " that spec.nodeSelector asks for; label a node with kubectl label bn NODE "
+          + " that "
+          + job.placement.source()
+          + " asks for; label a node with kubectl label bn NODE "
           + selectorWords(job, " ")
           + ", or change the selector.";
     }
@@ -162,7 +167,7 @@ final class CapacityMessages {
   private static String withLabels(PreparedJob job) {
     return job.selectable == null
         ? ""
-        : " with the labels " + selectorWords(job, ", ") + " (spec.nodeSelector)";
+        : " with the labels " + selectorWords(job, ", ") + " (" + job.placement.source() + ")";
   }
 
   private static String suchNode(PreparedJob job) {
@@ -172,7 +177,7 @@ final class CapacityMessages {
   /** The selector's pairs as label=value, by label, joined with {@code separator}. */
   static String selectorWords(PreparedJob job, String separator) {
     List<String> pairs = new ArrayList<>();
-    job.reading.nodeSelector.forEach((label, value) -> pairs.add(label + "=" + value));
+    job.placement.selector().forEach((label, value) -> pairs.add(label + "=" + value));
     return String.join(separator, pairs);
   }
 

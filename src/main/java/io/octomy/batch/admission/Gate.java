@@ -4,8 +4,11 @@ import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * One check a Queued job fails at its turn in a pass, with the numbers behind it. A {@link
@@ -176,12 +179,23 @@ public sealed interface Gate {
    * @param selectedNodes ready nodes whose labels match the job's nodeSelector (all ready nodes
    *     without one)
    * @param eligibleNodes ready nodes it selects whose mode for this job is not Off
+   * @param labels the labels its node must carry, by label: its spec.nodeSelector and its queues'
+   * @param labelsAskedBy who asks for them, e.g. "spec.nodeSelector and queue gpu's nodeSelector"
+   * @param labelConflict the sentence of a label asked for with two values; null when none
    */
   record Capacity(
-      boolean everHolds, int readyNodes, int selectedNodes, int eligibleNodes, List<NodeRoom> nodes)
+      boolean everHolds,
+      int readyNodes,
+      int selectedNodes,
+      int eligibleNodes,
+      List<NodeRoom> nodes,
+      Map<String, String> labels,
+      String labelsAskedBy,
+      String labelConflict)
       implements Gate {
     public Capacity {
       nodes = List.copyOf(nodes);
+      labels = labels == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(labels));
     }
 
     @Override

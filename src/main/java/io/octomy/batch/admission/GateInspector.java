@@ -168,7 +168,10 @@ final class GateInspector {
         pool.readyCount(),
         pool.selectedReadyCount(job),
         eligible,
-        candidates(job, everHolds));
+        candidates(job, everHolds),
+        job.placement.selector(),
+        job.placement.source(),
+        job.placement.conflict());
   }
 
   private Gate deferred(PreparedJob job) {

@@ -65,6 +65,9 @@ final class NodePool {
    */
   private final Map<Map<String, String>, boolean[]> selections = new HashMap<>();
 
+  /** No node: what two disagreeing selectors select. Shared, not to be changed. */
+  private final boolean[] nowhere;
+
   /** Per node: {@link #version} when its allocation last changed; for the memo of soonest. */
   private final long[] nodeVersion;
 
@@ -86,6 +89,7 @@ final class NodePool {
     int n = nodes.length;
     indexByName = new HashMap<>(n * 2);
     ready = new boolean[n];
+    nowhere = new boolean[n];
     othersOffer = new long[n * r];
     ownOffer = new long[n * r];
     allocated = new long[n * r];
@@ -279,6 +283,17 @@ final class NodePool {
           }
           return match;
         });
+  }
+
+  /**
+   * Per node index, whether a job whose labels are asked for as {@code placement} may use it:
+   * nowhere when two selectors disagree, else as {@link #selectable(Map)}.
+   */
+  boolean[] selectable(QueueSelectors.PlacementLabels placement) {
+    if (placement.conflict() != null) {
+      return nowhere;
+    }
+    return selectable(placement.selector());
   }
 
   /** How many ready nodes the job's nodeSelector lets it use, whatever their mode. */

@@ -68,10 +68,14 @@ final class PreparedJob {
   boolean knownUnplaceable;
 
   /**
-   * Per node index, whether the job's {@code spec.nodeSelector} matches the node's labels; null
-   * when it has no selector (every node). Set with the origin, for Queued jobs.
+   * Per node index, whether the node's labels hold every pair of {@link #placement} (the job's
+   * {@code spec.nodeSelector} and its queues'); null when nothing is asked (every node). Set with
+   * the origin, for Queued jobs.
    */
   boolean[] selectable;
+
+  /** The labels its node must carry, and whose; set with {@link #selectable}. */
+  QueueSelectors.PlacementLabels placement = QueueSelectors.ANYWHERE;
 
   /** Index of the origin node in the node pool, or -1. */
   int origin = -1;

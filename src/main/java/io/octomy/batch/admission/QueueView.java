@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param namespaces the namespaces it holds: those it lists and those its selector matches
  * @param pastUsage resource name to what its subtree ran: request x seconds, each second weighed by
  *     how long ago it was (halved every {@code usageHalfLife}), up to the snapshot's now
+ * @param nodeSelector labels a node must carry for its jobs (and its children's) to be placed
+ *     there, added to each job's own nodeSelector; empty for every node
  */
 public record QueueView(
     String name,
@@ -24,7 +26,8 @@ public record QueueView(
     Map<String, Long> min,
     Map<String, Long> max,
     List<String> namespaces,
-    Map<String, Long> pastUsage) {
+    Map<String, Long> pastUsage,
+    Map<String, String> nodeSelector) {
 
   public QueueView {
     Objects.requireNonNull(name, "name");
@@ -33,6 +36,19 @@ public record QueueView(
     max = max == null ? Map.of() : Map.copyOf(max);
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
     pastUsage = pastUsage == null ? Map.of() : Map.copyOf(pastUsage);
+    nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+  }
+
+  /** A queue whose jobs may run on any node. */
+  public QueueView(
+      String name,
+      String parent,
+      long weight,
+      Map<String, Long> min,
+      Map<String, Long> max,
+      List<String> namespaces,
+      Map<String, Long> pastUsage) {
+    this(name, parent, weight, min, max, namespaces, pastUsage, Map.of());
   }
 
   /** A queue with no past usage. */
@@ -43,6 +59,6 @@ public record QueueView(
       Map<String, Long> min,
       Map<String, Long> max,
       List<String> namespaces) {
-    this(name, parent, weight, min, max, namespaces, Map.of());
+    this(name, parent, weight, min, max, namespaces, Map.of(), Map.of());
   }
 }

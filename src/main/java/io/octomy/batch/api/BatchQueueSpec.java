@@ -8,6 +8,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.octomy.batch.vocabulary.LabelRules;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +88,20 @@ public class BatchQueueSpec {
   @JsonDeserialize(using = QuantityMapDeserializer.class)
   private Map<String, Long> min;
 
+  /**
+   * Labels a BatchNode must carry (every pair) for this queue's jobs, and its children's, to be
+   * placed there, like pool: gpu: the nodes of a partition. Added to each job's own
+   * spec.nodeSelector; optional, without it the queue's jobs may run on any node.
+   */
+  @Size(max = LabelRules.MAX_SELECTOR_PAIRS)
+  @ValidationRule(
+      value = LabelRules.CEL_SELECTOR,
+      message =
+          "nodeSelector maps label keys (an optional DNS prefix and '/', then at most 63 letters,"
+              + " digits, '-', '_' and '.') to values of at most 63 such characters, like"
+              + " {pool: gpu}")
+  private Map<String, @Size(max = LabelRules.MAX_NAME_LENGTH) String> nodeSelector;
+
   /** The weight in force: the CRD's default for a spec that has none, and never below 1. */
   public static long weightOf(BatchQueueSpec spec) {
     return spec == null || spec.weight == null ? DEFAULT_WEIGHT : Math.max(1, spec.weight);
@@ -130,6 +145,14 @@ public class BatchQueueSpec {
 
   public void setMax(Map<String, Long> max) {
     this.max = max;
+  }
+
+  public Map<String, String> getNodeSelector() {
+    return nodeSelector;
+  }
+
+  public void setNodeSelector(Map<String, String> nodeSelector) {
+    this.nodeSelector = nodeSelector;
   }
 
   public Map<String, Long> getMin() {

@@ -56,7 +56,8 @@ final class QueueViews {
               spec.getMin(),
               spec.getMax(),
               List.copyOf(held),
-              pastUsage.getOrDefault(queue.getMetadata().getName(), Map.of())));
+              pastUsage.getOrDefault(queue.getMetadata().getName(), Map.of()),
+              spec.getNodeSelector()));
     }
     return views;
   }

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The capacity blockers of {@link Remedies}: per candidate node what is free and what is short,
@@ -109,22 +108,33 @@ final class CapacityRemedies {
               + " reports, or do what the condition's message says, such as matching"
               + " spec.executor to the agent's.");
     }
-    if (g.selectedNodes() == 0) {
-      String labels = labels(job, ", ");
+    if (g.labelConflict() != null) {
       return new Blocker(
           reason,
-          "no ready node has the labels " + labels + " that spec.nodeSelector asks for.",
+          g.labelConflict() + ".",
+          "Until they agree no node can run it; kubectl get bq -o yaml shows each queue's"
+              + " nodeSelector.");
+    }
+    if (g.selectedNodes() == 0) {
+      String labels = labels(g, ", ");
+      return new Blocker(
+          reason,
+          "no ready node has the labels " + labels + " that " + g.labelsAskedBy() + " asks for.",
           "Label a node that may run it with kubectl label bn NODE "
-              + labels(job, " ")
-              + ", or change spec.nodeSelector; kubectl get bn --show-labels lists the nodes' labels.");
+              + labels(g, " ")
+              + ", or change "
+              + (g.labelsAskedBy().startsWith("spec.nodeSelector")
+                  ? "spec.nodeSelector"
+                  : "the selector")
+              + "; kubectl get bn --show-labels lists the nodes' labels.");
     }
     if (g.eligibleNodes() == 0) {
       return new Blocker(
           reason,
           "every ready node"
-              + (job.nodeSelector().isEmpty()
+              + (g.labels().isEmpty()
                   ? ""
-                  : " with the labels " + labels(job, ", ") + " (spec.nodeSelector)")
+                  : " with the labels " + labels(g, ", ") + " (" + g.labelsAskedBy() + ")")
               + " is in mode Off for this job.",
           "Set a node's mode (its ownMode, for its own work) to Interactive, Background or Drone.");
     }
@@ -189,10 +199,10 @@ final class CapacityRemedies {
         String.join(" ", remedies));
   }
 
-  /** The job's nodeSelector as label=value pairs by label, joined with {@code separator}. */
-  private static String labels(JobView job, String separator) {
+  /** The labels asked for as label=value pairs by label, joined with {@code separator}. */
+  private static String labels(Gate.Capacity g, String separator) {
     List<String> pairs = new ArrayList<>();
-    new TreeMap<>(job.nodeSelector()).forEach((k, v) -> pairs.add(k + "=" + v));
+    g.labels().forEach((k, v) -> pairs.add(k + "=" + v));
     return String.join(separator, pairs);
   }
 

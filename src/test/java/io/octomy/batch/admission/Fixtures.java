@@ -47,6 +47,7 @@ final class Fixtures {
 
   /** Builds one {@link QueueView}: weight 1, no parent, no caps, no namespaces. */
   static final class QueueBuilder {
+    private final Map<String, String> nodeSelector = new LinkedHashMap<>();
     private final String name;
     private String parent;
     private long weight = 1;
@@ -90,8 +91,14 @@ final class Fixtures {
       return this;
     }
 
+    /** A label its jobs' nodes must carry. */
+    QueueBuilder nodeSelector(String label, String value) {
+      nodeSelector.put(label, value);
+      return this;
+    }
+
     QueueView build() {
-      return new QueueView(name, parent, weight, min, max, namespaces, pastUsage);
+      return new QueueView(name, parent, weight, min, max, namespaces, pastUsage, nodeSelector);
     }
   }
 

@@ -398,6 +398,49 @@ class WhyTest {
                 "Label a node that may run it with kubectl label bn NODE disk=ssd, or change"
                     + " spec.nodeSelector; kubectl get bn --show-labels lists the nodes' labels.")),
         scenario(
+            "a queue's nodeSelector no ready node's labels match names the queue",
+            base()
+                .queue(
+                    new QueueView(
+                        "gpu",
+                        null,
+                        1,
+                        Map.of(),
+                        Map.of(),
+                        List.of(NS),
+                        Map.of(),
+                        Map.of("pool", "gpu")))
+                .with(job("trainer").requests(CPU, 1000)),
+            "trainer",
+            Gate.Capacity.class,
+            blocker(
+                "NoNodeFits",
+                "no ready node has the labels pool=gpu that queue gpu's nodeSelector asks for.",
+                "Label a node that may run it with kubectl label bn NODE pool=gpu, or change the"
+                    + " selector; kubectl get bn --show-labels lists the nodes' labels.")),
+        scenario(
+            "a job's nodeSelector at odds with its queue's",
+            base()
+                .queue(
+                    new QueueView(
+                        "gpu",
+                        null,
+                        1,
+                        Map.of(),
+                        Map.of(),
+                        List.of(NS),
+                        Map.of(),
+                        Map.of("pool", "gpu")))
+                .with(job("odd").requests(CPU, 1000).nodeSelector("pool", "cpu")),
+            "odd",
+            Gate.Capacity.class,
+            blocker(
+                "NoNodeFits",
+                "spec.nodeSelector asks for pool=cpu, and queue gpu's nodeSelector for pool=gpu;"
+                    + " drop that label from the job, or submit it where another queue holds it.",
+                "Until they agree no node can run it; kubectl get bq -o yaml shows each queue's"
+                    + " nodeSelector.")),
+        scenario(
             "capacity in use on the only node",
             base()
                 .with(
