@@ -22,9 +22,10 @@ import java.util.regex.Pattern;
 /**
  * The page's way to the API server: a GET on {@code /api/...} or {@code /apis/...} is sent on with
  * the kubeconfig's credentials (held by the fabric8 client, never by the page), so the page sees
- * what RBAC lets this user read. Every other method is refused, and so is a watch: the page polls.
- * Only the status, the body and its content type come back; no upstream header does, so no
- * credential or cookie can reach the browser. A slow or huge answer ends in a Status, never a hang.
+ * what RBAC lets this user read, a watch event by event ({@link WatchStream}). Every other method
+ * is refused. Only the status, the body and its content type come back; no upstream header does, so
+ * no credential or cookie can reach the browser. A slow or huge answer ends in a Status, never a
+ * hang.
  */
 final class ApiForwarder {
 
@@ -102,24 +103,19 @@ final class ApiForwarder {
       UiAnswers.status(x, 400, "BadRequest", "write the API path without . or .. segments.");
       return;
     }
-    if (query != null && query.matches("(^|.*&)watch=(true|1)(&.*|$)")) {
-      UiAnswers.status(
-          x,
-          400,
-          "BadRequest",
-          "kubectl octomy ui answers reads, not watches: ask again without watch=true (the page"
-              + " polls every 2 seconds).");
-      return;
-    }
     String accept = x.getRequestHeaders().getFirst("Accept");
-    HttpRequest request =
+    HttpRequest.Builder request =
         upstream
             .newHttpRequestBuilder()
-            .uri(base + path + (query == null ? "" : "?" + query))
             .header("Accept", accept == null || accept.length() > 200 ? "application/json" : accept)
-            .timeout(bounds.headers().toMillis(), TimeUnit.MILLISECONDS)
-            .build();
-    forward(x, request);
+            .timeout(bounds.headers().toMillis(), TimeUnit.MILLISECONDS);
+    if (WatchStream.isWatch(query)) {
+      // a watch is passed on event by event, for at most WatchStream.MAX_SECONDS
+      WatchStream.forward(
+          x, upstream, request.uri(base + path + "?" + WatchStream.bounded(query)), bounds);
+      return;
+    }
+    forward(x, request.uri(base + path + (query == null ? "" : "?" + query)).build());
   }
 
   private void forward(HttpExchange x, HttpRequest request) throws IOException {

@@ -22,16 +22,20 @@ final class UiAnswers {
   private UiAnswers() {}
 
   static void send(HttpExchange x, int code, String contentType, byte[] body) throws IOException {
+    headers(x, contentType);
+    x.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
+    try (OutputStream out = x.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  static void headers(HttpExchange x, String contentType) {
     var h = x.getResponseHeaders();
     h.set("Content-Type", contentType);
     h.set("Cache-Control", "no-store");
     h.set("X-Content-Type-Options", "nosniff");
     h.set("Referrer-Policy", "no-referrer");
     h.set("Content-Security-Policy", CONTENT_POLICY);
-    x.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
-    try (OutputStream out = x.getResponseBody()) {
-      out.write(body);
-    }
   }
 
   /** A refusal as the API server words its own: a {@code Status} the page shows as it is. */

@@ -32,6 +32,7 @@ final class UiServer implements AutoCloseable {
           "nodes.js", JS,
           "job.js", JS,
           "timeline.js", JS,
+          "lanes.js", JS,
           "teams.js", JS);
 
   private final HttpServer server;
@@ -61,10 +62,11 @@ final class UiServer implements AutoCloseable {
       throws IOException {
     HttpServer server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
-    // a few workers: each request is bounded by the forwarder's timeouts, so none is held forever
+    // a few workers: each request is bounded by the forwarder's timeouts and each watch by
+    // WatchStream.MAX_SECONDS, so none is held forever; a page holds one watch at a time
     ExecutorService workers =
         Executors.newFixedThreadPool(
-            8,
+            16,
             r -> {
               Thread t = new Thread(r, "octomy-ui");
               t.setDaemon(true);

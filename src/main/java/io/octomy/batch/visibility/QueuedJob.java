@@ -17,6 +17,8 @@ import java.util.Objects;
  *     the start basis words it ("now", "7m", "1h5m"); null with {@code expectedStart}, so that a
  *     client shows the same span as the sentence beside it whatever its own clock says
  * @param expectedNode where it is expected to go; null with {@code expectedStart}
+ * @param expectedEnd when it is expected to end if it starts at {@code expectedStart}, from its
+ *     type's recorded run times as the forecast reckons them; null with {@code expectedStart}
  * @param startBasis how the expected start was reached and how sure it is, as a sentence
  */
 public record QueuedJob(
@@ -31,6 +33,7 @@ public record QueuedJob(
     Instant expectedStart,
     String expectedIn,
     String expectedNode,
+    Instant expectedEnd,
     String startBasis) {
   public QueuedJob {
     Objects.requireNonNull(namespace, "namespace");

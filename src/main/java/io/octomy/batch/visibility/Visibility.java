@@ -159,6 +159,7 @@ public final class Visibility {
           start.map(s -> s.at()).orElse(null),
           start.map(s -> Wording.in(s.at(), world.now())).orElse(null),
           start.map(s -> s.node()).orElse(null),
+          start.map(s -> s.at().plus(runTimes.expectedRunTime(view))).orElse(null),
           basis.ofStart(d, start, k -> Optional.ofNullable(views.get(k))));
     }
 

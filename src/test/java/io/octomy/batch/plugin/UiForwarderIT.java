@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -70,6 +71,15 @@ class UiForwarderIT {
               out.write('{');
               out.flush();
               sleep(5_000);
+            }
+          } else if (path.equals("/apis/watched")) {
+            x.getResponseHeaders().set("Content-Type", "application/json");
+            x.sendResponseHeaders(200, 0);
+            try (OutputStream out = x.getResponseBody()) {
+              out.write("{\"type\":\"ADDED\"}\n".getBytes(StandardCharsets.UTF_8));
+              out.flush();
+              sleep(1_500);
+              out.write("{\"type\":\"MODIFIED\"}\n".getBytes(StandardCharsets.UTF_8));
             }
           } else if (path.equals("/apis/huge")) {
             answer(x, 200, new byte[3 << 20]);
@@ -206,11 +216,31 @@ class UiForwarderIT {
   }
 
   @Test
-  void aWatchIsRefusedWithASentence() throws Exception {
-    HttpResponse<String> r = send("GET", CONFIGMAPS + "?watch=true");
-    assertThat(r.statusCode()).isEqualTo(400);
-    assertThat(r.body()).contains("ask again without watch=true");
-    assertThat(seen).isEmpty();
+  void aWatchIsPassedOnEventByEventAndBounded() throws Exception {
+    long start = System.nanoTime();
+    List<Long> arrivals = new CopyOnWriteArrayList<>();
+    HttpResponse<java.util.stream.Stream<String>> r =
+        browser.send(
+            HttpRequest.newBuilder(
+                    ui.url().resolve("/apis/watched?watch=true&timeoutSeconds=86400"))
+                .header(ApiForwarder.PAGE_HEADER, "1")
+                .build(),
+            HttpResponse.BodyHandlers.ofLines());
+    List<String> events = new ArrayList<>();
+    r.body()
+        .forEach(
+            line -> {
+              arrivals.add((System.nanoTime() - start) / 1_000_000);
+              events.add(line);
+            });
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(events).containsExactly("{\"type\":\"ADDED\"}", "{\"type\":\"MODIFIED\"}");
+    // the first event reached the browser while the API server still held the second, and the
+    // watch outlived the bound of a plain read (1 s here)
+    assertThat(arrivals.get(1) - arrivals.get(0)).isGreaterThan(1_000);
+    assertThat(seen)
+        .containsExactly("GET /apis/watched?watch=true&timeoutSeconds=" + WatchStream.MAX_SECONDS);
+    assertThat(r.headers().map().toString()).doesNotContain(TOKEN);
   }
 
   @Test

@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
@@ -188,6 +189,7 @@ class UiE2E {
     assertThat(attribute(browser, holder, "data-node")).isEqualTo("ui-node");
     assertThat(text(browser, "table.queue-table")).contains("waiter").contains("holder");
     screenshot(browser, "timeline");
+    followsADecisionWithoutARead(k, browser);
     noConsoleErrors(browser, "timeline");
     fresh(
         () -> {
@@ -206,6 +208,46 @@ class UiE2E {
         .as("the queue filter leaves out namespace default")
         .isEmpty();
     noConsoleErrors(browser, "timeline of a queue");
+  }
+
+  /**
+   * A job decided while the timeline is open is drawn from the jobs' watch, before any list read
+   * that started after it. A poll may still land in between, so it is tried a few times; drawn only
+   * at polls, it would never be.
+   */
+  private void followsADecisionWithoutARead(Kubectl k, WebDriver browser) throws Exception {
+    JavascriptExecutor js = (JavascriptExecutor) browser;
+    List<Long> reads = new ArrayList<>();
+    for (int attempt = 0; attempt < 4; attempt++) {
+      String bar = "a.bar[data-job='default/followed-" + attempt + "']";
+      js.executeScript(
+          "performance.clearResourceTimings(); window.__shownAt = 0; const bar = arguments[0];"
+              + " new MutationObserver((m, o) => { if (document.querySelector(bar)) {"
+              + " window.__shownAt = performance.now(); o.disconnect(); } })"
+              + ".observe(document.getElementById('view'), { childList: true, subtree: true });",
+          bar);
+      double before = ((Number) js.executeScript("return performance.now()")).doubleValue();
+      apply(k, write("followed.yaml", job("followed-" + attempt, 100, "sleep 60")));
+      Eventually.until(
+          Duration.ofSeconds(20),
+          bar + " drawn",
+          () -> ((Number) js.executeScript("return window.__shownAt")).doubleValue() > 0);
+      long between =
+          ((Number)
+                  js.executeScript(
+                      "return performance.getEntriesByType('resource').filter((e) => {"
+                          + " const u = new URL(e.name); return !u.searchParams.has('watch')"
+                          + " && /\\/(batchjobs|pendingjobs)$/.test(u.pathname)"
+                          + " && e.startTime >= arguments[0] && e.responseEnd <= window.__shownAt;"
+                          + " }).length",
+                      before))
+              .longValue();
+      reads.add(between);
+      if (between == 0) {
+        return;
+      }
+    }
+    assertThat(reads).as("list reads between each decision and its bar").contains(0L);
   }
 
   private void job(Kubectl k, WebDriver browser, String url) throws Exception {
@@ -326,7 +368,7 @@ class UiE2E {
     noConsoleErrors(browser, "drift");
   }
 
-  private static WebDriver browser() {
+  static WebDriver browser() {
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
     options.addArguments(
@@ -394,7 +436,7 @@ class UiE2E {
         shot.toPath(), SCREENSHOTS.resolve(view + ".png"), StandardCopyOption.REPLACE_EXISTING);
   }
 
-  private static String urlOf(Process ui, Path log) throws Exception {
+  static String urlOf(Process ui, Path log) throws Exception {
     Pattern p = Pattern.compile("at (http://127\\.0\\.0\\.1:\\d+/)");
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (System.nanoTime() < deadline) {

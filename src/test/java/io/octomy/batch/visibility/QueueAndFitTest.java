@@ -69,6 +69,17 @@ class QueueAndFitTest {
   }
 
   @Test
+  void eachExpectedStartComesWithTheEndItsTypesRunsPredict() {
+    List<QueuedJob> queue = line().visibility().queue(NS);
+    // b is a solve (median of 10, 10, 12, 14, 20: 12 minutes) and c a mesh, with no recorded
+    // runs: the namespace's median of every run, 12 minutes; d has no expected start, so no end
+    assertThat(queue.get(0).expectedEnd()).isEqualTo(Instant.parse("2026-03-01T12:19:00Z"));
+    assertThat(queue.get(0).expectedEnd()).isEqualTo(queue.get(1).expectedStart());
+    assertThat(queue.get(1).expectedEnd()).isEqualTo(Instant.parse("2026-03-01T12:31:00Z"));
+    assertThat(queue.get(2).expectedEnd()).isNull();
+  }
+
+  @Test
   void aJobAlreadyStarvingIsNotToldThatLaterJobsMayGoFirst() {
     List<QueuedJob> queue =
         world()

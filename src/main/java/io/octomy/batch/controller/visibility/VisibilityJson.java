@@ -121,7 +121,8 @@ final class VisibilityJson {
     if (q.expectedStart() != null) {
       doc.put("expectedStart", q.expectedStart().truncatedTo(ChronoUnit.SECONDS).toString())
           .put("expectedIn", q.expectedIn())
-          .put("expectedNode", q.expectedNode());
+          .put("expectedNode", q.expectedNode())
+          .put("expectedEnd", q.expectedEnd().truncatedTo(ChronoUnit.SECONDS).toString());
     }
     doc.put("startBasis", q.startBasis());
   }

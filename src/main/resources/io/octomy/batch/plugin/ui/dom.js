@@ -37,6 +37,27 @@ export async function api(path, accept = 'application/json') {
 }
 
 /**
+ * A watch through the forwarder: each event (a line of JSON) handed to onEvent as it arrives,
+ * until the API server ends the watch or the signal aborts it.
+ */
+export async function watch(path, signal, onEvent) {
+  const r = await fetch(path, { headers: { Accept: 'application/json', 'X-Octomy-UI': '1' }, cache: 'no-store', signal });
+  if (!r.ok) throw new Refusal(r.status, `${path}: ${r.status}`);
+  const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffered += value;
+    for (let i = buffered.indexOf('\n'); i >= 0; i = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, i);
+      buffered = buffered.slice(i + 1);
+      if (line.trim()) onEvent(JSON.parse(line));
+    }
+  }
+}
+
+/**
  * A read that may be refused without spoiling the view (a user who may read jobs but not nodes,
  * events or profiles): the fallback, with the refusal's sentence kept for a note.
  */

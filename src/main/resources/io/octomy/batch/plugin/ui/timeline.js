@@ -1,11 +1,10 @@
 // Queue timeline: per node, running jobs as bars from now to their expected end and waiting jobs
 // at their expected start (the visibility API's forecast), coloured by class; the table beside it
 // holds the same facts.
-import { h, s, api, optional, notesOf, BATCH, VISIBILITY, enc, jobHref, table, at, span, legend } from './dom.js';
+import { h, api, watch, optional, notesOf, BATCH, VISIBILITY, enc, legend } from './dom.js';
+import { TimelineChart } from './lanes.js';
 
-const LEFT = 150;
-const WIDTH = 760;
-const ROW = 30;
+let kept = null;
 const DEFAULT_RUN_SECONDS = 600;
 const OVERDUE_MIN_SECONDS = 5;
 
@@ -54,8 +53,56 @@ async function queueNamespaces(name, notes) {
   return held;
 }
 
+function runningEntry(j, profiles, now) {
+  if (!j.status || !j.status.node || (j.status.phase !== 'Running' && j.status.phase !== 'Admitted')) return null;
+  const end = expectedEnd(j, profiles, now);
+  return { state: 'running', ns: j.metadata.namespace, name: j.metadata.name, node: j.status.node, cls: j.status.serviceClass || 'BestEffort', from: now, to: Math.max(end.at, now), reason: j.status.reason || j.status.phase, message: j.status.message || '', basis: end.basis };
+}
+
+// Between polls the page follows the jobs' watch: a decision (a job admitted, a new one queued, one
+// ended) is drawn as it arrives; the forecast's expected starts come with the next poll.
+function follow(k, path) {
+  k.watching = true;
+  let queued = false;
+  let drawnAt = -Infinity;
+  watch(path, k.stop.signal, (event) => {
+    const j = event.object;
+    if (event.type === 'ERROR' || !j || !j.metadata) return;
+    const key = `${j.metadata.namespace}/${j.metadata.name}`;
+    if (k.held && !k.held.has(j.metadata.namespace)) return;
+    const st = j.status || {};
+    const running = event.type === 'DELETED' ? null : runningEntry(j, k.profiles, Date.now());
+    const old = k.entries.get(key);
+    if (running) {
+      k.entries.set(key, running);
+    } else if (event.type !== 'DELETED' && st.phase === 'Queued' && st.reason) {
+      k.entries.set(key, old && old.state === 'waiting' ? { ...old, reason: st.reason, message: st.message || '' }
+        : { state: 'waiting', ns: j.metadata.namespace, name: j.metadata.name, node: '', cls: st.serviceClass || 'BestEffort', from: null, to: null, reason: st.reason, message: st.message || '', basis: 'decided since the last forecast read: its expected start comes with the next one', expectedIn: '' });
+      if (!k.rows.includes('')) k.rows.push('');
+    } else if (old) {
+      k.entries.delete(key);
+    } else {
+      return;
+    }
+    // events that arrive together are drawn once, and a burst (a node lost with its jobs) at most
+    // every 100 ms, so the page keeps up with it
+    if (!queued) {
+      queued = true;
+      setTimeout(() => {
+        queued = false;
+        drawnAt = performance.now();
+        k.chart.update([...k.entries.values()], [...k.rows], Date.now(), k.ns);
+      }, Math.max(0, drawnAt + 100 - performance.now()));
+    }
+  }).catch(() => { /* the next poll watches again */ }).finally(() => { k.watching = false; });
+}
+
 export const timelineView = {
   title: () => 'Queue timeline',
+  leave() {
+    if (kept) kept.stop.abort();
+    kept = null;
+  },
   controls(r) {
     const ns = chosenNamespace(r);
     const input = h('input', { id: 'ns', name: 'ns', value: ns, placeholder: 'all namespaces', size: 20, autocomplete: 'off' });
@@ -80,74 +127,52 @@ export const timelineView = {
   async body(r) {
     const ns = chosenNamespace(r);
     const notes = [];
-    const [pending, jobs, nodes, profiles] = await Promise.all([
-      api(nsPath(ns, 'pendingjobs', VISIBILITY)), api(nsPath(ns, 'batchjobs', BATCH)),
+    // only the jobs placed on a node are read whole: the waiting ones come from the forecast with
+    // their expected start and end, so 10,000 waiting jobs are not listed twice on every poll
+    const [pending, placed, nodes, profiles] = await Promise.all([
+      api(nsPath(ns, 'pendingjobs', VISIBILITY)),
+      api(`${nsPath(ns, 'batchjobs', BATCH)}?fieldSelector=${enc('status.node!=')}`),
       optional(`${BATCH}/batchnodes`, { items: [] }, notes),
       optional(nsPath(ns, 'batchjobprofiles', BATCH), { items: [] }, notes)]);
     const held = r.query.get('queue') ? await queueNamespaces(r.query.get('queue'), notes) : null;
     if (held) {
       pending.items = pending.items.filter((p) => held.has(p.metadata.namespace));
-      jobs.items = jobs.items.filter((j) => held.has(j.metadata.namespace));
+      placed.items = placed.items.filter((j) => held.has(j.metadata.namespace));
     }
     const now = Date.now();
-    const running = jobs.items.filter((j) => j.status && (j.status.phase === 'Running' || j.status.phase === 'Admitted') && j.status.node);
-    const byKey = new Map(jobs.items.map((j) => [`${j.metadata.namespace}/${j.metadata.name}`, j]));
-    // a waiting job's bar is as long as it is expected to run once started
-    const runTime = (key, start) => {
-      const j = byKey.get(key);
-      if (!j || start === null) return 90 * 1000;
-      return expectedEnd({ metadata: j.metadata, spec: j.spec, status: { startedAt: new Date(start).toISOString() } }, profiles.items, start).at - start;
-    };
-    const entries = [];
-    for (const j of running) {
-      const end = expectedEnd(j, profiles.items, now);
-      entries.push({ state: 'running', ns: j.metadata.namespace, name: j.metadata.name, node: j.status.node, cls: j.status.serviceClass || 'BestEffort', from: now, to: Math.max(end.at, now), reason: j.status.reason || j.status.phase, message: j.status.message || '', basis: end.basis });
+    const entries = new Map();
+    for (const j of placed.items) {
+      const e = runningEntry(j, profiles.items, now);
+      if (e) entries.set(`${e.ns}/${e.name}`, e);
     }
     for (const p of pending.items) {
+      // a waiting job's bar is as long as the forecast expects it to run once started
       const start = p.expectedStart ? Date.parse(p.expectedStart) : null;
-      const key = `${p.metadata.namespace}/${p.metadata.name}`;
-      entries.push({ state: 'waiting', ns: p.metadata.namespace, name: p.metadata.name, node: p.expectedNode || '', cls: p.serviceClass || 'BestEffort', from: start, to: start === null ? null : start + runTime(key, start), reason: p.reason, message: p.message, basis: p.startBasis, position: p.position, expectedIn: p.expectedIn });
+      const end = p.expectedEnd ? Date.parse(p.expectedEnd) : start === null ? null : start + 90 * 1000;
+      entries.set(`${p.metadata.namespace}/${p.metadata.name}`, { state: 'waiting', ns: p.metadata.namespace, name: p.metadata.name, node: p.expectedNode || '', cls: p.serviceClass || 'BestEffort', from: start, to: end, reason: p.reason, message: p.message, basis: p.startBasis, position: p.position, expectedIn: p.expectedIn });
     }
     const rows = nodes.items.map((n) => n.metadata.name).sort();
-    if (entries.some((e) => !e.node)) rows.push('');
-    // the axis ends a little after the last expected end or start, so near work is not squeezed
-    const last = Math.max(now, ...entries.map((e) => e.to || now));
-    const horizon = Math.max(now + 60 * 1000, now + (last - now) * 1.25 + 30 * 1000);
-    const x = (t) => LEFT + ((Math.min(t, horizon) - now) / (horizon - now)) * WIDTH;
-    const lanes = new Map(rows.map((name) => [name, []]));
-    entries.forEach((e) => { if (!lanes.has(e.node)) { lanes.set(e.node, []); rows.push(e.node); } lanes.get(e.node).push(e); });
-    let y = 24;
-    const svg = s('svg', { width: LEFT + WIDTH + 60, role: 'img', 'aria-label': `Timeline of ${entries.length} jobs: running ones to their expected end, waiting ones from their expected start, per node; the table below has the same facts.`, class: 'timeline' });
-    for (let i = 0; i <= 6; i++) {
-      const t = now + ((horizon - now) * i) / 6;
-      svg.append(s('line', { class: 'grid', x1: x(t), x2: x(t), y1: 16, y2: 2000 }), s('text', { x: x(t) - 12, y: 12 }, i === 0 ? 'now' : `+${span((t - now) / 1000)}`));
+    if ([...entries.values()].some((e) => !e.node)) rows.push('');
+    // the same page keeps its chart between polls, so unchanged lanes and rows stay as they are
+    if (!kept || kept.hash !== location.hash || !kept.root.isConnected) {
+      if (kept) kept.stop.abort();
+      const chart = new TimelineChart();
+      const about = h('p', {});
+      const noted = h('div', {});
+      const root = h('div', {},
+        legend([['Guaranteed', 'Guaranteed'], ['Burstable', 'Burstable'], ['BestEffort', 'BestEffort'], ['waiting', 'waiting (dashed): placed at its expected start']]),
+        about, noted, chart.svg, chart.tableHolder);
+      kept = { hash: location.hash, root, chart, about, noted, notes: '', stop: new AbortController(), watching: false };
     }
-    for (const name of rows) {
-      const lane = lanes.get(name).sort((a, b) => (a.from ?? Infinity) - (b.from ?? Infinity));
-      const height = Math.max(1, lane.length) * ROW;
-      svg.append(s('text', { x: 4, y: y + 19 }, name || 'no expected node'));
-      lane.forEach((e, k) => {
-        const top = y + k * ROW;
-        const title = `${e.ns}/${e.name} (${e.cls}) ${e.state === 'running' ? `running, expected to end ${at(new Date(e.to).toISOString())} (${e.basis})` : e.from ? `waiting, expected to start ${at(new Date(e.from).toISOString())} (in ${e.expectedIn})` : `waiting, no expected start: ${e.basis}`}. ${e.reason}: ${e.message}`;
-        const from = e.from ?? horizon - 90 * 1000;
-        const width = Math.max(e.to ? x(e.to) - x(from) : 90, 6);
-        svg.append(s('a', { href: jobHref(e.ns, e.name), class: `bar ${e.state} ${e.cls}`, 'data-job': `${e.ns}/${e.name}`, 'data-state': e.state, 'data-node': e.node, 'data-from': e.from ? new Date(e.from).toISOString() : '' },
-          s('title', {}, title),
-          s('rect', { x: x(from), y: top + 2, width, height: ROW - 6, rx: 3 }),
-          s('text', { x: x(from) + 4, y: top + 18 }, e.name)));
-      });
-      y += height + 6;
-      svg.append(s('line', { class: 'grid', x1: 0, x2: LEFT + WIDTH, y1: y - 3, y2: y - 3 }));
+    Object.assign(kept, { entries, rows, ns, held, profiles: profiles.items });
+    const text = `${held ? `Queue ${r.query.get('queue')}: namespaces ${[...held].sort().join(', ') || 'none'}. ` : ns ? `Namespace ${ns}. ` : 'All namespaces. '}Hover a bar for its reason; select it for the job.`;
+    if (kept.about.textContent !== text) kept.about.textContent = text;
+    if (kept.notes !== notes.join('\n')) {
+      kept.notes = notes.join('\n');
+      kept.noted.replaceChildren(notesOf(notes) || '');
     }
-    svg.setAttribute('height', y + 4);
-    const sorted = [...entries].sort((a, b) => (a.state === b.state ? (a.from ?? Infinity) - (b.from ?? Infinity) : a.state === 'running' ? -1 : 1));
-    return h('div', {},
-      legend([['Guaranteed', 'Guaranteed'], ['Burstable', 'Burstable'], ['BestEffort', 'BestEffort'], ['waiting', 'waiting (dashed): placed at its expected start']]),
-      h('p', {}, held ? `Queue ${r.query.get('queue')}: namespaces ${[...held].sort().join(', ') || 'none'}. ` : ns ? `Namespace ${ns}. ` : 'All namespaces. ', 'Hover a bar for its reason; select it for the job.'),
-      notesOf(notes),
-      svg,
-      table('Running and waiting jobs', ['Job', 'Node', 'Class', 'State', 'Reason', 'Expected', 'Basis'],
-        sorted.map((e) => ({ attrs: { 'data-job': `${e.ns}/${e.name}` }, cells: [h('a', { href: jobHref(e.ns, e.name) }, ns ? e.name : `${e.ns}/${e.name}`), e.node, e.cls, e.state, e.reason, e.state === 'running' ? `ends ~${at(new Date(e.to).toISOString())}` : e.from ? `starts ${at(new Date(e.from).toISOString())} (in ${e.expectedIn})` : 'unknown', e.basis] })),
-        { class: 'queue-table' }));
+    kept.chart.update([...entries.values()], [...rows], now, ns);
+    if (!kept.watching) follow(kept, `${nsPath(ns, 'batchjobs', BATCH)}?watch=true&resourceVersion=${enc(placed.metadata.resourceVersion)}`);
+    return kept.root;
   },
 };

@@ -27,6 +27,7 @@ async function refresh(full) {
   const view = VIEWS[r.view];
   try {
     if (full) {
+      Object.values(VIEWS).forEach((v) => v !== view && v.leave && v.leave());
       document.querySelectorAll('nav a').forEach((a) => (a.getAttribute('href') === `#/${r.view}`
         ? a.setAttribute('aria-current', 'page') : a.removeAttribute('aria-current')));
       document.getElementById('controls').replaceChildren(view.controls ? view.controls(r) : '');
@@ -36,7 +37,8 @@ async function refresh(full) {
     if (mine !== generation) return;
     const main = document.getElementById('view');
     // an unchanged view is left as it is, so hover, focus and selection survive the poll
-    if (full || !main.children[1] || !main.children[1].isEqualNode(body)) {
+    // a view that keeps its own elements between polls (the timeline) returns the same one
+    if (body !== main.children[1] && (full || !main.children[1] || !main.children[1].isEqualNode(body))) {
       main.replaceChildren(h('h1', {}, view.title(r)), body);
     }
     main.dataset.view = r.view;
