@@ -68,6 +68,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 // a node's agent lists and watches only the jobs placed on it
 // (`fieldSelector=status.node=NAME`), not every job of the cluster
 @AdditionalSelectableField(jsonPath = ".status.node")
+// and the gangs (`fieldSelector=spec.replicas!=,spec.replicas!=1`), whose replicas after the first
+// run on nodes status.node does not name
+@AdditionalSelectableField(jsonPath = ".spec.replicas")
 @ValidationRule(
     value = BatchJob.SPEC_FIXED_ONCE_ADMITTED,
     message =
