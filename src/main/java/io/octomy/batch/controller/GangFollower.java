@@ -84,7 +84,7 @@ final class GangFollower {
       }
       runs.add(replica);
     }
-    return new GangSeen(GangRun.of(runs, nodes), create, pods);
+    return new GangSeen(GangRun.of(runs, nodes, deleting), create, pods);
   }
 
   /**

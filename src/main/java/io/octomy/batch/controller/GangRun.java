@@ -21,12 +21,15 @@ final class GangRun {
   /**
    * @param replicas each replica's run in index order
    * @param nodes each replica's node in index order
+   * @param deleting the job is being deleted: it ends only once no replica runs, so that its place
+   *     (and its finalizer) is held until every replica's agent stopped its work, as a job's is
    */
-  static RunObservation of(List<RunObservation> replicas, List<String> nodes) {
+  static RunObservation of(List<RunObservation> replicas, List<String> nodes, boolean deleting) {
     Map<String, Long> peaks = new HashMap<>();
     replicas.forEach(r -> r.peakUsage().forEach((k, v) -> peaks.merge(k, v, Math::max)));
     int failed = failedReplica(replicas);
-    if (failed >= 0) {
+    boolean anyRuns = replicas.stream().anyMatch(r -> r.phase() == JobPhase.Running);
+    if (failed >= 0 && !(deleting && anyRuns)) {
       RunObservation f = replicas.get(failed);
       String said =
           "Replica "

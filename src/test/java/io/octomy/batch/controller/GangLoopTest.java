@@ -12,6 +12,7 @@ import io.octomy.batch.api.BatchJobStatus;
 import io.octomy.batch.api.EndedRun;
 import io.octomy.batch.api.Executor;
 import io.octomy.batch.api.NodeJob;
+import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Times;
@@ -194,6 +195,32 @@ class GangLoopTest {
     assertThat(status("mixed").getPhase()).isEqualTo(JobPhase.Succeeded);
   }
 
+  @Test
+  void aDeletedGangHoldsItsPlaceUntilEveryReplicaIsStopped() {
+    twoProcessNodes();
+    BatchJob job = aJob("solver").cpu(1000).build();
+    job.getMetadata().setFinalizers(List.of(Finalizers.RESERVATION));
+    admittedGang(job, Executor.Process, "n1", "n2");
+    h.cluster.report("n1", entry("solver", 1, 0, JobPhase.Running));
+    h.cluster.report("n2", entry("solver", 1, 1, JobPhase.Running));
+    h.pass();
+    h.cluster.delete("solver");
+    NodeJob stopped = entry("solver", 1, 1, JobPhase.Failed);
+    stopped.setReason(NodeJob.REASON_STOPPED);
+    h.cluster.report("n2", stopped);
+    h.pass();
+    assertThat(h.cluster.job("solver"))
+        .as("replica 0 still runs on n1: the job keeps its place")
+        .isNotNull();
+    assertThat(status().getPhase()).isEqualTo(JobPhase.Running);
+    NodeJob alsoStopped = entry("solver", 1, 0, JobPhase.Failed);
+    alsoStopped.setReason(NodeJob.REASON_STOPPED);
+    h.cluster.report("n1", alsoStopped);
+    h.pass();
+    h.pass();
+    assertThat(h.cluster.job("solver")).as("every replica stopped: the job goes").isNull();
+  }
+
   private void twoProcessNodes() {
     h.cluster.add(h.readyNode("n1", 4000, Executor.Process));
     h.cluster.add(h.readyNode("n2", 4000, Executor.Process));
@@ -201,7 +228,11 @@ class GangLoopTest {
 
   /** A gang of one replica per node given, as its decision leaves it: Admitted, placed. */
   private BatchJob admittedGang(String name, Executor executor, String... nodes) {
-    BatchJob job = aJob(name).cpu(1000).build();
+    return admittedGang(aJob(name).cpu(1000).build(), executor, nodes);
+  }
+
+  private BatchJob admittedGang(BatchJob job, Executor executor, String... nodes) {
+    String name = job.getMetadata().getName();
     job.getSpec().setReplicas(nodes.length);
     BatchJobStatus s =
         StatusComposer.decided(
