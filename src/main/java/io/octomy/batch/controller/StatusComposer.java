@@ -88,8 +88,10 @@ public final class StatusComposer {
     List<Condition> conditions = s.getConditions();
     boolean wasStarving = Conditions.isTrue(old.getConditions(), ConditionTypes.STARVING);
     s.setAdmission(null); // only an admission holds anything
+    s.setReplicaNodes(null); // only a gang's admission names its replicas' nodes
     if (decision instanceof Decision.Admit a) {
       s.setNode(a.node());
+      s.setReplicaNodes(a.replicaNodes().isEmpty() ? null : a.replicaNodes());
       s.setAdmission(record(job, a, executor));
       s.setWaitingOn(null);
       s.setEffectivePriority(a.effectivePriority());

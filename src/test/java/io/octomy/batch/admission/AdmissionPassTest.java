@@ -100,7 +100,11 @@ class AdmissionPassTest {
 
   static Stream<Case> cases() {
     return Stream.of(
-            rulesCases(), HoldAndSelectorCases.cases(), QueueCases.cases(), RetryCases.cases())
+            rulesCases(),
+            HoldAndSelectorCases.cases(),
+            QueueCases.cases(),
+            RetryCases.cases(),
+            GangCases.cases())
         .flatMap(c -> c);
   }
 

@@ -241,7 +241,7 @@ public final class VisibilityService {
     for (JobView job : snapshot.jobs()) {
       Decision d = result.decisions().get(job.key());
       if (d instanceof Decision.Admit a) {
-        jobs.add(job.withPhase(JobPhase.Admitted, a.node()));
+        jobs.add(job.withNodes(JobPhase.Admitted, a.nodes()));
       } else if (d != null && d.phase() != JobPhase.Queued) {
         jobs.add(job.withPhase(d.phase(), null));
       } else {
