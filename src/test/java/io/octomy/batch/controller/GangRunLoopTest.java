@@ -120,6 +120,14 @@ class GangRunLoopTest {
     EndedRun first = s.getRuns().get(0);
     assertThat(first.getExitCode()).isEqualTo(2);
     assertThat(first.getCounted()).isTrue();
+
+    h.pass();
+    h.clock.advance(Duration.ofSeconds(10)); // the first back-off
+    h.pass();
+    s = status();
+    assertThat(s.getPhase()).isEqualTo(JobPhase.Admitted);
+    assertThat(s.getRun()).isEqualTo(2);
+    assertThat(s.getReplicaNodes()).as("decided again as a whole gang").hasSize(2);
   }
 
   @Test
