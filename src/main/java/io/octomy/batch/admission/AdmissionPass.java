@@ -72,6 +72,7 @@ public final class AdmissionPass {
   private NodeOrders builtNodeOrders;
   private final NodePool pool;
   private final Placement placement;
+  private final GangPlacement gangs;
   private final MostFreeNotes mostFreeNotes;
   private final Reservations reservations;
   private final QueueTree queueTree;
@@ -122,6 +123,7 @@ public final class AdmissionPass {
     this.scopes = memory.scopesFor(kept);
     this.pool = new NodePool(snapshot, resources);
     this.placement = new Placement(pool);
+    this.gangs = placement.gangs();
     this.mostFreeNotes = new MostFreeNotes(pool);
     this.reservations = new Reservations(policy, resources, scopes);
     this.queueTree = new QueueTree(snapshot.queues());
@@ -289,7 +291,9 @@ public final class AdmissionPass {
         queued.add(job);
       } else if (phase.holdsReservation()) {
         int node = pool.indexOf(reading.node);
-        if (node >= 0) {
+        if (job.gang()) {
+          countGang(job, node);
+        } else if (node >= 0) {
           pool.countExisting(node, job);
         }
         job.reservedOn = node;
@@ -312,6 +316,22 @@ public final class AdmissionPass {
     //    order when there is one, which the sort then only mends.
     queued = memory.inLastOrder(queued, lastRanks);
     queued.sort(PASS_ORDER);
+  }
+
+  /**
+   * Counts an Admitted or Running gang's replicas, each on its node (a replica the view names no
+   * node for on the job's node, so nothing it may hold goes uncounted).
+   */
+  private void countGang(PreparedJob job, int first) {
+    List<String> names = job.reading.replicaNodes;
+    job.replicaNodes = new int[job.replicas];
+    for (int i = 0; i < job.replicas; i++) {
+      int node = i < names.size() ? pool.indexOf(names.get(i)) : first;
+      job.replicaNodes[i] = node;
+      if (node >= 0) {
+        pool.countExisting(node, job);
+      }
+    }
   }
 
   /**
@@ -357,7 +377,12 @@ public final class AdmissionPass {
       decisions.add(job, decision);
       if (decision instanceof Decision.Admit admit) {
         admissions.add(
-            new Admission(job.key, admit.node(), admit.effectivePriority(), admit.starving()));
+            new Admission(
+                job.key,
+                admit.node(),
+                admit.effectivePriority(),
+                admit.starving(),
+                admit.replicaNodes()));
       }
     }
     return new AdmissionResult(decisions, admissions, guard.hold());
@@ -460,6 +485,9 @@ public final class AdmissionPass {
     int excluded = guard.excludedNodeFor(job);
     List<QueueMinimumHolds.MinimumHold> minimums =
         minimumHolds == null ? List.of() : minimumHolds.against(job);
+    if (job.gang()) {
+      return decideGang(job, minimums);
+    }
     int node = placeBeside(job, excluded, minimums);
     if (node >= 0) {
       NodeMode mode = pool.modeFor(node, job);
@@ -481,7 +509,7 @@ public final class AdmissionPass {
               : "",
           List.of());
     }
-    if (excluded >= 0 && pool.fitsNow(excluded, job)) {
+    if (excluded >= 0 && fitsAnyKeptForStarving(job)) {
       return waiting(
           job,
           Reason.HeldForStarvingJob,
@@ -502,14 +530,109 @@ public final class AdmissionPass {
   }
 
   /**
+   * 5.7 for a gang: every replica placed at once and reserved on its node, or none; a wait names
+   * the replicas the nodes hold now or could ever hold.
+   */
+  private Decision decideGang(PreparedJob job, List<QueueMinimumHolds.MinimumHold> minimums) {
+    int[] avoided = gangAvoids(job, minimums);
+    int[] nodes = gangs.place(job, avoided);
+    if (nodes != null) {
+      NodeMode mode = null;
+      List<String> names = new ArrayList<>(nodes.length);
+      for (int node : nodes) {
+        pool.reserve(node, job);
+        NodeMode here = pool.modeFor(node, job);
+        mode = mode == null || here.ordinal() < mode.ordinal() ? here : mode;
+        names.add(pool.name(node));
+      }
+      reservations.hold(job);
+      job.reservedOn = nodes[0];
+      job.replicaNodes = nodes;
+      return new Decision.Admit(names.get(0), mode, job.effectivePriority, job.starving, names);
+    }
+    if (!gangs.fitsWholeSomeday(job)) {
+      return waiting(
+          job,
+          Reason.NoNodeFits,
+          worded
+              ? CapacityMessages.gangNoNodeFits(pool, gangs, job, policy.nodeHeartbeatTimeout())
+              : "",
+          List.of());
+    }
+    if (job.deferrable && job.requestsNothing()) {
+      return waiting(
+          job,
+          Reason.BestEffortDeferred,
+          worded
+              ? CapacityMessages.bestEffortDeferred(pool, job, policy.priority().starvationAfter())
+              : "",
+          List.of());
+    }
+    // It fits with the kept nodes: held for the starving job when they are what stops it, else
+    // for the queues reclaiming their min.
+    if (avoided.length > 0 && gangs.place(job, new int[0]) != null) {
+      boolean starvingStopsIt = gangs.place(job, minimumNodes(minimums)) != null;
+      return starvingStopsIt || minimums.isEmpty()
+          ? waiting(
+              job,
+              Reason.HeldForStarvingJob,
+              worded ? CapacityMessages.heldForStarvingJob(guard.hold()) : "",
+              List.of())
+          : waiting(
+              job,
+              Reason.HeldForQueueMinimum,
+              worded ? minimumHolds.words(minimums.get(0)) : "",
+              List.of());
+    }
+    return waiting(
+        job,
+        Reason.WaitingForCapacity,
+        worded ? CapacityMessages.gangWaitingForCapacity(pool, gangs, job) : "",
+        List.of());
+  }
+
+  /** The nodes a gang may not take: those kept for the starving job and for queues' mins. */
+  int[] gangAvoids(PreparedJob job, List<QueueMinimumHolds.MinimumHold> minimums) {
+    int[] starving = guard.excludedNodesFor(job);
+    int[] kept = minimumNodes(minimums);
+    int[] all = Arrays.copyOf(starving, starving.length + kept.length);
+    System.arraycopy(kept, 0, all, starving.length, kept.length);
+    return all;
+  }
+
+  private static int[] minimumNodes(List<QueueMinimumHolds.MinimumHold> minimums) {
+    int[] nodes = new int[minimums.size()];
+    for (int i = 0; i < nodes.length; i++) {
+      nodes[i] = minimums.get(i).node;
+    }
+    return nodes;
+  }
+
+  /** Where a gang's replicas go now at its turn (as {@link #decideGang} finds), or null. */
+  int[] placeGang(PreparedJob job, List<QueueMinimumHolds.MinimumHold> minimums) {
+    return gangs.place(job, gangAvoids(job, minimums));
+  }
+
+  GangPlacement gangs() {
+    return gangs;
+  }
+
+  /**
    * Where the job goes now, or -1: a reclaiming queue's head to the node kept for it when it fits
    * there, otherwise the best fit off the node held for a starving job ({@code excluded}) and off
    * the nodes kept for queues reclaiming their min that it would take from ({@code minimums}).
    */
   int placeBeside(PreparedJob job, int excluded, List<QueueMinimumHolds.MinimumHold> minimums) {
     int kept = minimumHolds == null ? -1 : minimumHolds.keptFor(job);
-    if (kept >= 0 && kept != excluded) {
+    int[] starving = excluded < 0 ? null : guard.excludedNodesFor(job);
+    if (kept >= 0
+        && kept != excluded
+        && (starving == null || !contains(starving, starving.length, kept))) {
       return kept;
+    }
+    if (starving != null && starving.length > 1) {
+      // A starving gang keeps several nodes: none of them, nor a queue's kept node, is taken.
+      return placement.placeAvoiding(job, gangAvoids(job, minimums));
     }
     // The best fit off the starving job's node is the best fit off the kept nodes too when it is
     // none of them (the best of all is the best of fewer), and none fits when it finds none; only
@@ -529,6 +652,16 @@ public final class AdmissionPass {
       }
     }
     return placement.placeAvoiding(job, Arrays.copyOf(avoided, count));
+  }
+
+  /** Whether the job fits now on a node kept for the starving job. */
+  private boolean fitsAnyKeptForStarving(PreparedJob job) {
+    for (int node : guard.excludedNodesFor(job)) {
+      if (pool.fitsNow(node, job)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean keptFrom(List<QueueMinimumHolds.MinimumHold> minimums, int node) {

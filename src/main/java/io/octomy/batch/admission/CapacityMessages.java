@@ -3,6 +3,7 @@ package io.octomy.batch.admission;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToLongFunction;
 
 /** The sentences for WaitingForCapacity, NoNodeFits and HeldForStarvingJob, with the numbers. */
 final class CapacityMessages {
@@ -91,6 +92,81 @@ final class CapacityMessages {
   }
 
   /**
+   * Why no ready node could ever hold every replica of a gang at once, e.g. "no node fits: a gang
+   * of 3 needs 2000 octomy.io/cpu-milli for each replica, all at once; the ready nodes in their
+   * current modes offer room for 2 (a: 1, b: 1)." A gang whose single copy fits no node is told so
+   * by the single job's sentence.
+   */
+  static String gangNoNodeFits(
+      NodePool pool, GangPlacement gangs, PreparedJob job, Duration heartbeatTimeout) {
+    if (gangs.copiesEver(job) == 0) {
+      return noNodeFits(pool, job, heartbeatTimeout)
+          + " Each of its "
+          + job.replicas
+          + " replicas needs that much.";
+    }
+    return "no node fits: "
+        + gangNeed(pool, job)
+        + "; the ready nodes"
+        + withLabels(job)
+        + " in their current modes offer room for "
+        + gangs.copiesEver(job)
+        + " ("
+        + perNode(pool, job, node -> gangs.copiesInFullOffer(node, job))
+        + "), so it can never start whole; lower spec.replicas or the requests, or add nodes.";
+  }
+
+  /**
+   * A gang that fits whole in the full offers but not in what is free now, e.g. "waiting for
+   * capacity: a gang of 3 needs 2000 octomy.io/cpu-milli for each replica, all at once; the ready
+   * nodes have room for 1 now (a: 1); nothing is held for it meanwhile."
+   */
+  static String gangWaitingForCapacity(NodePool pool, GangPlacement gangs, PreparedJob job) {
+    long now = gangs.copiesNow(job);
+    return "waiting for capacity: "
+        + gangNeed(pool, job)
+        + "; the ready nodes"
+        + withLabels(job)
+        + " have room for "
+        + now
+        + " now"
+        + (now == 0 ? "" : " (" + perNode(pool, job, node -> gangs.copiesNow(node, job)) + ")")
+        + ", and no replica holds anything until all "
+        + job.replicas
+        + " fit.";
+  }
+
+  /** "a gang of 3 needs 2000 a and 1 b for each replica, all at once". */
+  private static String gangNeed(NodePool pool, PreparedJob job) {
+    String need = need(pool, job);
+    return "a gang of "
+        + job.replicas
+        + " "
+        + (job.requestsNothing()
+            ? "needs a node"
+            : "needs " + need.substring("need ".length()).replace(" on one node", ""))
+        + " for each replica, all at once";
+  }
+
+  /** "a: 2, b: 1" for the nodes with room, the first three by name and how many more. */
+  private static String perNode(NodePool pool, PreparedJob job, IntToLongFunction copies) {
+    List<String> parts = new ArrayList<>();
+    int more = 0;
+    for (int node = 0; node < pool.size(); node++) {
+      long c = copies.applyAsLong(node);
+      if (c <= 0) {
+        continue;
+      }
+      if (parts.size() == 3) {
+        more++;
+      } else {
+        parts.add(pool.name(node) + ": " + c);
+      }
+    }
+    return String.join(", ", parts) + (more > 0 ? " and " + more + " more nodes" : "");
+  }
+
+  /**
    * E.g. "deferred: a BestEffort job waits while every ready node it could run on is busy: ws-1
    * measures 15000 octomy.io/cpu-milli in use, at or above its offer of 12000 (Background). ..."
    */
@@ -128,6 +204,13 @@ final class CapacityMessages {
   }
 
   static String heldForStarvingJob(StarvationHold hold) {
+    if (hold.nodes().size() > 1) {
+      return "held for starving job "
+          + hold.starvingJob()
+          + ": nodes "
+          + String.join(", ", hold.nodes())
+          + " are kept for it, and this job fits no other nodes now.";
+    }
     return "held for starving job "
         + hold.starvingJob()
         + ": node "
@@ -135,12 +218,12 @@ final class CapacityMessages {
         + " is kept for it, and this job fits no other node now.";
   }
 
-  static String starvingHoldNote(String node, Duration starvationAfter) {
+  static String starvingHoldNote(List<String> nodes, Duration starvationAfter) {
     return " It has waited longer than "
         + duration(starvationAfter)
-        + ", so node "
-        + node
-        + " is held back for it.";
+        + (nodes.size() == 1
+            ? ", so node " + nodes.get(0) + " is held back for it."
+            : ", so nodes " + String.join(", ", nodes) + " are held back for it.");
   }
 
   /**

@@ -2,7 +2,10 @@ package io.octomy.batch.admission;
 
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.NodeMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -33,8 +36,22 @@ public sealed interface Decision {
   /**
    * Admit the job to {@code node}, where {@code mode} applies to it ({@code ownMode} for its own
    * work): it holds its reservation from now on.
+   *
+   * <p>A gang ({@code spec.replicas} above 1) is admitted whole: {@code replicaNodes} names the
+   * node of each replica in replica order (several replicas may share a node), {@code node} is the
+   * first, and each replica holds its requests on its node. Its {@code mode} is the most
+   * conservative of the modes that apply on those nodes (Interactive before Background before
+   * Drone): the one promise every replica can keep. Its service class is derived from what it
+   * declared, as any job's, and is the same for every replica; no mode changes it.
+   *
+   * @param replicaNodes a gang's node per replica; empty for a job of one replica
    */
-  record Admit(String node, NodeMode mode, long effectivePriority, boolean starving)
+  record Admit(
+      String node,
+      NodeMode mode,
+      long effectivePriority,
+      boolean starving,
+      List<String> replicaNodes)
       implements Decision {
     public Admit {
       Objects.requireNonNull(node, "node");
@@ -42,6 +59,22 @@ public sealed interface Decision {
       if (mode == NodeMode.Off) {
         throw new IllegalArgumentException("no job is admitted where Off applies");
       }
+      replicaNodes = List.copyOf(replicaNodes);
+      if (replicaNodes.size() == 1
+          || (!replicaNodes.isEmpty() && !replicaNodes.get(0).equals(node))) {
+        throw new IllegalArgumentException(
+            "a gang's replica nodes start with its node and name two replicas or more");
+      }
+    }
+
+    /** A job of one replica. */
+    public Admit(String node, NodeMode mode, long effectivePriority, boolean starving) {
+      this(node, mode, effectivePriority, starving, List.of());
+    }
+
+    /** The node of each replica in replica order: {@link #replicaNodes}, or {@link #node} alone. */
+    public List<String> nodes() {
+      return replicaNodes.isEmpty() ? List.of(node) : replicaNodes;
     }
 
     @Override
@@ -51,7 +84,31 @@ public sealed interface Decision {
 
     @Override
     public String message() {
-      return "admitted to node " + node + ".";
+      if (replicaNodes.isEmpty()) {
+        return "admitted to node " + node + ".";
+      }
+      return "admitted as a gang of " + replicaNodes.size() + " replicas: " + where() + ".";
+    }
+
+    /** "0 and 1 on node a, 2 on node b": each node once, in the order of its first replica. */
+    private String where() {
+      Map<String, List<Integer>> byNode = new LinkedHashMap<>();
+      for (int i = 0; i < replicaNodes.size(); i++) {
+        byNode.computeIfAbsent(replicaNodes.get(i), k -> new ArrayList<>()).add(i);
+      }
+      List<String> parts = new ArrayList<>();
+      byNode.forEach(
+          (name, replicas) -> {
+            List<String> numbers = replicas.stream().map(String::valueOf).toList();
+            String which =
+                numbers.size() == 1
+                    ? numbers.get(0)
+                    : String.join(", ", numbers.subList(0, numbers.size() - 1))
+                        + " and "
+                        + numbers.get(numbers.size() - 1);
+            parts.add(which + " on node " + name);
+          });
+      return String.join(", ", parts);
     }
 
     @Override

@@ -240,7 +240,13 @@ final class FuturePasses {
   private void admitted(PreparedJob job, Decision.Admit admit, Instant at) {
     changed(job);
     int node = job.reservedOn;
-    candidates.forgetNode(node); // its room shrank
+    if (job.replicaNodes != null) {
+      for (int replicaNode : job.replicaNodes) {
+        candidates.forgetNode(replicaNode); // a gang's nodes' room shrank, each of them
+      }
+    } else {
+      candidates.forgetNode(node); // its room shrank
+    }
     candidates.forgetBudget(job.namespace); // and the namespace's budget
     PreparedJob c = cause[job.index];
     int depth = causeDepth[job.index];
@@ -261,10 +267,14 @@ final class FuturePasses {
     PreparedJob job = end.job();
     sources.ended(end);
     job.reservedOn = -1;
-    if (end.node() >= 0) {
-      pool.release(end.node(), job);
-      if (job.resourceIds.length > 0) {
-        sources.nodeFreed(end.node(), end);
+    int[] nodes = job.replicaNodes != null ? job.replicaNodes : new int[] {end.node()};
+    job.replicaNodes = null;
+    for (int node : nodes) {
+      if (node >= 0) {
+        pool.release(node, job); // a gang's replicas end together, each freeing its node
+        if (job.resourceIds.length > 0) {
+          sources.nodeFreed(node, end);
+        }
       }
     }
     reservations.release(job);

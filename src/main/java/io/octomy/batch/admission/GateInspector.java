@@ -141,7 +141,9 @@ final class GateInspector {
     int excluded = pass.guard().excludedNodeFor(job);
     QueueMinimumHolds holds = pass.minimumHolds();
     List<QueueMinimumHolds.MinimumHold> minimums = holds == null ? List.of() : holds.against(job);
-    if (pass.placeBeside(job, excluded, minimums) >= 0) {
+    if (job.gang()
+        ? pass.placeGang(job, minimums) != null
+        : pass.placeBeside(job, excluded, minimums) >= 0) {
       return null;
     }
     boolean everHolds = pass.placement().fitsSomeFullOffer(job);

@@ -56,6 +56,18 @@ final class JobReading {
   /** The requests as a value, for the node pool's per-pass memo. */
   final RequestShape shape;
 
+  /** How many copies of the requests run together: 1, or a gang's replicas. */
+  final int replicas;
+
+  /**
+   * What the whole job takes, matching {@link #resourceIds}: {@link #quantities} times {@link
+   * #replicas} (saturating), the same array for a single job. Budgets and queues count this.
+   */
+  final long[] totals;
+
+  /** An Admitted or Running gang's node per replica, as the view has it; empty for a single job. */
+  final List<String> replicaNodes;
+
   /** Distinct lock keys, sorted. */
   final List<String> lockKeys;
 
@@ -167,6 +179,9 @@ final class JobReading {
     this.resourceIds = positive == ids.length ? ids : Arrays.copyOf(ids, positive);
     this.quantities = positive == amounts.length ? amounts : Arrays.copyOf(amounts, positive);
     this.shape = new RequestShape(resourceIds, quantities);
+    this.replicas = view.replicas();
+    this.replicaNodes = view.replicaNodes();
+    this.totals = replicas == 1 ? quantities : times(quantities, replicas);
     this.lockKeys =
         view.locks().size() <= 1 ? view.locks() : List.copyOf(new TreeSet<>(view.locks()));
     this.namespace = scopes.namespace(key.namespace());
@@ -177,6 +192,15 @@ final class JobReading {
     for (int k = 0; k < lockIds.length; k++) {
       lockIds[k] = scopes.lock(key.namespace(), lockKeys.get(k));
     }
+  }
+
+  /** Each quantity times {@code count}, saturating as every sum of quantities does. */
+  private static long[] times(long[] quantities, int count) {
+    long[] out = new long[quantities.length];
+    for (int k = 0; k < out.length; k++) {
+      out[k] = quantities[k] > Long.MAX_VALUE / count ? Long.MAX_VALUE : quantities[k] * count;
+    }
+    return out;
   }
 
   private static List<String> withProblem(List<String> problems, String problem) {

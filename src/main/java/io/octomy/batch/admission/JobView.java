@@ -33,6 +33,11 @@ import java.util.Objects;
  *     whose labels hold every pair. Empty means any node
  * @param notBefore the instant before which a Queued job may not be admitted (a failed run's retry
  *     backing off, reason BackingOff); null when none
+ * @param replicas {@code spec.replicas} for a Queued job, or the replicas an Admitted or Running
+ *     gang holds: that many copies of the requests, placed whole or not at all; 1 for a single job
+ * @param replicaNodes an Admitted or Running gang's node per replica, in replica order ({@code
+ *     node} is the first); empty for a single job. A holder's replica without a node here counts on
+ *     {@code node}
  */
 public record JobView(
     String namespace,
@@ -50,7 +55,9 @@ public record JobView(
     List<String> specProblems,
     boolean suspend,
     Map<String, String> nodeSelector,
-    Instant notBefore) {
+    Instant notBefore,
+    int replicas,
+    List<String> replicaNodes) {
 
   public JobView {
     Objects.requireNonNull(namespace, "namespace");
@@ -62,6 +69,49 @@ public record JobView(
     locks = locks == null ? List.of() : List.copyOf(locks);
     specProblems = specProblems == null ? List.of() : List.copyOf(specProblems);
     nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+    if (replicas < 1) {
+      throw new IllegalArgumentException("a job has at least 1 replica, not " + replicas);
+    }
+    replicaNodes = replicaNodes == null ? List.of() : List.copyOf(replicaNodes);
+  }
+
+  /** A job of one replica, retries as given. */
+  public JobView(
+      String namespace,
+      String name,
+      long generation,
+      Map<String, Long> requests,
+      Map<String, Long> limits,
+      List<String> after,
+      List<String> locks,
+      String group,
+      String origin,
+      JobPhase phase,
+      String node,
+      Instant queuedAt,
+      List<String> specProblems,
+      boolean suspend,
+      Map<String, String> nodeSelector,
+      Instant notBefore) {
+    this(
+        namespace,
+        name,
+        generation,
+        requests,
+        limits,
+        after,
+        locks,
+        group,
+        origin,
+        phase,
+        node,
+        queuedAt,
+        specProblems,
+        suspend,
+        nodeSelector,
+        notBefore,
+        1,
+        List.of());
   }
 
   /** A job that may be admitted at once, as far as retries go. */
@@ -163,10 +213,72 @@ public record JobView(
             specProblems,
             suspend,
             nodeSelector,
-            instant);
+            instant,
+            replicas,
+            replicaNodes);
   }
 
-  /** A copy with another phase and node, e.g. to apply an admission. */
+  /** A copy with another replica count (a gang of {@code count} copies of the requests). */
+  public JobView withReplicas(int count) {
+    return new JobView(
+        namespace,
+        name,
+        generation,
+        requests,
+        limits,
+        after,
+        locks,
+        group,
+        origin,
+        phase,
+        node,
+        queuedAt,
+        specProblems,
+        suspend,
+        nodeSelector,
+        notBefore,
+        count,
+        replicaNodes);
+  }
+
+  /**
+   * A copy with another phase and the nodes of its replicas in replica order (the first is {@link
+   * #node}; a single job's list has one node or none), e.g. to apply an admission.
+   */
+  public JobView withNodes(JobPhase newPhase, List<String> nodes) {
+    return new JobView(
+        namespace,
+        name,
+        generation,
+        requests,
+        limits,
+        after,
+        locks,
+        group,
+        origin,
+        newPhase,
+        nodes.isEmpty() ? null : nodes.get(0),
+        queuedAt,
+        specProblems,
+        suspend,
+        nodeSelector,
+        notBefore,
+        replicas,
+        nodes.size() > 1 ? nodes : List.of());
+  }
+
+  /** The node of each replica in replica order: {@link #replicaNodes}, or {@link #node} alone. */
+  public List<String> nodes() {
+    if (!replicaNodes.isEmpty()) {
+      return replicaNodes;
+    }
+    return node == null ? List.of() : List.of(node);
+  }
+
+  /**
+   * A copy with another phase and node, e.g. to apply a single job's admission; a gang's replica
+   * nodes are kept.
+   */
   public JobView withPhase(JobPhase newPhase, String newNode) {
     return new JobView(
         namespace,
@@ -184,6 +296,8 @@ public record JobView(
         specProblems,
         suspend,
         nodeSelector,
-        notBefore);
+        notBefore,
+        replicas,
+        replicaNodes);
   }
 }

@@ -217,6 +217,11 @@ final class NodePool {
     return nodes.length;
   }
 
+  /** How many admitted and running jobs (a gang's replicas each) the node holds in the pass. */
+  int jobCount(int node) {
+    return jobCount[node];
+  }
+
   int readyCount() {
     return readyCount;
   }

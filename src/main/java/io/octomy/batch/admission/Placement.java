@@ -65,9 +65,17 @@ final class Placement {
   private int soonestNode = -1;
   private long soonestAt = -1;
 
+  /** Where a gang's replicas go: all at once, by the rule of this class, or none. */
+  private final GangPlacement gangs;
+
   Placement(NodePool pool) {
     this.pool = pool;
     this.free = pool.freeSpace();
+    this.gangs = new GangPlacement(pool, this);
+  }
+
+  GangPlacement gangs() {
+    return gangs;
   }
 
   /**
@@ -293,7 +301,7 @@ final class Placement {
    * The dominant resource of a job: the request that is the largest share of the eligible nodes'
    * total offer (DRF's dominant share), ties to the first name. Placement best-fits on it.
    */
-  private int dominant(PreparedJob job) {
+  int dominant(PreparedJob job) {
     if (job.dominant >= 0) {
       return job.dominant;
     }
@@ -317,9 +325,13 @@ final class Placement {
   }
 
   /**
-   * True when some eligible node's full offer holds the job (WaitingForCapacity, not NoNodeFits).
+   * True when some eligible node's full offer holds the job (WaitingForCapacity, not NoNodeFits);
+   * for a gang, when the full offers together hold every replica at once.
    */
   boolean fitsSomeFullOffer(PreparedJob job) {
+    if (job.replicas > 1) {
+      return gangs.fitsWholeSomeday(job); // every replica at once, on one node or several
+    }
     if (job.selectable != null) {
       for (int node = 0; node < pool.size(); node++) {
         if (pool.fitsFullOffer(node, job)) {
@@ -402,7 +414,7 @@ final class Placement {
   }
 
   /** The job's largest shortfall on the node as {shortfall, offer}: {0, 1} when it fits now. */
-  private long[] shortfallShare(int node, PreparedJob job) {
+  long[] shortfallShare(int node, PreparedJob job) {
     long worstShort = 0;
     long worstOffer = 1;
     for (int k = 0; k < job.resourceIds.length; k++) {

@@ -26,6 +26,12 @@ final class PreparedJob {
   /** The requests as a value, for the node pool's per-pass memo. */
   final RequestShape shape;
 
+  /** How many copies of the requests run together: 1, or a gang's replicas. */
+  final int replicas;
+
+  /** What the whole job takes (requests times replicas), matching {@link #resourceIds}. */
+  final long[] totals;
+
   /** Distinct lock keys, sorted. */
   final List<String> lockKeys;
 
@@ -87,6 +93,13 @@ final class PreparedJob {
   int reservedOn = -1;
 
   /**
+   * A gang's node index per replica in the pass's state (counted from the snapshot or reserved by
+   * an admission; -1 for a replica whose node is not in the pool), {@link #reservedOn} the first;
+   * null for a single job, or a gang that holds nothing.
+   */
+  int[] replicaNodes;
+
+  /**
    * Position in {@link #resourceIds} of the resource the placement best-fits on; -1 until the node
    * pool works it out.
    */
@@ -101,6 +114,8 @@ final class PreparedJob {
     this.resourceIds = reading.resourceIds;
     this.quantities = reading.quantities;
     this.shape = reading.shape;
+    this.replicas = reading.replicas;
+    this.totals = reading.totals;
     this.lockKeys = reading.lockKeys;
     this.problems = reading.problems;
     this.serviceClass = reading.serviceClass;
@@ -112,6 +127,17 @@ final class PreparedJob {
   /** Whether the job's nodeSelector lets it run on the node (always, without one). */
   boolean mayUse(int node) {
     return selectable == null || selectable[node];
+  }
+
+  /** Whether this job is a gang: more than one copy of its requests, placed together. */
+  boolean gang() {
+    return replicas > 1;
+  }
+
+  /** What the whole job takes of resource {@code id}: its request times its replicas; 0 if none. */
+  long total(int id) {
+    int i = Arrays.binarySearch(resourceIds, id);
+    return i >= 0 ? totals[i] : 0;
   }
 
   boolean requestsNothing() {

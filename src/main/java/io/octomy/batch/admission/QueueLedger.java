@@ -69,7 +69,7 @@ final class QueueLedger {
     for (int q : chain(job)) {
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
-        used[q][id] = QuantityMath.add(used[q][id], job.quantities[k]);
+        used[q][id] = QuantityMath.add(used[q][id], job.totals[k]);
       }
     }
   }
@@ -80,7 +80,7 @@ final class QueueLedger {
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
         if (used[q][id] != Long.MAX_VALUE) {
-          used[q][id] = Math.max(0, used[q][id] - job.quantities[k]);
+          used[q][id] = Math.max(0, used[q][id] - job.totals[k]);
         }
       }
     }
@@ -105,7 +105,7 @@ final class QueueLedger {
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
         long limit = max[q][id];
-        if (limit >= 0 && QuantityMath.add(used[q][id], job.quantities[k]) > limit) {
+        if (limit >= 0 && QuantityMath.add(used[q][id], job.totals[k]) > limit) {
           return false;
         }
       }
@@ -128,7 +128,7 @@ final class QueueLedger {
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
         long limit = max[q][id];
-        long request = job.quantities[k];
+        long request = job.totals[k];
         if (limit < 0 || QuantityMath.add(used[q][id], request) <= limit) {
           continue;
         }

@@ -142,7 +142,7 @@ final class QueueMinimumHolds {
       if (admitted && within(job.queue, hold.queue)) {
         for (int k = 0; k < job.resourceIds.length; k++) {
           int id = job.resourceIds[k];
-          hold.waiting[id] = Math.max(0, hold.waiting[id] - job.quantities[k]);
+          hold.waiting[id] = Math.max(0, hold.waiting[id] - job.totals[k]);
         }
       }
       boolean waitsForRoom =
@@ -241,7 +241,7 @@ final class QueueMinimumHolds {
       if (within(job.queue, queue) && passesGatesBeforeCapacity.test(job)) {
         for (int k = 0; k < job.resourceIds.length; k++) {
           int id = job.resourceIds[k];
-          sum[id] = QuantityMath.add(sum[id], job.quantities[k]);
+          sum[id] = QuantityMath.add(sum[id], job.totals[k]);
         }
       }
     }

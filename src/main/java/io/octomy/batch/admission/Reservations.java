@@ -127,7 +127,7 @@ final class Reservations {
       long[] used = budgetUsed[job.namespace];
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
-        used[id] = QuantityMath.add(used[id], job.quantities[k]);
+        used[id] = QuantityMath.add(used[id], job.totals[k]);
       }
     }
   }
@@ -151,7 +151,7 @@ final class Reservations {
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
         if (used[id] != Long.MAX_VALUE) {
-          used[id] = Math.max(0, used[id] - job.quantities[k]);
+          used[id] = Math.max(0, used[id] - job.totals[k]);
         }
       }
     }
@@ -284,11 +284,11 @@ final class Reservations {
     long[] used = budgetUsed[taker.namespace];
     for (int k = 0; k < taker.resourceIds.length; k++) {
       int id = taker.resourceIds[k];
-      long need = first.quantity(id);
+      long need = first.total(id);
       if (limits[id] < 0 || need == 0) {
         continue;
       }
-      long after = QuantityMath.add(used[id], taker.quantities[k]);
+      long after = QuantityMath.add(used[id], taker.totals[k]);
       if (QuantityMath.add(after, need) > limits[id]) {
         return resources.name(id);
       }
@@ -318,7 +318,7 @@ final class Reservations {
     }
     for (int k = 0; k < job.resourceIds.length; k++) {
       long limit = limits[job.resourceIds[k]];
-      if (limit >= 0 && job.quantities[k] > limit) {
+      if (limit >= 0 && job.totals[k] > limit) {
         return false;
       }
     }
@@ -334,7 +334,7 @@ final class Reservations {
     long[] used = budgetUsed[job.namespace];
     for (int k = 0; k < job.resourceIds.length; k++) {
       int id = job.resourceIds[k];
-      if (limits[id] >= 0 && QuantityMath.add(used[id], job.quantities[k]) > limits[id]) {
+      if (limits[id] >= 0 && QuantityMath.add(used[id], job.totals[k]) > limits[id]) {
         return false;
       }
     }
@@ -356,13 +356,13 @@ final class Reservations {
     for (int k = 0; k < job.resourceIds.length; k++) {
       int id = job.resourceIds[k];
       long limit = limits[id];
-      if (limit < 0 || QuantityMath.add(used[id], job.quantities[k]) <= limit) {
+      if (limit < 0 || QuantityMath.add(used[id], job.totals[k]) <= limit) {
         continue;
       }
       if (gates.isEmpty()) {
         gates = new ArrayList<>();
       }
-      gates.add(new Gate.Budget(namespace, resources.name(id), job.quantities[k], used[id], limit));
+      gates.add(new Gate.Budget(namespace, resources.name(id), job.totals[k], used[id], limit));
     }
     return gates;
   }

@@ -28,6 +28,10 @@ final class StarvationGuard {
 
   private PreparedJob protectedJob;
   private int node = -1;
+
+  /** Every node kept for the protected job ({@link #node} first); more than one for a gang. */
+  private int[] nodes = new int[0];
+
   private int[] nodeResources = new int[0];
   private StarvationHold hold;
 
@@ -57,6 +61,11 @@ final class StarvationGuard {
   /** The node {@code job} may not take (kept for the protected job), or -1. */
   int excludedNodeFor(PreparedJob job) {
     return node >= 0 && job.requestsAnyOf(nodeResources) ? node : -1;
+  }
+
+  /** Every node {@code job} may not take (kept for the protected job); empty when none. */
+  int[] excludedNodesFor(PreparedJob job) {
+    return node >= 0 && job.requestsAnyOf(nodeResources) ? nodes : new int[0];
   }
 
   /**
@@ -95,15 +104,21 @@ final class StarvationGuard {
     protectedJob = job;
     List<String> names = new ArrayList<>();
     String note = null;
+    List<String> kept = new ArrayList<>();
     if (reason == Reason.WaitingForCapacity) {
-      node = placement.soonest(job);
+      // A gang's replicas need room on as many nodes as their full offers take to hold them all.
+      nodes = job.gang() ? placement.gangs().soonest(job) : new int[] {placement.soonest(job)};
+      node = nodes[0];
       nodeResources = job.resourceIds;
       for (int id : job.resourceIds) {
         names.add(resources.name(id));
       }
-      note = CapacityMessages.starvingHoldNote(pool.name(node), starvationAfter);
+      for (int n : nodes) {
+        kept.add(pool.name(n));
+      }
+      note = CapacityMessages.starvingHoldNote(kept, starvationAfter);
     }
-    hold = new StarvationHold(job.key, node < 0 ? null : pool.name(node), names, reason);
+    hold = new StarvationHold(job.key, node < 0 ? null : pool.name(node), names, reason, kept);
     return note;
   }
 
@@ -128,7 +143,12 @@ final class StarvationGuard {
       if (!parts.isEmpty()) {
         s.append(": they may not take ").append(joinAnd(parts));
       }
-      if (hold.node() != null) {
+      if (hold.nodes().size() > 1) {
+        s.append(parts.isEmpty() ? ": " : ", and ")
+            .append("nodes ")
+            .append(String.join(", ", hold.nodes()))
+            .append(" are kept for its replicas where they fit soonest");
+      } else if (hold.node() != null) {
         s.append(parts.isEmpty() ? ": " : ", and ")
             .append("node ")
             .append(hold.node())

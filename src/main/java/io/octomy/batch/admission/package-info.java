@@ -42,6 +42,15 @@
  *       request that is the largest share of all eligible nodes' total offer of it) that still
  *       holds every request; ties to the first node name. A job requesting nothing goes to the
  *       eligible node with the fewest admitted and running jobs, ties by name.
+ *   <li><b>Gangs.</b> A job of {@code replicas} N above 1 is placed whole or not at all by {@link
+ *       io.octomy.batch.admission.GangPlacement}: replica by replica by the placement rule above,
+ *       as if the replicas before it were reserved (origin first while it has room, then best fit,
+ *       filling a node before the next). Nothing is reserved until every replica has a node. It
+ *       counts N times its requests on the pool (each replica on its node), its budget and its
+ *       queues; it takes one group slot and its locks once. NoNodeFits when the eligible nodes'
+ *       full offers hold fewer than N copies together. A starving gang keeps the nodes where its
+ *       replicas fit soonest, as many as their full offers need. An Admitted or Running gang counts
+ *       a replica on each node of its view's {@code replicaNodes}.
  *   <li><b>Starvation hold.</b> The first starving job in pass order that waits for capacity (not
  *       NoNodeFits: holding cannot help it) picks the node where it would fit soonest: among ready
  *       nodes whose full offer holds it, the smallest largest-shortfall, where a shortfall is

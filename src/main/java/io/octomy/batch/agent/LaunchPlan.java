@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.GangReplicas;
 import io.octomy.batch.api.LaunchFields;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +15,8 @@ import java.util.Map;
 /**
  * Pure: how a BatchJob runs as a local process, read off its template's first container the way
  * Kubernetes reads it (args follow command; env name/value pairs; {@code $(NAME)} references in
- * command, args and env values expanded; workingDir), or why it cannot.
+ * command, args and env values expanded; workingDir), with the replica's OCTOMY_REPLICA_* variables
+ * ({@link GangReplicas}), or why it cannot.
  *
  * @param spec what to start; null when the job cannot run here
  * @param failureReason a CamelCase code when it cannot ({@link #NO_COMMAND}, {@link
@@ -77,7 +79,10 @@ public record LaunchPlan(
       command.addAll(c.getArgs());
     }
     List<String> notes = new ArrayList<>();
-    Map<String, String> env = new LinkedHashMap<>();
+    // The replica's variables come first, so the container's may name them as $(NAME), and are
+    // set again after, so a container cannot change what its replica is told.
+    Map<String, String> replica = GangReplicas.variables(job, key.replica());
+    Map<String, String> env = new LinkedHashMap<>(replica);
     if (c.getEnv() != null) {
       for (EnvVar v : c.getEnv()) {
         if (v.getName() == null || v.getName().isEmpty()) {
@@ -96,6 +101,7 @@ public record LaunchPlan(
             v.getName(), v.getValue() == null ? "" : VariableReferences.expand(v.getValue(), env));
       }
     }
+    env.putAll(replica);
     if (c.getEnvFrom() != null && !c.getEnvFrom().isEmpty()) {
       notes.add("envFrom is not supported on a Process node and is ignored");
     }

@@ -80,7 +80,6 @@ public final class NodeAgent implements AutoCloseable {
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   // Set in start(); volatile because informer callbacks may queue work before start() returns.
   private volatile SharedIndexInformer<BatchNode> nodes;
-  private volatile SharedIndexInformer<BatchJob> jobs;
   private volatile InformedJobs informed;
   private volatile JobTracker tracker;
   private BatchNodeStatus lastWritten;
@@ -164,11 +163,15 @@ public final class NodeAgent implements AutoCloseable {
     informers.add(nodes);
     // run() returns after the initial list: a job missing from the cache is really gone,
     // which matters because a running job whose BatchJob is gone gets stopped.
-    jobs = InformedJobs.informer(client, settings.nodeName());
-    jobs.addEventHandler(anyChange(this::requestReconcile));
-    jobs.run();
-    informed = InformedJobs.of(jobs.getIndexer());
-    informers.add(jobs);
+    List<SharedIndexInformer<BatchJob>> jobInformers =
+        InformedJobs.informers(client, settings.nodeName());
+    for (SharedIndexInformer<BatchJob> jobInformer : jobInformers) {
+      jobInformer.addEventHandler(anyChange(this::requestReconcile));
+      jobInformer.run();
+      informers.add(jobInformer);
+    }
+    informed =
+        InformedJobs.ofCaches(jobInformers.stream().map(SharedIndexInformer::getIndexer).toList());
     tracker = newTracker();
     try {
       loop.submit(

@@ -3,6 +3,7 @@ package io.octomy.batch.agent;
 import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
+import io.octomy.batch.api.GangReplicas;
 import io.octomy.batch.vocabulary.Quantities;
 import java.util.Collection;
 import java.util.Map;
@@ -11,17 +12,22 @@ import java.util.TreeMap;
 /**
  * What the jobs admitted to a node hold: the sum of the requests recorded at admission ({@code
  * status.admission}) of every BatchJob whose {@code status.node} is the node and whose phase holds
- * a reservation (Admitted or Running), for {@code BatchNode.status.allocated}. Finished jobs have
- * released theirs.
+ * a reservation (Admitted or Running), once per gang replica placed there, for {@code
+ * BatchNode.status.allocated}. Finished jobs have released theirs.
  */
 public final class NodeAllocation {
 
   private NodeAllocation() {}
 
-  /** True when {@code job}'s status names {@code nodeName}, whatever its phase. */
+  /**
+   * True when {@code job}'s status names {@code nodeName} ({@code status.node}, or one of a gang's
+   * {@code status.replicaNodes}), whatever its phase.
+   */
   public static boolean placedOn(BatchJob job, String nodeName) {
     BatchJobStatus s = job.getStatus();
-    return s != null && nodeName.equals(s.getNode());
+    return s != null
+        && (nodeName.equals(s.getNode())
+            || (s.getReplicaNodes() != null && s.getReplicaNodes().contains(nodeName)));
   }
 
   /** True when {@code job} is admitted to or running on {@code nodeName}. */
@@ -42,16 +48,27 @@ public final class NodeAllocation {
         continue;
       }
       Map<String, Long> held = held(job);
+      // A gang's request is per replica: a node holds one copy per replica placed on it.
+      int copies = Math.max(1, GangReplicas.on(job, nodeName).size());
       if (held != null) {
         held.forEach(
             (name, qty) -> {
               if (qty != null && qty > 0) {
-                sum.merge(name, qty, Quantities::add);
+                sum.merge(name, times(qty, copies), Quantities::add);
               }
             });
       }
     }
     return sum;
+  }
+
+  /** {@code qty * copies}, saturating like {@link Quantities#add}; copies is at most 1000. */
+  private static long times(long qty, int copies) {
+    long out = 0;
+    for (int i = 0; i < copies; i++) {
+      out = Quantities.add(out, qty);
+    }
+    return out;
   }
 
   /**

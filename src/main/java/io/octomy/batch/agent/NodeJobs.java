@@ -19,7 +19,8 @@ public final class NodeJobs {
       Comparator.comparing(NodeJob::getNamespace, Comparator.nullsFirst(Comparator.naturalOrder()))
           .thenComparing(NodeJob::getName, Comparator.nullsFirst(Comparator.naturalOrder()))
           .thenComparing(NodeJob::getUid, Comparator.nullsFirst(Comparator.naturalOrder()))
-          .thenComparingInt(NodeJob::currentRun);
+          .thenComparingInt(NodeJob::currentRun)
+          .thenComparingInt(NodeJob::currentReplica);
 
   private NodeJobs() {}
 
@@ -104,6 +105,7 @@ public final class NodeJobs {
     j.setName(key.name());
     j.setUid(key.uid());
     j.setRun(key.run() == 1 ? null : key.run());
+    j.setReplica(key.replica() == 0 ? null : key.replica());
     return j;
   }
 

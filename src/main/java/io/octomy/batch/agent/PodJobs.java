@@ -3,6 +3,7 @@ package io.octomy.batch.agent;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.GangReplicas;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
@@ -19,8 +20,8 @@ import java.util.function.Supplier;
 
 /**
  * The Pod executor's side of the agent: runs nothing (the controller creates the Pods), only
- * measures the Pod of each job placed on this node from the Pod's cgroup and reports it with the
- * Pod's phase.
+ * measures the Pod of each job placed on this node (each gang replica's) from the Pod's cgroup and
+ * reports it with the Pod's phase.
  */
 final class PodJobs implements JobTracker {
 
@@ -30,8 +31,8 @@ final class PodJobs implements JobTracker {
   private final Map<String, CgroupPodMeter> meters = new HashMap<>();
   private List<Placed> placed = List.of();
 
-  /** A job placed here and its Pod. */
-  private record Placed(BatchJob job, Pod pod) {}
+  /** A replica of a job placed here (0 for a job of one replica) and its Pod. */
+  private record Placed(BatchJob job, int replica, Pod pod) {}
 
   /**
    * @param nodeName this node
@@ -50,15 +51,24 @@ final class PodJobs implements JobTracker {
     for (Pod p : pods.get()) {
       Map<String, String> labels = p.getMetadata().getLabels();
       if (labels != null && labels.get(Labels.JOB_UID) != null) {
-        // Each run of a retried job has its own Pod, labelled with its number from run 2 on.
-        byJobUid.put(labels.get(Labels.JOB_UID) + "#" + labels.getOrDefault(Labels.RUN, "1"), p);
+        // Each run of a retried job has its own Pod, labelled with its number from run 2 on, and
+        // each replica of a gang its own, labelled with its index.
+        byJobUid.put(
+            labels.get(Labels.JOB_UID)
+                + "#"
+                + labels.getOrDefault(Labels.RUN, "1")
+                + "/"
+                + labels.getOrDefault(Labels.REPLICA, "0"),
+            p);
       }
     }
     List<Placed> now = new ArrayList<>();
     for (BatchJob job : jobs.placedOn(nodeName)) {
-      Pod pod = byJobUid.get(job.getMetadata().getUid() + "#" + run(job));
-      if (pod != null) {
-        now.add(new Placed(job, pod));
+      for (int replica : GangReplicas.on(job, nodeName)) {
+        Pod pod = byJobUid.get(job.getMetadata().getUid() + "#" + run(job) + "/" + replica);
+        if (pod != null) {
+          now.add(new Placed(job, replica, pod));
+        }
       }
     }
     Set<String> podUids = new HashSet<>();
@@ -99,6 +109,7 @@ final class PodJobs implements JobTracker {
       j.setName(p.job().getMetadata().getName());
       j.setUid(p.job().getMetadata().getUid());
       j.setRun(run(p.job()) == 1 ? null : run(p.job()));
+      j.setReplica(p.replica() == 0 ? null : p.replica());
       j.setPhase(phase);
       if (p.pod().getStatus() != null) {
         j.setStartedAt(p.pod().getStatus().getStartTime());

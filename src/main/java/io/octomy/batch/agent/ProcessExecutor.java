@@ -184,7 +184,8 @@ public final class ProcessExecutor implements AutoCloseable {
             Comparator.comparing((JobRecord r) -> r.key().namespace())
                 .thenComparing(r -> r.key().name())
                 .thenComparing(r -> r.key().uid())
-                .thenComparingInt(r -> r.key().run()))
+                .thenComparingInt(r -> r.key().run())
+                .thenComparingInt(r -> r.key().replica()))
         .toList();
   }
 

@@ -3,6 +3,7 @@ package io.octomy.batch.agent;
 import io.octomy.batch.api.AdmissionRecord;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.Executor;
+import io.octomy.batch.api.GangReplicas;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.time.Duration;
@@ -22,8 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Process executor's side of the agent: starts each job admitted here once, measures its
- * process tree, reports it, and stops and forgets the runs of deleted BatchJobs.
+ * The Process executor's side of the agent: starts each job admitted here once (each gang replica
+ * placed here, one process each), measures its process tree, reports it, and stops and forgets the
+ * runs of deleted BatchJobs. A gang's replica still running when its job ended (another replica
+ * failed) or went on to a later run is stopped like a deleted job's.
  *
  * <p>Never twice: {@link ProcessExecutor#start} refuses a key it ever started (its state directory
  * remembers across restarts), and a job is started only in phase Admitted, so a job the controller
@@ -126,11 +129,15 @@ final class ProcessJobs implements JobTracker {
     startsLeft = false;
     List<LaunchPlan> toStart = new ArrayList<>();
     for (BatchJob job : jobs.placedOn(nodeName)) {
-      if (job.getStatus().getPhase() == JobPhase.Admitted && runsHere(job)) {
+      if (job.getStatus().getPhase() != JobPhase.Admitted || !runsHere(job)) {
+        continue;
+      }
+      // One process per replica placed on this node (a job of one replica: replica 0).
+      for (int replica : GangReplicas.on(job, nodeName)) {
         if (job.getMetadata().getDeletionTimestamp() != null) {
-          changed |= refuseDeleted(job);
+          changed |= refuseDeleted(job, replica);
         } else if (toStart.size() < STARTS_PER_RECONCILE) {
-          changed |= plan(job, toStart);
+          changed |= plan(job, replica, toStart);
         } else {
           startsLeft = true;
         }
@@ -203,13 +210,14 @@ final class ProcessJobs implements JobTracker {
     return isFinished(job) || (job.getStatus() != null && job.getStatus().currentRun() > key.run());
   }
 
-  /** The key of the job's current run ({@code status.run}). */
-  private static RunKey keyOf(BatchJob job) {
+  /** The key of a replica of the job's current run ({@code status.run}). */
+  private static RunKey keyOf(BatchJob job, int replica) {
     return new RunKey(
         job.getMetadata().getNamespace(),
         job.getMetadata().getName(),
         job.getMetadata().getUid(),
-        job.getStatus() == null ? 1 : job.getStatus().currentRun());
+        job.getStatus() == null ? 1 : job.getStatus().currentRun(),
+        replica);
   }
 
   @Override
@@ -220,9 +228,13 @@ final class ProcessJobs implements JobTracker {
   /**
    * Whether this agent runs the job: the executor recorded when it was admitted is Process (one
    * field decides; on a node whose spec says Pod the controller creates a Pod instead). A job
-   * admitted before records were kept is run as before.
+   * admitted before records were kept is run as before. A gang's replicas may span Process and Pod
+   * nodes, so each replica's node decides: an agent that runs processes runs those placed on it.
    */
   private static boolean runsHere(BatchJob job) {
+    if (GangReplicas.isGang(job)) {
+      return true;
+    }
     AdmissionRecord held = job.getStatus().getAdmission();
     return held == null || held.getExecutor() == null || held.getExecutor() == Executor.Process;
   }
@@ -231,10 +243,10 @@ final class ProcessJobs implements JobTracker {
    * A job deleted while admitted and not started here: it is never started, and the report says so,
    * so that the controller knows no work of it is left and lets it go.
    */
-  private boolean refuseDeleted(BatchJob job) {
+  private boolean refuseDeleted(BatchJob job, int replica) {
     RunKey key;
     try {
-      key = keyOf(job);
+      key = keyOf(job, replica);
     } catch (IllegalArgumentException e) {
       return false;
     }
@@ -254,10 +266,10 @@ final class ProcessJobs implements JobTracker {
    *
    * @return true when it was refused now (a change to report)
    */
-  private boolean plan(BatchJob job, List<LaunchPlan> toStart) {
+  private boolean plan(BatchJob job, int replica, List<LaunchPlan> toStart) {
     RunKey key;
     try {
-      key = keyOf(job);
+      key = keyOf(job, replica);
     } catch (IllegalArgumentException e) {
       LOG.warn(
           "cannot run job {}/{}: {}",

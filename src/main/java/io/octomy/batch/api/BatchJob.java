@@ -61,6 +61,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.STRING,
     priority = 1)
 @AdditionalPrinterColumn(
+    name = "REPLICAS",
+    jsonPath = ".spec.replicas",
+    type = AdditionalPrinterColumn.Type.INTEGER,
+    priority = 1)
+@AdditionalPrinterColumn(
     name = "MESSAGE",
     jsonPath = ".status.message",
     type = AdditionalPrinterColumn.Type.STRING,
@@ -68,12 +73,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
 // a node's agent lists and watches only the jobs placed on it
 // (`fieldSelector=status.node=NAME`), not every job of the cluster
 @AdditionalSelectableField(jsonPath = ".status.node")
+// and the gangs (`fieldSelector=spec.replicas!=,spec.replicas!=1`), whose replicas after the first
+// run on nodes status.node does not name
+@AdditionalSelectableField(jsonPath = ".spec.replicas")
 @ValidationRule(
     value = BatchJob.SPEC_FIXED_ONCE_ADMITTED,
     message =
-        "spec.resources, after, locks, group, origin, nodeSelector and type cannot change once the"
-            + " job has been admitted: it holds what it was admitted with (spec.array neither, once"
-            + " an item of the array has been). Delete the job and create it again to change them",
+        "spec.resources, after, locks, group, origin, replicas, nodeSelector and type cannot change"
+            + " once the job has been admitted: it holds what it was admitted with (spec.array"
+            + " neither, once an item of the array has been). Delete the job and create it again to"
+            + " change them",
     fieldPath = ".spec",
     reason = "FieldValueForbidden")
 public class BatchJob extends CustomResource<BatchJobSpec, BatchJobStatus> implements Namespaced {
@@ -99,6 +108,8 @@ public class BatchJob extends CustomResource<BatchJobSpec, BatchJobStatus> imple
           + " && (!has(self.spec.group) || self.spec.group == oldSelf.spec.group))"
           + " && (has(self.spec.origin) == has(oldSelf.spec.origin)"
           + " && (!has(self.spec.origin) || self.spec.origin == oldSelf.spec.origin))"
+          + " && (has(self.spec.replicas) == has(oldSelf.spec.replicas)"
+          + " && (!has(self.spec.replicas) || self.spec.replicas == oldSelf.spec.replicas))"
           + " && (has(self.spec.nodeSelector) == has(oldSelf.spec.nodeSelector)"
           + " && (!has(self.spec.nodeSelector)"
           + " || self.spec.nodeSelector == oldSelf.spec.nodeSelector))"

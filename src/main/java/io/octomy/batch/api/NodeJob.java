@@ -121,9 +121,17 @@ public class NodeJob {
     return run == null || run < 1 ? 1 : run;
   }
 
-  /** The uid and run number together: one run of one job. */
+  /** The gang replica: {@code replica}, 0 when unset. */
+  public int currentReplica() {
+    return replica == null || replica < 0 ? 0 : replica;
+  }
+
+  /**
+   * The uid and run number together: one run of one job; a gang's replica 1 and on add {@code /I},
+   * so that two replicas on one node stay apart.
+   */
   public String runId() {
-    return uid + "#" + currentRun();
+    return uid + "#" + currentRun() + (currentReplica() == 0 ? "" : "/" + currentReplica());
   }
 
   public JobPhase getPhase() {

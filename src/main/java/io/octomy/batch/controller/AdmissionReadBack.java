@@ -3,6 +3,7 @@ package io.octomy.batch.controller;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
+import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +67,9 @@ final class AdmissionReadBack {
     return status != null
         && status.getPhase() != null
         && status.getPhase().holdsReservation()
-        && Objects.equals(status.getNode(), a.node());
+        && Objects.equals(status.getNode(), a.node())
+        && Objects.equals(
+            status.getReplicaNodes() == null ? List.of() : status.getReplicaNodes(),
+            a.replicaNodes());
   }
 }

@@ -3,6 +3,7 @@ package io.octomy.batch.controller;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.AdmissionRecord;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,12 +24,18 @@ public final class AssumedAdmissions {
    * with it, what it holds (the record its status write carries), and, once its write ended without
    * an answer, the resourceVersions the cache may show without telling whether it landed: the one
    * the write was conditional on and, when the controller's finalizer was added just before it, the
-   * one that write replaced (empty while the write is in flight or landed).
+   * one that write replaced (empty while the write is in flight or landed); and a gang's node per
+   * replica (empty for a single job), counted as its status will name them.
    */
   public record Assumed(
-      String node, String uid, AdmissionRecord record, Set<String> uncertainOver) {
+      String node,
+      String uid,
+      AdmissionRecord record,
+      Set<String> uncertainOver,
+      List<String> replicaNodes) {
     public Assumed {
       uncertainOver = Set.copyOf(uncertainOver);
+      replicaNodes = List.copyOf(replicaNodes);
     }
 
     public boolean uncertain() {
@@ -39,7 +46,13 @@ public final class AssumedAdmissions {
   private final Map<JobKey, Assumed> assumed = new ConcurrentHashMap<>();
 
   public void assume(JobKey job, String node, String uid, AdmissionRecord record) {
-    assumed.put(job, new Assumed(node, uid, record, Set.of()));
+    assume(job, node, List.of(), uid, record);
+  }
+
+  /** A gang's admission: {@code replicaNodes} per replica in replica order, {@code node} first. */
+  public void assume(
+      JobKey job, String node, List<String> replicaNodes, String uid, AdmissionRecord record) {
+    assumed.put(job, new Assumed(node, uid, record, Set.of(), replicaNodes));
   }
 
   /**
@@ -49,12 +62,14 @@ public final class AssumedAdmissions {
    */
   public void uncertain(JobKey job, Set<String> resourceVersions) {
     assumed.computeIfPresent(
-        job, (k, a) -> new Assumed(a.node(), a.uid(), a.record(), resourceVersions));
+        job,
+        (k, a) -> new Assumed(a.node(), a.uid(), a.record(), resourceVersions, a.replicaNodes()));
   }
 
   /** A read-back showed the uncertain write landed: it is held as any write in flight. */
   public void settle(JobKey job) {
-    assumed.computeIfPresent(job, (k, a) -> new Assumed(a.node(), a.uid(), a.record(), Set.of()));
+    assumed.computeIfPresent(
+        job, (k, a) -> new Assumed(a.node(), a.uid(), a.record(), Set.of(), a.replicaNodes()));
   }
 
   public void forget(JobKey job) {

@@ -144,7 +144,12 @@ final class DecisionStep {
       }
       boolean admission = e.getValue() instanceof Decision.Admit;
       if (e.getValue() instanceof Decision.Admit a) {
-        assumed.assume(e.getKey(), a.node(), job.getMetadata().getUid(), c.status().getAdmission());
+        assumed.assume(
+            e.getKey(),
+            a.node(),
+            a.replicaNodes(),
+            job.getMetadata().getUid(),
+            c.status().getAdmission());
         admitted++;
       }
       writes.add(new StatusWrite(job, c, admission));

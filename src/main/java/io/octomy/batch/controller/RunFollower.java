@@ -10,6 +10,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeSpec;
 import io.octomy.batch.api.Conditions;
 import io.octomy.batch.api.Executor;
+import io.octomy.batch.api.GangReplicas;
 import io.octomy.batch.api.NodeJob;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.Finalizers;
@@ -30,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Following runs, the second job of a pass: for every admitted or running job, the Pod to create
@@ -120,30 +122,50 @@ final class RunFollower {
         continue;
       }
       BatchNode node = nodeByName.get(job.getStatus().getNode());
-      boolean podNode = executor(job, node) == Executor.Pod;
+      boolean gang = GangReplicas.isGang(job);
+      boolean podNode = !gang && executor(job, node) == Executor.Pod;
       String runId = PodFactory.runId(job.getMetadata().getUid(), PodFactory.run(job));
       Pod pod = podNode ? podByRun.get(runId) : null;
       boolean deleting = job.getMetadata().getDeletionTimestamp() != null;
-      if (podNode
-          && pod == null
-          && phase == JobPhase.Admitted
-          && !deleting
-          && podsRequested.add(runId)) {
-        podsToCreate.add(PodFactory.podFor(job, job.getStatus().getNode()));
+      List<Pod> pods = pod == null ? List.of() : List.of(pod);
+      RunObservation run;
+      if (gang) {
+        GangFollower.GangSeen g =
+            GangFollower.follow(
+                job,
+                phase,
+                deleting,
+                nodeByName,
+                podByRun,
+                podsRequested,
+                name -> gangNodeGone(name, now));
+        podsToCreate.addAll(g.podsToCreate());
+        pods = g.pods();
+        run = g.run();
+      } else {
+        if (podNode
+            && pod == null
+            && phase == JobPhase.Admitted
+            && !deleting
+            && podsRequested.add(runId)) {
+          podsToCreate.add(PodFactory.podFor(job, job.getStatus().getNode()));
+        }
+        run =
+            deleting
+                    && podNode
+                    && pod == null
+                    && phase == JobPhase.Admitted
+                    && !podsRequested.contains(runId)
+                ? DELETED_BEFORE_START
+                : RunObserver.observe(pod, reported(node, job), podNode, phase);
       }
-      if (deleting && pod != null && pod.getMetadata().getDeletionTimestamp() == null) {
+      if (deleting) {
         // Deleting a job stops its work at once (its owner reference alone would wait for the job
         // object, which a finalizer can keep for as long as it likes).
-        podsToDelete.add(pod);
+        pods.stream()
+            .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+            .forEach(podsToDelete::add);
       }
-      RunObservation run =
-          deleting
-                  && podNode
-                  && pod == null
-                  && phase == JobPhase.Admitted
-                  && !podsRequested.contains(runId)
-              ? DELETED_BEFORE_START
-              : RunObserver.observe(pod, reported(node, job), podNode, phase);
       Instant deadline = deadline(job);
       if (deadline != null
           && !deleting
@@ -152,11 +174,11 @@ final class RunFollower {
         // Past its deadline: the job fails now. Its agent stops a process it still runs (the job
         // ended while it ran: SIGTERM, then SIGKILL after the grace period); a Pod is deleted.
         run = deadlineExceeded(job, run, now);
-        if (pod != null && pod.getMetadata().getDeletionTimestamp() == null) {
-          podsToDelete.add(pod);
-        }
+        pods.stream()
+            .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+            .forEach(podsToDelete::add);
       }
-      boolean nodeMissing = node == null && !podNode;
+      boolean nodeMissing = node == null && !podNode && !gang;
       Instant missingSince = nodeMissing ? missingSince(job, now) : null;
       if (nodeMissing && Duration.between(missingSince, now).compareTo(heartbeatTimeout) >= 0) {
         run = nodeDeleted(job.getStatus().getNode());
@@ -173,13 +195,22 @@ final class RunFollower {
         writes.add(new StatusWrite(job, c, false));
       }
     }
+    // A gang's replicas left running when its run ended (one failed, its deadline passed) stop.
+    GangFollower.leftRunning(jobs, jobPods).stream()
+        .filter(p -> !podsToDelete.contains(p))
+        .forEach(podsToDelete::add);
     nodeMissingSince.keySet().retainAll(missing);
     // A Pod asked for is not asked for again until the cache shows it (or its job is gone). Most
     // passes have none out: they gather no uids.
     if (!podsRequested.isEmpty()) {
       podsRequested.retainAll(
           jobs.stream()
-              .map(j -> PodFactory.runId(j.getMetadata().getUid(), PodFactory.run(j)))
+              .flatMap(
+                  j ->
+                      IntStream.range(0, Math.max(1, GangReplicas.nodes(j).size()))
+                          .mapToObj(
+                              i ->
+                                  PodFactory.runId(j.getMetadata().getUid(), PodFactory.run(j), i)))
               .filter(run -> !podByRun.containsKey(run))
               .collect(Collectors.toSet()));
     }
@@ -200,6 +231,16 @@ final class RunFollower {
   }
 
   private final Set<String> missing = new HashSet<>();
+
+  /**
+   * The end of a gang's replica on a BatchNode that is missing: lost with its node once missing for
+   * the heartbeat timeout (as seen by this loop), else null while it may still come back.
+   */
+  private RunObservation gangNodeGone(String name, Instant now) {
+    missing.add(name);
+    Instant seen = nodeMissingSince.computeIfAbsent(name, k -> now);
+    return Duration.between(seen, now).compareTo(heartbeatTimeout) >= 0 ? nodeDeleted(name) : null;
+  }
 
   /**
    * Since when the node a job is placed on has been missing: with no BatchNode there is no agent to
@@ -423,7 +464,9 @@ final class RunFollower {
     }
   }
 
-  /** The run a job's Pod is for: its job's uid and run number ({@link PodFactory#runId}). */
+  /**
+   * The run a job's Pod is for: its job's uid, run number and replica ({@link PodFactory#runId}).
+   */
   private static String runOf(Pod p) {
     Map<String, String> labels = p.getMetadata().getLabels();
     String uid = labels == null ? null : labels.get(Labels.JOB_UID);
@@ -431,8 +474,12 @@ final class RunFollower {
       return null;
     }
     String run = labels.get(Labels.RUN);
+    String replica = labels.get(Labels.REPLICA);
     try {
-      return PodFactory.runId(uid, run == null ? 1 : Integer.parseInt(run));
+      return PodFactory.runId(
+          uid,
+          run == null ? 1 : Integer.parseInt(run),
+          replica == null ? 0 : Integer.parseInt(replica));
     } catch (NumberFormatException e) {
       return null;
     }
@@ -445,7 +492,10 @@ final class RunFollower {
     String uid = job.getMetadata().getUid();
     int run = PodFactory.run(job);
     for (NodeJob nj : node.getStatus().getJobs()) {
-      if (uid != null && uid.equals(nj.getUid()) && nj.currentRun() == run) {
+      if (uid != null
+          && uid.equals(nj.getUid())
+          && nj.currentRun() == run
+          && nj.currentReplica() == 0) {
         return nj;
       }
     }

@@ -250,7 +250,10 @@ public final class SnapshotBuilder {
         now,
         SpecValidator.problems(s),
         s.suspended(),
-        s.getNodeSelector());
+        s.getNodeSelector(),
+        null,
+        Math.max(1, Math.min(BatchJobSpec.MAX_REPLICAS, s.replicaCount())),
+        List.of());
   }
 
   private BuiltView view(BatchJob job, AssumedAdmissions assumed, Instant queuedAt) {
@@ -260,6 +263,7 @@ public final class SnapshotBuilder {
     JobPhase phase = effectivePhase(job);
     AdmissionRecord held = s == null ? null : s.getAdmission();
     String node = s == null ? null : s.getNode();
+    List<String> replicaNodes = s == null ? null : s.getReplicaNodes();
     String uid = job.getMetadata().getUid();
     String version = job.getMetadata().getResourceVersion();
     BuiltView last = uid == null || version == null ? null : built.get(uid);
@@ -269,6 +273,7 @@ public final class SnapshotBuilder {
       if (a != null) {
         phase = JobPhase.Admitted;
         node = a.node();
+        replicaNodes = a.replicaNodes();
         held = a.record();
       } else if (last != null
           && last.phase == JobPhase.Queued
@@ -289,7 +294,7 @@ public final class SnapshotBuilder {
               queuedAt,
               problems,
               held,
-              newView(job, spec, key, phase, held, node, queuedAt, problems)
+              newView(job, spec, key, phase, held, node, replicaNodes, queuedAt, problems)
                   .withNotBefore(
                       phase == JobPhase.Queued ? retryNotBefore(job, passPolicy) : null));
       if (!kept) {
@@ -334,9 +339,20 @@ public final class SnapshotBuilder {
       JobPhase phase,
       AdmissionRecord held,
       String node,
+      List<String> replicaNodes,
       Instant queuedAt,
       List<String> problems) {
     Resources r = spec.getResources();
+    // A gang that holds a place holds one replica per node its status names, whatever the spec
+    // says now; a queued one asks for what its spec says (an out-of-range count is InvalidSpec).
+    List<String> gangNodes =
+        phase.holdsReservation() && replicaNodes != null && replicaNodes.size() > 1
+            ? replicaNodes
+            : List.of();
+    int replicas =
+        phase.holdsReservation()
+            ? Math.max(1, gangNodes.size())
+            : Math.max(1, Math.min(BatchJobSpec.MAX_REPLICAS, spec.replicaCount()));
     if (phase.holdsReservation() && held != null) {
       // What it was admitted with, whatever the spec says now.
       return new JobView(
@@ -354,7 +370,10 @@ public final class SnapshotBuilder {
           queuedAt,
           problems,
           spec.suspended(),
-          spec.getNodeSelector());
+          spec.getNodeSelector(),
+          null,
+          replicas,
+          gangNodes);
     }
     return new JobView(
         key.namespace(),
@@ -371,7 +390,10 @@ public final class SnapshotBuilder {
         queuedAt,
         problems,
         spec.suspended(),
-        spec.getNodeSelector());
+        spec.getNodeSelector(),
+        null,
+        replicas,
+        gangNodes);
   }
 
   /**

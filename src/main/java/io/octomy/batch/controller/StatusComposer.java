@@ -88,8 +88,10 @@ public final class StatusComposer {
     List<Condition> conditions = s.getConditions();
     boolean wasStarving = Conditions.isTrue(old.getConditions(), ConditionTypes.STARVING);
     s.setAdmission(null); // only an admission holds anything
+    s.setReplicaNodes(null); // only a gang's admission names its replicas' nodes
     if (decision instanceof Decision.Admit a) {
       s.setNode(a.node());
+      s.setReplicaNodes(a.replicaNodes().isEmpty() ? null : a.replicaNodes());
       s.setAdmission(record(job, a, executor));
       s.setWaitingOn(null);
       s.setEffectivePriority(a.effectivePriority());
@@ -251,10 +253,10 @@ public final class StatusComposer {
       if (run.phase() == JobPhase.Running && s.getPhase() == JobPhase.Admitted) {
         s.setPhase(JobPhase.Running);
         s.setStartedAt(Times.format(run.startedAt() != null ? run.startedAt() : now));
-        s.setMessage("running on node " + s.getNode() + ".");
+        s.setMessage("running on " + nodesOf(s) + ".");
         events.add(
             JobEvent.normal(
-                "Started", "started on node " + s.getNode() + "." + where(job, run, logsServed)));
+                "Started", "started on " + nodesOf(s) + "." + where(job, run, logsServed)));
       }
       if (run.phase() == JobPhase.Succeeded || run.phase() == JobPhase.Failed) {
         Instant started = run.startedAt() != null ? run.startedAt() : Times.parse(s.getStartedAt());
@@ -275,7 +277,7 @@ public final class StatusComposer {
           s.setStartedAt(Times.format(started));
         }
         s.setFinishedAt(Times.format(finished));
-        s.setMessage(finishMessage(s.getNode(), run, started, finished));
+        s.setMessage(finishMessage(nodesOf(s), run, started, finished));
         String said = s.getMessage() + where(job, run, logsServed);
         events.add(
             run.phase() == JobPhase.Succeeded
@@ -373,6 +375,7 @@ public final class StatusComposer {
     s.setRun(old.currentRun() + 1);
     s.setPhase(JobPhase.Queued);
     s.setNode(null);
+    s.setReplicaNodes(null);
     s.setAdmission(null);
     s.setAdmittedAt(null);
     s.setStartedAt(null);
@@ -575,10 +578,18 @@ public final class StatusComposer {
     return String.join("; ", parts) + ". Nothing is stopped; raise the limit or fix the job.";
   }
 
+  /** "node A", or for a gang "nodes A, B" (each replica's, in index order). */
+  private static String nodesOf(BatchJobStatus s) {
+    List<String> gang = s.getReplicaNodes();
+    return gang == null || gang.size() < 2
+        ? "node " + s.getNode()
+        : "nodes " + String.join(", ", gang) + " (one replica each, in order)";
+  }
+
   private static String finishMessage(
-      String node, RunObservation run, Instant started, Instant finished) {
+      String nodes, RunObservation run, Instant started, Instant finished) {
     StringBuilder b = new StringBuilder(run.phase() == JobPhase.Succeeded ? "succeeded" : "failed");
-    b.append(" on node ").append(node);
+    b.append(" on ").append(nodes);
     if (run.exitCode() != null) {
       b.append(" with exit code ").append(run.exitCode());
     }

@@ -48,6 +48,14 @@ final class LogsCommand implements Callable<Integer> {
               + " or last run).")
   Integer run;
 
+  @Option(
+      names = "--replica",
+      paramLabel = "I",
+      description =
+          "The output of replica I of a gang (spec.replicas; replicas are numbered from 0, as"
+              + " OCTOMY_REPLICA_INDEX; default: 0).")
+  Integer replica;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -74,6 +82,10 @@ final class LogsCommand implements Callable<Integer> {
       }
       if (run != null) {
         path.append(sep).append("run=").append(run);
+        sep = "&";
+      }
+      if (replica != null) {
+        path.append(sep).append("replica=").append(replica);
       }
       PrintWriter out = spec.commandLine().getOut();
       out.print(c.getText(path.toString()));

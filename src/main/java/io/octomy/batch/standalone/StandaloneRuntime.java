@@ -129,11 +129,11 @@ public final class StandaloneRuntime implements AutoCloseable {
               client,
               controller,
               clock,
-              (node, namespace, name, uid, run) ->
+              (node, namespace, name, uid, run, replica) ->
                   local.equals(node)
                       ? Optional.of(
                           ProcessExecutor.logFile(
-                              agentState, new RunKey(namespace, name, uid, run)))
+                              agentState, new RunKey(namespace, name, uid, run, replica)))
                       : Optional.empty());
       server.delegate(new VisibilityGroup(visibility.api()));
       awaitStarted(agentStart);

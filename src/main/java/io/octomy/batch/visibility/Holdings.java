@@ -46,7 +46,7 @@ final class Holdings {
       if (job != null) {
         holding.put(
             a.job(),
-            new Holding(job.withPhase(job.phase(), a.node()), forecast.end(a.job()).orElse(null)));
+            new Holding(job.withNodes(job.phase(), a.nodes()), forecast.end(a.job()).orElse(null)));
       }
     }
   }
@@ -75,7 +75,7 @@ final class Holdings {
     holders.sort(Comparator.comparing(Holding::end));
     long freed = 0;
     for (Holding h : holders) {
-      freed += h.job().requests().get(resource);
+      freed += h.job().requests().get(resource) * h.job().replicas(); // a gang frees them all
       if (freed >= amount) {
         return Optional.of(h);
       }
@@ -90,7 +90,7 @@ final class Holdings {
   Optional<Holding> firstToMakeRoom(Gate.NodeRoom room) {
     List<Holding> holders = new ArrayList<>();
     for (Holding h : holding.values()) {
-      if (room.node().equals(h.job().node()) && h.end() != null) {
+      if (h.job().nodes().contains(room.node()) && h.end() != null) {
         holders.add(h);
       }
     }
@@ -110,7 +110,9 @@ final class Holdings {
       return Optional.empty();
     }
     for (Holding h : holders) {
-      missing.replaceAll((name, need) -> need - h.job().requests().getOrDefault(name, 0L));
+      // A gang frees what each of its replicas on this node holds.
+      long here = h.job().nodes().stream().filter(room.node()::equals).count();
+      missing.replaceAll((name, need) -> need - h.job().requests().getOrDefault(name, 0L) * here);
       if (missing.values().stream().allMatch(v -> v <= 0)) {
         return Optional.of(h);
       }

@@ -13,6 +13,12 @@ public final class Labels {
   /** On a retried job's Pod: the run's number ({@code status.run}), absent on the first run. */
   public static final String RUN = "batch.octomy.io/run";
 
+  /**
+   * On a gang's Pod: the replica's index, from 0 (also in OCTOMY_REPLICA_INDEX); absent on the Pod
+   * of a job of one replica, which is replica 0.
+   */
+  public static final String REPLICA = "batch.octomy.io/replica";
+
   /** On an array's item: the name of the array job it belongs to. */
   public static final String ARRAY = "batch.octomy.io/array";
 

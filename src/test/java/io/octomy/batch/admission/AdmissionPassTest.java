@@ -104,7 +104,8 @@ class AdmissionPassTest {
             HoldAndSelectorCases.cases(),
             QueueCases.cases(),
             QueueSelectorCases.cases(),
-            RetryCases.cases())
+            RetryCases.cases(),
+            GangCases.cases())
         .flatMap(c -> c);
   }
 

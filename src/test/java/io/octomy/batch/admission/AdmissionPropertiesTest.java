@@ -266,9 +266,12 @@ class AdmissionPropertiesTest {
               c.minutesAgo() % 7 == 3,
               selector(c.minutesAgo() + i),
               // some retries back off: a few past their back-off, a few still in it
-              c.minutesAgo() % 5 == 1
-                  ? NOW.plusSeconds(c.minutesAgo() % 2 == 0 ? -30 : 30)
-                  : null));
+              c.minutesAgo() % 5 == 1 ? NOW.plusSeconds(c.minutesAgo() % 2 == 0 ? -30 : 30) : null,
+              replicas(c, i),
+              holds && replicas(c, i) > 1
+                  ? List.of("n" + c.nodeRef(), "n" + (c.nodeRef() + 1), "n" + c.nodeRef())
+                      .subList(0, replicas(c, i))
+                  : List.of()));
     }
     Policy defaults = Policy.defaults();
     Policy policy =
@@ -280,6 +283,14 @@ class AdmissionPropertiesTest {
             Map.of("a", policySpec.budget()),
             Duration.ofSeconds(60));
     return new Snapshot(jobs, nodes, policy, NOW, queueSpec.queues());
+  }
+
+  /**
+   * Gangs, from the job's numbers: about one job in five asks for 2 or 3 replicas; a holder among
+   * them holds them on its node and the next one (which may not exist).
+   */
+  static int replicas(JobCore c, int i) {
+    return Math.floorMod(c.minutesAgo() + 3 * i, 5) == 0 ? 2 + Math.floorMod(i, 2) : 1;
   }
 
   /** Node labels, from a number: none, disk=ssd, disk=hdd or disk=ssd with zone=z1. */
@@ -443,7 +454,7 @@ class AdmissionPropertiesTest {
     for (JobView job : world.jobs()) {
       Decision d = result.decisions().get(job.key());
       if (d instanceof Decision.Admit admit) {
-        jobs.add(job.withPhase(JobPhase.Admitted, admit.node()));
+        jobs.add(job.withNodes(JobPhase.Admitted, admit.nodes()));
       } else if (d != null && d.phase() != JobPhase.Queued) {
         jobs.add(job.withPhase(d.phase(), null));
       } else {

@@ -2,6 +2,7 @@ package io.octomy.batch.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.octomy.batch.vocabulary.NodeMode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,6 +19,8 @@ final class Expected {
   private Long priority;
   private Boolean starving;
   private String starvation;
+  private List<String> replicaNodes;
+  private NodeMode mode;
 
   private Expected(Class<? extends Decision> kind, Reason reason) {
     this.kind = kind;
@@ -27,6 +30,13 @@ final class Expected {
   static Expected admitted(String node) {
     Expected e = new Expected(Decision.Admit.class, Reason.Admitted);
     e.node = node;
+    return e;
+  }
+
+  /** A gang admitted whole: each replica's node, in replica order. */
+  static Expected gangAdmitted(String... nodes) {
+    Expected e = admitted(nodes[0]);
+    e.replicaNodes = List.of(nodes);
     return e;
   }
 
@@ -69,6 +79,12 @@ final class Expected {
     return this;
   }
 
+  /** The mode an admission records. */
+  Expected mode(NodeMode value) {
+    mode = value;
+    return this;
+  }
+
   Expected priority(long value) {
     priority = value;
     return this;
@@ -93,6 +109,16 @@ final class Expected {
     assertThat(actual.phase()).as("phase of %s", job).isNotNull();
     if (node != null) {
       assertThat(((Decision.Admit) actual).node()).as("node of %s", job).isEqualTo(node);
+    }
+    if (replicaNodes != null) {
+      assertThat(((Decision.Admit) actual).replicaNodes())
+          .as("replica nodes of %s", job)
+          .isEqualTo(replicaNodes);
+    } else if (actual instanceof Decision.Admit a) {
+      assertThat(a.replicaNodes()).as("replica nodes of single job %s", job).isEmpty();
+    }
+    if (mode != null) {
+      assertThat(((Decision.Admit) actual).mode()).as("mode of %s", job).isEqualTo(mode);
     }
     if (ancestor != null) {
       assertThat(((Decision.Skip) actual).failedAncestor())

@@ -119,6 +119,8 @@ final class Fixtures {
     private final List<String> problems = new ArrayList<>();
     private boolean suspend;
     private final Map<String, String> nodeSelector = new LinkedHashMap<>();
+    private int replicas = 1;
+    private List<String> replicaNodes = List.of();
 
     private JobBuilder(String name) {
       this.name = name;
@@ -211,6 +213,21 @@ final class Fixtures {
       return this;
     }
 
+    /** spec.replicas: a gang of {@code count} copies of the requests. */
+    JobBuilder replicas(int count) {
+      replicas = count;
+      return this;
+    }
+
+    /** An Admitted gang holding one replica on each node named, in replica order. */
+    JobBuilder admittedGang(String... nodes) {
+      phase = JobPhase.Admitted;
+      node = nodes[0];
+      replicas = nodes.length;
+      replicaNodes = List.of(nodes);
+      return this;
+    }
+
     JobBuilder problem(String sentence) {
       problems.add(sentence);
       return this;
@@ -233,7 +250,9 @@ final class Fixtures {
           problems,
           suspend,
           nodeSelector,
-          notBefore);
+          notBefore,
+          replicas,
+          replicaNodes);
     }
   }
 

@@ -55,20 +55,88 @@ final class Oracle {
   }
 
   private void take(JobView job) {
-    if (job.node() != null) {
-      Map<String, Long> onNode = allocated.computeIfAbsent(job.node(), k -> new HashMap<>());
+    for (String node : replicaNodes(job)) {
+      takeOn(node, job);
+    }
+    takeScopes(job);
+  }
+
+  /** A holder's node per replica: as its view names them, a replica it names none for on node. */
+  private static List<String> replicaNodes(JobView job) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < job.replicas(); i++) {
+      out.add(i < job.replicaNodes().size() ? job.replicaNodes().get(i) : job.node());
+    }
+    return out;
+  }
+
+  /** One replica's requests on its node. */
+  private void takeOn(String node, JobView job) {
+    if (node != null) {
+      Map<String, Long> onNode = allocated.computeIfAbsent(node, k -> new HashMap<>());
       job.requests().forEach((r, q) -> onNode.merge(r, Math.max(0, q), Long::sum));
     }
+  }
+
+  /** Locks, the group slot (one per job, gang or not), and replicas times its requests. */
+  private void takeScopes(JobView job) {
     job.locks().forEach(k -> locks.add(List.of(job.namespace(), k)));
     if (job.group() != null) {
       groups.merge(List.of(job.namespace(), job.group()), 1, Integer::sum);
     }
     job.requests()
-        .forEach((r, q) -> budgetUse.merge(List.of(job.namespace(), r), Math.max(0, q), Long::sum));
+        .forEach((r, q) -> budgetUse.merge(List.of(job.namespace(), r), whole(job, q), Long::sum));
     for (String queue : queueChain(job)) {
-      job.requests()
-          .forEach((r, q) -> queueUse.merge(List.of(queue, r), Math.max(0, q), Long::sum));
+      job.requests().forEach((r, q) -> queueUse.merge(List.of(queue, r), whole(job, q), Long::sum));
     }
+  }
+
+  /** What the whole job takes of a request: replicas times it (these worlds never overflow). */
+  private static long whole(JobView job, long request) {
+    return Math.max(0, request) * job.replicas();
+  }
+
+  /**
+   * How many copies of the job's requests fit the node now, on top of everything replayed so far
+   * (any number, up to its replicas, for a job that requests nothing).
+   */
+  long copiesNow(NodeView node, JobView job) {
+    NodeMode mode = node.name().equals(job.origin()) ? node.ownMode() : node.mode();
+    if (!ready(node) || mode == NodeMode.Off || !selects(job, node)) {
+      return 0;
+    }
+    Map<String, Long> onNode = allocated.getOrDefault(node.name(), Map.of());
+    long copies = job.replicas();
+    for (Map.Entry<String, Long> e : job.requests().entrySet()) {
+      if (e.getValue() > 0) {
+        long free = offer(node, job, e.getKey()) - onNode.getOrDefault(e.getKey(), 0L);
+        copies = Math.min(copies, Math.max(0, free) / e.getValue());
+      }
+    }
+    return copies;
+  }
+
+  /** How many copies the node's full offer holds, up to the job's replicas. */
+  long copiesInFullOffer(NodeView node, JobView job) {
+    NodeMode mode = node.name().equals(job.origin()) ? node.ownMode() : node.mode();
+    if (!ready(node) || mode == NodeMode.Off || !selects(job, node)) {
+      return 0;
+    }
+    long copies = job.replicas();
+    for (Map.Entry<String, Long> e : job.requests().entrySet()) {
+      if (e.getValue() > 0) {
+        copies = Math.min(copies, offer(node, job, e.getKey()) / e.getValue());
+      }
+    }
+    return copies;
+  }
+
+  /**
+   * Whether the ready nodes' full offers hold every replica at once (one copy for a single job).
+   */
+  boolean fitsSomeFullOffers(JobView job) {
+    return snapshot.nodes().stream().mapToLong(n -> copiesInFullOffer(n, job)).sum()
+        >= job.replicas();
   }
 
   /** The one queue that claims the job's namespace; null for none or for two. */
@@ -225,12 +293,12 @@ final class Oracle {
       assertThat(d.starving()).as("the protected job is starving").isTrue();
       assertThat(d.reason()).isEqualTo(hold.waitingFor());
       // A job no node could ever hold never runs: protecting it would hold others back forever.
-      assertThat(snapshot.nodes().stream().anyMatch(n -> fitsFullOffer(n, protectedJob)))
-          .as("protected %s fits some ready node's full offer", protectedJob.name())
+      assertThat(fitsSomeFullOffers(protectedJob))
+          .as("protected %s fits the ready nodes' full offers", protectedJob.name())
           .isTrue();
-      if (hold.node() != null) {
-        assertThat(fitsFullOffer(nodes.get(hold.node()), protectedJob))
-            .as("node %s kept for %s is one it may use", hold.node(), protectedJob.name())
+      for (String kept : hold.nodes()) {
+        assertThat(fitsFullOffer(nodes.get(kept), protectedJob))
+            .as("node %s kept for %s is one it may use", kept, protectedJob.name())
             .isTrue();
       }
       // Nor does one whose group may run nothing, or that asks more than its whole budget.
@@ -246,7 +314,7 @@ final class Oracle {
           .forEach(
               (r, q) -> {
                 if (wholeBudget.containsKey(r)) {
-                  assertThat(q)
+                  assertThat(whole(protectedJob, q))
                       .as(
                           "protected %s asks at most the whole budget of %s",
                           protectedJob.name(), r)
@@ -259,18 +327,29 @@ final class Oracle {
         protectedJob == null ? Integer.MAX_VALUE : passOrder.indexOf(protectedJob.key());
     for (Admission admission : result.admissions()) {
       JobView job = jobs.get(admission.job());
-      if (passOrder.indexOf(job.key()) > protectedAt) {
-        checkNothingTakenFrom(protectedJob, job, admission.node(), hold);
-      }
       NodeView node = nodes.get(admission.node());
       assertThat(node).as("node of %s", job.name()).isNotNull();
-      assertThat(fitsNow(node, job))
-          .as("%s fits %s when admitted", job.name(), node.name())
-          .isTrue();
-      if (deferrable(job, result.decisions().get(job.key()))) {
-        assertThat(busy(node, job))
-            .as("BestEffort %s is not placed on busy %s", job.name(), node.name())
-            .isFalse();
+      Decision.Admit admit = (Decision.Admit) result.decisions().get(job.key());
+      assertThat(admit.nodes())
+          .as("%s is admitted with a node for each of its %s replicas", job.name(), job.replicas())
+          .hasSize(job.replicas());
+      assertThat(admit.nodes().get(0)).isEqualTo(admission.node());
+      // Replica by replica, each on top of the ones before it: the whole gang fits at once.
+      for (String replicaNode : admit.nodes()) {
+        NodeView on = nodes.get(replicaNode);
+        assertThat(on).as("replica node %s of %s", replicaNode, job.name()).isNotNull();
+        assertThat(fitsNow(on, job))
+            .as("a replica of %s fits %s when admitted", job.name(), replicaNode)
+            .isTrue();
+        if (deferrable(job, admit)) {
+          assertThat(busy(on, job))
+              .as("BestEffort %s is not placed on busy %s", job.name(), replicaNode)
+              .isFalse();
+        }
+        if (passOrder.indexOf(job.key()) > protectedAt) {
+          checkNothingTakenFrom(protectedJob, job, replicaNode, hold);
+        }
+        takeOn(replicaNode, job);
       }
       for (String lock : job.locks()) {
         assertThat(locks)
@@ -287,7 +366,8 @@ final class Oracle {
           .forEach(
               (r, q) -> {
                 if (budget.containsKey(r) && q > 0) {
-                  assertThat(budgetUse.getOrDefault(List.of(job.namespace(), r), 0L) + q)
+                  assertThat(
+                          budgetUse.getOrDefault(List.of(job.namespace(), r), 0L) + whole(job, q))
                       .as("budget %s of %s", r, job.namespace())
                       .isLessThanOrEqualTo(budget.get(r));
                 }
@@ -302,7 +382,7 @@ final class Oracle {
             .forEach(
                 (r, q) -> {
                   if (max.containsKey(r) && q > 0) {
-                    assertThat(queueUse.getOrDefault(List.of(queue, r), 0L) + q)
+                    assertThat(queueUse.getOrDefault(List.of(queue, r), 0L) + whole(job, q))
                         .as("max %s of queue %s, admitting %s", r, queue, job.name())
                         .isLessThanOrEqualTo(max.get(r));
                   }
@@ -313,27 +393,29 @@ final class Oracle {
         assertThat(d).as("dependency %s of %s exists", dep, job.name()).isNotNull();
         assertThat(d.phase()).isEqualTo(JobPhase.Succeeded);
       }
-      take(job.withPhase(JobPhase.Admitted, node.name()));
+      takeScopes(job);
     }
 
     // Allocation only grows in a pass, so a job told to wait for capacity must not fit anywhere
     // now either (except on the node held for a starving job).
-    String held = result.hold() == null ? null : result.hold().node();
+    List<String> held = result.hold() == null ? List.of() : result.hold().nodes();
     result
         .decisions()
         .forEach(
             (key, d) -> {
               JobView job = jobs.get(key);
               if (d.reason() == Reason.WaitingForCapacity || d.reason() == Reason.NoNodeFits) {
-                for (NodeView node : snapshot.nodes()) {
-                  if (!node.name().equals(held)) {
-                    assertThat(fitsNow(node, job))
-                        .as("%s (%s) does not fit %s", key, d.reason(), node.name())
-                        .isFalse();
-                  }
-                }
-                boolean fitsSomeOffer =
-                    snapshot.nodes().stream().anyMatch(n -> fitsFullOffer(n, job));
+                // A gang waits while the nodes (but those held) have room for fewer copies than
+                // it has replicas; a single job while no node has room for it.
+                long room =
+                    snapshot.nodes().stream()
+                        .filter(n -> !held.contains(n.name()))
+                        .mapToLong(n -> copiesNow(n, job))
+                        .sum();
+                assertThat(room)
+                    .as("%s (%s) does not fit the nodes now: %s", key, d.reason(), d.message())
+                    .isLessThan(job.replicas());
+                boolean fitsSomeOffer = fitsSomeFullOffers(job);
                 assertThat(fitsSomeOffer)
                     .as("%s: %s", key, d.message())
                     .isEqualTo(d.reason() == Reason.WaitingForCapacity);
@@ -368,7 +450,7 @@ final class Oracle {
    */
   private void checkNothingTakenFrom(
       JobView starving, JobView job, String node, StarvationHold hold) {
-    if (hold.node() != null && hold.node().equals(node)) {
+    if (hold.nodes().contains(node)) {
       assertThat(
               job.requests().entrySet().stream()
                   .noneMatch(e -> e.getValue() > 0 && hold.resources().contains(e.getKey())))
@@ -392,9 +474,12 @@ final class Oracle {
     job.requests()
         .forEach(
             (r, q) -> {
-              long need = starving.requests().getOrDefault(r, 0L);
+              long need = whole(starving, starving.requests().getOrDefault(r, 0L));
               if (budget.containsKey(r) && q > 0 && need > 0) {
-                assertThat(budgetUse.getOrDefault(List.of(job.namespace(), r), 0L) + q + need)
+                assertThat(
+                        budgetUse.getOrDefault(List.of(job.namespace(), r), 0L)
+                            + whole(job, q)
+                            + need)
                     .as("%s leaves budget %s for %s", job.name(), r, starving.name())
                     .isLessThanOrEqualTo(budget.get(r));
               }

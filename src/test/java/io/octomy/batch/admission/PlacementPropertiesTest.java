@@ -107,7 +107,13 @@ class PlacementPropertiesTest {
     Map<String, Map<String, Long>> allocated = new HashMap<>();
     for (JobView job : world.jobs()) {
       if (job.phase().holdsReservation()) {
-        allocate(allocated, job.node(), job);
+        // A gang holds a replica on each node its view names, the rest on its node.
+        for (int i = 0; i < job.replicas(); i++) {
+          allocate(
+              allocated,
+              i < job.replicaNodes().size() ? job.replicaNodes().get(i) : job.node(),
+              job);
+        }
       }
     }
     Map<JobKey, JobView> jobs = new HashMap<>();
@@ -122,13 +128,16 @@ class PlacementPropertiesTest {
             afterProtected
                 && hold.node() != null
                 && job.requests().keySet().stream().anyMatch(hold.resources()::contains);
-        Walk walk = walk(rules, eligible, allocated, job, keptFromIt ? hold.node() : null);
-        assertThat(admit.node()).as("node of %s", job.name()).isEqualTo(walk.chosen());
-        allocate(allocated, admit.node(), job);
-        Statistics.label("walk to a fit").collect(walk.passed() > LONG_WALK ? "long" : "short");
+        // A gang's replicas, one by one, each by the single job's rule on top of those before.
+        for (String replicaNode : admit.nodes()) {
+          Walk walk = walk(rules, eligible, allocated, job, keptFromIt ? hold.nodes() : List.of());
+          assertThat(replicaNode).as("node of %s", job.name()).isEqualTo(walk.chosen());
+          allocate(allocated, replicaNode, job);
+          Statistics.label("walk to a fit").collect(walk.passed() > LONG_WALK ? "long" : "short");
+        }
       } else if (decision.reason() == Reason.WaitingForCapacity
           || decision.reason() == Reason.NoNodeFits) {
-        Walk walk = walk(rules, eligible, allocated, job, null);
+        Walk walk = walk(rules, eligible, allocated, job, List.of());
         Statistics.label("walk to no fit").collect(walk.passed() > LONG_WALK ? "long" : "short");
       }
       if (hold != null && entry.getKey().equals(hold.starvingJob())) {
@@ -151,17 +160,17 @@ class PlacementPropertiesTest {
 
   /**
    * The eligible node (ready, mode not Off, its labels match the job's nodeSelector, not the
-   * excluded one) that holds every request now with the least free amount of the dominant resource,
-   * ties to the first name; null when none. The dominant resource is the request that is the
-   * largest share of the eligible nodes' total offer, ties to the first name; one nobody offers is
-   * an infinite share.
+   * excluded ones) that holds every request now with the least free amount of the dominant
+   * resource, ties to the first name; null when none. The dominant resource is the request that is
+   * the largest share of the eligible nodes' total offer, ties to the first name; one nobody offers
+   * is an infinite share.
    */
   private static Walk walk(
       Oracle rules,
       List<NodeView> eligible,
       Map<String, Map<String, Long>> allocated,
       JobView job,
-      String excluded) {
+      List<String> excluded) {
     List<String> names = job.requests().keySet().stream().sorted().toList();
     String dominant = null;
     BigInteger[] best = null;
@@ -181,7 +190,7 @@ class PlacementPropertiesTest {
     List<Long> enoughOfDominant = new ArrayList<>();
     for (NodeView node : eligible) {
       // The dominant share counts every eligible node; the fit only those the selector names.
-      if (node.name().equals(excluded) || !Oracle.selects(job, node)) {
+      if (excluded.contains(node.name()) || !Oracle.selects(job, node)) {
         continue;
       }
       Map<String, Long> onNode = allocated.getOrDefault(node.name(), Map.of());

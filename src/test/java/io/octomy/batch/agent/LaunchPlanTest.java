@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
+import io.octomy.batch.api.BatchJobStatus;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -51,7 +52,14 @@ class LaunchPlanTest {
                 new ContainerBuilder().withName("sidecar").withCommand("ignored")));
     assertThat(p.runnable()).isTrue();
     assertThat(p.spec().command()).containsExactly("python3", "-m", "mesh", "--out", "/tmp/x");
-    assertThat(p.spec().env()).isEqualTo(Map.of("A", "1", "EMPTY", ""));
+    assertThat(p.spec().env())
+        .isEqualTo(
+            Map.of(
+                "OCTOMY_REPLICA_INDEX", "0",
+                "OCTOMY_REPLICA_COUNT", "1",
+                "OCTOMY_REPLICA_NODES", "",
+                "A", "1",
+                "EMPTY", ""));
     assertThat(p.spec().workingDir()).isEqualTo(Path.of("/srv/work"));
     assertThat(p.spec().key()).isEqualTo(KEY);
     assertThat(p.notes())
@@ -103,6 +111,43 @@ class LaunchPlanTest {
   }
 
   @Test
+  void aGangReplicaIsToldItsIndexTheCountAndEveryNodeAndCannotBeToldOtherwise() {
+    BatchJob j =
+        job(
+            new ContainerBuilder()
+                .withCommand("solver", "--rank", "$(OCTOMY_REPLICA_INDEX)")
+                .addNewEnv()
+                .withName("OCTOMY_REPLICA_INDEX")
+                .withValue("7")
+                .endEnv()
+                .addNewEnv()
+                .withName("PEERS")
+                .withValue("$(OCTOMY_REPLICA_NODES)")
+                .endEnv());
+    j.setStatus(new BatchJobStatus());
+    j.getStatus().setNode("ws-a");
+    j.getStatus().setReplicaNodes(List.of("ws-a", "ws-b", "ws-b"));
+    LaunchPlan p = LaunchPlan.of(new RunKey("studio", "mesh", "uid-1", 2, 2), j);
+    assertThat(p.spec().env())
+        .containsEntry("OCTOMY_REPLICA_INDEX", "2")
+        .containsEntry("OCTOMY_REPLICA_COUNT", "3")
+        .containsEntry("OCTOMY_REPLICA_NODES", "ws-a,ws-b,ws-b")
+        .containsEntry("PEERS", "ws-a,ws-b,ws-b");
+    assertThat(p.spec().command()).containsExactly("solver", "--rank", "2");
+  }
+
+  @Test
+  void aJobOfOneReplicaIsToldItIsReplicaZeroOfOneOnItsNode() {
+    BatchJob j = job(new ContainerBuilder().withCommand("true"));
+    j.setStatus(new BatchJobStatus());
+    j.getStatus().setNode("ws-a");
+    assertThat(LaunchPlan.of(KEY, j).spec().env())
+        .containsEntry("OCTOMY_REPLICA_INDEX", "0")
+        .containsEntry("OCTOMY_REPLICA_COUNT", "1")
+        .containsEntry("OCTOMY_REPLICA_NODES", "ws-a");
+  }
+
+  @Test
   void valueFromIsSkippedWithANote() {
     LaunchPlan p =
         LaunchPlan.of(
@@ -116,7 +161,7 @@ class LaunchPlanTest {
                     .withNewSecretKeyRef("k", "s", false)
                     .endValueFrom()
                     .endEnv()));
-    assertThat(p.spec().env()).isEmpty();
+    assertThat(p.spec().env()).doesNotContainKey("TOKEN");
     assertThat(p.spec().workingDir()).isNull();
     assertThat(p.notes()).singleElement().asString().contains("TOKEN", "valueFrom");
   }

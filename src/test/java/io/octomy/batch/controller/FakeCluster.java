@@ -305,6 +305,43 @@ final class FakeCluster implements ClusterView, ClusterWriter {
     changed();
   }
 
+  /**
+   * How this fake keys a Pod: its job's name, and for a gang's Pod {@code #} and its replica (so
+   * {@link #podPhase} and {@link #podsDeleted} name {@code job#1}).
+   */
+  private static String podKey(Pod pod) {
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    String replica = labels.get(Labels.REPLICA);
+    return labels.get("batch.octomy.io/job") + (replica == null ? "" : "#" + replica);
+  }
+
+  /** The kubelet ran the job's Pod's container to its end with {@code exitCode}. */
+  synchronized void podExited(String job, int exitCode) {
+    Pod pod = pods.get(job);
+    pod.setStatus(
+        new PodStatusBuilder()
+            .withPhase(exitCode == 0 ? "Succeeded" : "Failed")
+            .withStartTime("2026-01-01T00:00:00Z")
+            .addNewContainerStatus()
+            .withName("main")
+            .withNewState()
+            .withNewTerminated()
+            .withExitCode(exitCode)
+            .withReason(exitCode == 0 ? "Completed" : "Error")
+            .withFinishedAt("2026-01-01T00:00:05Z")
+            .endTerminated()
+            .endState()
+            .endContainerStatus()
+            .build());
+    stamp(pod);
+    changed();
+  }
+
+  /** The Pod of {@code key} ({@link #podKey}) as the server holds it, or null. */
+  synchronized Pod pod(String key) {
+    return pods.get(key);
+  }
+
   /** The kubelet moved the job's Pod to {@code phase}. */
   synchronized void podPhase(String job, String phase) {
     Pod pod = pods.get(job);
@@ -523,7 +560,7 @@ final class FakeCluster implements ClusterView, ClusterWriter {
 
   @Override
   public synchronized boolean createPod(Pod pod) {
-    String job = pod.getMetadata().getLabels().get("batch.octomy.io/job");
+    String job = podKey(pod);
     Fault fault = nextFault("pod/" + job);
     if (fault == Fault.TIMEOUT_LOST) {
       return false;
@@ -538,7 +575,7 @@ final class FakeCluster implements ClusterView, ClusterWriter {
 
   @Override
   public synchronized boolean deletePod(Pod pod) {
-    String job = pod.getMetadata().getLabels().get("batch.octomy.io/job");
+    String job = podKey(pod);
     podsDeleted.add(job);
     pods.remove(job);
     changed();

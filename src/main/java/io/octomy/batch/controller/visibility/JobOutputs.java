@@ -10,11 +10,11 @@ import java.util.Optional;
 public interface JobOutputs {
 
   /**
-   * The output file of run {@code run} (from 1) of a job run on {@code node}, when that file is on
-   * this machine.
+   * The output file of run {@code run} (from 1) of a job run on {@code node}, of its gang replica
+   * {@code replica} (0 for a job of one replica), when that file is on this machine.
    */
-  Optional<Path> file(String node, String namespace, String name, String uid, int run);
+  Optional<Path> file(String node, String namespace, String name, String uid, int run, int replica);
 
   /** None on this machine. */
-  JobOutputs NONE = (node, namespace, name, uid, run) -> Optional.empty();
+  JobOutputs NONE = (node, namespace, name, uid, run, replica) -> Optional.empty();
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.visibility.QueuedJob;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -200,7 +201,16 @@ public final class VisibilityApi {
               + run
               + ": runs are numbered from 1; leave it out for the current or last run.");
     }
-    VisibilityService.JobOutput out = service.output(key, run == null ? null : run.intValue());
+    Long replica = number(call, "replica");
+    if (replica != null && (replica < 0 || replica >= BatchJobSpec.MAX_REPLICAS)) {
+      throw VisibilityException.badRequest(
+          "replica: Invalid value: "
+              + replica
+              + ": a gang's replicas are numbered from 0; leave it out for replica 0.");
+    }
+    VisibilityService.JobOutput out =
+        service.output(
+            key, run == null ? null : run.intValue(), replica == null ? null : replica.intValue());
     try {
       byte[] text = JobOutputText.read(out.file(), tailLines, limitBytes);
       return new Answer(200, "text/plain; charset=utf-8", text);

@@ -8,6 +8,7 @@ import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
 import io.octomy.batch.api.EndedRun;
+import io.octomy.batch.api.GangReplicas;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.SnapshotBuilder;
 import io.octomy.batch.visibility.Explanation;
@@ -114,7 +115,7 @@ public final class VisibilityService {
 
   /** Where a job's output is kept on this machine; 404 saying where it is otherwise. */
   public JobOutput output(JobKey key) {
-    return output(key, null);
+    return output(key, null, null);
   }
 
   /**
@@ -122,14 +123,37 @@ public final class VisibilityService {
    *
    * @param run the run's number (an earlier run of a retried job is in {@code status.runs}), or
    *     null for the current or last run
+   * @param replica a gang's replica (from 0; each runs on its node in {@code status.replicaNodes}),
+   *     or null for replica 0
    */
-  public JobOutput output(JobKey key, Integer run) {
+  public JobOutput output(JobKey key, Integer run, Integer replica) {
     BatchJob job = find(key).orElseThrow(() -> VisibilityException.notFound(missing(key)));
     int current = job.getStatus() == null ? 1 : job.getStatus().currentRun();
+    int index = replica == null ? 0 : replica;
+    int replicas = job.getSpec() == null ? 1 : job.getSpec().replicaCount();
+    if (index >= replicas) {
+      throw VisibilityException.badRequest(
+          "replica: Invalid value: "
+              + index
+              + ": batchjob "
+              + key.name()
+              + " has "
+              + (replicas == 1 ? "one replica, 0" : replicas + " replicas, 0 to " + (replicas - 1))
+              + ".");
+    }
     if (run != null && run != current) {
+      if (index > 0) {
+        throw VisibilityException.notFound(
+            "an earlier run keeps the node of its replica 0 only (status.runs); replica "
+                + index
+                + " of run "
+                + run
+                + " is in the agent's state directory of the node it ran on.");
+      }
       return earlierOutput(job, key, run);
     }
-    String node = job.getStatus() == null ? null : job.getStatus().getNode();
+    List<String> nodes = GangReplicas.nodes(job);
+    String node = index < nodes.size() ? nodes.get(index) : null;
     JobPhase phase = job.getStatus() == null ? null : job.getStatus().getPhase();
     if (node == null || phase == null || phase == JobPhase.Queued) {
       throw VisibilityException.notFound(
@@ -140,7 +164,7 @@ public final class VisibilityService {
               + ".");
     }
     Optional<Path> file =
-        outputs.file(node, key.namespace(), key.name(), job.getMetadata().getUid(), current);
+        outputs.file(node, key.namespace(), key.name(), job.getMetadata().getUid(), current, index);
     if (file.isEmpty()) {
       throw VisibilityException.notFound(
           "the output of batchjob "
@@ -181,7 +205,7 @@ public final class VisibilityService {
     return new JobOutput(
         ended.getNode(),
         outputs
-            .file(ended.getNode(), key.namespace(), key.name(), job.getMetadata().getUid(), run)
+            .file(ended.getNode(), key.namespace(), key.name(), job.getMetadata().getUid(), run, 0)
             .orElseThrow(
                 () ->
                     VisibilityException.notFound(
@@ -217,7 +241,7 @@ public final class VisibilityService {
     for (JobView job : snapshot.jobs()) {
       Decision d = result.decisions().get(job.key());
       if (d instanceof Decision.Admit a) {
-        jobs.add(job.withPhase(JobPhase.Admitted, a.node()));
+        jobs.add(job.withNodes(JobPhase.Admitted, a.nodes()));
       } else if (d != null && d.phase() != JobPhase.Queued) {
         jobs.add(job.withPhase(d.phase(), null));
       } else {

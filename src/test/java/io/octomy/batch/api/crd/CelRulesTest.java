@@ -129,7 +129,10 @@ class CelRulesTest {
               new Transition(ADMITTED, ADMITTED.replace("group: g", "group: g, suspend: true")),
               new Transition(
                   "{spec: {template: {}, nodeSelector: {disk: ssd}}, status: {phase: Queued}}",
-                  "{spec: {template: {}, nodeSelector: {disk: hdd}}, status: {phase: Queued}}")));
+                  "{spec: {template: {}, nodeSelector: {disk: hdd}}, status: {phase: Queued}}"),
+              new Transition(
+                  "{spec: {template: {}, replicas: 4}, status: {phase: Queued}}",
+                  "{spec: {template: {}, replicas: 2}, status: {phase: Queued}}")));
 
   private static final Map<String, List<Transition>> BAD_TRANSITIONS =
       Map.of(
@@ -157,7 +160,12 @@ class CelRulesTest {
                   ADMITTED, ADMITTED.replace("group: g", "group: g, nodeSelector: {a: b}")),
               new Transition(
                   ADMITTED.replace("group: g", "group: g, nodeSelector: {a: b}"),
-                  ADMITTED.replace("group: g", "group: g, nodeSelector: {a: c}"))));
+                  ADMITTED.replace("group: g", "group: g, nodeSelector: {a: c}")),
+              // A gang admitted whole keeps its replica count: what it holds names each replica.
+              new Transition(ADMITTED, ADMITTED.replace("group: g", "group: g, replicas: 3")),
+              new Transition(
+                  ADMITTED.replace("group: g", "group: g, replicas: 3"),
+                  ADMITTED.replace("group: g", "group: g, replicas: 2"))));
 
   /** Rule locations and their samples, as pairs (more than Map.of takes). */
   private static Map<String, Samples> samples(Object... pairs) {

@@ -63,7 +63,7 @@ class CommittedCrdsTest {
         .forEach(
             c -> (c.path("priority").asInt() == 0 ? normal : wide).add(c.path("name").asText()));
     assertThat(normal).containsExactly("CLASS", "PHASE", "NODE", "REASON", "AGE");
-    assertThat(wide).containsExactly("PRIORITY", "FAILED-RUNS", "ITEMS", "MESSAGE");
+    assertThat(wide).containsExactly("PRIORITY", "FAILED-RUNS", "ITEMS", "REPLICAS", "MESSAGE");
     assertThat(version.path("subresources").has("status")).isTrue();
   }
 
