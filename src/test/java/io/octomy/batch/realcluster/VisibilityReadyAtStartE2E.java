@@ -47,9 +47,6 @@ class VisibilityReadyAtStartE2E {
   private static ProductProcess leader;
   private static ProductProcess standby;
 
-  /** How long an answered {@code kubectl octomy queue} took: the plugin's own start-up. */
-  private static long answeredMillis;
-
   @BeforeAll
   static void ownControlPlane() throws Exception {
     cluster = RealCluster.startAt(Path.of("target", "visibility-ready").toAbsolutePath());
@@ -118,9 +115,7 @@ class VisibilityReadyAtStartE2E {
     assertThat(bundles[0]).as("the APIService's caBundle").isNotEmpty();
     assertThat(bundles[1]).as("the webhook's caBundle, the same certificate").isEqualTo(bundles[0]);
     assertThat(VisibilityRoute.available(cluster.admin())).startsWith("True");
-    long t0 = System.nanoTime();
     KubectlRun.Result plugin = kubectl.run("octomy", "queue", "-n", ns);
-    answeredMillis = (System.nanoTime() - t0) / 1_000_000;
     assertThat(plugin.exitCode()).as(plugin.all()).isZero();
     assertThat(plugin.all()).contains("No queued jobs");
 
@@ -142,8 +137,11 @@ class VisibilityReadyAtStartE2E {
   @Order(2)
   void withNoReplicaTheQueueIsASentenceAtOnce() throws Exception {
     // The standby first, so that it cannot take the Lease and publish itself once the leader goes.
-    standby.stop();
-    leader.stop();
+    for (ProductProcess p : new ProductProcess[] {standby, leader}) {
+      if (p != null) {
+        p.stop();
+      }
+    }
     KubectlRun.Result stale = timedQueue();
     assertThat(stale.exitCode()).isNotZero();
     // Until the aggregator checks again (every 30 s) the APIService may still say Available: then
@@ -170,14 +168,24 @@ class VisibilityReadyAtStartE2E {
         .contains("kubectl get apiservice v1alpha1.visibility.batch.octomy.io");
   }
 
-  /** {@code kubectl octomy queue}, at most two seconds slower than an answered one. */
-  private static KubectlRun.Result timedQueue() {
+  /**
+   * {@code kubectl octomy queue}, at most two seconds slower than a plugin command that the API
+   * server answers without the visibility API ({@code kubectl octomy kubeconfig}, which reads the
+   * chart's ServiceAccount and asks for a token): the same start-up, client and connection.
+   */
+  private static KubectlRun.Result timedQueue() throws Exception {
+    Path written = product.dir().resolve("baseline.kubeconfig");
     long t0 = System.nanoTime();
+    KubectlRun.Result baseline =
+        kubectl.run("octomy", "kubeconfig", "--for", "controller", "-o", written.toString());
+    long answered = (System.nanoTime() - t0) / 1_000_000;
+    assertThat(baseline.exitCode()).as(baseline.all()).isZero();
+    long t1 = System.nanoTime();
     KubectlRun.Result r = kubectl.run("octomy", "queue", "-n", ns);
-    long millis = (System.nanoTime() - t0) / 1_000_000;
+    long millis = (System.nanoTime() - t1) / 1_000_000;
     assertThat(millis)
-        .as("%s ms, where an answered queue took %s ms: %s", millis, answeredMillis, r.all())
-        .isLessThan(answeredMillis + 2_000);
+        .as("%s ms, where kubectl octomy kubeconfig took %s ms: %s", millis, answered, r.all())
+        .isLessThan(answered + 2_000);
     return r;
   }
 
