@@ -333,7 +333,7 @@ public final class NodeAgent implements AutoCloseable {
       try {
         task.run();
       } catch (RuntimeException e) {
-        LOG.warn("agent {} failed {}: {}", settings.nodeName(), what, e.toString());
+        LOG.warn("agent {} failed {}: {}", settings.nodeName(), what, ClientFailure.describe(e));
       } catch (Error e) {
         LOG.error("agent {} failed {}; trying again next time", settings.nodeName(), what, e);
       }

@@ -9,6 +9,7 @@ import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.UninstallGuard;
 import io.octomy.batch.controller.aggregated.AggregatedVisibility;
+import io.octomy.batch.controller.aggregated.ServingReplica;
 import io.octomy.batch.vocabulary.CannotStart;
 import io.octomy.batch.vocabulary.FieldManagers;
 import io.octomy.batch.vocabulary.Policy;
@@ -123,7 +124,8 @@ public final class ControllerCommand implements Callable<Integer> {
               client,
               new BatchController.ControllerOptions(
                   p, leaderElection, ns, "0.0.0.0", metricsPort, AdmissionLoop.Settings.defaults()),
-              Clock.systemUTC());
+              Clock.systemUTC(),
+              visibilityPort >= 0);
     } catch (OperatorException e) {
       if (leaderElection && saysNoPermissionToLease(e)) {
         String server = client.getConfiguration().getMasterUrl();
@@ -196,12 +198,40 @@ public final class ControllerCommand implements Callable<Integer> {
   }
 
   /**
+   * A controller that does not serve the visibility API (outside the cluster, say) beside an
+   * APIService that names it: nobody answers kubectl octomy, and the API server keeps namespaces
+   * from being deleted. Said once at start with the two ways out.
+   */
+  private static void sayWhenRegisteredButNotServed(KubernetesClient client) {
+    try {
+      if (client
+              .genericKubernetesResources("apiregistration.k8s.io/v1", "APIService")
+              .withName(ServingReplica.API_SERVICE)
+              .get()
+          != null) {
+        LOG.warn(
+            "APIService {} is registered, but this controller does not serve it"
+                + " (--visibility-port -1): unless a replica in the cluster does, kubectl octomy"
+                + " gets no answer and namespaces being deleted stay Terminating. Serve it with"
+                + " --visibility-port, or turn it off (helm upgrade --reuse-values --set"
+                + " visibility.enabled=false, or the kustomize component"
+                + " manifests/components/without-visibility); see"
+                + " docs/deployment.md#controller-and-agents-outside-the-cluster",
+            ServingReplica.API_SERVICE);
+      }
+    } catch (KubernetesClientException e) {
+      // Not allowed to read it (the chart's role grants it only with the API on): nothing to say.
+    }
+  }
+
+  /**
    * The aggregated visibility API, or null when turned off or when the cluster cannot delegate
    * authentication to it (said in the log; the controller decides all the same).
    */
   private AggregatedVisibility visibility(
       KubernetesClient client, BatchController controller, String ns) {
     if (visibilityPort < 0) {
+      sayWhenRegisteredButNotServed(client);
       return null;
     }
     try {
@@ -213,6 +243,8 @@ public final class ControllerCommand implements Callable<Integer> {
               "0.0.0.0", visibilityPort, visibilityService, ns, System.getenv("POD_NAME")));
     } catch (IllegalArgumentException | IllegalStateException | KubernetesClientException e) {
       LOG.error("the visibility API is not served: {}", e.getMessage());
+      // Nothing to wait for: readiness follows the decisions alone.
+      controller.readiness().requireWhileDeciding(() -> true);
       return null;
     }
   }

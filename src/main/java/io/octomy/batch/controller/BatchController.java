@@ -67,6 +67,7 @@ public final class BatchController implements AutoCloseable {
   private final HealthServer health;
   private final ControllerMetrics metrics;
   private final ClusterView caches;
+  private final ControllerReadiness readiness;
 
   private final AtomicBoolean closing;
   private final LeaseRelease leaseRelease;
@@ -78,7 +79,9 @@ public final class BatchController implements AutoCloseable {
       ControllerMetrics metrics,
       ClusterView caches,
       AtomicBoolean closing,
-      LeaseRelease leaseRelease) {
+      LeaseRelease leaseRelease,
+      ControllerReadiness readiness) {
+    this.readiness = readiness;
     this.caches = caches;
     this.closing = closing;
     this.leaseRelease = leaseRelease;
@@ -91,6 +94,17 @@ public final class BatchController implements AutoCloseable {
   /** Builds and starts the controller; returns once the informers are running. */
   public static BatchController start(
       KubernetesClient client, ControllerOptions options, Clock clock) throws IOException {
+    return start(client, options, clock, false);
+  }
+
+  /**
+   * As above; with {@code servesVisibility}, the deciding replica is not ready until the visibility
+   * API (started after this returns) says it answers ({@link ControllerReadiness}), nor ready by
+   * mistake in between.
+   */
+  public static BatchController start(
+      KubernetesClient client, ControllerOptions options, Clock clock, boolean servesVisibility)
+      throws IOException {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ControllerMetrics metrics = new ControllerMetrics(registry);
     CacheView caches = new CacheView();
@@ -109,6 +123,10 @@ public final class BatchController implements AutoCloseable {
             ? new LeaseRelease(client, options.leaseNamespace(), Labels.COMPONENT, identity)
             : null;
     LeaderActivation activation = new LeaderActivation(loop);
+    ControllerReadiness readiness = new ControllerReadiness(options.leaderElection(), identity);
+    if (servesVisibility) {
+      readiness.requireWhileDeciding(() -> false);
+    }
     Operator operator =
         new Operator(
             o -> {
@@ -162,7 +180,10 @@ public final class BatchController implements AutoCloseable {
                                 new Thread(() -> System.exit(1), "lost-lease-exit").start();
                               }
                             },
-                            leader -> LOG.info("leader is {}", leader)),
+                            leader -> {
+                              readiness.leaderIs(leader);
+                              LOG.info("leader is {}", leader);
+                            }),
                         false));
               }
             });
@@ -171,23 +192,28 @@ public final class BatchController implements AutoCloseable {
             new BatchJobReconciler(loop, caches),
             overrider -> overrider.withItemStore(new OwnerlessItemStore<>())));
     loop.start();
-    // Ready once the operator has started: caches synced on the leader, or standing by for the
-    // Lease on the others. Every replica of a healthy Deployment is Ready, as with
-    // controller-runtime.
-    AtomicBoolean started = new AtomicBoolean();
+    // Ready once the operator has started and the Lease's holder is known: the standby stands by,
+    // the leader also answers what it serves (ControllerReadiness). Every replica of a healthy
+    // Deployment is Ready, as with controller-runtime.
     HealthServer health =
         options.metricsPort() < 0
             ? null
             : new HealthServer(
-                options.metricsHost(), options.metricsPort(), registry, started::get);
+                options.metricsHost(), options.metricsPort(), registry, readiness::notReadyBecause);
     operator.start();
-    started.set(true);
+    readiness.started();
     // Without leader election start() returns with every informer synced; with it, the leader
     // activates the loop once they have synced (LeaderActivation), or at its first reconcile.
     if (!options.leaderElection()) {
       loop.activate();
     }
-    return new BatchController(operator, loop, health, metrics, caches, closing, leaseRelease);
+    return new BatchController(
+        operator, loop, health, metrics, caches, closing, leaseRelease, readiness);
+  }
+
+  /** What /readyz answers; the visibility API adds its own condition while this replica decides. */
+  public ControllerReadiness readiness() {
+    return readiness;
   }
 
   public AdmissionLoop loop() {

@@ -7,18 +7,18 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * {@code /metrics} (Prometheus text), {@code /healthz} (the process answers) and {@code /readyz}
- * (caches synced).
+ * ({@link ControllerReadiness}: 503 with the reason while not ready).
  */
 public final class HealthServer implements AutoCloseable {
 
   private final HttpServer server;
 
   public HealthServer(
-      String host, int port, PrometheusMeterRegistry registry, BooleanSupplier ready)
+      String host, int port, PrometheusMeterRegistry registry, Supplier<String> notReadyBecause)
       throws IOException {
     server = HttpServer.create(new InetSocketAddress(host, port), 0);
     server.createContext(
@@ -28,8 +28,8 @@ public final class HealthServer implements AutoCloseable {
     server.createContext(
         "/readyz",
         ex -> {
-          boolean ok = ready.getAsBoolean();
-          reply(ex, ok ? 200 : 503, "text/plain", ok ? "ok\n" : "caches not synced yet\n");
+          String why = notReadyBecause.get();
+          reply(ex, why == null ? 200 : 503, "text/plain", why == null ? "ok\n" : why + "\n");
         });
     server.setExecutor(null);
     server.start();

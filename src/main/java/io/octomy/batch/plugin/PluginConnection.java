@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,14 +25,20 @@ import java.util.concurrent.TimeoutException;
 final class PluginConnection implements AutoCloseable {
 
   static final String GROUP_VERSION_PATH = "/apis/visibility.batch.octomy.io/v1alpha1";
-  static final String API_SERVICE = "v1alpha1.visibility.batch.octomy.io";
-
   private static final long TIMEOUT_SECONDS = 60;
+
+  /**
+   * A call not answered by then is looked at again: if the APIService is no longer Available (its
+   * replica went away mid-call), the plugin says so rather than wait for the aggregator's timeout.
+   */
+  private static final long RECHECK_SECONDS = 2;
 
   private final KubernetesClient client;
   private final String base;
   private final String defaultNamespace;
   private final ObjectMapper json = new ObjectMapper();
+  private final VisibilityApiService apiService;
+  private boolean apiServiceRead;
 
   PluginConnection(String kubeconfig, String context) {
     Config config =
@@ -45,6 +52,7 @@ final class PluginConnection implements AutoCloseable {
     String master = config.getMasterUrl();
     this.base = master.endsWith("/") ? master.substring(0, master.length() - 1) : master;
     this.defaultNamespace = config.getNamespace() == null ? "default" : config.getNamespace();
+    this.apiService = new VisibilityApiService(client.getHttpClient(), base);
   }
 
   /** The client that carries the kubeconfig's credentials; they never leave it. */
@@ -93,10 +101,20 @@ final class PluginConnection implements AutoCloseable {
   }
 
   private String send(HttpRequest request) {
+    if (!apiServiceRead) {
+      // Once per command, before its first call: an APIService that is not Available is the
+      // answer already, without a call the aggregator would refuse anyway.
+      apiServiceRead = true;
+      String condition = apiService.notAvailable();
+      if (condition != null) {
+        throw new PluginException(VisibilityApiService.noServingController(condition, null));
+      }
+    }
     HttpClient http = client.getHttpClient();
+    CompletableFuture<HttpResponse<byte[]>> call = http.sendAsync(request, byte[].class);
     HttpResponse<byte[]> r;
     try {
-      r = http.sendAsync(request, byte[].class).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      r = answerOf(call);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new PluginException("interrupted");
@@ -112,30 +130,43 @@ final class PluginConnection implements AutoCloseable {
     throw refusal(r.code(), body);
   }
 
-  /** kubectl's words for a refusal: "Error from server (Reason): message". */
-  private PluginException refusal(int code, String body) {
+  private HttpResponse<byte[]> answerOf(CompletableFuture<HttpResponse<byte[]>> call)
+      throws InterruptedException, ExecutionException, TimeoutException {
     try {
-      JsonNode status = json.readTree(body);
-      if ("Status".equals(status.path("kind").asText())) {
-        return new PluginException(
-            "Error from server ("
-                + status.path("reason").asText("code " + code)
-                + "): "
-                + status.path("message").asText());
+      return call.get(RECHECK_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException slow) {
+      String condition = apiService.notAvailable();
+      if (condition != null) {
+        call.cancel(true);
+        throw new PluginException(VisibilityApiService.noServingController(condition, null));
       }
+      return call.get(TIMEOUT_SECONDS - RECHECK_SECONDS, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * kubectl's words for a refusal: "Error from server (Reason): message". A 503 that is not the
+   * controller's own (the aggregator's "service unavailable", or its "error trying to reach
+   * service") means no replica serves: said as one sentence with what to check.
+   */
+  private PluginException refusal(int code, String body) {
+    JsonNode status = null;
+    try {
+      JsonNode read = json.readTree(body);
+      status = read != null && "Status".equals(read.path("kind").asText()) ? read : null;
     } catch (IOException e) {
       // not a Status: said below
     }
-    if (code == 503) {
+    String message = status == null ? body : status.path("message").asText();
+    if (code == 503 && (status == null || message.contains("trying to reach service"))) {
       return new PluginException(
-          "Error from server (ServiceUnavailable): no octomy-batch controller serves"
-              + " visibility.batch.octomy.io/v1alpha1 now"
-              + apiServiceState()
-              + ". Check that the controller runs (kubectl -n octomy-system get pods -l"
-              + " app.kubernetes.io/component=controller) and that the APIService is Available"
-              + " (kubectl get apiservice "
-              + API_SERVICE
-              + "); docs/deployment.md says how a controller outside the cluster serves it.");
+          VisibilityApiService.noServingController(
+              apiService.notAvailable(),
+              "service unavailable".equals(message.strip()) ? null : message));
+    }
+    if (status != null) {
+      return new PluginException(
+          "Error from server (" + status.path("reason").asText("code " + code) + "): " + message);
     }
     if (code == 404) {
       return new PluginException(
@@ -144,49 +175,6 @@ final class PluginConnection implements AutoCloseable {
               + " or the controller with its APIService)?");
     }
     return new PluginException("Error from server (code " + code + "): " + body.strip());
-  }
-
-  /**
-   * ": the APIService says REASON: MESSAGE" when this user may read it, else nothing: the
-   * aggregator's own 503 body says no more than "service unavailable".
-   */
-  private String apiServiceState() {
-    try {
-      HttpResponse<byte[]> r =
-          client
-              .getHttpClient()
-              .sendAsync(
-                  client
-                      .getHttpClient()
-                      .newHttpRequestBuilder()
-                      .uri(base + "/apis/apiregistration.k8s.io/v1/apiservices/" + API_SERVICE)
-                      .header("Accept", "application/json")
-                      .timeout(2, TimeUnit.SECONDS)
-                      .build(),
-                  byte[].class)
-              .get(2, TimeUnit.SECONDS);
-      if (!r.isSuccessful()) {
-        return "";
-      }
-      for (JsonNode c : json.readTree(r.body()).path("status").path("conditions")) {
-        if ("Available".equals(c.path("type").asText())
-            && !"True".equals(c.path("status").asText())) {
-          return " (the APIService "
-              + API_SERVICE
-              + " is not Available: "
-              + c.path("reason").asText()
-              + ", "
-              + c.path("message").asText().strip()
-              + ")";
-        }
-      }
-      return "";
-    } catch (IOException | ExecutionException | TimeoutException e) {
-      return "";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "";
-    }
   }
 
   private JsonNode parse(String body) {

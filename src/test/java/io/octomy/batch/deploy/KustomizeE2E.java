@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,44 @@ class KustomizeE2E {
 
   @Test
   void theWithoutAgentPolicyComponentLeavesOutThePolicyAndNothingElse() throws Exception {
+    Map<String, JsonNode> whole = build(Manifests.ROOT);
+    Map<String, JsonNode> without = build(overlayWith("without-agent-policy"));
+
+    Map<String, JsonNode> expected = new LinkedHashMap<>(whole);
+    assertThat(expected.keySet().removeIf(k -> k.contains("ValidatingAdmissionPolicy")))
+        .as("the base holds the policy")
+        .isTrue();
+    assertThat(without).isEqualTo(expected);
+  }
+
+  @Test
+  void theWithoutVisibilityComponentLeavesOutTheApiServiceItsServiceAndTheWebhook()
+      throws Exception {
+    Map<String, JsonNode> whole = build(Manifests.ROOT);
+    Map<String, JsonNode> without = build(overlayWith("without-visibility"));
+
+    Map<String, JsonNode> expected = new LinkedHashMap<>(whole);
+    List<String> left = new ArrayList<>();
+    for (String key : whole.keySet()) {
+      if (key.contains("APIService")
+          || key.contains("octomy-batch-visibility")
+          || key.contains("MutatingWebhookConfiguration")) {
+        left.add(key);
+      }
+    }
+    assertThat(left).as("the base holds them").hasSize(3);
+    left.forEach(expected::remove);
+    assertThat(without).isEqualTo(expected);
+  }
+
+  private static Map<String, JsonNode> build(Path dir) throws Exception {
+    Map<String, JsonNode> objects = new LinkedHashMap<>();
+    Chart.parseAll(kustomize(dir)).forEach(o -> objects.put(Chart.key(o), o));
+    return objects;
+  }
+
+  /** An overlay of manifests/ with one of its components. */
+  private static Path overlayWith(String component) throws IOException {
     // kustomize takes only relative paths to a base or a component.
     Path overlay =
         Files.createTempDirectory(Files.createDirectories(Path.of("target")), "overlay")
@@ -62,17 +101,8 @@ class KustomizeE2E {
         """
             .formatted(
                 overlay.relativize(root),
-                overlay.relativize(root.resolve("components/without-agent-policy"))));
-    Map<String, JsonNode> whole = new LinkedHashMap<>();
-    Chart.parseAll(kustomize(Manifests.ROOT)).forEach(o -> whole.put(Chart.key(o), o));
-    Map<String, JsonNode> without = new LinkedHashMap<>();
-    Chart.parseAll(kustomize(overlay)).forEach(o -> without.put(Chart.key(o), o));
-
-    Map<String, JsonNode> expected = new LinkedHashMap<>(whole);
-    assertThat(expected.keySet().removeIf(k -> k.contains("ValidatingAdmissionPolicy")))
-        .as("the base holds the policy")
-        .isTrue();
-    assertThat(without).isEqualTo(expected);
+                overlay.relativize(root.resolve("components/" + component))));
+    return overlay;
   }
 
   private static String kustomize() throws IOException, InterruptedException {

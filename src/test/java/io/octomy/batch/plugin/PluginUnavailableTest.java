@@ -20,8 +20,9 @@ import picocli.CommandLine;
 
 /**
  * With no controller replica serving the visibility API, the API server's aggregator answers 503
- * with a bare "service unavailable": the plugin asks once (no back-off loop) and says why and what
- * to check, with the APIService's own condition when the user may read it.
+ * with a bare "service unavailable" (or, while its condition lags, "error trying to reach
+ * service"): the plugin reads the APIService's condition first, asks at most once (no back-off
+ * loop), and says why and what to check in one sentence, within two seconds.
  */
 class PluginUnavailableTest {
 
@@ -33,9 +34,26 @@ class PluginUnavailableTest {
          "message":"cannot find endpoints for service/octomy-batch-visibility in \\"octomy-system\\""}]}}
       """;
 
+  private static final String AVAILABLE =
+      """
+      {"kind":"APIService","apiVersion":"apiregistration.k8s.io/v1",
+       "metadata":{"name":"v1alpha1.visibility.batch.octomy.io"},
+       "status":{"conditions":[{"type":"Available","status":"True","reason":"Passed",
+         "message":"all checks passed"}]}}
+      """;
+
   private HttpServer aggregator;
   private final AtomicInteger visibilityCalls = new AtomicInteger();
+  private final AtomicInteger apiServiceReads = new AtomicInteger();
   private boolean apiServiceReadable = true;
+
+  /** How many reads of the APIService find it Available before it turns unavailable. */
+  private int availableReads;
+
+  /** What the aggregator answers a visibility call; null: the 503 of an unavailable APIService. */
+  private volatile String reachFailure;
+
+  private volatile boolean hangs;
 
   @BeforeEach
   void start() throws IOException {
@@ -44,17 +62,26 @@ class PluginUnavailableTest {
         "/apis/visibility.batch.octomy.io/",
         x -> {
           visibilityCalls.incrementAndGet();
-          answer(x, 503, "text/plain", "service unavailable\n");
+          if (hangs) {
+            sleep(20_000);
+          }
+          if (reachFailure != null) {
+            answer(x, 503, "application/json", reachFailure);
+          } else {
+            answer(x, 503, "text/plain", "service unavailable\n");
+          }
         });
     aggregator.createContext(
         "/apis/apiregistration.k8s.io/",
         x -> {
           if (apiServiceReadable) {
-            answer(x, 200, "application/json", UNAVAILABLE);
+            boolean available = apiServiceReads.incrementAndGet() <= availableReads;
+            answer(x, 200, "application/json", available ? AVAILABLE : UNAVAILABLE);
           } else {
             answer(x, 403, "application/json", "{\"kind\":\"Status\",\"code\":403}");
           }
         });
+    aggregator.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     aggregator.start();
   }
 
@@ -64,11 +91,11 @@ class PluginUnavailableTest {
   }
 
   @Test
-  void noServingReplicaIsOneAnswerWithTheApiServicesCondition(@TempDir Path dir)
+  void anUnavailableApiServiceIsTheAnswerWithoutAVisibilityCall(@TempDir Path dir)
       throws IOException {
     Run r = run(dir, "queue");
     assertThat(r.code()).isEqualTo(1);
-    assertThat(visibilityCalls).as("asked once, not retried with back-off").hasValue(1);
+    assertThat(visibilityCalls).as("the aggregator would refuse it: not sent").hasValue(0);
     assertThat(r.err().strip())
         .isEqualTo(
             "Error from server (ServiceUnavailable): no octomy-batch controller serves"
@@ -77,8 +104,45 @@ class PluginUnavailableTest {
                 + " find endpoints for service/octomy-batch-visibility in \"octomy-system\"). Check"
                 + " that the controller runs (kubectl -n octomy-system get pods -l"
                 + " app.kubernetes.io/component=controller) and that the APIService is Available"
-                + " (kubectl get apiservice v1alpha1.visibility.batch.octomy.io);"
-                + " docs/deployment.md says how a controller outside the cluster serves it.");
+                + " (kubectl get apiservice v1alpha1.visibility.batch.octomy.io); for a controller"
+                + " outside the cluster see"
+                + " docs/deployment.md#controller-and-agents-outside-the-cluster.");
+  }
+
+  @Test
+  void theAggregatorFailingToReachTheReplicaIsTheSameSentenceWithItsWords(@TempDir Path dir)
+      throws IOException {
+    availableReads = 1;
+    reachFailure =
+        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+            + "\"message\":\"error trying to reach service: dial tcp 127.0.0.1:9: connect:"
+            + " connection refused\",\"reason\":\"ServiceUnavailable\",\"code\":503}";
+    Run r = run(dir, "why", "some-job");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(visibilityCalls).hasValue(1);
+    assertThat(r.err().strip())
+        .startsWith(
+            "Error from server (ServiceUnavailable): no octomy-batch controller serves"
+                + " visibility.batch.octomy.io/v1alpha1 now (the APIService"
+                + " v1alpha1.visibility.batch.octomy.io is not Available: EndpointsNotFound,")
+        .contains(
+            "(the API server: error trying to reach service: dial tcp 127.0.0.1:9: connect:"
+                + " connection refused). Check that the controller runs");
+  }
+
+  @Test
+  void aCallLeftUnansweredAsTheApiServiceTurnsUnavailableIsAnsweredWithinTwoSeconds(
+      @TempDir Path dir) throws IOException {
+    availableReads = 1;
+    hangs = true;
+    long t0 = System.nanoTime();
+    Run r = run(dir, "queue");
+    long millis = (System.nanoTime() - t0) / 1_000_000;
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("is not Available: EndpointsNotFound");
+    assertThat(millis)
+        .as("answered after the 2 s re-check, not the call's timeout")
+        .isLessThan(4_000);
   }
 
   @Test
@@ -119,6 +183,14 @@ class PluginUnavailableTest {
     all[args.length + 1] = kubeconfig.toString();
     int code = cl.execute(all);
     return new Run(code, err.toString());
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void answer(

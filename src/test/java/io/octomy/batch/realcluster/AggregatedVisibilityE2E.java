@@ -6,14 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.controller.aggregated.ServingReplica;
@@ -446,42 +443,7 @@ class AggregatedVisibilityE2E {
    * ExternalName Service.
    */
   private static void routeTo(String pod) throws InterruptedException {
-    var service = admin.services().inNamespace(ProductDeployment.NS).withName(SERVICE);
-    if (service.get() != null && !"ExternalName".equals(service.get().getSpec().getType())) {
-      service.delete();
-      Eventually.within(30, () -> assertThat(service.get()).isNull());
-    }
-    if (service.get() == null) {
-      admin
-          .services()
-          .inNamespace(ProductDeployment.NS)
-          .resource(
-              new ServiceBuilder()
-                  .withNewMetadata()
-                  .withName(SERVICE)
-                  .endMetadata()
-                  .withNewSpec()
-                  .withType("ExternalName")
-                  .withExternalName("localhost")
-                  .endSpec()
-                  .build())
-          .create();
-    }
-    admin
-        .genericKubernetesResources("apiregistration.k8s.io/v1", "APIService")
-        .withName(API_SERVICE)
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"spec\":{\"service\":{\"port\":" + ports.get(pod) + "}}}");
-    admin
-        .genericKubernetesResources(
-            "admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration")
-        .withName(ServingReplica.WEBHOOK_CONFIGURATION)
-        .patch(
-            PatchContext.of(PatchType.JSON),
-            "[{\"op\":\"replace\",\"path\":\"/webhooks/0/clientConfig/service/port\",\"value\":"
-                + ports.get(pod)
-                + "}]");
+    VisibilityRoute.to(admin, ports.get(pod));
   }
 
   /** A ServiceAccount in {@code ns} bound to the chart's -user role there; its token. */

@@ -13,6 +13,13 @@ final class ControllerReplica {
   /** With {@code extra} arguments after the usual ones. */
   static ProductProcess controller(
       ProductDeployment product, Path policy, String pod, String... extra) throws Exception {
+    return controller(product, policy, pod, -1, extra);
+  }
+
+  /** With /metrics, /healthz and /readyz on {@code metricsPort} (-1: off). */
+  static ProductProcess controller(
+      ProductDeployment product, Path policy, String pod, int metricsPort, String... extra)
+      throws Exception {
     Path kubeconfig = product.controllerKubeconfig(pod);
     List<String> args =
         new ArrayList<>(
@@ -24,7 +31,7 @@ final class ControllerReplica {
                 "--lease-namespace",
                 ProductDeployment.NS,
                 "--metrics-port",
-                "-1"));
+                String.valueOf(metricsPort)));
     args.addAll(List.of(extra));
     ProductProcess p =
         ProductProcess.start(

@@ -13,6 +13,7 @@ import com.marcnuri.helm.UpgradeCommand;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -52,6 +53,15 @@ class HelmChartOnRealServerIT {
     Release installed = install.call();
     assertThat(installed.getStatus()).isEqualTo("deployed");
     assertThat(installed.getRevision()).isEqualTo("1");
+    // What helm install prints says what docs/deployment.md says: every replica Ready.
+    String notes = installed.getOutput().replaceAll("\\s+", " ");
+    assertThat(notes)
+        .as(installed.getOutput())
+        .contains(
+            "Every replica reports Ready: the standby once it waits for the Lease, the one that"
+                + " decides once it holds the Lease. So \"2/2\" ready is expected");
+    assertThat(Files.readString(Path.of("docs/deployment.md")).replaceAll("\\s+", " "))
+        .contains("Both replicas are Ready (`2/2`, as the chart's notes say)");
     List<JsonNode> objects = rendered(release, ns, values);
     assertThat(objects).hasSizeGreaterThan(12);
     for (JsonNode o : objects) {

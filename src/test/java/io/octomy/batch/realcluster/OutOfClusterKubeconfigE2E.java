@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
+import io.octomy.batch.controller.aggregated.ServingReplica;
 import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.nio.file.Files;
@@ -154,6 +155,12 @@ class OutOfClusterKubeconfigE2E {
                 Files.createDirectories(dir.resolve("ws-1")).toString())) {
       controller.awaitLine("octomy-batch controller watching", Duration.ofSeconds(90));
       agent.awaitLine("agent for node ws-1", Duration.ofSeconds(60));
+      // The chart registers the visibility API this controller does not serve: said at start.
+      assertThat(controller.output())
+          .contains(
+              "APIService v1alpha1.visibility.batch.octomy.io is registered, but this controller"
+                  + " does not serve it (--visibility-port -1)")
+          .contains("--set visibility.enabled=false");
       String ns = cluster.namespace("first");
       KubectlRun.Result created =
           kubectl.run("apply", "-n", ns, "-f", "examples/job-burstable.yaml");
@@ -179,5 +186,30 @@ class OutOfClusterKubeconfigE2E {
           .contains("an agent may write only the BatchNode of its own node, not ws-2");
       assertThat(cluster.admin().resources(BatchNode.class).withName("ws-2").get()).isNull();
     }
+
+    // Turned off as the controller's warning says: nothing left registered pointing nowhere.
+    new Helm(HelmChartOnRealServerIT.CHART)
+        .upgrade()
+        .withKubeConfig(cluster.kubeconfig())
+        .withName("octomy-batch")
+        .withNamespace("octomy-system")
+        .reuseValues()
+        .set("visibility.enabled", false)
+        .call();
+    assertThat(
+            cluster
+                .admin()
+                .genericKubernetesResources("apiregistration.k8s.io/v1", "APIService")
+                .withName(ServingReplica.API_SERVICE)
+                .get())
+        .isNull();
+    assertThat(
+            cluster
+                .admin()
+                .genericKubernetesResources(
+                    "admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration")
+                .withName(ServingReplica.WEBHOOK_CONFIGURATION)
+                .get())
+        .isNull();
   }
 }

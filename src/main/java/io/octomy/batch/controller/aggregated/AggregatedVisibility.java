@@ -21,7 +21,7 @@ import java.util.List;
  * <p>Why a certificate made at start rather than one from a Secret: no private key is stored
  * anywhere, nothing expires unnoticed, and the chart renders the same objects for Helm and for
  * kustomize. The replica that answers publishes its own certificate as the APIService's {@code
- * caBundle} when it starts answering.
+ * caBundle} when it starts answering, and reports ready only once the API server reaches it.
  */
 public final class AggregatedVisibility implements AutoCloseable {
 
@@ -102,6 +102,8 @@ public final class AggregatedVisibility implements AutoCloseable {
             certificate.certificatePem(),
             settings.namespace(),
             settings.podName());
+    // The deciding replica reports ready only once the API server reaches it here.
+    controller.readiness().requireWhileDeciding(serving::answering);
     serving.start();
     return new AggregatedVisibility(visibility, vertx, server, serving, port);
   }
