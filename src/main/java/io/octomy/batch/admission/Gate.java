@@ -176,12 +176,30 @@ public sealed interface Gate {
    * @param selectedNodes ready nodes whose labels match the job's nodeSelector (all ready nodes
    *     without one)
    * @param eligibleNodes ready nodes it selects whose mode for this job is not Off
+   * @param gang for a gang, how many of its replicas the nodes hold now and ever; null for a job of
+   *     one replica (then {@code nodes} and {@code everHolds} are about one copy of its requests,
+   *     as they are for each replica of a gang)
    */
   record Capacity(
-      boolean everHolds, int readyNodes, int selectedNodes, int eligibleNodes, List<NodeRoom> nodes)
+      boolean everHolds,
+      int readyNodes,
+      int selectedNodes,
+      int eligibleNodes,
+      List<NodeRoom> nodes,
+      GangRoom gang)
       implements Gate {
     public Capacity {
       nodes = List.copyOf(nodes);
+    }
+
+    /** A job of one replica. */
+    public Capacity(
+        boolean everHolds,
+        int readyNodes,
+        int selectedNodes,
+        int eligibleNodes,
+        List<NodeRoom> nodes) {
+      this(everHolds, readyNodes, selectedNodes, eligibleNodes, nodes, null);
     }
 
     @Override
@@ -189,6 +207,12 @@ public sealed interface Gate {
       return everHolds ? Reason.WaitingForCapacity : Reason.NoNodeFits;
     }
   }
+
+  /**
+   * The room a gang finds: copies of its requests the nodes it may use have free now and hold in
+   * their full offers, each counted up to its replicas.
+   */
+  record GangRoom(int replicas, long roomNow, long roomEver) {}
 
   /** The job fits now only on the node kept for a starving job. */
   record HeldNode(JobKey starvingJob, String node) implements Gate {
