@@ -600,7 +600,7 @@ public final class AdmissionPass {
     return all;
   }
 
-  private static int[] minimumNodes(List<QueueMinimumHolds.MinimumHold> minimums) {
+  static int[] minimumNodes(List<QueueMinimumHolds.MinimumHold> minimums) {
     int[] nodes = new int[minimums.size()];
     for (int i = 0; i < nodes.length; i++) {
       nodes[i] = minimums.get(i).node;

@@ -263,19 +263,27 @@ final class FuturePasses {
     return false;
   }
 
+  /** Returns one copy of a finished job's requests to its node (none when it has no node). */
+  private void freeNode(int node, PreparedJob job, End end) {
+    if (node >= 0) {
+      pool.release(node, job);
+      if (job.resourceIds.length > 0) {
+        sources.nodeFreed(node, end);
+      }
+    }
+  }
+
   private void release(End end) {
     PreparedJob job = end.job();
     sources.ended(end);
     job.reservedOn = -1;
-    int[] nodes = job.replicaNodes != null ? job.replicaNodes : new int[] {end.node()};
-    job.replicaNodes = null;
-    for (int node : nodes) {
-      if (node >= 0) {
-        pool.release(node, job); // a gang's replicas end together, each freeing its node
-        if (job.resourceIds.length > 0) {
-          sources.nodeFreed(node, end);
-        }
+    if (job.replicaNodes == null) {
+      freeNode(end.node(), job, end);
+    } else {
+      for (int node : job.replicaNodes) {
+        freeNode(node, job, end); // a gang's replicas end together, each freeing its node
       }
+      job.replicaNodes = null;
     }
     reservations.release(job);
     changed(job);

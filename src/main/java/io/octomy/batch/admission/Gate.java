@@ -179,6 +179,9 @@ public sealed interface Gate {
    * @param selectedNodes ready nodes whose labels match the job's nodeSelector (all ready nodes
    *     without one)
    * @param eligibleNodes ready nodes it selects whose mode for this job is not Off
+   * @param gang for a gang, how many of its replicas the nodes hold now and ever; null for a job of
+   *     one replica (then {@code nodes} and {@code everHolds} are about one copy of its requests,
+   *     as they are for each replica of a gang)
    * @param labels the labels its node must carry, by label: its spec.nodeSelector and its queues'
    * @param labelsAskedBy who asks for them, e.g. "spec.nodeSelector and queue gpu's nodeSelector"
    * @param labelConflict the sentence of a label asked for with two values; null when none
@@ -189,6 +192,7 @@ public sealed interface Gate {
       int selectedNodes,
       int eligibleNodes,
       List<NodeRoom> nodes,
+      GangRoom gang,
       Map<String, String> labels,
       String labelsAskedBy,
       String labelConflict)
@@ -198,11 +202,36 @@ public sealed interface Gate {
       labels = labels == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(labels));
     }
 
+    /** A job of one replica. */
+    public Capacity(
+        boolean everHolds,
+        int readyNodes,
+        int selectedNodes,
+        int eligibleNodes,
+        List<NodeRoom> nodes) {
+      this(
+          everHolds,
+          readyNodes,
+          selectedNodes,
+          eligibleNodes,
+          nodes,
+          null,
+          Map.of(),
+          "spec.nodeSelector",
+          null);
+    }
+
     @Override
     public Reason reason() {
       return everHolds ? Reason.WaitingForCapacity : Reason.NoNodeFits;
     }
   }
+
+  /**
+   * The room a gang finds: copies of its requests the nodes it may use have free now and hold in
+   * their full offers, each counted up to its replicas.
+   */
+  record GangRoom(int replicas, long roomNow, long roomEver) {}
 
   /** The job fits now only on the node kept for a starving job. */
   record HeldNode(JobKey starvingJob, String node) implements Gate {

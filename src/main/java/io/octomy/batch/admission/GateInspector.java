@@ -146,15 +146,28 @@ final class GateInspector {
         : pass.placeBeside(job, excluded, minimums) >= 0) {
       return null;
     }
+    // For a gang: whether every replica fits the full offers together; the nodes are about one.
     boolean everHolds = pass.placement().fitsSomeFullOffer(job);
+    if (job.gang() && everHolds && !(job.deferrable && job.requestsNothing())) {
+      Gate held = gangHeld(job, minimums);
+      if (held != null) {
+        return held;
+      }
+    }
+    boolean copyEverHolds = job.gang() ? pass.gangs().copiesEver(job) > 0 : everHolds;
     if (everHolds && job.deferrable && job.requestsNothing()) {
       return deferred(job);
     }
-    if (everHolds && excluded >= 0 && pool.fitsNow(excluded, job)) {
-      return new Gate.HeldNode(pass.guard().protectedJob().key, pool.name(excluded));
+    if (everHolds && excluded >= 0 && !job.gang()) {
+      // A starving gang keeps several nodes; the first where this job fits is named.
+      for (int kept : pass.guard().excludedNodesFor(job)) {
+        if (pool.fitsNow(kept, job)) {
+          return new Gate.HeldNode(pass.guard().protectedJob().key, pool.name(kept));
+        }
+      }
     }
     for (QueueMinimumHolds.MinimumHold hold : minimums) {
-      if (everHolds && pool.fitsNow(hold.node, job)) {
+      if (everHolds && !job.gang() && pool.fitsNow(hold.node, job)) {
         return new Gate.QueueMinimum(
             holds.queueName(hold), hold.head.key, pool.name(hold.node), holds.words(hold));
       }
@@ -170,10 +183,34 @@ final class GateInspector {
         pool.readyCount(),
         pool.selectedReadyCount(job),
         eligible,
-        candidates(job, everHolds),
+        candidates(job, copyEverHolds),
+        job.gang()
+            ? new Gate.GangRoom(
+                job.replicas, pass.gangs().copiesNow(job), pass.gangs().copiesEver(job))
+            : null,
         job.placement.selector(),
         job.placement.source(),
         job.placement.conflict());
+  }
+
+  /**
+   * As the pass decides a gang that fits whole only with the nodes kept for others: held for the
+   * starving job when its nodes stop it, else for the queue reclaiming its min; null otherwise.
+   */
+  private Gate gangHeld(PreparedJob job, List<QueueMinimumHolds.MinimumHold> minimums) {
+    GangPlacement gangs = pass.gangs();
+    if (pass.gangAvoids(job, minimums).length == 0 || gangs.place(job, new int[0]) == null) {
+      return null;
+    }
+    int[] starving = pass.guard().excludedNodesFor(job);
+    if (starving.length > 0
+        && (minimums.isEmpty() || gangs.place(job, AdmissionPass.minimumNodes(minimums)) != null)) {
+      return new Gate.HeldNode(pass.guard().protectedJob().key, pool.name(starving[0]));
+    }
+    QueueMinimumHolds holds = pass.minimumHolds();
+    QueueMinimumHolds.MinimumHold hold = minimums.get(0);
+    return new Gate.QueueMinimum(
+        holds.queueName(hold), hold.head.key, pool.name(hold.node), holds.words(hold));
   }
 
   private Gate deferred(PreparedJob job) {

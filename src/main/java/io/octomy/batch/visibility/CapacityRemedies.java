@@ -28,8 +28,62 @@ final class CapacityRemedies {
     this.now = now;
   }
 
+  /**
+   * A gang: the replicas the nodes hold now (waiting) or ever (no node fits), before what each
+   * candidate node has for one replica; null for a job of one replica or a gang of which no single
+   * replica fits any node (told as a single job is).
+   */
+  private static Blocker gang(JobView job, Gate.Capacity g, Blocker perNode) {
+    Gate.GangRoom gang = g.gang();
+    if (gang == null || (!g.everHolds() && gang.roomEver() == 0)) {
+      return perNode;
+    }
+    String need =
+        "a gang of "
+            + gang.replicas()
+            + " needs "
+            + (job.requests().values().stream().anyMatch(q -> q > 0)
+                ? requests(job).replace(" on one node", "")
+                : "a node")
+            + " for each replica, all at once";
+    if (!g.everHolds()) {
+      return new Blocker(
+          g.reason().code(),
+          "no node fits: "
+              + need
+              + "; the ready nodes' full offers hold "
+              + gang.roomEver()
+              + " of them together, so it can never start whole.",
+          "Lower spec.replicas to "
+              + gang.roomEver()
+              + " or the requests (delete and re-create the job), add nodes, or raise a node's"
+              + " mode.");
+    }
+    return new Blocker(
+        g.reason().code(),
+        "waiting for capacity: "
+            + need
+            + "; the nodes have room for "
+            + gang.roomNow()
+            + " now, and no replica holds anything until all "
+            + gang.replicas()
+            + " fit. For one replica: "
+            + perNode.message().substring("waiting for capacity: ".length()),
+        "It starts when running jobs have made room for every replica at once; see its expected"
+            + " start.");
+  }
+
   /** Waiting for capacity: what each candidate node has free and is short of, and what helps. */
   Blocker waiting(JobView job, Gate.Capacity g) {
+    return gang(job, g, waitingForOne(job, g));
+  }
+
+  /** No node could ever hold it: for a gang, every replica together; else as {@link #one}. */
+  Blocker noNodeFits(JobView job, Gate.Capacity g) {
+    return g.gang() != null && g.gang().roomEver() > 0 ? gang(job, g, null) : one(job, g);
+  }
+
+  private Blocker waitingForOne(JobView job, Gate.Capacity g) {
     List<String> nodes = new ArrayList<>();
     for (Gate.NodeRoom room : g.nodes()) {
       List<String> free = new ArrayList<>();
@@ -97,8 +151,8 @@ final class CapacityRemedies {
     return new Blocker(g.reason().code(), message, String.join(" ", remedies));
   }
 
-  /** No node could ever hold it: where the request is over the offer, and what would do. */
-  Blocker noNodeFits(JobView job, Gate.Capacity g) {
+  /** No node could ever hold one copy: where the request is over the offer, and what would do. */
+  private Blocker one(JobView job, Gate.Capacity g) {
     String reason = g.reason().code();
     if (g.readyNodes() == 0) {
       return new Blocker(

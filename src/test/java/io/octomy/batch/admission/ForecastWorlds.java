@@ -20,8 +20,8 @@ import net.jqwik.api.Tuple;
  * Random small worlds for the forecast's and the visibility answers' properties: nodes in every
  * mode, jobs in every phase with locks, groups, dependencies, origins and a namespace budget
  * ({@link #worlds()}), and crowded ones where capacity is the only contention and starvation holds
- * come and go ({@link #crowdedWorlds()}). Some jobs are held, and some have a nodeSelector that
- * some nodes' labels match or none does (both derived from the other numbers).
+ * come and go ({@link #crowdedWorlds()}). Some jobs are held, some are gangs of two, and some have
+ * a nodeSelector that some nodes' labels match or none does (all derived from the other numbers).
  */
 public final class ForecastWorlds {
 
@@ -54,6 +54,14 @@ public final class ForecastWorlds {
       List<String> locks,
       String group,
       int origin) {}
+
+  /**
+   * Gangs, from the job's numbers: about one job in six asks for 2 replicas; a holder among them
+   * holds one on its node and one on the next (which may not exist).
+   */
+  private static int replicas(JobSpec s, int i) {
+    return Math.floorMod(s.minutesAgo() + 5 * i, 6) == 0 ? 2 : 1;
+  }
 
   public static Arbitrary<Snapshot> worlds() {
     Arbitrary<NodeSpec> node =
@@ -187,7 +195,12 @@ public final class ForecastWorlds {
               NOW.minus(Duration.ofMinutes(s.minutesAgo())),
               List.of(),
               s.minutesAgo() % 9 == 4,
-              AdmissionPropertiesTest.selector(s.minutesAgo() + i)));
+              AdmissionPropertiesTest.selector(s.minutesAgo() + i),
+              null,
+              replicas(s, i),
+              s.phase().holdsReservation() && replicas(s, i) > 1
+                  ? List.of("n" + s.node(), "n" + (s.node() + 1))
+                  : List.of()));
     }
     Policy defaults = Policy.defaults();
     Policy policy =

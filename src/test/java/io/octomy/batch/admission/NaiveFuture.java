@@ -76,7 +76,7 @@ final class NaiveFuture {
         Decision d = e.getValue();
         if (d instanceof Decision.Admit a) {
           starts.put(j.key(), new Start(t, a.node()));
-          jobs.put(j.key(), j.withPhase(JobPhase.Running, a.node()));
+          jobs.put(j.key(), j.withNodes(JobPhase.Running, a.nodes()));
           Duration run = model.expectedRunTime(j);
           Instant end = t.plus(run.isZero() || run.isNegative() ? Duration.ofSeconds(1) : run);
           ends.put(j.key(), end);

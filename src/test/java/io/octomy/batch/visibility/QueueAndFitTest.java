@@ -191,6 +191,27 @@ class QueueAndFitTest {
         .startsWith("not expected to start while nothing else changes: held: spec.suspend is true");
   }
 
+  /** A gang asks fit for all its replicas at once: two fit ws-1's offer, three never do. */
+  @Test
+  void aGangFitsOnlyWhole() {
+    VisibilityWorld w = world().node("ws-1", NodeMode.Drone, CPU, 8000);
+    FitAnswer two = w.visibility().fit(job("pair").requests(CPU, 4000).replicas(2).view(), null);
+    assertThat(two.admitted()).isTrue();
+    assertThat(two.node()).isEqualTo("ws-1");
+
+    FitAnswer three = w.visibility().fit(job("trio").requests(CPU, 4000).replicas(3).view(), null);
+    assertThat(three.admitted()).isFalse();
+    assertThat(three.blockers())
+        .containsExactly(
+            new Blocker(
+                "NoNodeFits",
+                "no node fits: a gang of 3 needs 4000 octomy.io/cpu-milli for each replica, all at"
+                    + " once; the ready nodes' full offers hold 2 of them together, so it can never"
+                    + " start whole.",
+                "Lower spec.replicas to 2 or the requests (delete and re-create the job), add"
+                    + " nodes, or raise a node's mode."));
+  }
+
   static JobView candidate(String name, long cpu) {
     return job(name).requests(CPU, cpu).view();
   }

@@ -65,6 +65,7 @@ final class VisibilityWorld {
     private final Map<String, String> nodeSelector = new LinkedHashMap<>();
 
     private String namespace = NS;
+    private int replicas = 1;
 
     private Job(String name) {
       this.name = name;
@@ -141,6 +142,12 @@ final class VisibilityWorld {
       return this;
     }
 
+    /** spec.replicas: a gang. */
+    Job replicas(int count) {
+      replicas = count;
+      return this;
+    }
+
     Job nodeSelector(String label, String value) {
       nodeSelector.put(label, value);
       return this;
@@ -168,7 +175,9 @@ final class VisibilityWorld {
           problems,
           suspend,
           nodeSelector,
-          notBefore);
+          notBefore,
+          replicas,
+          List.of());
     }
   }
 

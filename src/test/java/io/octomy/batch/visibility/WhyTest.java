@@ -485,6 +485,34 @@ class WhyTest {
                 "It fits the offer of ws-1 if the request is at most 4000 octomy.io/cpu-milli, or"
                     + " if ws-1's mode becomes Background.")),
         scenario(
+            "a gang the nodes have room for only some replicas of now",
+            base()
+                .with(
+                    job("render").type("solve").running("ws-1", 5).requests(CPU, 4000),
+                    job("gang").requests(CPU, 2000).replicas(3)),
+            "gang",
+            Gate.Capacity.class,
+            blocker(
+                "WaitingForCapacity",
+                "waiting for capacity: a gang of 3 needs 2000 octomy.io/cpu-milli for each replica,"
+                    + " all at once; the nodes have room for 2 now, and no replica holds anything"
+                    + " until all 3 fit. For one replica: need 2000 octomy.io/cpu-milli; ws-1"
+                    + " (Drone) has 4000 of 8000 octomy.io/cpu-milli free.",
+                "It starts when running jobs have made room for every replica at once; see its"
+                    + " expected start.")),
+        scenario(
+            "a gang whose replicas the full offers can never hold together",
+            base().with(job("wide").requests(CPU, 2000).replicas(5)),
+            "wide",
+            Gate.Capacity.class,
+            blocker(
+                "NoNodeFits",
+                "no node fits: a gang of 5 needs 2000 octomy.io/cpu-milli for each replica, all at"
+                    + " once; the ready nodes' full offers hold 4 of them together, so it can never"
+                    + " start whole.",
+                "Lower spec.replicas to 4 or the requests (delete and re-create the job), add"
+                    + " nodes, or raise a node's mode.")),
+        scenario(
             "a request above every capacity",
             world().node("ws-1", NodeMode.Drone, CPU, 8000).with(job("huge").requests(CPU, 9000)),
             "huge",
