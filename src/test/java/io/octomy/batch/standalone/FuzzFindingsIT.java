@@ -68,6 +68,41 @@ class FuzzFindingsIT {
   }
 
   /**
+   * An integral fraction in an integer field ({@code status.array.running: 0.0}) passed the type
+   * check and was stored as written; the controller's informer could not read {@code 0.0} as an
+   * int, the operator stopped and standalone exited. Now stored as the whole number, as the real
+   * server stores it.
+   */
+  @Test
+  void anIntegralFractionInAnIntegerFieldIsStoredAsTheWholeNumber() {
+    try (EmbeddedApiServer server =
+        EmbeddedApiServer.start(dir, 0, StandaloneRuntime.productCrds())) {
+      RawApi api = new RawApi(server);
+      RawApi.Answer created = api.post(BJS, job("fraction", "\"backoffLimit\":2.0,"));
+      assertThat(created.code()).as(created.body()).isEqualTo(201);
+      RawApi.Answer a =
+          api.send(
+              "PATCH",
+              BJS + "/fraction/status",
+              "application/merge-patch+json",
+              "{\"status\":{\"array\":{\"running\":0.0},\"runs\":[{\"run\":1e1}]}}");
+      assertThat(a.code()).as(a.body()).isEqualTo(200);
+      RawApi.Answer stored = api.get(BJS + "/fraction");
+      assertThat(stored.body())
+          .contains("\"backoffLimit\":2,", "\"running\":0}", "\"run\":10}")
+          .doesNotContain("0.0", "2.0", "1e1", "10.0");
+      assertThat(
+              api.send(
+                      "PATCH",
+                      BJS + "/fraction/status",
+                      "application/merge-patch+json",
+                      "{\"status\":{\"array\":{\"running\":0.5}}}")
+                  .code())
+          .isEqualTo(422);
+    }
+  }
+
+  /**
    * A job with 5,000 unknown fields was stored and answered with one Warning header each, more than
    * a client reads (the JDK's client gave up at 384 KiB): the write looked unanswered. Now the
    * warnings are cut as the real server cuts them, and the answer is read.
