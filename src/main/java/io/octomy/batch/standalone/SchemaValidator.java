@@ -1,6 +1,8 @@
 package io.octomy.batch.standalone;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cel.runtime.CelEvaluationException;
 import io.octomy.batch.api.crd.CelRules;
@@ -137,6 +139,7 @@ final class SchemaValidator {
           child = additional;
         }
         if (child != null) {
+          f.setValue(whole(child, f.getValue()));
           walk(
               child,
               f.getValue(),
@@ -154,12 +157,29 @@ final class SchemaValidator {
         for (int i = 0; i < node.size(); i++) {
           // list items are not correlated with the old list: transition rules below a list are
           // skipped
+          ((ArrayNode) node).set(i, whole(items, node.get(i)));
           walk(items, node.get(i), null, path + "[" + i + "]", false, causes, ruleCauses);
         }
       }
     }
     rules(schema, node, old, path, ruleCauses);
     return true;
+  }
+
+  /**
+   * An integral fraction ({@code 0.0}, {@code 2e3}) in an integer field as the whole number, as the
+   * real server stores it (Go writes such a float64 without a point). Kept as written, the
+   * product's readers of an {@code int} field could not read it: {@code status.array.running: 0.0}
+   * stopped the controller's informer.
+   */
+  private static JsonNode whole(JsonNode schema, JsonNode node) {
+    if (!"integer".equals(schema.path("type").asText())
+        || !node.isFloatingPointNumber()
+        || node.asDouble() != Math.rint(node.asDouble())
+        || Double.isInfinite(node.asDouble())) {
+      return node;
+    }
+    return JsonNodeFactory.instance.numberNode(node.decimalValue().toBigInteger());
   }
 
   private static boolean typeMatches(JsonNode schema, String type, JsonNode node) {

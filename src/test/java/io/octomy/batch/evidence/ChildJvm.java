@@ -1,11 +1,14 @@
 package io.octomy.batch.evidence;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /** A main class in a child JVM on this JVM's class path, so that kill -9 is a real kill -9. */
 final class ChildJvm implements AutoCloseable {
@@ -27,13 +30,29 @@ final class ChildJvm implements AutoCloseable {
   /** A child JVM with exactly these JVM options (none: the JVM's defaults, as a user runs it). */
   static ChildJvm startWith(Path log, List<String> jvmOptions, String mainClass, String... args)
       throws IOException {
+    return startIn(Path.of("").toAbsolutePath(), log, jvmOptions, mainClass, args);
+  }
+
+  /** The same, run in {@code directory}: what its jobs make under relative paths stays there. */
+  static ChildJvm startIn(
+      Path directory, Path log, List<String> jvmOptions, String mainClass, String... args)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+    // absolute, so that another working directory finds the same classes
+    String classPath =
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .map(p -> Path.of(p).toAbsolutePath().toString())
+            .collect(Collectors.joining(File.pathSeparator));
+    cmd.addAll(List.of("-cp", classPath, mainClass));
     cmd.addAll(List.of(args));
     Process p =
-        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        new ProcessBuilder(cmd)
+            .directory(directory.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     return new ChildJvm(p, log);
   }
 

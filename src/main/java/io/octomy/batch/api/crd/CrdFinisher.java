@@ -29,6 +29,7 @@ import java.util.Map;
  *   <li>every quantity map's values as {@code integer}, {@code format: int64}, {@code minimum: 0},
  *       {@code maximum:} {@link Quantities#MAX} (the generator has no way to annotate a map's value
  *       type);
+ *   <li>every other integer's range as the Java type that reads it ({@link WholeNumberBounds});
  *   <li>descriptions from the API types' Javadoc (see {@link JavadocDescriptions}), so {@code
  *       kubectl explain} says what the Javadoc says;
  *   <li>the types of the fields of a BatchJob's template that a Process node starts a process with
@@ -76,6 +77,7 @@ public final class CrdFinisher {
     ObjectNode schema = (ObjectNode) version.path("schema").path("openAPIV3Schema");
     docs.describe(schema, kind);
     boundQuantityMaps(schema);
+    WholeNumberBounds.bound(schema, kind);
     wholeBounds(schema);
     if (kind == BatchJob.class) {
       LaunchFieldsSchema.type(
