@@ -95,7 +95,11 @@ class CelRulesTest {
                   "{disk: 'fast ssd'}",
                   "{disk: -ssd}",
                   "{" + "k".repeat(64) + ": v}",
-                  "{'" + "p".repeat(254) + "/k': v}")));
+                  "{'" + "p".repeat(254) + "/k': v}")),
+          "batchqueues/spec/nodeSelector",
+          new Samples(
+              List.of("{}", "{pool: gpu}", "{example.com/site: lab-2, kubernetes.io/os: linux}"),
+              List.of("{-pool: gpu}", "{pool: 'gpu a'}", "{'a/b/c': x}")));
 
   /**
    * Transition rules (they read {@code oldSelf}): each sample is a pair, the stored object and the
