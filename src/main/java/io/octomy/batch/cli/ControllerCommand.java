@@ -220,7 +220,7 @@ public final class ControllerCommand implements Callable<Integer> {
             ServingReplica.API_SERVICE);
       }
     } catch (KubernetesClientException e) {
-      // Not allowed to read it (the chart's role grants it only with the API on): nothing to say.
+      // Not allowed to read it (a role narrower than the chart's): nothing to say.
     }
   }
 

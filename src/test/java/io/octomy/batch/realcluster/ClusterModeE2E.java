@@ -201,6 +201,74 @@ class ClusterModeE2E {
     assertThat(done.get("waiter").getStatus().getPhase()).isEqualTo(JobPhase.Succeeded);
   }
 
+  /**
+   * The job features a batch user reaches for on day one, each from stock kubectl on the real
+   * server with two agents: hold and release, retries, a deadline, clean-up after the end, an
+   * array, a gang across both nodes, and a nodeSelector.
+   */
+  @Test
+  @Order(3)
+  void holdRetriesDeadlineCleanUpArraysGangsAndSelectorsWorkFromKubectl() throws Exception {
+    String ns = product.cluster().namespace("features");
+    KubectlRun kubectl = product.cluster().kubectl();
+    KubectlRun.Result label = kubectl.run("label", "bn", "node-b", "disk=ssd", "--overwrite");
+    assertThat(label.exitCode()).as(label.all()).isZero();
+    apply(
+        ns,
+        job("held", null, "true").replace("spec:\n", "spec:\n  suspend: true\n")
+            + "---\n"
+            + job("flaky", null, "exit 1").replace("spec:\n", "spec:\n  backoffLimit: 1\n")
+            + "---\n"
+            + job("slow", null, "sleep 60")
+                .replace("spec:\n", "spec:\n  activeDeadlineSeconds: 2\n")
+            + "---\n"
+            + job("brief", null, "true").replace("spec:\n", "spec:\n  ttlSecondsAfterFinished: 1\n")
+            + "---\n"
+            + job("sweep", "requests: {octomy.io/cpu-milli: 100}", "echo $OCTOMY_ARRAY_INDEX")
+                .replace("spec:\n", "spec:\n  array: {count: 3, maxRunning: 2}\n")
+            + "---\n"
+            + job("pair", "requests: {octomy.io/cpu-milli: 4000}", "echo $OCTOMY_REPLICA_INDEX")
+                .replace("spec:\n", "spec:\n  replicas: 2\n")
+            + "---\n"
+            + job("on-ssd", "requests: {octomy.io/cpu-milli: 100}", "true")
+                .replace("spec:\n", "spec:\n  nodeSelector: {disk: ssd}\n"));
+    Eventually.within(30, () -> assertThat(reason(ns, "held")).isEqualTo("Held"));
+    assertThat(phase(ns, "held")).isEqualTo(JobPhase.Queued);
+    KubectlRun.Result release =
+        kubectl.run(
+            "-n",
+            ns,
+            "patch",
+            "bj",
+            "held",
+            "--type=merge",
+            "-p",
+            "{\"spec\":{\"suspend\":false}}");
+    assertThat(release.exitCode()).as(release.all()).isZero();
+    Eventually.within(
+        120,
+        () -> {
+          for (String name : List.of("held", "sweep", "pair", "on-ssd")) {
+            assertThat(phase(ns, name)).as(name).isEqualTo(JobPhase.Succeeded);
+          }
+          assertThat(phase(ns, "flaky")).isEqualTo(JobPhase.Failed);
+          assertThat(phase(ns, "slow")).isEqualTo(JobPhase.Failed);
+          assertThat(admin.resources(BatchJob.class).inNamespace(ns).withName("brief").get())
+              .as("brief, deleted a second after it ended")
+              .isNull();
+        });
+    BatchJob flaky = admin.resources(BatchJob.class).inNamespace(ns).withName("flaky").get();
+    assertThat(flaky.getStatus().getFailedRuns()).isEqualTo(2);
+    assertThat(reason(ns, "slow")).isEqualTo("DeadlineExceeded");
+    BatchJob sweep = admin.resources(BatchJob.class).inNamespace(ns).withName("sweep").get();
+    assertThat(sweep.getStatus().getArray().getSucceeded()).isEqualTo(3);
+    BatchJob pair = admin.resources(BatchJob.class).inNamespace(ns).withName("pair").get();
+    assertThat(pair.getStatus().getReplicaNodes()).containsExactlyInAnyOrder("node-a", "node-b");
+    BatchJob onSsd = admin.resources(BatchJob.class).inNamespace(ns).withName("on-ssd").get();
+    assertThat(onSsd.getStatus().getNode()).isEqualTo("node-b");
+    assertThat(ledger.violations()).isEmpty();
+  }
+
   @Test
   @Order(4)
   void aModeChangeLeavesRunningJobsAloneAndChangesWhatIsAdmittedNext() throws Exception {
@@ -554,6 +622,11 @@ class ClusterModeE2E {
         || p == JobPhase.Failed
         || p == JobPhase.Skipped
         || p == JobPhase.Rejected;
+  }
+
+  private static String reason(String ns, String name) {
+    BatchJob j = admin.resources(BatchJob.class).inNamespace(ns).withName(name).get();
+    return j == null || j.getStatus() == null ? null : j.getStatus().getReason();
   }
 
   private static JobPhase phase(String ns, String name) {

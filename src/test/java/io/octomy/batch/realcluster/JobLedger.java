@@ -12,8 +12,10 @@ import java.util.Map;
 
 /**
  * Watches every BatchJob on the server and checks, on each change it sees, the two promises that
- * must hold through anything: a job is admitted once (its node and admission time never change once
- * set), and no node holds more than its capacity in requests of admitted and running jobs.
+ * must hold through anything: each run of a job is admitted once (its node and admission time never
+ * change once set; a retry is a new run with a decision of its own), and no node holds more than
+ * its capacity in requests of admitted and running jobs (a gang's request once per replica on its
+ * node).
  */
 final class JobLedger implements AutoCloseable {
 
@@ -57,7 +59,7 @@ final class JobLedger implements AutoCloseable {
       return;
     }
     String admission = s.getNode() + "@" + s.getAdmittedAt();
-    String key = j.getMetadata().getUid();
+    String key = j.getMetadata().getUid() + "#" + s.currentRun();
     String first = admissions.putIfAbsent(key, admission);
     if (first != null && !first.equals(admission)) {
       violations.add(
@@ -73,13 +75,18 @@ final class JobLedger implements AutoCloseable {
           || other.getSpec().getResources().getRequests() == null) {
         continue;
       }
-      other
-          .getSpec()
-          .getResources()
-          .getRequests()
-          .forEach(
-              (r, q) ->
-                  held.computeIfAbsent(os.getNode(), n -> new HashMap<>()).merge(r, q, Long::sum));
+      List<String> nodes =
+          os.getReplicaNodes() == null || os.getReplicaNodes().isEmpty()
+              ? List.of(os.getNode())
+              : os.getReplicaNodes();
+      for (String node : nodes) {
+        other
+            .getSpec()
+            .getResources()
+            .getRequests()
+            .forEach(
+                (r, q) -> held.computeIfAbsent(node, n -> new HashMap<>()).merge(r, q, Long::sum));
+      }
     }
     held.forEach(
         (node, sums) ->
