@@ -283,9 +283,7 @@ public final class AdmissionPass {
         job.deferrable = job.serviceClass == ServiceClass.BestEffort && !job.starving;
         job.origin = pool.indexOf(reading.origin);
         job.placement =
-            queueSelectors == null
-                ? QueueSelectors.ofJob(reading.nodeSelector)
-                : queueSelectors.of(reading.nodeSelector, job.queue);
+            queueSelectors == null ? reading.ownPlacement : queueSelectors.of(reading, job.queue);
         job.selectable = pool.selectable(job.placement);
         invalid[index] = !job.problems.isEmpty();
         queued.add(job);

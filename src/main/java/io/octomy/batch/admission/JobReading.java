@@ -103,6 +103,9 @@ final class JobReading {
   /** {@code spec.nodeSelector} sorted by label, or null when it selects every node. */
   final SortedMap<String, String> nodeSelector;
 
+  /** Where the job may go by its own selector alone: made once, read by every pass. */
+  final QueueSelectors.PlacementLabels ownPlacement;
+
   /** The number of the job's namespace. */
   final int namespace;
 
@@ -127,6 +130,7 @@ final class JobReading {
     this.held = view.suspend();
     this.notBefore = view.notBefore();
     this.nodeSelector = view.nodeSelector().isEmpty() ? null : new TreeMap<>(view.nodeSelector());
+    this.ownPlacement = QueueSelectors.ofJob(nodeSelector);
     List<String> after =
         view.after().size() <= 1 ? view.after() : List.copyOf(new LinkedHashSet<>(view.after()));
     // Most jobs name no dependency: they share empty arrays, read from cache by every pass.

@@ -39,14 +39,13 @@ final class QueueSelectors {
         : new PlacementLabels(jobSelector, "spec.nodeSelector", null);
   }
 
-  /**
-   * Where a job with this selector in queue {@code queue} (a number, or negative) may be placed.
-   */
-  PlacementLabels of(SortedMap<String, String> jobSelector, int queue) {
+  /** Where the job in queue {@code queue} (a number, or negative) may be placed. */
+  PlacementLabels of(JobReading job, int queue) {
     PlacementLabels fromQueue = queue >= 0 ? byQueue[queue] : ANYWHERE;
     if (fromQueue.selector() == null) {
-      return ofJob(jobSelector);
+      return job.ownPlacement;
     }
+    SortedMap<String, String> jobSelector = job.nodeSelector;
     if (jobSelector == null || fromQueue.conflict() != null) {
       return fromQueue;
     }
