@@ -7,12 +7,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Starts a Process agent as its own process, with the token its DaemonSet Pod would have. */
+/** Starts an agent as its own process, with the token its DaemonSet Pod would have. */
 final class AgentReplica {
   private AgentReplica() {}
 
+  /** A Process agent. */
   static ProductProcess agent(
       ProductDeployment product, Path policy, String node, Map<String, Long> capacity)
+      throws Exception {
+    return agent(product, policy, node, "Process", capacity);
+  }
+
+  /** An agent of {@code executor} (Process or Pod) offering {@code capacity}. */
+  static ProductProcess agent(
+      ProductDeployment product,
+      Path policy,
+      String node,
+      String executor,
+      Map<String, Long> capacity)
       throws Exception {
     Path kubeconfig = product.agentKubeconfig("octomy-batch-agent-" + node, node);
     List<String> args =
@@ -22,7 +34,7 @@ final class AgentReplica {
                 "--node",
                 node,
                 "--executor",
-                "Process",
+                executor,
                 "--mode",
                 "Drone",
                 "--kubeconfig",

@@ -9,9 +9,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -40,29 +38,13 @@ class PodExecutorE2E {
     Path policy = product.policyFile();
     KwokKubelet.node(admin, NODE);
     kubelet = KwokKubelet.start(product.cluster(), product.dir().resolve("kwok"));
-    Path kubeconfig = product.agentKubeconfig("octomy-batch-agent-" + NODE, NODE);
     agent =
-        ProductProcess.start(
-            product.dir().resolve("agent-" + NODE + ".log"),
-            Map.of(),
-            "agent",
-            "--node",
+        AgentReplica.agent(
+            product,
+            policy,
             NODE,
-            "--executor",
             "Pod",
-            "--mode",
-            "Drone",
-            "--capacity",
-            "example.com/pod-slots=2",
-            "--capacity",
-            "octomy.io/cpu-milli=2000",
-            "--kubeconfig",
-            kubeconfig.toString(),
-            "--state-dir",
-            Files.createDirectories(product.dir().resolve("agent-" + NODE)).toString(),
-            "--policy",
-            policy.toString());
-    agent.awaitLine("agent for node " + NODE, Duration.ofSeconds(60));
+            Map.of("example.com/pod-slots", 2L, "octomy.io/cpu-milli", 2000L));
     controller = ControllerReplica.controller(product, policy, "octomy-batch-controller-pods");
     Eventually.within(
         60,

@@ -10,9 +10,7 @@ import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Labels;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,28 +43,8 @@ class PodGangE2E {
     }
     kubelet = KwokKubelet.start(product.cluster(), product.dir().resolve("kwok-gang"));
     for (String node : NODES) {
-      Path kubeconfig = product.agentKubeconfig("octomy-batch-agent-" + node, node);
-      ProductProcess agent =
-          ProductProcess.start(
-              product.dir().resolve("agent-" + node + ".log"),
-              Map.of(),
-              "agent",
-              "--node",
-              node,
-              "--executor",
-              "Pod",
-              "--mode",
-              "Drone",
-              "--capacity",
-              "example.com/gang-slots=1",
-              "--kubeconfig",
-              kubeconfig.toString(),
-              "--state-dir",
-              Files.createDirectories(product.dir().resolve("agent-" + node)).toString(),
-              "--policy",
-              policy.toString());
-      agents.add(agent);
-      agent.awaitLine("agent for node " + node, Duration.ofSeconds(60));
+      agents.add(
+          AgentReplica.agent(product, policy, node, "Pod", Map.of("example.com/gang-slots", 1L)));
     }
     controller = ControllerReplica.controller(product, policy, "octomy-batch-controller-gang");
     for (String node : NODES) {

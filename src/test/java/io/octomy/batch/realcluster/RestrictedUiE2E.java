@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.octomy.batch.fixtures.UiAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,8 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,7 +74,7 @@ class RestrictedUiE2E {
     Path log = product.dir().resolve("ui.log");
     Process ui = asReader.start(log, "octomy", "ui");
     try {
-      String url = urlOf(ui, log);
+      String url = UiAddress.awaitPrinted(ui, log);
       HttpResponse<String> mine = get(url, JOBS.formatted(own));
       assertThat(mine.statusCode()).as(mine.body()).isEqualTo(200);
       assertThat(mine.body()).contains("\"name\":\"mine\"").doesNotContain("theirs");
@@ -110,24 +109,6 @@ class RestrictedUiE2E {
             .GET()
             .build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String urlOf(Process ui, Path log) throws Exception {
-    Pattern p = Pattern.compile("at (http://127\\.0\\.0\\.1:\\d+/)");
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      String out = Files.exists(log) ? Files.readString(log) : "";
-      Matcher m = p.matcher(out);
-      if (m.find()) {
-        return m.group(1);
-      }
-      if (!ui.isAlive()) {
-        throw new IllegalStateException(
-            "kubectl octomy ui exited with " + ui.exitValue() + ": " + out);
-      }
-      Thread.sleep(100);
-    }
-    throw new IllegalStateException("kubectl octomy ui printed no URL: " + Files.readString(log));
   }
 
   private static void ok(KubectlRun.Result r) {

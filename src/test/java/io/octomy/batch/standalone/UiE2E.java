@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.octomy.batch.fixtures.Eventually;
+import io.octomy.batch.fixtures.UiAddress;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -133,7 +134,7 @@ class UiE2E {
       Path uiLog = dir.resolve("ui.log");
       Process ui = k.withPluginsFrom(bin).startTo(uiLog, "octomy", "ui");
       try {
-        String url = urlOf(ui, uiLog);
+        String url = UiAddress.awaitPrinted(ui, uiLog);
         assertThat(url).startsWith("http://127.0.0.1:");
         WebDriver browser = browser();
         try {
@@ -434,24 +435,6 @@ class UiE2E {
     File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
     Files.copy(
         shot.toPath(), SCREENSHOTS.resolve(view + ".png"), StandardCopyOption.REPLACE_EXISTING);
-  }
-
-  static String urlOf(Process ui, Path log) throws Exception {
-    Pattern p = Pattern.compile("at (http://127\\.0\\.0\\.1:\\d+/)");
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      String out = Files.exists(log) ? Files.readString(log) : "";
-      Matcher m = p.matcher(out);
-      if (m.find()) {
-        return m.group(1);
-      }
-      if (!ui.isAlive()) {
-        throw new IllegalStateException(
-            "kubectl octomy ui exited with " + ui.exitValue() + ": " + out);
-      }
-      Thread.sleep(100);
-    }
-    throw new IllegalStateException("kubectl octomy ui printed no URL: " + Files.readString(log));
   }
 
   private JsonNode parse(String text) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.fixtures.UiAddress;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,7 +114,7 @@ public final class UiTimelineBenchmark {
       Process ui = k.startTo(dir.resolve("ui.log"), "octomy", "ui");
       WebDriver browser = UiE2E.browser();
       try {
-        String url = UiE2E.urlOf(ui, dir.resolve("ui.log")) + "#/timeline?ns=*";
+        String url = UiAddress.awaitPrinted(ui, dir.resolve("ui.log")) + "#/timeline?ns=*";
         ((ChromiumDriver) browser)
             .executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", PROBE));
         List<Double> paints = new ArrayList<>();
