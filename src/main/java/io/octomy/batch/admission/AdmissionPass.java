@@ -499,13 +499,7 @@ public final class AdmissionPass {
     }
     if (job.deferrable && job.requestsNothing()) {
       // It fits some node's offer and is held for nobody: every node it could go to is busy.
-      return waiting(
-          job,
-          Reason.BestEffortDeferred,
-          worded
-              ? CapacityMessages.bestEffortDeferred(pool, job, policy.priority().starvationAfter())
-              : "",
-          List.of());
+      return bestEffortDeferred(job);
     }
     if (excluded >= 0 && fitsAnyKeptForStarving(job)) {
       return waiting(
@@ -558,13 +552,7 @@ public final class AdmissionPass {
           List.of());
     }
     if (job.deferrable && job.requestsNothing()) {
-      return waiting(
-          job,
-          Reason.BestEffortDeferred,
-          worded
-              ? CapacityMessages.bestEffortDeferred(pool, job, policy.priority().starvationAfter())
-              : "",
-          List.of());
+      return bestEffortDeferred(job);
     }
     // It fits with the kept nodes: held for the starving job when they are what stops it, else
     // for the queues reclaiming their min.
@@ -586,6 +574,19 @@ public final class AdmissionPass {
         job,
         Reason.WaitingForCapacity,
         worded ? CapacityMessages.gangWaitingForCapacity(pool, gangs, job) : "",
+        List.of());
+  }
+
+  /**
+   * A BestEffort job asking for nothing that some node's offer holds, with every such node busy.
+   */
+  private Decision bestEffortDeferred(PreparedJob job) {
+    return waiting(
+        job,
+        Reason.BestEffortDeferred,
+        worded
+            ? CapacityMessages.bestEffortDeferred(pool, job, policy.priority().starvationAfter())
+            : "",
         List.of());
   }
 

@@ -60,6 +60,11 @@ class WhyTest {
     return world().node("ws-1", NodeMode.Drone, CPU, 8000).runs("solve", 10, 10, 12, 14, 20);
   }
 
+  /** A queue holding the test namespace, its jobs only on nodes labelled pool=gpu. */
+  static final QueueView GPU_QUEUE =
+      new QueueView(
+          "gpu", null, 1, Map.of(), Map.of(), List.of(NS), Map.of(), Map.of("pool", "gpu"));
+
   static final String IN_7M = "2026-03-01T12:07:00Z (in 7m)";
 
   @ParameterizedTest(name = "{0}")
@@ -399,18 +404,7 @@ class WhyTest {
                     + " spec.nodeSelector; kubectl get bn --show-labels lists the nodes' labels.")),
         scenario(
             "a queue's nodeSelector no ready node's labels match names the queue",
-            base()
-                .queue(
-                    new QueueView(
-                        "gpu",
-                        null,
-                        1,
-                        Map.of(),
-                        Map.of(),
-                        List.of(NS),
-                        Map.of(),
-                        Map.of("pool", "gpu")))
-                .with(job("trainer").requests(CPU, 1000)),
+            base().queue(GPU_QUEUE).with(job("trainer").requests(CPU, 1000)),
             "trainer",
             Gate.Capacity.class,
             blocker(
@@ -421,16 +415,7 @@ class WhyTest {
         scenario(
             "a job's nodeSelector at odds with its queue's",
             base()
-                .queue(
-                    new QueueView(
-                        "gpu",
-                        null,
-                        1,
-                        Map.of(),
-                        Map.of(),
-                        List.of(NS),
-                        Map.of(),
-                        Map.of("pool", "gpu")))
+                .queue(GPU_QUEUE)
                 .with(job("odd").requests(CPU, 1000).nodeSelector("pool", "cpu")),
             "odd",
             Gate.Capacity.class,
