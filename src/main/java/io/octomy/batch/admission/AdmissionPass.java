@@ -216,12 +216,15 @@ public final class AdmissionPass {
    */
   public static Forecast forecast(
       Snapshot snapshot, PassMemory memory, RunTimeModel runTimes, Set<JobKey> inspect) {
-    AdmissionPass pass = new AdmissionPass(snapshot, memory);
+    UncreatedItems.Expanded world = UncreatedItems.expand(snapshot);
+    AdmissionPass pass = new AdmissionPass(world.world(), memory);
     pass.prepare();
     Map<JobKey, GateReport> reports = new LinkedHashMap<>();
     AdmissionResult next =
         pass.decideAll(inspect.isEmpty() ? null : pass.inspector(inspect, reports));
-    return new FuturePasses(pass, runTimes).run(next, reports);
+    return new FuturePasses(pass, runTimes, world.itemsOf())
+        .run(next, reports)
+        .withItemsToCome(world.added());
   }
 
   private TurnListener inspector(Set<JobKey> jobs, Map<JobKey, GateReport> reports) {

@@ -8,6 +8,7 @@ import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -73,13 +74,23 @@ final class FuturePasses {
   private final PassCandidates candidates;
   private final PassSources sources;
 
+  /** Per job: the array job it is an item of (its index), or -1. */
+  private final int[] arrayOf;
+
+  /** Per array job: how many of its items are still to end; -1 for any other job. */
+  private final int[] itemsLeft;
+
   // One pass.
   private Instant t;
 
   /** A job decided in a simulated pass and not admitted, parked once the pass is over. */
   private record Parking(PreparedJob job, Decision decision) {}
 
-  FuturePasses(AdmissionPass pass, RunTimeModel model) {
+  /**
+   * @param itemsOf each array job that has not ended, to the keys of all its items: it ends when
+   *     the last of them does, and never when one of them is missing
+   */
+  FuturePasses(AdmissionPass pass, RunTimeModel model, Map<JobKey, List<JobKey>> itemsOf) {
     this.pass = pass;
     this.pool = pass.pool();
     this.reservations = pass.reservations();
@@ -104,12 +115,42 @@ final class FuturePasses {
             pass.queued(),
             new ForecastEntries<>(pass.jobs(), pass::job),
             priority.starvationAfter());
+    this.arrayOf = new int[n];
+    Arrays.fill(arrayOf, -1);
+    this.itemsLeft = new int[n];
+    Arrays.fill(itemsLeft, -1);
+    itemsOf.forEach(this::countItems);
+  }
+
+  /** Counts an array job's items still to end, each pointing back to it. */
+  private void countItems(JobKey arrayJob, List<JobKey> items) {
+    PreparedJob parent = pass.job(arrayJob);
+    if (parent == null) {
+      return;
+    }
+    int left = 0;
+    for (JobKey key : items) {
+      PreparedJob item = pass.job(key);
+      if (item == null) {
+        left = Integer.MAX_VALUE; // an item that will not be created: the array never ends
+        break;
+      }
+      if (!item.reading.phase.isFinal()) {
+        arrayOf[item.index] = parent.index;
+        left++;
+      }
+    }
+    itemsLeft[parent.index] = left;
   }
 
   Forecast run(AdmissionResult next, Map<JobKey, GateReport> reports) {
     Instant now = pass.snapshot().now();
     for (PreparedJob job : pass.jobs()) {
-      if (job.reading.phase.holdsReservation()) {
+      if (itemsLeft[job.index] >= 0) {
+        if (itemsLeft[job.index] == 0) {
+          timeline.scheduleEnd(job, -1, now, 1); // its last item just ended
+        }
+      } else if (job.reading.phase.holdsReservation()) {
         Instant end = model.expectedEnd(job.view);
         timeline.scheduleEnd(job, job.reservedOn, end.isBefore(now) ? now : end, 1);
       }
@@ -308,6 +349,10 @@ final class FuturePasses {
       }
     }
     room.dependencyEnded(job).forEach(w -> wake(w, end));
+    int array = arrayOf[job.index];
+    if (array >= 0 && --itemsLeft[array] == 0) {
+      timeline.scheduleEnd(pass.jobs().get(array), -1, t, end.depth());
+    }
   }
 
   private void wake(PreparedJob job, End by) {

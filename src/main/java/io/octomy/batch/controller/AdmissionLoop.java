@@ -414,7 +414,10 @@ public final class AdmissionLoop implements AutoCloseable {
             now,
             seenOnly);
     queueUsage.record(decided.queues(), now);
-    lastPass = new LastPass(decided.snapshot(), decided.result(), decided.memory());
+    // The forecasts answered from this pass complete each array with the items it will create.
+    lastPass =
+        new LastPass(
+            decided.snapshot().withArrays(arrayPlan.shapes()), decided.result(), decided.memory());
     wakeForRetries(decided.snapshot(), split.decided(), now);
     metrics.recordPass(decided.decideTime());
     long t1 = System.nanoTime();

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.octomy.batch.admission.ArrayShape;
 import io.octomy.batch.api.Api;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
@@ -37,7 +38,7 @@ final class ArrayItems {
 
   /** The name of item {@code index} of the array job {@code parent}. */
   static String name(String parent, int index) {
-    return parent + "-" + index;
+    return ArrayShape.itemName(parent, index);
   }
 
   /** The uid of the array job that owns {@code job}, or null when it is no array's item. */

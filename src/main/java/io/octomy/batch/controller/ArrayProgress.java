@@ -1,5 +1,6 @@
 package io.octomy.batch.controller;
 
+import io.octomy.batch.admission.ArrayShape;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.api.ArrayStatus;
 import io.octomy.batch.api.BatchJob;
@@ -45,10 +46,11 @@ final class ArrayProgress {
    *
    * @param status the parent's status to write, or null when the cached one stands
    * @param create indexes of the items to create now, lowest first
-   * @param view the parent as the admission pass sees it: never Queued, so never decided, and
-   *     holding nothing; Running until it ends, so a job {@code after} it waits for the whole array
+   * @param view the parent as the admission pass sees it ({@link ArrayShape#parentView})
+   * @param shape the array as a forecast completes it, without its item template; null once the
+   *     array job has ended or when its spec is invalid
    */
-  record Plan(BatchJobStatus status, List<Integer> create, JobView view) {}
+  record Plan(BatchJobStatus status, List<Integer> create, JobView view, ArrayShape shape) {}
 
   private ArrayProgress() {}
 
@@ -67,7 +69,7 @@ final class ArrayProgress {
       Instant now) {
     BatchJobStatus old = parent.getStatus() == null ? new BatchJobStatus() : parent.getStatus();
     if (old.getPhase() != null && old.getPhase().isFinal()) {
-      return new Plan(null, List.of(), view(parent, old.getPhase(), List.of(), now));
+      return new Plan(null, List.of(), view(parent, old.getPhase(), List.of(), now), null);
     }
     BatchJobSpec spec = parent.getSpec();
     List<String> problems = problems(parent);
@@ -84,7 +86,7 @@ final class ArrayProgress {
       next.setReason("InvalidSpec");
       next.setMessage("invalid spec: " + String.join(" ", problems));
       return new Plan(
-          changed(old, next), List.of(), view(parent, JobPhase.Rejected, problems, now));
+          changed(old, next), List.of(), view(parent, JobPhase.Rejected, problems, now), null);
     }
     int count = spec.getArray().getCount();
     int most = spec.getArray().getMaxRunning() == null ? count : spec.getArray().getMaxRunning();
@@ -175,7 +177,19 @@ final class ArrayProgress {
     }
     next.setPhase(phase);
     next.setFinishedAt(phase.isFinal() ? Times.format(now) : null);
-    return new Plan(changed(old, next), List.copyOf(create), view(parent, phase, List.of(), now));
+    ArrayShape shape =
+        phase.isFinal()
+            ? null
+            : new ArrayShape(
+                parent.getMetadata().getNamespace(),
+                parent.getMetadata().getName(),
+                count,
+                most,
+                creates,
+                null,
+                now.plusNanos(1));
+    return new Plan(
+        changed(old, next), List.copyOf(create), view(parent, phase, List.of(), now), shape);
   }
 
   private static String message(int count, int most, ArrayStatus c, boolean held) {
@@ -243,24 +257,14 @@ final class ArrayProgress {
   }
 
   private static JobView view(BatchJob parent, JobPhase phase, List<String> problems, Instant now) {
-    JobPhase seen = phase == JobPhase.Queued ? JobPhase.Running : phase;
     BatchJobStatus s = parent.getStatus();
     Instant queuedAt = s == null ? null : Times.parse(s.getQueuedAt());
-    return new JobView(
+    return ArrayShape.parentView(
         parent.getMetadata().getNamespace(),
         parent.getMetadata().getName(),
         SnapshotBuilder.generation(parent),
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        seen,
-        null,
+        phase,
         queuedAt == null ? now : queuedAt,
-        problems,
-        false,
-        null);
+        problems);
   }
 }

@@ -1,5 +1,6 @@
 package io.octomy.batch.controller;
 
+import io.octomy.batch.admission.ArrayShape;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
@@ -38,10 +39,20 @@ final class ArrayStep {
   record Split(
       List<BatchJob> decided, List<BatchJob> parents, Map<String, Map<Integer, BatchJob>> items) {}
 
-  /** What the pass does for its arrays: their views for the pass, writes and creates. */
-  record Planned(List<JobView> views, List<ArrayStatusWrite> writes, List<BatchJob> creates) {
-    static final Planned NONE = new Planned(List.of(), List.of(), List.of());
+  /**
+   * What the pass does for its arrays: their views for the pass, writes and creates, and the arrays
+   * a forecast completes with their items to come.
+   */
+  record Planned(
+      List<JobView> views,
+      List<ArrayStatusWrite> writes,
+      List<BatchJob> creates,
+      List<ArrayShape> shapes) {
+    static final Planned NONE = new Planned(List.of(), List.of(), List.of(), List.of());
   }
+
+  /** An array job's item template as a forecast reads it, made once per generation. */
+  private record ItemTemplate(long generation, JobView view) {}
 
   /** A parent's status to write. */
   record ArrayStatusWrite(BatchJob parent, BatchJobStatus status) {}
@@ -57,6 +68,9 @@ final class ArrayStep {
    * when it was sent.
    */
   private final Map<String, Map<Integer, Instant>> creating = new ConcurrentHashMap<>();
+
+  /** Parent uid to its item template, for as long as the parent has items to create. */
+  private final Map<String, ItemTemplate> templates = new HashMap<>();
 
   /** Parents apart from the jobs the pass decides, with each parent's cached items by index. */
   static Split split(Collection<BatchJob> jobs) {
@@ -90,11 +104,13 @@ final class ArrayStep {
   Planned plan(Split split, StatusWriteGate gate, Instant now) {
     if (split.parents().isEmpty()) {
       creating.clear();
+      templates.clear();
       return Planned.NONE;
     }
     List<JobView> views = new ArrayList<>();
     List<ArrayStatusWrite> writes = new ArrayList<>();
     List<BatchJob> creates = new ArrayList<>();
+    List<ArrayShape> shapes = new ArrayList<>();
     Set<String> live = new HashSet<>();
     int budget = CREATES_PER_PASS;
     for (BatchJob parent : split.parents()) {
@@ -108,6 +124,9 @@ final class ArrayStep {
       ArrayProgress.Plan plan =
           ArrayProgress.plan(parent, items, Set.copyOf(sent.keySet()), pending ? 0 : budget, now);
       views.add(plan.view());
+      if (plan.shape() != null) {
+        shapes.add(withTemplate(plan.shape(), parent, items.size(), now));
+      }
       if (pending) {
         continue; // its cached status is about to change: decide on the one our write left
       }
@@ -121,7 +140,32 @@ final class ArrayStep {
       budget -= plan.create().size();
     }
     creating.keySet().retainAll(live);
-    return new Planned(views, writes, creates);
+    templates.keySet().retainAll(live);
+    return new Planned(views, writes, creates, shapes);
+  }
+
+  /** The shape with the view of an item made now, when some item is still to be made. */
+  private ArrayShape withTemplate(ArrayShape shape, BatchJob parent, int cached, Instant now) {
+    String uid = parent.getMetadata().getUid();
+    if (cached >= shape.count()) {
+      templates.remove(uid);
+      return shape;
+    }
+    long generation = SnapshotBuilder.generation(parent);
+    ItemTemplate known = templates.get(uid);
+    if (known == null || known.generation() != generation) {
+      BatchJob item = ArrayItems.item(parent, 0);
+      known =
+          new ItemTemplate(
+              generation,
+              SnapshotBuilder.candidate(
+                  item.getMetadata().getNamespace(),
+                  item.getMetadata().getName(),
+                  item.getSpec(),
+                  now));
+      templates.put(uid, known);
+    }
+    return shape.withItem(known.view());
   }
 
   /**

@@ -88,6 +88,21 @@ final class FitCommand implements Callable<Integer> {
                 + status.path("message").asText()
                 + " (nothing was created)");
       }
+      JsonNode array = status.path("array");
+      if (array.isObject()) {
+        String end = PluginOutput.text(array, "expectedEnd", null);
+        out.line(
+            "An array of "
+                + array.path("count").asText()
+                + " items, at most "
+                + array.path("maxRunning").asText()
+                + " unfinished at once; what follows is for its first item, "
+                + name
+                + "-0. "
+                + (end == null
+                    ? "Its last item is not expected to end unless something else changes."
+                    : "Its last item is expected to end at " + out.start(end, null) + "."));
+      }
       JobReport.print(out, status);
       return 0;
     }

@@ -1,5 +1,6 @@
 package io.octomy.batch.visibility;
 
+import io.octomy.batch.admission.ArrayShape;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.RunTimeModel;
@@ -8,9 +9,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Expected run times learnt from measured ones: the run times each BatchJobProfile records for its
@@ -76,6 +79,10 @@ public final class LearntRunTimes implements RunTimeModel {
   private final Map<String, Long> namespaceMedian = new HashMap<>();
   private final Map<String, Integer> namespaceRuns = new HashMap<>();
   private final Map<JobKey, JobFacts> facts;
+
+  /** Array jobs whose items to come take their type ({@link #withItemsOf}). */
+  private final Set<JobKey> arrays;
+
   private final Instant now;
 
   /**
@@ -86,6 +93,7 @@ public final class LearntRunTimes implements RunTimeModel {
   public LearntRunTimes(
       Map<JobType, List<Long>> runSeconds, Map<JobKey, JobFacts> facts, Instant now) {
     this.facts = Map.copyOf(facts);
+    this.arrays = Set.of();
     this.now = Objects.requireNonNull(now, "now");
     Map<String, List<Long>> all = new HashMap<>();
     runSeconds.forEach(
@@ -108,11 +116,12 @@ public final class LearntRunTimes implements RunTimeModel {
         });
   }
 
-  private LearntRunTimes(LearntRunTimes base, Map<JobKey, JobFacts> facts) {
+  private LearntRunTimes(LearntRunTimes base, Map<JobKey, JobFacts> facts, Set<JobKey> arrays) {
     this.sorted.putAll(base.sorted);
     this.namespaceMedian.putAll(base.namespaceMedian);
     this.namespaceRuns.putAll(base.namespaceRuns);
     this.facts = Map.copyOf(facts);
+    this.arrays = Set.copyOf(arrays);
     this.now = base.now;
   }
 
@@ -120,7 +129,20 @@ public final class LearntRunTimes implements RunTimeModel {
   public LearntRunTimes with(JobKey job, JobFacts more) {
     Map<JobKey, JobFacts> all = new HashMap<>(facts);
     all.put(job, more);
-    return new LearntRunTimes(this, all);
+    return new LearntRunTimes(this, all, arrays);
+  }
+
+  /**
+   * The same run times, where an item not known here of one of these array jobs ({@code NAME-I},
+   * one the controller has not created yet) has its array job's type and has not started.
+   */
+  public LearntRunTimes withItemsOf(List<ArrayShape> shapes) {
+    if (shapes.isEmpty()) {
+      return this;
+    }
+    Set<JobKey> all = new HashSet<>(arrays);
+    shapes.forEach(a -> all.add(a.key()));
+    return new LearntRunTimes(this, facts, all);
   }
 
   public Instant now() {
@@ -129,7 +151,19 @@ public final class LearntRunTimes implements RunTimeModel {
 
   /** The job's facts; a job not known here has no type and has not started. */
   public JobFacts facts(JobKey job) {
-    return facts.getOrDefault(job, new JobFacts(null, null));
+    JobFacts known = facts.get(job);
+    if (known != null) {
+      return known;
+    }
+    int dash = job.name().lastIndexOf('-');
+    if (!arrays.isEmpty() && dash > 0) {
+      JobKey array = new JobKey(job.namespace(), job.name().substring(0, dash));
+      JobFacts parent = arrays.contains(array) ? facts.get(array) : null;
+      if (parent != null) {
+        return new JobFacts(parent.type(), null);
+      }
+    }
+    return new JobFacts(null, null);
   }
 
   @Override

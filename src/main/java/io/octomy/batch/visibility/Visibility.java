@@ -1,6 +1,7 @@
 package io.octomy.batch.visibility;
 
 import io.octomy.batch.admission.AdmissionPass;
+import io.octomy.batch.admission.ArrayShape;
 import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.Forecast;
 import io.octomy.batch.admission.GateReport;
@@ -9,6 +10,7 @@ import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.PassMemory;
 import io.octomy.batch.admission.QueueMembers;
 import io.octomy.batch.admission.Snapshot;
+import io.octomy.batch.admission.UncreatedItems;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,7 +43,7 @@ public final class Visibility {
    */
   public Visibility(Snapshot snapshot, LearntRunTimes runTimes, PassMemory memory) {
     this.snapshot = snapshot;
-    this.runTimes = runTimes;
+    this.runTimes = runTimes.withItemsOf(snapshot.arrays());
     this.memory = memory;
   }
 
@@ -67,7 +69,8 @@ public final class Visibility {
     Answers answers = new Answers(snapshot, forecast, runTimes);
     List<QueuedJob> out = new ArrayList<>();
     for (JobKey key : forecast.next().decisions().keySet()) {
-      if ((namespace == null || namespace.equals(key.namespace()))
+      if (forecast.exists(key)
+          && (namespace == null || namespace.equals(key.namespace()))
           && (inQueue == null || inQueue.contains(key.namespace()))) {
         out.add(answers.queued(key));
       }
@@ -93,6 +96,18 @@ public final class Visibility {
    * @throws IllegalArgumentException when a job of that name already exists in its namespace
    */
   public FitAnswer fit(JobView candidate, String type) {
+    return fit(candidate, type, 0, 0);
+  }
+
+  /**
+   * What a job would get if it were created now, as {@link #fit(JobView, String)}; with {@code
+   * count > 0} it is an array job of that many items, at most {@code maxRunning} unfinished at
+   * once, each made from {@code candidate}: the answer is its first item's, with the array's
+   * expected end.
+   *
+   * @throws IllegalArgumentException when a job of that name already exists in its namespace
+   */
+  public FitAnswer fit(JobView candidate, String type, int count, int maxRunning) {
     if (exists(candidate.key())) {
       throw new IllegalArgumentException(
           "batchjob "
@@ -103,18 +118,51 @@ public final class Visibility {
     }
     JobView queued = candidate.withPhase(JobPhase.Queued, null);
     List<JobView> jobs = new ArrayList<>(snapshot.jobs());
-    jobs.add(queued);
-    Snapshot with = snapshot.withJobs(jobs, snapshot.now());
-    LearntRunTimes known = runTimes.with(queued.key(), new LearntRunTimes.JobFacts(type, null));
-    Forecast forecast = AdmissionPass.forecast(with, memory, known, Set.of(queued.key()));
+    Snapshot with;
+    JobKey asked;
+    if (count > 0) {
+      jobs.add(
+          ArrayShape.parentView(
+              queued.namespace(),
+              queued.name(),
+              1,
+              JobPhase.Queued,
+              snapshot.now(),
+              queued.specProblems()));
+      List<ArrayShape> arrays = new ArrayList<>(snapshot.arrays());
+      ArrayShape array =
+          new ArrayShape(
+              queued.namespace(),
+              queued.name(),
+              count,
+              maxRunning,
+              !queued.suspend(),
+              queued,
+              snapshot.now());
+      arrays.add(array);
+      with = UncreatedItems.completed(snapshot.withJobs(jobs, snapshot.now()).withArrays(arrays));
+      asked = array.itemKey(0);
+    } else {
+      jobs.add(queued);
+      with = snapshot.withJobs(jobs, snapshot.now());
+      asked = queued.key();
+    }
+    LearntRunTimes known =
+        runTimes
+            .with(queued.key(), new LearntRunTimes.JobFacts(type, null))
+            .withItemsOf(with.arrays());
+    Forecast forecast = AdmissionPass.forecast(with, memory, known, Set.of(asked));
     Answers answers = new Answers(with, forecast, known);
-    GateReport report = forecast.report(queued.key()).orElseThrow();
-    Decision decision = forecast.next().decisions().get(queued.key());
+    GateReport report = forecast.report(asked).orElseThrow();
+    Decision decision = forecast.next().decisions().get(asked);
     return new FitAnswer(
         decision instanceof Decision.Admit,
         decision.phase().name(),
         decision instanceof Decision.Admit a ? a.node() : null,
-        answers.explain(report));
+        answers.explain(report),
+        count > 0
+            ? new FitAnswer.ArrayEnd(count, maxRunning, forecast.end(queued.key()).orElse(null))
+            : null);
   }
 
   /** The answers over one forecast. */
@@ -134,6 +182,9 @@ public final class Visibility {
       Map<String, Integer> perNamespace = new HashMap<>();
       int position = 0;
       for (JobKey key : forecast.next().decisions().keySet()) {
+        if (!forecast.exists(key)) {
+          continue; // an array's item to come: no place in the queue yet
+        }
         positions.put(key, ++position);
         namespacePositions.put(key, perNamespace.merge(key.namespace(), 1, Integer::sum));
       }

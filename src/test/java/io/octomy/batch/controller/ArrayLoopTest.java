@@ -1,10 +1,13 @@
 package io.octomy.batch.controller;
 
+import static io.octomy.batch.fixtures.ApiFixtures.CPU;
 import static io.octomy.batch.fixtures.ApiFixtures.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.octomy.batch.admission.ArrayShape;
+import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.ArraySpec;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobStatus;
@@ -105,6 +108,21 @@ class ArrayLoopTest {
     assertThat(phase("report"))
         .as("admitted in the pass that found the whole array succeeded")
         .isEqualTo(JobPhase.Admitted);
+  }
+
+  @Test
+  void theLastPassCarriesEachArrayWithTheItemItWillCreateForTheForecast() {
+    h.cluster.add(h.readyNode("n1", 8000, Executor.Pod));
+    h.cluster.add(array("sweep", 5, 2));
+    h.loop.activate(); // the last pass is given out only while the loop decides
+    h.pass();
+    ArrayShape shape = h.loop.lastPass().orElseThrow().snapshot().arrays().get(0);
+    assertThat(shape.key()).isEqualTo(new JobKey("default", "sweep"));
+    assertThat(shape.count()).isEqualTo(5);
+    assertThat(shape.maxRunning()).isEqualTo(2);
+    assertThat(shape.createsItems()).isTrue();
+    assertThat(shape.item().requests()).containsEntry(CPU, 100L);
+    assertThat(shape.createdFrom()).as("its items come at a later pass").isAfter(h.clock.instant());
   }
 
   @Test

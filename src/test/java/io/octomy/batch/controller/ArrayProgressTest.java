@@ -132,6 +132,7 @@ class ArrayProgressTest {
     assertThat(after.status()).as("final: items deleted later change nothing").isNull();
     assertThat(after.create()).isEmpty();
     assertThat(after.view().phase()).isEqualTo(JobPhase.Succeeded);
+    assertThat(p.shape()).as("an ended array has nothing to forecast").isNull();
   }
 
   @Test
@@ -170,6 +171,7 @@ class ArrayProgressTest {
     assertThat(p.create()).isEmpty();
     assertThat(p.status().getMessage())
         .endsWith("held: no more items are created while" + " spec.suspend is true.");
+    assertThat(p.shape().createsItems()).as("a forecast adds no items to a held array").isFalse();
     BatchJob deleting = parent(3, null);
     deleting.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
     assertThat(ArrayProgress.plan(deleting, Map.of(), Set.of(), 100, NOW).create()).isEmpty();

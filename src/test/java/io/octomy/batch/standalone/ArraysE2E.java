@@ -144,6 +144,18 @@ class ArraysE2E {
         assertThat(logs.out()).isEqualTo("item " + i + " env " + i + "\n");
       }
 
+      // fit answers an array manifest for its first item, with the whole array's expected end.
+      Path more = dir.resolve("more.yaml");
+      Files.writeString(more, ARRAY.formatted("more", "array: {count: 4, maxRunning: 2}", "true"));
+      Kubectl.Result fit = octomy.run(60, "octomy", "fit", "-f", more.toString());
+      assertThat(fit.exitCode()).as(fit.all()).isZero();
+      assertThat(fit.out())
+          .contains("would be admitted now on node ar")
+          .contains(
+              "An array of 4 items, at most 2 unfinished at once; what follows is for its first"
+                  + " item, more-0. Its last item is expected to end at ");
+      assertThat(k.run("get", "bj", "more").exitCode()).as("nothing was created").isNotZero();
+
       Eventually.until(
           Duration.ofSeconds(30),
           "report to run",

@@ -1,5 +1,6 @@
 package io.octomy.batch.visibility;
 
+import io.octomy.batch.admission.ArrayShape;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.NodeView;
@@ -34,6 +35,8 @@ final class VisibilityWorld {
   private final Map<String, GroupPolicy> groups = new HashMap<>();
   private final Map<String, Map<String, Long>> budgets = new HashMap<>();
   private final Map<LearntRunTimes.JobType, List<Long>> runs = new HashMap<>();
+  private final List<ArrayShape> arrays = new ArrayList<>();
+  private final Map<String, String> arrayTypes = new HashMap<>();
   private final List<QueueView> queues = new ArrayList<>();
 
   static VisibilityWorld world() {
@@ -181,6 +184,24 @@ final class VisibilityWorld {
     }
   }
 
+  /**
+   * An array job of {@code count} items like {@code template}, at most {@code maxRunning}
+   * unfinished at once; its existing items are added with {@link #with}, named {@code NAME-I}.
+   */
+  VisibilityWorld array(Job template, int count, int maxRunning, boolean held) {
+    arrays.add(
+        new ArrayShape(
+            template.namespace,
+            template.name,
+            count,
+            maxRunning,
+            !held,
+            template.view(),
+            NOW.plusNanos(1)));
+    arrayTypes.put(template.name, template.type);
+    return this;
+  }
+
   VisibilityWorld with(Job... more) {
     jobs.addAll(List.of(more));
     return this;
@@ -231,7 +252,11 @@ final class VisibilityWorld {
             groups,
             budgets,
             defaults.nodeHeartbeatTimeout());
-    return new Snapshot(jobs.stream().map(Job::view).toList(), nodes, policy, NOW, queues);
+    List<JobView> views = new ArrayList<>(jobs.stream().map(Job::view).toList());
+    for (ArrayShape a : arrays) {
+      views.add(ArrayShape.parentView(a.namespace(), a.name(), 1, JobPhase.Running, NOW, null));
+    }
+    return new Snapshot(views, nodes, policy, NOW, queues, arrays);
   }
 
   LearntRunTimes runTimes() {
@@ -239,6 +264,8 @@ final class VisibilityWorld {
     for (Job j : jobs) {
       facts.put(new JobKey(j.namespace, j.name), new LearntRunTimes.JobFacts(j.type, j.startedAt));
     }
+    arrayTypes.forEach(
+        (name, type) -> facts.put(new JobKey(NS, name), new LearntRunTimes.JobFacts(type, null)));
     return new LearntRunTimes(runs, facts, NOW);
   }
 

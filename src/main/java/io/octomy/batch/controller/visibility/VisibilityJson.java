@@ -154,6 +154,18 @@ final class VisibilityJson {
           .put("message", fit.explanation().job().message());
     }
     blockers(status, fit.blockers());
+    if (fit.array() != null) {
+      // The fields above are the first item's; the array's own size and end beside them.
+      ObjectNode array =
+          status
+              .putObject("array")
+              .put("count", fit.array().count())
+              .put("maxRunning", fit.array().maxRunning());
+      if (fit.array().expectedEnd() != null) {
+        array.put(
+            "expectedEnd", fit.array().expectedEnd().truncatedTo(ChronoUnit.SECONDS).toString());
+      }
+    }
     return doc;
   }
 

@@ -5,6 +5,7 @@ import io.octomy.batch.admission.Decision;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.Snapshot;
+import io.octomy.batch.api.ArraySpec;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobProfile;
 import io.octomy.batch.api.EndedRun;
@@ -106,8 +107,16 @@ public final class VisibilityService {
     }
     JobView candidate = SnapshotBuilder.candidate(namespace, name, manifest.getSpec(), now);
     String type = manifest.getSpec() == null ? null : manifest.getSpec().getType();
+    ArraySpec array = manifest.getSpec() == null ? null : manifest.getSpec().getArray();
+    // A count the schema refuses is answered by the spec's problems, not expanded.
+    int count =
+        array == null || array.getCount() == null || array.getCount() > ArraySpec.MAX_COUNT
+            ? 0
+            : Math.max(0, array.getCount());
+    int most = array == null || array.getMaxRunning() == null ? count : array.getMaxRunning();
     try {
-      return answering.fit(candidate, type);
+      // An array job is answered for its first item, with the whole array's expected end.
+      return answering.fit(candidate, type, count, Math.max(1, Math.min(most, count)));
     } catch (IllegalArgumentException e) {
       throw new VisibilityException(409, "AlreadyExists", e.getMessage());
     }
