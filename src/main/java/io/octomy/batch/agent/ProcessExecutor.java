@@ -142,7 +142,12 @@ public final class ProcessExecutor implements AutoCloseable {
     }
     Process process;
     try {
-      Path workDir = spec.workingDir() != null ? spec.workingDir() : store.workDir(key);
+      // A relative workingDir is the job's own: under its fresh work directory, never wherever
+      // the agent happens to run.
+      Path workDir =
+          spec.workingDir() == null
+              ? store.workDir(key)
+              : store.workDir(key).resolve(spec.workingDir());
       process = JobWrapper.launch(spec, workDir, store.exitCodeFile(key), store.logFile(key));
     } catch (IOException | RuntimeException e) {
       // RuntimeException: the JDK refuses an environment or path it cannot pass (a NUL, a name

@@ -110,6 +110,22 @@ class ProcessExecutorE2E {
   }
 
   @Test
+  void aRelativeWorkingDirectoryIsUnderTheJobsOwnWorkDirectory() throws Exception {
+    ProcessExecutor e = executor();
+    RunKey key = key("relative");
+    assertThat(
+            e.start(
+                new LaunchSpec(key, List.of("sh", "-c", "pwd"), Map.of(), Path.of("out\u0001/x"))))
+        .isTrue();
+    JobRecord r = await(e, key);
+    assertThat(r.phase()).isEqualTo(RunPhase.Succeeded);
+    Path expected = state.resolve("jobs/studio/relative/uid-relative/work/out\u0001/x");
+    assertThat(Files.readAllLines(e.logFile(key)))
+        .containsExactly(expected.toRealPath().toString());
+    assertThat(Path.of("out\u0001")).as("nothing where the agent runs").doesNotExist();
+  }
+
+  @Test
   void aJobSeesOnlyItsDeclaredEnvironmentOverADocumentedMinimum() throws Exception {
     Map<String, String> agent =
         Map.of(
