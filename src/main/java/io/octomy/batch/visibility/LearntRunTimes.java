@@ -51,8 +51,18 @@ public final class LearntRunTimes implements RunTimeModel {
     }
   }
 
-  /** What the snapshot does not say about a job: its type and when it started running. */
-  public record JobFacts(String type, Instant startedAt) {}
+  /**
+   * What the snapshot does not say about a job: its type, when it started running, and its {@code
+   * spec.activeDeadlineSeconds} (null when none): a run is stopped then, so no run of it is
+   * expected to last longer.
+   */
+  public record JobFacts(String type, Instant startedAt, Duration deadline) {
+
+    /** A job without a deadline. */
+    public JobFacts(String type, Instant startedAt) {
+      this(type, startedAt, null);
+    }
+  }
 
   /** Where an expected run time or end comes from. */
   public enum Source {
@@ -63,7 +73,9 @@ public final class LearntRunTimes implements RunTimeModel {
     /** The type has no timed runs: the median of all timed runs in the namespace. */
     NAMESPACE,
     /** Nothing timed in the namespace (or no type): {@link #DEFAULT_RUN_TIME}. */
-    DEFAULT
+    DEFAULT,
+    /** Its {@code spec.activeDeadlineSeconds} stops it sooner than any of the above says. */
+    DEADLINE
   }
 
   /**
@@ -71,7 +83,7 @@ public final class LearntRunTimes implements RunTimeModel {
    *
    * @param type the job's type, null when it has none
    * @param runs timed runs behind it (of the type, or of the namespace for NAMESPACE)
-   * @param assumed the run time assumed for NAMESPACE and DEFAULT
+   * @param assumed the run time assumed for NAMESPACE and DEFAULT, the deadline for DEADLINE
    */
   public record Basis(Source source, String type, int runs, Duration assumed) {}
 
@@ -160,7 +172,7 @@ public final class LearntRunTimes implements RunTimeModel {
       JobKey array = new JobKey(job.namespace(), job.name().substring(0, dash));
       JobFacts parent = arrays.contains(array) ? facts.get(array) : null;
       if (parent != null) {
-        return new JobFacts(parent.type(), null);
+        return new JobFacts(parent.type(), null, parent.deadline());
       }
     }
     return new JobFacts(null, null);
@@ -168,7 +180,11 @@ public final class LearntRunTimes implements RunTimeModel {
 
   @Override
   public Duration expectedRunTime(JobView job) {
-    return expectedRunTime(job, runs(job.key(), facts(job.key())));
+    JobFacts known = facts(job.key());
+    Duration learnt = expectedRunTime(job, runs(job.key(), known));
+    return known.deadline() != null && known.deadline().compareTo(learnt) < 0
+        ? known.deadline()
+        : learnt;
   }
 
   private Duration expectedRunTime(JobView job, long[] runs) {
@@ -182,6 +198,17 @@ public final class LearntRunTimes implements RunTimeModel {
   @Override
   public Instant expectedEnd(JobView job) {
     JobFacts known = facts(job.key());
+    Instant learnt = learntEnd(job, known);
+    if (known.deadline() == null) {
+      return learnt;
+    }
+    // Stopped at its deadline at the latest; a deadline already passed ends it at the next look.
+    Instant stopped = (known.startedAt() == null ? now : known.startedAt()).plus(known.deadline());
+    Instant bound = stopped.isBefore(now) ? now : stopped;
+    return bound.isBefore(learnt) ? bound : learnt;
+  }
+
+  private Instant learntEnd(JobView job, JobFacts known) {
     Instant started = known.startedAt();
     Duration elapsed =
         started == null || started.isAfter(now) ? Duration.ZERO : Duration.between(started, now);
@@ -204,6 +231,15 @@ public final class LearntRunTimes implements RunTimeModel {
   /** How sure the expected run time (queued jobs) or end (running jobs) of a job is. */
   public Basis basis(JobView job) {
     JobFacts known = facts(job.key());
+    if (known.deadline() != null) {
+      boolean bounded =
+          job.phase().holdsReservation()
+              ? expectedEnd(job).isBefore(learntEnd(job, known))
+              : known.deadline().compareTo(expectedRunTime(job, runs(job.key(), known))) < 0;
+      if (bounded) {
+        return new Basis(Source.DEADLINE, known.type(), 0, known.deadline());
+      }
+    }
     String type = known.type();
     long[] runs = runs(job.key(), known);
     Instant started = known.startedAt();

@@ -51,6 +51,10 @@ final class StartBasis {
               + job.namespace()
               + " yet: assumed "
               + Wording.duration(b.assumed());
+      case DEADLINE ->
+          "its spec.activeDeadlineSeconds stops it after "
+              + Wording.duration(b.assumed())
+              + ", sooner than its runs say";
     };
   }
 

@@ -12,6 +12,7 @@ import io.octomy.batch.admission.QueueMembers;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.admission.UncreatedItems;
 import io.octomy.batch.vocabulary.JobPhase;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -96,18 +97,20 @@ public final class Visibility {
    * @throws IllegalArgumentException when a job of that name already exists in its namespace
    */
   public FitAnswer fit(JobView candidate, String type) {
-    return fit(candidate, type, 0, 0);
+    return fit(candidate, type, null, 0, 0);
   }
 
   /**
-   * What a job would get if it were created now, as {@link #fit(JobView, String)}; with {@code
+   * What a job would get if it were created now, as {@link #fit(JobView, String)}, no run of it
+   * expected to outlast {@code deadline} ({@code spec.activeDeadlineSeconds}, or null); with {@code
    * count > 0} it is an array job of that many items, at most {@code maxRunning} unfinished at
    * once, each made from {@code candidate}: the answer is its first item's, with the array's
    * expected end.
    *
    * @throws IllegalArgumentException when a job of that name already exists in its namespace
    */
-  public FitAnswer fit(JobView candidate, String type, int count, int maxRunning) {
+  public FitAnswer fit(
+      JobView candidate, String type, Duration deadline, int count, int maxRunning) {
     if (exists(candidate.key())) {
       throw new IllegalArgumentException(
           "batchjob "
@@ -149,7 +152,7 @@ public final class Visibility {
     }
     LearntRunTimes known =
         runTimes
-            .with(queued.key(), new LearntRunTimes.JobFacts(type, null))
+            .with(queued.key(), new LearntRunTimes.JobFacts(type, null, deadline))
             .withItemsOf(with.arrays());
     Forecast forecast = AdmissionPass.forecast(with, memory, known, Set.of(asked));
     Answers answers = new Answers(with, forecast, known);

@@ -65,7 +65,7 @@ class ArrayForecastTest {
         world().node("ws-1", NodeMode.Drone, CPU, 8000).runs("render", 10, 10, 10);
     FitAnswer fit =
         idle.visibility()
-            .fit(job("shots").type("render").requests(CPU, 4000).view(), "render", 5, 2);
+            .fit(job("shots").type("render").requests(CPU, 4000).view(), "render", null, 5, 2);
     assertThat(fit.admitted()).isTrue();
     assertThat(fit.node()).isEqualTo("ws-1");
     assertThat(fit.explanation().job().name()).isEqualTo("shots-0");

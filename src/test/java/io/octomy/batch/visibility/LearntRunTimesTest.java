@@ -47,6 +47,33 @@ class LearntRunTimesTest {
   }
 
   @Test
+  void aDeadlineShorterThanItsRunsBoundsARunningJobsEndAndAQueuedJobsRunTime() {
+    // Ran 200 s of a 250 s deadline: stopped 50 s from now, sooner than the 100 s its runs say.
+    LearntRunTimes t =
+        times(
+            Map.of(
+                new JobKey("ns", "r"),
+                new LearntRunTimes.JobFacts(
+                    "solve", NOW.minusSeconds(200), Duration.ofSeconds(250)),
+                new JobKey("ns", "q"),
+                new LearntRunTimes.JobFacts("solve", null, Duration.ofSeconds(60)),
+                new JobKey("ns", "long"),
+                new LearntRunTimes.JobFacts("solve", null, Duration.ofHours(1))));
+    assertThat(t.expectedEnd(job("r", JobPhase.Running))).isEqualTo(NOW.plusSeconds(50));
+    assertThat(t.basis(job("r", JobPhase.Running)))
+        .isEqualTo(
+            new LearntRunTimes.Basis(
+                LearntRunTimes.Source.DEADLINE, "solve", 0, Duration.ofSeconds(250)));
+    assertThat(t.expectedRunTime(job("q", JobPhase.Queued))).isEqualTo(Duration.ofSeconds(60));
+    assertThat(t.basis(job("q", JobPhase.Queued)).source())
+        .isEqualTo(LearntRunTimes.Source.DEADLINE);
+    // A deadline longer than the runs changes nothing.
+    assertThat(t.expectedRunTime(job("long", JobPhase.Queued))).isEqualTo(Duration.ofSeconds(240));
+    assertThat(t.basis(job("long", JobPhase.Queued)).source())
+        .isEqualTo(LearntRunTimes.Source.MEASURED);
+  }
+
+  @Test
   void aJobPastEveryRecordedRunGetsATenthOfItsRunSoFar() {
     LearntRunTimes t =
         times(

@@ -215,4 +215,23 @@ class QueueAndFitTest {
   static JobView candidate(String name, long cpu) {
     return job(name).requests(CPU, cpu).view();
   }
+
+  @Test
+  void aRunningJobsDeadlineBoundsWhenTheJobBehindItStarts() {
+    // a has run 5 of its 12 minutes of solve, but its deadline of 8 stops it 3 minutes from now.
+    List<QueuedJob> queue =
+        world()
+            .node("ws-1", NodeMode.Drone, CPU, 8000)
+            .runs("solve", 10, 10, 12, 14, 20)
+            .with(
+                job("a").type("solve").running("ws-1", 5).requests(CPU, 8000).deadlineMinutes(8),
+                job("b").type("solve").requests(CPU, 8000))
+            .visibility()
+            .queue(NS);
+    assertThat(queue.get(0).expectedStart()).isEqualTo(Instant.parse("2026-03-01T12:03:00Z"));
+    assertThat(queue.get(0).startBasis())
+        .startsWith(
+            "expected 2026-03-01T12:03:00Z (in 3m) on node ws-1, when a ends (its"
+                + " spec.activeDeadlineSeconds stops it after 8m, sooner than its runs say)");
+  }
 }

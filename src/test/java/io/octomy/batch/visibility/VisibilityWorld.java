@@ -69,6 +69,7 @@ final class VisibilityWorld {
 
     private String namespace = NS;
     private int replicas = 1;
+    private Duration deadline;
 
     private Job(String name) {
       this.name = name;
@@ -142,6 +143,12 @@ final class VisibilityWorld {
     /** spec.suspend: true. */
     Job suspended() {
       suspend = true;
+      return this;
+    }
+
+    /** spec.activeDeadlineSeconds, in minutes. */
+    Job deadlineMinutes(long minutes) {
+      deadline = Duration.ofMinutes(minutes);
       return this;
     }
 
@@ -262,7 +269,9 @@ final class VisibilityWorld {
   LearntRunTimes runTimes() {
     Map<JobKey, LearntRunTimes.JobFacts> facts = new HashMap<>();
     for (Job j : jobs) {
-      facts.put(new JobKey(j.namespace, j.name), new LearntRunTimes.JobFacts(j.type, j.startedAt));
+      facts.put(
+          new JobKey(j.namespace, j.name),
+          new LearntRunTimes.JobFacts(j.type, j.startedAt, j.deadline));
     }
     arrayTypes.forEach(
         (name, type) -> facts.put(new JobKey(NS, name), new LearntRunTimes.JobFacts(type, null)));

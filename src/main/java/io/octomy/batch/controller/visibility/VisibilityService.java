@@ -21,6 +21,7 @@ import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Times;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -116,7 +117,10 @@ public final class VisibilityService {
     int most = array == null || array.getMaxRunning() == null ? count : array.getMaxRunning();
     try {
       // An array job is answered for its first item, with the whole array's expected end.
-      return answering.fit(candidate, type, count, Math.max(1, Math.min(most, count)));
+      Long seconds =
+          manifest.getSpec() == null ? null : manifest.getSpec().getActiveDeadlineSeconds();
+      Duration deadline = seconds == null || seconds < 1 ? null : Duration.ofSeconds(seconds);
+      return answering.fit(candidate, type, deadline, count, Math.max(1, Math.min(most, count)));
     } catch (IllegalArgumentException e) {
       throw new VisibilityException(409, "AlreadyExists", e.getMessage());
     }
@@ -276,7 +280,13 @@ public final class VisibilityService {
     for (BatchJob j : source.jobs()) {
       String type = j.getSpec() == null ? null : j.getSpec().getType();
       Instant started = j.getStatus() == null ? null : Times.parse(j.getStatus().getStartedAt());
-      facts.put(key(j), new LearntRunTimes.JobFacts(type, started));
+      Long deadline = j.getSpec() == null ? null : j.getSpec().getActiveDeadlineSeconds();
+      facts.put(
+          key(j),
+          new LearntRunTimes.JobFacts(
+              type,
+              started,
+              deadline == null || deadline < 1 ? null : Duration.ofSeconds(deadline)));
     }
     return new LearntRunTimes(runs, facts, now);
   }
