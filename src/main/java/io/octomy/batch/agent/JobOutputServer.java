@@ -24,6 +24,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,15 +92,14 @@ public final class JobOutputServer implements AutoCloseable {
         exchange -> {
           try {
             workers.execute(() -> respond(exchange));
-          } catch (java.util.concurrent.RejectedExecutionException e) {
+          } catch (RejectedExecutionException e) {
             exchange.getResponseHeaders().add("Retry-After", "1");
             send(
                 exchange,
                 429,
                 "too many reads of job output at once on node "
                     + node
-                    + ";"
-                    + " ask again in a second.");
+                    + "; ask again in a second.");
           }
         });
     server.start();
