@@ -75,6 +75,15 @@ class ArchitectureTest {
           .resideInAnyPackage(VOCABULARY, "java..")
           .because("every package shares these words, so they can lean on nothing");
 
+  private static final ArchRule JOB_OUTPUT_READING_DEPENDS_ON_THE_JDK_ONLY =
+      classes()
+          .that()
+          .resideInAPackage("io.octomy.batch.output..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage("io.octomy.batch.output..", "java..")
+          .because("the controller and the agent both read job output with it");
+
   private static final ArchRule ADMISSION_DEPENDS_ON_THE_VOCABULARY_AND_THE_JDK_ONLY =
       classes()
           .that()
@@ -228,6 +237,11 @@ class ArchitectureTest {
   @Test
   void vocabularyDependsOnTheJdkOnly() {
     VOCABULARY_DEPENDS_ON_THE_JDK_ONLY.check(MAIN);
+  }
+
+  @Test
+  void jobOutputReadingDependsOnTheJdkOnly() {
+    JOB_OUTPUT_READING_DEPENDS_ON_THE_JDK_ONLY.check(MAIN);
   }
 
   @Test

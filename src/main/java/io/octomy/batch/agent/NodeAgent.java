@@ -8,6 +8,7 @@ import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.Executor;
+import io.octomy.batch.api.LogEndpoint;
 import io.octomy.batch.vocabulary.Labels;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -87,6 +88,11 @@ public final class NodeAgent implements AutoCloseable {
   /** This agent's id on its node ({@link NodeClaim}); set in start(), for a Process agent only. */
   private volatile String agentId;
 
+  /**
+   * Where this agent serves its jobs' output, published in its status; null when it serves none.
+   */
+  private volatile LogEndpoint logEndpoint;
+
   private boolean started;
 
   /** Set by the first {@link #close()}; a later one returns at once. */
@@ -127,6 +133,14 @@ public final class NodeAgent implements AutoCloseable {
     this.loop =
         Executors.newSingleThreadScheduledExecutor(daemon("octomy-agent-" + settings.nodeName()));
     this.stopper = Executors.newCachedThreadPool(daemon("octomy-agent-stop"));
+  }
+
+  /**
+   * Publishes where this agent serves its jobs' output ({@link JobOutputServer}) in its status from
+   * the next report on.
+   */
+  public void publishLogEndpoint(LogEndpoint endpoint) {
+    this.logEndpoint = endpoint;
   }
 
   /** The settings this agent runs with. */
@@ -290,6 +304,7 @@ public final class NodeAgent implements AutoCloseable {
             previous,
             clock.instant());
     status.setAgent(agentId);
+    status.setLogEndpoint(logEndpoint);
     long t1 = System.nanoTime();
     writer.writeStatus(status);
     lastWritten = status;

@@ -46,6 +46,20 @@ public class BatchNodeStatus {
    */
   private String agent;
 
+  /**
+   * Where this node's agent serves the output of the jobs it runs as processes, for kubectl octomy
+   * logs; absent when it serves none (a Pod node, or an agent started with --logs-port -1).
+   */
+  private LogEndpoint logEndpoint;
+
+  public LogEndpoint getLogEndpoint() {
+    return logEndpoint;
+  }
+
+  public void setLogEndpoint(LogEndpoint logEndpoint) {
+    this.logEndpoint = logEndpoint;
+  }
+
   public String getAgent() {
     return agent;
   }

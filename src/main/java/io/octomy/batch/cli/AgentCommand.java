@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.octomy.batch.agent.AgentSettings;
+import io.octomy.batch.agent.JobOutputServer;
 import io.octomy.batch.agent.NodeAgent;
 import io.octomy.batch.agent.OshiHostProbe;
 import io.octomy.batch.api.Executor;
@@ -79,6 +80,33 @@ public final class AgentCommand implements Callable<Integer> {
               + "Keep it across restarts: it is how a restarted agent re-adopts its jobs and never runs one twice.")
   Path stateDir;
 
+  @Option(
+      names = "--logs-port",
+      paramLabel = "N",
+      description =
+          "HTTPS port where a Process agent serves its jobs' output to the visibility API (kubectl"
+              + " octomy logs), for the controller's account only; 0 takes any free port, -1 turns"
+              + " it off (default: "
+              + JobOutputServing.DEFAULT_PORT
+              + ").")
+  Integer logsPort;
+
+  @Option(
+      names = "--logs-address",
+      paramLabel = "ADDR",
+      defaultValue = "0.0.0.0",
+      description = "Address the output server listens on (default: ${DEFAULT-VALUE}).")
+  String logsAddress;
+
+  @Option(
+      names = "--logs-host",
+      paramLabel = "HOST",
+      description =
+          "Host name or IP address the controller reaches the output server at, published in the"
+              + " BatchNode's status.logEndpoint (default: --logs-address, or this machine's host"
+              + " name when that is 0.0.0.0).")
+  String logsHost;
+
   /**
    * The mode table for the offers this node shows; the controller's policy should be the same file.
    */
@@ -90,6 +118,9 @@ public final class AgentCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CommandChecks.nodeName(spec, "--node", node);
+    if (logsPort != null) {
+      CommandChecks.port(spec, "--logs-port", logsPort, true);
+    }
     if (kubeconfig != null) {
       CommandChecks.readableFile(spec, "--kubeconfig", kubeconfig);
     }
@@ -107,6 +138,10 @@ public final class AgentCommand implements Callable<Integer> {
             .withStateDir(stateDir)
             .withModeTable(policy.load().modes());
     NodeAgent agent = new NodeAgent(client, settings, new OshiHostProbe(), Clock.systemUTC());
+    JobOutputServer output =
+        executor == Executor.Process
+            ? JobOutputServing.start(client, agent, node, stateDir, logsAddress, logsHost, logsPort)
+            : null;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -116,6 +151,9 @@ public final class AgentCommand implements Callable<Integer> {
                   // re-adopts them. Ends within NodeAgent.STOP_BOUND even when the server does
                   // not answer: what still waits on it is left to end with the process.
                   agent.close();
+                  if (output != null) {
+                    output.close();
+                  }
                   client.close();
                   stopped.countDown();
                 },

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -118,12 +119,18 @@ public final class ControllerCommand implements Callable<Integer> {
     config.setUserAgent(FieldManagers.userAgent(FieldManagers.CONTROLLER));
     KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
     BatchController controller;
+    // A Process job's events suggest kubectl octomy logs where it works: this controller serves
+    // the visibility API and the job's node publishes where its agent serves the output.
+    AtomicReference<AggregatedVisibility> served = new AtomicReference<>();
+    AdmissionLoop.Settings loop =
+        AdmissionLoop.Settings.defaults()
+            .withLogsServedOn(node -> served.get() != null && served.get().servesOutputOf(node));
     try {
       controller =
           BatchController.start(
               client,
               new BatchController.ControllerOptions(
-                  p, leaderElection, ns, "0.0.0.0", metricsPort, AdmissionLoop.Settings.defaults()),
+                  p, leaderElection, ns, "0.0.0.0", metricsPort, loop),
               Clock.systemUTC(),
               visibilityPort >= 0);
     } catch (OperatorException e) {
@@ -144,6 +151,7 @@ public final class ControllerCommand implements Callable<Integer> {
       throw e;
     }
     AggregatedVisibility visibility = visibility(client, controller, ns);
+    served.set(visibility);
     UninstallGuard guard =
         uninstallGuard.isBlank()
             ? null

@@ -11,8 +11,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code kubectl octomy logs JOB}: what a job run as a local process (executor Process) printed,
- * read from its output file by the server that runs it. A Pod job's output is read with {@code
- * kubectl logs}, and the server says so.
+ * read from its output file by the visibility API: on the same machine in standalone mode, through
+ * the agent of the job's node on a cluster. A Pod job's output is read with {@code kubectl logs},
+ * and the server says so.
  */
 @Command(
     name = "logs",

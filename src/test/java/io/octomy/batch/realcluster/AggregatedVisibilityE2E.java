@@ -117,7 +117,7 @@ class AggregatedVisibilityE2E {
             throw new AssertionError(empty.out(), e);
           }
         });
-    apply(nsA, job("running", 1000, "sleep 300"));
+    apply(nsA, job("running", 1000, "echo started-running; echo second-line; sleep 300"));
     apply(nsA, job("second", 1000, "true"));
     apply(nsA, job("third", 600, "true"));
     apply(nsB, job("theirs", 1000, "true"));
@@ -423,6 +423,40 @@ class AggregatedVisibilityE2E {
         .filteredOn(m -> m.getSubresource() == null || m.getSubresource().isEmpty())
         .extracting(m -> m.getManager())
         .doesNotContain("octomy-batch-controller");
+  }
+
+  @Test
+  @Order(8)
+  void logsOfAProcessJobAreReadFromItsNodesAgentAsItsStartedEventSays() throws Exception {
+    // Read by the replica that took over, from the agent at the address its BatchNode publishes.
+    Eventually.within(
+        60,
+        () -> {
+          KubectlRun.Result logs = alice.run("octomy", "logs", "running");
+          assertThat(logs.exitCode()).as(logs.all()).isZero();
+          assertThat(logs.out()).isEqualTo("started-running\nsecond-line\n");
+        });
+    KubectlRun.Result tail = alice.run("octomy", "logs", "running", "--tail", "1");
+    assertThat(tail.exitCode()).as(tail.all()).isZero();
+    assertThat(tail.out()).isEqualTo("second-line\n");
+    KubectlRun.Result events =
+        kubectl.run(
+            "get",
+            "events",
+            "-n",
+            nsA,
+            "--field-selector",
+            "involvedObject.name=running,reason=Started",
+            "-o",
+            "jsonpath={.items[*].message}");
+    assertThat(events.exitCode()).as(events.all()).isZero();
+    assertThat(events.out())
+        .contains("(kubectl octomy logs running).")
+        .doesNotContain("read it there");
+    // Another namespace's job: refused before any agent is asked.
+    KubectlRun.Result theirs = alice.run("octomy", "logs", "theirs", "-n", nsB);
+    assertThat(theirs.exitCode()).isEqualTo(1);
+    assertThat(theirs.err()).contains("Forbidden").doesNotContain("started");
   }
 
   // --- set-up

@@ -151,6 +151,10 @@ class OutOfClusterKubeconfigE2E {
                 "octomy.io/cpu-milli=4000",
                 "--kubeconfig",
                 agentConfig.toString(),
+                "--logs-address",
+                "127.0.0.1",
+                "--logs-port",
+                "0",
                 "--state-dir",
                 Files.createDirectories(dir.resolve("ws-1")).toString())) {
       controller.awaitLine("octomy-batch controller watching", Duration.ofSeconds(90));

@@ -2,7 +2,10 @@ package io.octomy.batch.controller.aggregated;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.controller.BatchController;
+import io.octomy.batch.controller.visibility.AgentOutputFetch;
+import io.octomy.batch.controller.visibility.AgentTokens;
 import io.octomy.batch.controller.visibility.ControllerVisibility;
 import io.octomy.batch.controller.visibility.JobOutputs;
 import io.octomy.batch.controller.visibility.VisibilityApi;
@@ -11,6 +14,7 @@ import io.vertx.core.VertxOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The visibility API of a controller on a cluster, wired: the request-header settings read from
@@ -38,17 +42,20 @@ public final class AggregatedVisibility implements AutoCloseable {
       String host, int port, String service, String namespace, String podName) {}
 
   private final ControllerVisibility visibility;
+  private final BatchController controller;
   private final Vertx vertx;
   private final VisibilityHttpsServer server;
   private final ServingReplica serving;
   private final int port;
 
   private AggregatedVisibility(
+      BatchController controller,
       ControllerVisibility visibility,
       Vertx vertx,
       VisibilityHttpsServer server,
       ServingReplica serving,
       int port) {
+    this.controller = controller;
     this.visibility = visibility;
     this.vertx = vertx;
     this.server = server;
@@ -83,8 +90,11 @@ public final class AggregatedVisibility implements AutoCloseable {
                 svc + ".cluster.local"),
             List.of(),
             CERTIFICATE_VALIDITY);
+    AgentTokens tokens = new AgentTokens(client, clock);
+    AgentOutputFetch agents = new AgentOutputFetch(node -> node(controller, node), tokens::forNode);
+    // A cluster's job output stays on its node: read from that node's agent, never from here.
     ControllerVisibility visibility =
-        ControllerVisibility.start(client, controller, clock, JobOutputs.NONE);
+        ControllerVisibility.start(client, controller, clock, JobOutputs.NONE, agents);
     VisibilityApi api = visibility.api();
     KubernetesReviews reviews = new KubernetesReviews(client);
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
@@ -105,7 +115,23 @@ public final class AggregatedVisibility implements AutoCloseable {
     // The deciding replica reports ready only once the API server reaches it here.
     controller.readiness().requireWhileDeciding(serving::answering);
     serving.start();
-    return new AggregatedVisibility(visibility, vertx, server, serving, port);
+    return new AggregatedVisibility(controller, visibility, vertx, server, serving, port);
+  }
+
+  /**
+   * Whether kubectl octomy logs reaches the output of {@code node}'s jobs through this API: its
+   * agent publishes where it serves them.
+   */
+  public boolean servesOutputOf(String node) {
+    return node(controller, node)
+        .map(n -> n.getStatus() != null && n.getStatus().getLogEndpoint() != null)
+        .orElse(false);
+  }
+
+  private static Optional<BatchNode> node(BatchController controller, String name) {
+    return controller.caches().nodes().stream()
+        .filter(n -> name != null && name.equals(n.getMetadata().getName()))
+        .findFirst();
   }
 
   public int port() {

@@ -25,18 +25,32 @@ public final class ControllerVisibility implements VisibilitySource, AutoCloseab
       BatchController controller,
       SharedIndexInformer<BatchJobProfile> profiles,
       Clock clock,
-      JobOutputs outputs) {
+      JobOutputs outputs,
+      AgentOutputs agents) {
     this.controller = controller;
     this.profiles = profiles;
-    this.api = new VisibilityApi(new VisibilityService(this, clock, outputs), new ObjectMapper());
+    this.api =
+        new VisibilityApi(new VisibilityService(this, clock, outputs), new ObjectMapper(), agents);
   }
 
-  /** Starts the profile informer and returns the API over the controller. */
+  /**
+   * Starts the profile informer and returns the API over the controller (this machine's output).
+   */
   public static ControllerVisibility start(
       KubernetesClient client, BatchController controller, Clock clock, JobOutputs outputs) {
+    return start(client, controller, clock, outputs, AgentOutputs.NONE);
+  }
+
+  /** As above, reading output kept elsewhere from its node's agent through {@code agents}. */
+  public static ControllerVisibility start(
+      KubernetesClient client,
+      BatchController controller,
+      Clock clock,
+      JobOutputs outputs,
+      AgentOutputs agents) {
     SharedIndexInformer<BatchJobProfile> informer =
         client.resources(BatchJobProfile.class).inAnyNamespace().inform();
-    return new ControllerVisibility(controller, informer, clock, outputs);
+    return new ControllerVisibility(controller, informer, clock, outputs, agents);
   }
 
   public VisibilityApi api() {

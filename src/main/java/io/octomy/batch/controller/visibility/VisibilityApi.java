@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
+import io.octomy.batch.output.JobOutputText;
 import io.octomy.batch.visibility.QueuedJob;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -29,9 +30,9 @@ import java.util.Map;
  *   <li>{@code POST /namespaces/NS/fitreviews}: what a BatchJob manifest would get now, nothing
  *       created ({@code FitReview}, its {@code spec.job} the manifest);
  *   <li>{@code GET /namespaces/NS/joblogs/NAME[?tailLines=N&limitBytes=N]}: a job's output as text,
- *       where it is kept on this machine; as a Pod's log, {@code tailLines} picks the last lines
- *       and {@code limitBytes} keeps at most so many bytes from the start of those (an output over
- *       16 MiB is its last 16 MiB).
+ *       from this machine or from the agent of the node that keeps it; as a Pod's log, {@code
+ *       tailLines} picks the last lines and {@code limitBytes} keeps at most so many bytes from the
+ *       start of those (an output over 16 MiB is its last 16 MiB).
  * </ul>
  *
  * Every answer is computed when asked and nothing is written. Access is checked per namespace by
@@ -70,11 +71,21 @@ public final class VisibilityApi {
   private final VisibilityService service;
   private final ObjectMapper json;
   private final VisibilityJson render;
+  private final AgentOutputs agents;
 
+  /** Reading job output on this machine only. */
   public VisibilityApi(VisibilityService service, ObjectMapper json) {
+    this(service, json, AgentOutputs.NONE);
+  }
+
+  /**
+   * @param agents reads a job's output from its node's agent when it is not on this machine
+   */
+  public VisibilityApi(VisibilityService service, ObjectMapper json, AgentOutputs agents) {
     this.service = service;
     this.json = json;
     this.render = new VisibilityJson(json);
+    this.agents = agents;
   }
 
   public Answer handle(Call call, Access access) {
@@ -211,6 +222,12 @@ public final class VisibilityApi {
     VisibilityService.JobOutput out =
         service.output(
             key, run == null ? null : run.intValue(), replica == null ? null : replica.intValue());
+    if (out.file() == null) {
+      return new Answer(
+          200,
+          "text/plain; charset=utf-8",
+          agents.read(out.node(), out.run(), tailLines, limitBytes));
+    }
     try {
       byte[] text = JobOutputText.read(out.file(), tailLines, limitBytes);
       return new Answer(200, "text/plain; charset=utf-8", text);

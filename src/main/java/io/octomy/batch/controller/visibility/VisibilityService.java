@@ -36,8 +36,11 @@ import java.util.Optional;
  */
 public final class VisibilityService {
 
-  /** Where a job's output is kept: its node and the file on this machine. */
-  public record JobOutput(String node, Path file) {}
+  /**
+   * Where a job's output is kept: its node, the run, and the file when it is on this machine (null:
+   * read from the node's agent).
+   */
+  public record JobOutput(String node, AgentOutputs.OutputRun run, Path file) {}
 
   private final VisibilitySource source;
   private final Clock clock;
@@ -126,13 +129,13 @@ public final class VisibilityService {
     }
   }
 
-  /** Where a job's output is kept on this machine; 404 saying where it is otherwise. */
+  /** Where a job's output is kept. */
   public JobOutput output(JobKey key) {
     return output(key, null, null);
   }
 
   /**
-   * Where the output of a job's run is kept on this machine; 404 saying where it is otherwise.
+   * Where the output of a job's run is kept: on this machine, or on the node to ask.
    *
    * @param run the run's number (an earlier run of a retried job is in {@code status.runs}), or
    *     null for the current or last run
@@ -176,23 +179,7 @@ public final class VisibilityService {
               + key.name()
               + ".");
     }
-    Optional<Path> file =
-        outputs.file(node, key.namespace(), key.name(), job.getMetadata().getUid(), current, index);
-    if (file.isEmpty()) {
-      throw VisibilityException.notFound(
-          "the output of batchjob "
-              + key.name()
-              + " is kept on node "
-              + node
-              + ", not where this controller runs: on a Pod node, kubectl logs -n "
-              + key.namespace()
-              + " "
-              + key.name()
-              + "; on a Process node, the file named in its Started event (kubectl describe bj "
-              + key.name()
-              + ").");
-    }
-    return new JobOutput(node, file.get());
+    return located(node, key, job.getMetadata().getUid(), current, index);
   }
 
   /** The output of an earlier run, from its entry in {@code status.runs}. */
@@ -215,21 +202,17 @@ public final class VisibilityService {
               + (job.getStatus() == null ? 1 : job.getStatus().currentRun())
               + ".");
     }
+    return located(ended.getNode(), key, job.getMetadata().getUid(), run, 0);
+  }
+
+  /** The run's file on this machine, or, without one here, the run to ask its node's agent for. */
+  private JobOutput located(String node, JobKey key, String uid, int run, int replica) {
+    AgentOutputs.OutputRun which =
+        new AgentOutputs.OutputRun(key.namespace(), key.name(), uid, run, replica);
     return new JobOutput(
-        ended.getNode(),
-        outputs
-            .file(ended.getNode(), key.namespace(), key.name(), job.getMetadata().getUid(), run, 0)
-            .orElseThrow(
-                () ->
-                    VisibilityException.notFound(
-                        "the output of run "
-                            + run
-                            + " of batchjob "
-                            + key.name()
-                            + " is kept on node "
-                            + ended.getNode()
-                            + (ended.getOutput() == null ? "" : " in " + ended.getOutput())
-                            + ", not where this controller runs.")));
+        node,
+        which,
+        outputs.file(node, key.namespace(), key.name(), uid, run, replica).orElse(null));
   }
 
   private Visibility visibility() {

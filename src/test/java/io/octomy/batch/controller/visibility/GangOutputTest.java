@@ -52,10 +52,18 @@ class GangOutputTest {
   void eachReplicasOutputIsItsOwnFileOnItsNode() {
     JobKey key = new JobKey("default", "mesh");
     assertThat(service.output(key, null, 1))
-        .isEqualTo(new VisibilityService.JobOutput("n2", Path.of("/state/n2/uid-mesh.1.1")));
+        .isEqualTo(
+            new VisibilityService.JobOutput(
+                "n2",
+                new AgentOutputs.OutputRun("default", "mesh", "uid-mesh", 1, 1),
+                Path.of("/state/n2/uid-mesh.1.1")));
     assertThat(service.output(key, null, null))
         .as("replica 0 by default")
-        .isEqualTo(new VisibilityService.JobOutput("n1", Path.of("/state/n1/uid-mesh.1.0")));
+        .isEqualTo(
+            new VisibilityService.JobOutput(
+                "n1",
+                new AgentOutputs.OutputRun("default", "mesh", "uid-mesh", 1, 0),
+                Path.of("/state/n1/uid-mesh.1.0")));
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.octomy.batch.controller.visibility;
+package io.octomy.batch.output;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -28,13 +28,13 @@ import java.util.concurrent.TimeUnit;
  * Unreadable}), it is opened in a way that never waits, and the read is cut off after {@link
  * #READ_BOUND}: nothing a job does there can hold the request thread that reads it.
  */
-final class JobOutputText {
+public final class JobOutputText {
 
   /** The most returned by one request: of a longer output, its end. */
-  static final long MAX_BYTES = 16L << 20;
+  public static final long MAX_BYTES = 16L << 20;
 
   /** The longest one read may take before its file is closed under it. */
-  static final Duration READ_BOUND = Duration.ofSeconds(10);
+  public static final Duration READ_BOUND = Duration.ofSeconds(10);
 
   /** How much of the file is read at once while looking for the start of the last lines. */
   private static final int SCAN_CHUNK = 64 * 1024;
@@ -49,7 +49,7 @@ final class JobOutputText {
           });
 
   /** An output file that is not read, with a sentence saying why. */
-  static final class Unreadable extends IOException {
+  public static final class Unreadable extends IOException {
     private final boolean timedOut;
 
     Unreadable(String message) {
@@ -62,7 +62,7 @@ final class JobOutputText {
     }
 
     /** Whether the read was cut off at its bound, rather than refused. */
-    boolean timedOut() {
+    public boolean timedOut() {
       return timedOut;
     }
   }
@@ -74,7 +74,7 @@ final class JobOutputText {
    * @param limitBytes at most this many bytes from the start of those lines (as the kubelet cuts a
    *     container's log), or null for all of them
    */
-  static byte[] read(Path file, Long tailLines, Long limitBytes) throws IOException {
+  public static byte[] read(Path file, Long tailLines, Long limitBytes) throws IOException {
     return read(file, tailLines, limitBytes, READ_BOUND);
   }
 

@@ -1,4 +1,4 @@
-package io.octomy.batch.controller.visibility;
+package io.octomy.batch.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
