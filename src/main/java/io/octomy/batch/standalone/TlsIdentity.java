@@ -1,6 +1,6 @@
 package io.octomy.batch.standalone;
 
-import io.octomy.batch.controller.aggregated.SelfSignedCertificate;
+import io.octomy.batch.tls.SelfSignedCertificate;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

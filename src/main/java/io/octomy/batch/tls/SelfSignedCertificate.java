@@ -1,4 +1,4 @@
-package io.octomy.batch.controller.aggregated;
+package io.octomy.batch.tls;
 
 import java.io.IOException;
 import java.math.BigInteger;
