@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.octomy.batch.vocabulary.ResourceNames;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -43,8 +42,18 @@ final class CommitGuard {
   /** A real server's limit on the sum of annotation keys and values. */
   static final int MAX_ANNOTATION_BYTES = 256 * 1024;
 
-  private static final Pattern DNS_LABEL = Pattern.compile(ResourceNames.DNS_LABEL_REGEX);
-  private static final Pattern DNS_SUBDOMAIN = Pattern.compile(ResourceNames.DNS_SUBDOMAIN_REGEX);
+  /**
+   * Kubernetes' DNS-1123 label and subdomain, as apimachinery checks names. Written here rather
+   * than taken from the product's {@code vocabulary.ResourceNames}, which holds the same texts,
+   * because the server lends nothing from the product; a test holds the two equal.
+   */
+  static final String DNS_LABEL_REGEX = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
+
+  static final String DNS_SUBDOMAIN_REGEX =
+      "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+
+  private static final Pattern DNS_LABEL = Pattern.compile(DNS_LABEL_REGEX);
+  private static final Pattern DNS_SUBDOMAIN = Pattern.compile(DNS_SUBDOMAIN_REGEX);
   private static final Pattern QUALIFIED_NAME_PART =
       Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
   private static final String QUALIFIED_NAME_RULE =

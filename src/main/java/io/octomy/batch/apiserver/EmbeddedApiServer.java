@@ -97,7 +97,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
    * @param crds CustomResourceDefinitions as YAML strings (several documents allowed), files
    *     ({@link Path}), Jackson trees or fabric8 model objects
    * @throws StateStoreException when the state database cannot be opened (it is left untouched)
-   * @throws IllegalStateException when another process uses the state directory
+   * @throws ServerCannotStart when another process uses the state directory or the port
    * @throws IllegalArgumentException when a CRD cannot be installed
    */
   public static EmbeddedApiServer start(Path stateDir, int port, List<?> crds) {

@@ -1,7 +1,6 @@
 package io.octomy.batch.apiserver;
 
 import io.octomy.batch.apiserver.BearerAuth.Credential;
-import io.octomy.batch.vocabulary.CannotStart;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -159,7 +158,7 @@ final class HttpFront implements AutoCloseable {
       if (cause instanceof BindException
           || (cause != null && String.valueOf(cause.getMessage()).contains("already in use"))) {
         // another process has the port: the user's to change, not a fault of this one
-        throw new CannotStart(
+        throw new ServerCannotStart(
             "cannot listen on "
                 + where
                 + ": "

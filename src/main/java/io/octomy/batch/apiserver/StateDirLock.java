@@ -1,6 +1,5 @@
 package io.octomy.batch.apiserver;
 
-import io.octomy.batch.vocabulary.CannotStart;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -39,7 +38,7 @@ final class StateDirLock implements AutoCloseable {
     }
     if (lock == null) {
       channel.close();
-      throw new CannotStart(
+      throw new ServerCannotStart(
           "state directory "
               + stateDir
               + " is in use by another octomy-batch process ("

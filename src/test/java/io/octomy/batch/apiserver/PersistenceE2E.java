@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.octomy.batch.vocabulary.CannotStart;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -177,7 +176,7 @@ class PersistenceE2E {
   void aSecondServerOnTheSameDirectoryIsRefused() {
     try (EmbeddedApiServer first = EmbeddedApiServer.start(dir, 0, List.of())) {
       assertThatThrownBy(() -> EmbeddedApiServer.start(dir, 0, List.of()))
-          .isInstanceOf(CannotStart.class)
+          .isInstanceOf(ServerCannotStart.class)
           .hasMessageContaining("in use")
           .hasMessageContaining("--state-dir");
       assertThat(first.objectCount()).isPositive();
