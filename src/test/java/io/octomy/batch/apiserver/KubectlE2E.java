@@ -85,8 +85,7 @@ class KubectlE2E {
     assertThat(all.all()).contains("No resources found");
 
     Kubectl.Result applied =
-        kubectl.run(
-            "apply", "-n", ns, "-f", TestCrds.resource("standalone/sample.yaml").toString());
+        kubectl.run("apply", "-n", ns, "-f", TestCrds.resource("apiserver/sample.yaml").toString());
     assertThat(applied.all()).contains("sample.test.octomy.io/first created");
     assertThat(applied.exitCode()).isZero();
 
@@ -178,7 +177,7 @@ class KubectlE2E {
 
     Kubectl.Result bad =
         kubectl.run(
-            "apply", "-n", ns, "-f", TestCrds.resource("standalone/sample-bad.yaml").toString());
+            "apply", "-n", ns, "-f", TestCrds.resource("apiserver/sample-bad.yaml").toString());
     assertThat(bad.exitCode()).isNotZero();
     assertThat(bad.err()).contains("The Sample \"bad\" is invalid", "size must not exceed limit");
 

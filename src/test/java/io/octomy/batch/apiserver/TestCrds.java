@@ -32,7 +32,7 @@ final class TestCrds {
   }
 
   static Path sampleCrd() {
-    return resource("standalone/sample-crd.yaml");
+    return resource("apiserver/sample-crd.yaml");
   }
 
   /** The product's CRDs, straight from {@code crds/}: the committed copy users install. */
