@@ -1,5 +1,8 @@
 package io.octomy.batch;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -40,6 +43,9 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code policy} reads the policy file into the vocabulary's {@code Policy}.
  *   <li>{@code controller} (decide, write, follow runs, fold drift) and {@code agent} (report the
  *       node, run and measure jobs) meet only through API objects: neither imports the other.
+ *   <li>{@code apiserver} is a Kubernetes API server for any CRD it is given (routing, storage,
+ *       watch, validation, apply). It imports nothing of the product, only {@code tls}, the
+ *       certificate maker it shares with the controller's aggregated API.
  *   <li>{@code standalone} composes the embedded API server, the controller and an agent in one
  *       process; {@code cli} and {@code Main} are the entry points. Nothing else composes them.
  * </ol>
@@ -61,6 +67,8 @@ class ArchitectureTest {
   private static final String DRIFT = "io.octomy.batch.controller.drift..";
   private static final String AGENT = "io.octomy.batch.agent..";
   private static final String STANDALONE = "io.octomy.batch.standalone..";
+  private static final String APISERVER = "io.octomy.batch.apiserver..";
+  private static final String TLS = "io.octomy.batch.tls..";
   private static final String CLI = "io.octomy.batch.cli..";
   private static final String PLUGIN = "io.octomy.batch.plugin..";
   private static final String SERVED_VISIBILITY = "io.octomy.batch.controller.visibility..";
@@ -135,6 +143,24 @@ class ArchitectureTest {
           .dependOnClassesThat()
           .resideInAnyPackage(ADMISSION, POLICY, CONTROLLER, AGENT, STANDALONE, CLI);
 
+  private static final ArchRule THE_API_SERVER_KNOWS_NOTHING_OF_THE_PRODUCT =
+      noClasses()
+          .that()
+          .resideInAPackage(APISERVER)
+          .should()
+          .dependOnClassesThat(
+              resideInAPackage("io.octomy.batch..").and(not(resideInAnyPackage(APISERVER, TLS))))
+          .because("it serves any CRD it is given; the product's wiring hands it what it serves");
+
+  private static final ArchRule TLS_DEPENDS_ON_THE_JDK_AND_BOUNCYCASTLE_ONLY =
+      classes()
+          .that()
+          .resideInAPackage(TLS)
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(TLS, "java..", "org.bouncycastle..")
+          .because("the API server and the controller share it, so it leans on neither");
+
   private static final ArchRule CONTROLLER_AND_AGENT_MEET_ONLY_THROUGH_API_OBJECTS =
       noClasses()
           .that()
@@ -161,6 +187,10 @@ class ArchitectureTest {
           .definedBy("io.octomy.batch", CLI)
           .layer("Standalone")
           .definedBy(STANDALONE)
+          .layer("ApiServer")
+          .definedBy(APISERVER)
+          .layer("Tls")
+          .definedBy(TLS)
           .layer("Controller")
           .definedBy(CONTROLLER)
           .layer("Agent")
@@ -179,6 +209,10 @@ class ArchitectureTest {
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("Standalone")
           .mayOnlyBeAccessedByLayers("Entry")
+          .whereLayer("ApiServer")
+          .mayOnlyBeAccessedByLayers("Entry", "Standalone")
+          .whereLayer("Tls")
+          .mayOnlyBeAccessedByLayers("Entry", "ApiServer", "Controller")
           .whereLayer("Controller")
           .mayOnlyBeAccessedByLayers("Entry", "Standalone")
           .whereLayer("Agent")
@@ -267,6 +301,16 @@ class ArchitectureTest {
   @Test
   void apiKnowsNothingOfItsReadersAndWriters() {
     API_KNOWS_NOTHING_OF_ITS_READERS_AND_WRITERS.check(MAIN);
+  }
+
+  @Test
+  void theApiServerKnowsNothingOfTheProduct() {
+    THE_API_SERVER_KNOWS_NOTHING_OF_THE_PRODUCT.check(MAIN);
+  }
+
+  @Test
+  void tlsDependsOnTheJdkAndBouncyCastleOnly() {
+    TLS_DEPENDS_ON_THE_JDK_AND_BOUNCYCASTLE_ONLY.check(MAIN);
   }
 
   @Test

@@ -6,7 +6,7 @@ import io.octomy.batch.agent.KubernetesOutputReviews;
 import io.octomy.batch.agent.NodeAgent;
 import io.octomy.batch.agent.OutputAccess;
 import io.octomy.batch.api.LogEndpoint;
-import io.octomy.batch.controller.aggregated.SelfSignedCertificate;
+import io.octomy.batch.tls.SelfSignedCertificate;
 import io.octomy.batch.vocabulary.CannotStart;
 import java.io.IOException;
 import java.net.InetAddress;

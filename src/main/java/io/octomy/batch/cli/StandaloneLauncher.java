@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  *   <li>When this JVM is killed outright, the server finds its launcher gone and stops as on Ctrl-C
  *       ({@link #stopWithLauncher}): job processes keep running and the next start adopts them.
  *   <li>Before the heap is full of stored objects the server refuses new ones with 403 ({@code
- *       standalone.HeapRoom}) and goes on serving those it holds.
+ *       apiserver.HeapRoom}) and goes on serving those it holds.
  *   <li>When the server's heap runs out all the same, the server exits at once rather than serve
  *       with threads that failed; every write it acknowledged is already committed. This JVM says
  *       so and how to start with more, and exits with the server's code. The next start sizes the

@@ -9,10 +9,15 @@ import io.octomy.batch.agent.ProcessExecutor;
 import io.octomy.batch.agent.RunKey;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.crd.CrdFinisher;
+import io.octomy.batch.apiserver.CreateFinalizers;
+import io.octomy.batch.apiserver.EmbeddedApiServer;
+import io.octomy.batch.apiserver.ServerCannotStart;
+import io.octomy.batch.apiserver.ServerLimits;
 import io.octomy.batch.controller.AdmissionLoop;
 import io.octomy.batch.controller.BatchController;
 import io.octomy.batch.controller.FinalizerRelease;
 import io.octomy.batch.controller.visibility.ControllerVisibility;
+import io.octomy.batch.vocabulary.CannotStart;
 import io.octomy.batch.vocabulary.FieldManagers;
 import io.octomy.batch.vocabulary.Finalizers;
 import io.octomy.batch.vocabulary.NodeMode;
@@ -76,14 +81,20 @@ public final class StandaloneRuntime implements AutoCloseable {
 
   public static StandaloneRuntime start(StandaloneOptions o, Clock clock)
       throws IOException, InterruptedException {
-    EmbeddedApiServer server =
-        EmbeddedApiServer.start(
-            o.stateDir(),
-            o.port(),
-            productCrds(),
-            o.rotateCredentials(),
-            ServerLimits.defaults(),
-            reservationFromCreate());
+    EmbeddedApiServer server;
+    try {
+      server =
+          EmbeddedApiServer.start(
+              o.stateDir(),
+              o.port(),
+              productCrds(),
+              o.rotateCredentials(),
+              ServerLimits.defaults(),
+              reservationFromCreate());
+    } catch (ServerCannotStart refusal) {
+      // the user's to fix (a port or state directory in use): the command prints the sentence
+      throw new CannotStart(refusal.getMessage(), refusal);
+    }
     KubernetesClient client = null;
     KubernetesClient agentClient = null;
     NodeAgent agent = null;

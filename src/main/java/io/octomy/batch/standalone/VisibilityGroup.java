@@ -1,5 +1,6 @@
 package io.octomy.batch.standalone;
 
+import io.octomy.batch.apiserver.DelegatedGroup;
 import io.octomy.batch.controller.visibility.VisibilityApi;
 import java.util.List;
 import java.util.Map;

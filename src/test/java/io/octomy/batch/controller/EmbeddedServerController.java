@@ -1,8 +1,8 @@
 package io.octomy.batch.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.octomy.batch.apiserver.EmbeddedApiServer;
 import io.octomy.batch.fixtures.TestClock;
-import io.octomy.batch.standalone.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import io.octomy.batch.vocabulary.Policy;
 import java.io.IOException;

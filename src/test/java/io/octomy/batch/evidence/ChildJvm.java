@@ -67,7 +67,7 @@ final class ChildJvm implements AutoCloseable {
         startWith(
             work.resolve("server.log"),
             jvmOptions,
-            "io.octomy.batch.standalone.ServerProcessMain",
+            "io.octomy.batch.apiserver.ServerProcessMain",
             work.resolve("state").toString(),
             "0");
     try {

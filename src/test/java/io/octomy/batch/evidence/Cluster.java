@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchNode;
-import io.octomy.batch.standalone.EmbeddedApiServer;
+import io.octomy.batch.apiserver.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package io.octomy.batch.evidence;
 
-import io.octomy.batch.standalone.EmbeddedApiServer;
-import io.octomy.batch.standalone.ServerLimits;
+import io.octomy.batch.apiserver.EmbeddedApiServer;
+import io.octomy.batch.apiserver.ServerLimits;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

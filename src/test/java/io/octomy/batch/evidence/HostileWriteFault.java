@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.octomy.batch.standalone.EmbeddedApiServer;
+import io.octomy.batch.apiserver.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.octomy.batch.evidence;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.octomy.batch.standalone.EmbeddedApiServer;
+import io.octomy.batch.apiserver.EmbeddedApiServer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.octomy.batch.standalone.EmbeddedApiServer;
+import io.octomy.batch.apiserver.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.octomy.batch.realcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.octomy.batch.standalone.EmbeddedApiServer;
+import io.octomy.batch.apiserver.EmbeddedApiServer;
 import io.octomy.batch.standalone.StandaloneRuntime;
 import java.io.IOException;
 import java.nio.file.Files;

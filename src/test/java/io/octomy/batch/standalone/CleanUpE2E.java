@@ -2,6 +2,7 @@ package io.octomy.batch.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.octomy.batch.apiserver.Kubectl;
 import io.octomy.batch.fixtures.Eventually;
 import java.io.IOException;
 import java.nio.file.Files;

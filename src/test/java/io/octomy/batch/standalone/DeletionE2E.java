@@ -2,6 +2,8 @@ package io.octomy.batch.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.octomy.batch.apiserver.CreateFinalizers;
+import io.octomy.batch.apiserver.Kubectl;
 import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.vocabulary.Finalizers;
 import java.nio.file.Files;

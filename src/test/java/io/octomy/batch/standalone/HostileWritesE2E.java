@@ -2,6 +2,8 @@ package io.octomy.batch.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.octomy.batch.apiserver.Kubectl;
+import io.octomy.batch.apiserver.StateDatabaseRows;
 import io.octomy.batch.fixtures.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,17 +113,16 @@ class HostileWritesE2E {
     }
 
     // A row an older version stored, written straight into the state database.
-    try (SqliteStateStore db = SqliteStateStore.open(state.resolve("state.db"))) {
-      db.put(
-          "/batch.octomy.io/batchjobs",
-          "default",
-          "old-owned",
-          1_000_000,
-          "{\"apiVersion\":\"batch.octomy.io/v1alpha1\",\"kind\":\"BatchJob\",\"metadata\":{"
-              + "\"name\":\"old-owned\",\"namespace\":\"default\",\"uid\":\"u-old\","
-              + "\"ownerReferences\":\"x\"},\"spec\":{\"template\":{\"spec\":{\"containers\":"
-              + "[{\"name\":\"main\",\"command\":[\"true\"]}]}}}}");
-    }
+    StateDatabaseRows.put(
+        state.resolve("state.db"),
+        "/batch.octomy.io/batchjobs",
+        "default",
+        "old-owned",
+        1_000_000,
+        "{\"apiVersion\":\"batch.octomy.io/v1alpha1\",\"kind\":\"BatchJob\",\"metadata\":{"
+            + "\"name\":\"old-owned\",\"namespace\":\"default\",\"uid\":\"u-old\","
+            + "\"ownerReferences\":\"x\"},\"spec\":{\"template\":{\"spec\":{\"containers\":"
+            + "[{\"name\":\"main\",\"command\":[\"true\"]}]}}}}");
     try (StandaloneProcess sa = standalone(state, "second.log")) {
       Kubectl k = kubectl(sa);
       assertThat(phase(k, "fresh")).isEqualTo("Succeeded");

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.octomy.batch.api.BatchJob;
+import io.octomy.batch.apiserver.Kubectl;
 import io.octomy.batch.fixtures.UiAddress;
 import io.octomy.batch.vocabulary.JobPhase;
 import java.nio.file.Files;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.octomy.batch.apiserver.Kubectl;
 import io.octomy.batch.fixtures.Eventually;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -9,6 +9,7 @@ import io.octomy.batch.controller.visibility.AgentTokens;
 import io.octomy.batch.controller.visibility.ControllerVisibility;
 import io.octomy.batch.controller.visibility.JobOutputs;
 import io.octomy.batch.controller.visibility.VisibilityApi;
+import io.octomy.batch.tls.SelfSignedCertificate;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;

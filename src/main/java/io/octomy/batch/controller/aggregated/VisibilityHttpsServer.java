@@ -1,6 +1,7 @@
 package io.octomy.batch.controller.aggregated;
 
 import io.octomy.batch.controller.visibility.VisibilityApi;
+import io.octomy.batch.tls.SelfSignedCertificate;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ClientAuth;

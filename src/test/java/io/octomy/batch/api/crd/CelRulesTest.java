@@ -9,6 +9,7 @@ import dev.cel.bundle.CelFactory;
 import dev.cel.common.CelOptions;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
+import io.octomy.batch.apiserver.CelRules;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -3,6 +3,7 @@ package io.octomy.batch.api.crd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.octomy.batch.apiserver.CelRules;
 import io.octomy.batch.vocabulary.ResourceNames;
 import java.util.ArrayList;
 import java.util.List;

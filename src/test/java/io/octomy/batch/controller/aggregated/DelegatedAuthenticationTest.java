@@ -2,6 +2,7 @@ package io.octomy.batch.controller.aggregated;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.octomy.batch.tls.SelfSignedCertificate;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateFactory;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.octomy.batch.api.BatchNode;
 import io.octomy.batch.api.BatchNodeStatus;
 import io.octomy.batch.api.LogEndpoint;
-import io.octomy.batch.controller.aggregated.SelfSignedCertificate;
+import io.octomy.batch.tls.SelfSignedCertificate;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;

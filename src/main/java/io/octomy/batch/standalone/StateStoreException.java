@@ -1,8 +1,0 @@
-package io.octomy.batch.standalone;
-
-/** The state database cannot be opened or written; start-up or the request fails with this. */
-public final class StateStoreException extends RuntimeException {
-  public StateStoreException(String message, Throwable cause) {
-    super(message, cause);
-  }
-}
