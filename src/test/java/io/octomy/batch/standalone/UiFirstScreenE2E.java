@@ -100,14 +100,14 @@ class UiFirstScreenE2E {
             Duration.ofSeconds(30),
             "every node's lane drawn",
             () -> browser.findElements(By.cssSelector("svg.timeline g[data-lane]")).size() >= 12);
-        List<String> firstEight = new ArrayList<>(List.of("bench"));
-        for (int i = 0; i < 7; i++) {
-          firstEight.add(UiBenchWorld.nodeName(i));
+        List<String> firstFive = new ArrayList<>(List.of("bench"));
+        for (int i = 0; i < 4; i++) {
+          firstFive.add(UiBenchWorld.nodeName(i));
         }
         @SuppressWarnings("unchecked")
         List<List<Object>> first =
             (List<List<Object>>) js.executeScript("return window.__firstLanes");
-        assertThat(first).extracting(l -> (String) l.get(0)).containsExactlyElementsOf(firstEight);
+        assertThat(first).extracting(l -> (String) l.get(0)).containsExactlyElementsOf(firstFive);
         assertThat(first)
             .as("each first lane drawn with its jobs: two running, and those expected there")
             .allSatisfy(l -> assertThat(((Number) l.get(1)).intValue()).isGreaterThanOrEqualTo(2));
@@ -120,7 +120,7 @@ class UiFirstScreenE2E {
                         + ".filter((u) => u.includes('/pendingjobs'))");
         assertThat(reads.get(0))
             .as("the first forecast read asks for the first nodes' jobs only")
-            .contains("expectedNode=" + String.join("%2C", firstEight));
+            .contains("expectedNode=" + String.join("%2C", firstFive));
         assertThat(reads)
             .as("then the whole forecast, a page at a time, any recent one")
             .anySatisfy(u -> assertThat(u).contains("limit=").contains("resourceVersion=0"));

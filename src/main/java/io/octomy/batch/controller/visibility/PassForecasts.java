@@ -20,8 +20,8 @@ import java.util.function.Function;
  *
  * <p>{@link #ofPass} answers for the given pass, waiting for its one computation; {@link #recent}
  * answers at once with the newest forecast done when it is at most {@link #STALE_AT_MOST} older,
- * and has the given pass's computed in the background. The last few answers are kept, so that the
- * pages of one list ({@code continue}) come from one forecast.
+ * and has the given pass's computed in the background, one computation at a time. The last few
+ * answers are kept, so that the pages of one list ({@code continue}) come from one forecast.
  */
 final class PassForecasts {
 
@@ -65,27 +65,30 @@ final class PassForecasts {
 
   /**
    * The newest forecast done, when its pass is at most {@link #STALE_AT_MOST} older than {@code
-   * pass} (the forecast of {@code pass} then computed in the background); else as {@link #ofPass}.
+   * pass} (the forecast of {@code pass} then computed in the background, unless one is under way);
+   * else the one under way; else as {@link #ofPass}. So readers who accept a recent answer never
+   * start a second computation beside one under way.
    */
   Answer recent(AdmissionLoop.LastPass pass) {
     Answer newest;
-    boolean busy;
+    CompletableFuture<Answer> underWay;
     synchronized (this) {
       newest = kept.peekLast();
-      busy = computing != null;
+      underWay = computing;
     }
-    if (newest == null
-        || newest.pass() == pass
-        || newest.pass().snapshot().now().plus(STALE_AT_MOST).isBefore(pass.snapshot().now())) {
-      return ofPass(pass);
+    boolean recentEnough =
+        newest != null
+            && !newest.pass().snapshot().now().plus(STALE_AT_MOST).isBefore(pass.snapshot().now());
+    if (recentEnough) {
+      if (newest.pass() != pass && underWay == null) {
+        Started s = start(pass);
+        if (s.run()) {
+          background.execute(() -> compute(pass, s.answer()));
+        }
+      }
+      return newest;
     }
-    // one computation at a time in the background: under a stream of passes it goes on from the
-    // newest pass when it is done, rather than one per pass piling up
-    Started s = busy ? null : start(pass);
-    if (s != null && s.run()) {
-      background.execute(() -> compute(pass, s.answer()));
-    }
-    return newest;
+    return underWay != null ? join(underWay) : ofPass(pass);
   }
 
   /** The kept answer of that generation, if it is still kept. */

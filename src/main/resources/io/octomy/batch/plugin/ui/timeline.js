@@ -8,7 +8,7 @@ let kept = null;
 const DEFAULT_RUN_SECONDS = 600;
 // the nodes whose lanes are read first (a screen holds a few lanes of a busy node), and the size
 // of a page of a list read whole
-const FIRST_SCREEN_NODES = 8;
+const FIRST_SCREEN_NODES = 5;
 const LIST_PAGE = 2000;
 const OVERDUE_MIN_SECONDS = 5;
 

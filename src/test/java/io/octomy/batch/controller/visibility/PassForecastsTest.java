@@ -101,9 +101,31 @@ class PassForecastsTest {
     AdmissionLoop.LastPass muchLater =
         pass(NOW.plusSeconds(5).plus(PassForecasts.STALE_AT_MOST).plusSeconds(1));
     assertThat(forecasts.recent(muchLater).pass())
-        .as("an answer much older than the pass is not given: the reader waits")
+        .as("an answer much older than the pass is not given: with nothing under way, it waits")
         .isSameAs(muchLater);
     assertThat(queuedInBackground).hasSize(1);
+  }
+
+  @Test
+  void aReaderForWhomTheNewestIsTooOldAwaitsTheComputationUnderWayRatherThanStartAnother()
+      throws Exception {
+    forecasts.recent(pass(NOW));
+    AdmissionLoop.LastPass next = pass(NOW.plusSeconds(5));
+    forecasts.recent(next);
+    assertThat(queuedInBackground).hasSize(1);
+    ExecutorService reader = Executors.newSingleThreadExecutor();
+    try {
+      Future<PassForecasts.Answer> late =
+          reader.submit(
+              () -> forecasts.recent(pass(NOW.plus(PassForecasts.STALE_AT_MOST).plusSeconds(9))));
+      Thread.sleep(200);
+      assertThat(late).as("it waits for the one under way").isNotDone();
+      queuedInBackground.get(0).run();
+      assertThat(late.get(10, TimeUnit.SECONDS).pass()).isSameAs(next);
+    } finally {
+      reader.shutdownNow();
+    }
+    assertThat(computed).hasValue(2);
   }
 
   @Test
