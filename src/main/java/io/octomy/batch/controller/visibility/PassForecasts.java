@@ -19,9 +19,10 @@ import java.util.function.Function;
  * than they finished. Nothing is computed without a reader.
  *
  * <p>{@link #ofPass} answers for the given pass, waiting for its one computation; {@link #recent}
- * answers at once with the newest forecast done when it is at most {@link #STALE_AT_MOST} older,
- * and has the given pass's computed in the background, one computation at a time. The last few
- * answers are kept, so that the pages of one list ({@code continue}) come from one forecast.
+ * answers at once with the newest forecast done when it is at most {@link #STALE_AT_MOST} older or
+ * a newer one is under way, and has the given pass's computed in the background, one at a time. The
+ * last few answers are kept, so that the pages of one list ({@code continue}) come from one
+ * forecast.
  */
 final class PassForecasts {
 
@@ -29,7 +30,7 @@ final class PassForecasts {
   static final int KEPT = 4;
 
   /** How much older than the last pass the pass of an answer given at once may be. */
-  static final Duration STALE_AT_MOST = Duration.ofSeconds(30);
+  static final Duration STALE_AT_MOST = Duration.ofSeconds(60);
 
   /**
    * One forecast: the jobs of every namespace in pass order.
@@ -65,30 +66,34 @@ final class PassForecasts {
 
   /**
    * The newest forecast done, when its pass is at most {@link #STALE_AT_MOST} older than {@code
-   * pass} (the forecast of {@code pass} then computed in the background, unless one is under way);
-   * else the one under way; else as {@link #ofPass}. So readers who accept a recent answer never
-   * start a second computation beside one under way.
+   * pass} or a newer one is being computed (the forecast of {@code pass} then computed in the
+   * background, unless one is under way); else as {@link #ofPass}. So readers who accept a recent
+   * answer wait only when there is none, and never start a second computation beside one.
    */
   Answer recent(AdmissionLoop.LastPass pass) {
     Answer newest;
-    CompletableFuture<Answer> underWay;
+    boolean underWay;
     synchronized (this) {
       newest = kept.peekLast();
-      underWay = computing;
+      underWay = computing != null;
     }
-    boolean recentEnough =
-        newest != null
-            && !newest.pass().snapshot().now().plus(STALE_AT_MOST).isBefore(pass.snapshot().now());
-    if (recentEnough) {
-      if (newest.pass() != pass && underWay == null) {
-        Started s = start(pass);
-        if (s.run()) {
-          background.execute(() -> compute(pass, s.answer()));
-        }
+    if (newest == null
+        || (!underWay
+            && newest
+                .pass()
+                .snapshot()
+                .now()
+                .plus(STALE_AT_MOST)
+                .isBefore(pass.snapshot().now()))) {
+      return ofPass(pass);
+    }
+    if (newest.pass() != pass && !underWay) {
+      Started s = start(pass);
+      if (s.run()) {
+        background.execute(() -> compute(pass, s.answer()));
       }
-      return newest;
     }
-    return underWay != null ? join(underWay) : ofPass(pass);
+    return newest;
   }
 
   /** The kept answer of that generation, if it is still kept. */

@@ -27,7 +27,7 @@ import java.util.Set;
  *       BatchQueue NAME and of the queues below it (404 when there is none of that name), {@code
  *       ?expectedNode=A,B} those expected to start on nodes A or B; {@code limit} and {@code
  *       continue} page it as a Kubernetes list is paged, every page from one forecast; {@code
- *       resourceVersion=0} takes the newest forecast done at once (at most 30 s older than the last
+ *       resourceVersion=0} takes the newest forecast done at once (at most 60 s older than the last
  *       pass) rather than waiting for the last pass's;
  *   <li>{@code GET /namespaces/NS/pendingjobs/NAME}: one Queued job with every blocker and its
  *       remedy ({@code PendingJob});

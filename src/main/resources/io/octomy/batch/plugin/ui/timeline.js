@@ -119,7 +119,7 @@ function newTimeline() {
   const root = h('div', {},
     legend([['Guaranteed', 'Guaranteed'], ['Burstable', 'Burstable'], ['BestEffort', 'BestEffort'], ['waiting', 'waiting (dashed): placed at its expected start']]),
     about, noted, chart.svg, chart.tableHolder);
-  return { hash: location.hash, root, chart, about, noted, notes: '', stop: new AbortController(), watching: false, rest: null };
+  return { hash: location.hash, root, chart, about, noted, notes: '', stop: new AbortController(), watching: false, rest: null, entries: null };
 }
 
 // The chart's entries: the placed jobs running to their expected end, the waiting ones at their
@@ -236,13 +236,17 @@ export const timelineView = {
         return kept.root;
       }
     }
-    if (kept.rest) {
-      const rest = kept.rest;
-      kept.rest = null;
+    const rest = kept.rest || wholeRead(kept, ns, held, heldNotes, queue);
+    kept.rest = null;
+    try {
       await rest;
-      return kept.root;
+    } catch (e) {
+      if (!kept.entries) throw e;
+      // a read refused or cut after the chart was drawn: the chart stays, as of its last read
+      // (the watch goes on drawing decisions), and the refusal is said above it
+      kept.notes = null;
+      kept.noted.replaceChildren(h('p', { class: 'error', role: 'alert' }, `${e.message} The chart shows the last read.`));
     }
-    await wholeRead(kept, ns, held, heldNotes, queue);
     return kept.root;
   },
 };
