@@ -74,7 +74,7 @@ final class PassForecasts {
     Answer newest;
     boolean underWay;
     synchronized (this) {
-      newest = kept.peekLast();
+      newest = newest();
       underWay = computing != null;
     }
     if (newest == null
@@ -91,6 +91,17 @@ final class PassForecasts {
       Started s = start(pass);
       if (s.run()) {
         background.execute(() -> compute(pass, s.answer()));
+      }
+    }
+    return newest;
+  }
+
+  /** The kept answer of the latest pass (two computations may end out of order). */
+  private Answer newest() {
+    Answer newest = null;
+    for (Answer a : kept) {
+      if (newest == null || !a.pass().snapshot().now().isBefore(newest.pass().snapshot().now())) {
+        newest = a;
       }
     }
     return newest;
