@@ -37,14 +37,14 @@ final class PassForecasts {
    *
    * @param generation numbers the answers of this server from 1, for continue tokens
    */
-  record Answer(long generation, AdmissionLoop.LastPass pass, List<QueuedJob> jobs) {}
+  record KeptForecast(long generation, AdmissionLoop.LastPass pass, List<QueuedJob> jobs) {}
 
   private final Function<AdmissionLoop.LastPass, List<QueuedJob>> forecast;
   private final Executor background;
-  private final Deque<Answer> kept = new ArrayDeque<>();
+  private final Deque<KeptForecast> kept = new ArrayDeque<>();
   private long generation;
   private AdmissionLoop.LastPass computingFor;
-  private CompletableFuture<Answer> computing;
+  private CompletableFuture<KeptForecast> computing;
 
   /**
    * @param forecast the whole queue of a pass, as of now
@@ -56,8 +56,8 @@ final class PassForecasts {
   }
 
   /** The forecast of {@code pass}, computed by the first caller and awaited by the others. */
-  Answer ofPass(AdmissionLoop.LastPass pass) {
-    Started s = start(pass);
+  KeptForecast ofPass(AdmissionLoop.LastPass pass) {
+    ForecastStart s = start(pass);
     if (s.run()) {
       compute(pass, s.answer());
     }
@@ -70,8 +70,8 @@ final class PassForecasts {
    * background, unless one is under way); else as {@link #ofPass}. So readers who accept a recent
    * answer wait only when there is none, and never start a second computation beside one.
    */
-  Answer recent(AdmissionLoop.LastPass pass) {
-    Answer newest;
+  KeptForecast recent(AdmissionLoop.LastPass pass) {
+    KeptForecast newest;
     boolean underWay;
     synchronized (this) {
       newest = newest();
@@ -88,7 +88,7 @@ final class PassForecasts {
       return ofPass(pass);
     }
     if (newest.pass() != pass && !underWay) {
-      Started s = start(pass);
+      ForecastStart s = start(pass);
       if (s.run()) {
         background.execute(() -> compute(pass, s.answer()));
       }
@@ -97,9 +97,9 @@ final class PassForecasts {
   }
 
   /** The kept answer of the latest pass (two computations may end out of order). */
-  private Answer newest() {
-    Answer newest = null;
-    for (Answer a : kept) {
+  private KeptForecast newest() {
+    KeptForecast newest = null;
+    for (KeptForecast a : kept) {
       if (newest == null || !a.pass().snapshot().now().isBefore(newest.pass().snapshot().now())) {
         newest = a;
       }
@@ -108,34 +108,34 @@ final class PassForecasts {
   }
 
   /** The kept answer of that generation, if it is still kept. */
-  synchronized Optional<Answer> generation(long number) {
+  synchronized Optional<KeptForecast> generation(long number) {
     return kept.stream().filter(a -> a.generation() == number).findFirst();
   }
 
   /** The computation of {@code pass}'s forecast: a kept one, the one under way, or a new one. */
-  private synchronized Started start(AdmissionLoop.LastPass pass) {
-    for (Answer a : kept) {
+  private synchronized ForecastStart start(AdmissionLoop.LastPass pass) {
+    for (KeptForecast a : kept) {
       if (a.pass() == pass) {
-        return new Started(CompletableFuture.completedFuture(a), false);
+        return new ForecastStart(CompletableFuture.completedFuture(a), false);
       }
     }
     if (computingFor == pass) {
-      return new Started(computing, false);
+      return new ForecastStart(computing, false);
     }
     computingFor = pass;
     computing = new CompletableFuture<>();
-    return new Started(computing, true);
+    return new ForecastStart(computing, true);
   }
 
   /** A computation, and whether its caller is the one to run it. */
-  private record Started(CompletableFuture<Answer> answer, boolean run) {}
+  private record ForecastStart(CompletableFuture<KeptForecast> answer, boolean run) {}
 
-  private void compute(AdmissionLoop.LastPass pass, CompletableFuture<Answer> into) {
+  private void compute(AdmissionLoop.LastPass pass, CompletableFuture<KeptForecast> into) {
     try {
       List<QueuedJob> jobs = List.copyOf(forecast.apply(pass));
-      Answer done;
+      KeptForecast done;
       synchronized (this) {
-        done = new Answer(++generation, pass, jobs);
+        done = new KeptForecast(++generation, pass, jobs);
         kept.addLast(done);
         while (kept.size() > KEPT) {
           kept.removeFirst();
@@ -157,7 +157,7 @@ final class PassForecasts {
     }
   }
 
-  private static Answer join(CompletableFuture<Answer> answer) {
+  private static KeptForecast join(CompletableFuture<KeptForecast> answer) {
     try {
       return answer.join();
     } catch (CompletionException e) {

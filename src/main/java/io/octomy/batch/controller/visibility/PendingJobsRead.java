@@ -26,19 +26,23 @@ record PendingJobsRead(List<QueuedJob> jobs, String next, long remaining) {
    * @param queue a BatchQueue whose subtree's jobs are kept, or null for every queue
    * @param expectedNodes the nodes whose expected jobs are kept, or null for every job
    */
-  record Filter(String namespace, String queue, Set<String> expectedNodes) {}
+  record JobsKept(String namespace, String queue, Set<String> expectedNodes) {}
 
   /** Every job of {@code answer} the filter keeps; 404 when no BatchQueue is named so. */
   static List<QueuedJob> of(
-      PassForecasts.Answer answer, String namespace, String queue, Set<String> expectedNodes) {
-    return page(answer, new Filter(namespace, queue, expectedNodes), 0, 0).jobs();
+      PassForecasts.KeptForecast answer,
+      String namespace,
+      String queue,
+      Set<String> expectedNodes) {
+    return page(answer, new JobsKept(namespace, queue, expectedNodes), 0, 0).jobs();
   }
 
   /**
    * The jobs the filter keeps from the {@code from}-th on (0-based, among those kept), at most
    * {@code limit} of them (0: all).
    */
-  static PendingJobsRead page(PassForecasts.Answer answer, Filter filter, long from, long limit) {
+  static PendingJobsRead page(
+      PassForecasts.KeptForecast answer, JobsKept filter, long from, long limit) {
     Set<String> inQueue = null;
     if (filter.queue() != null) {
       Optional<Set<String>> under =
@@ -83,16 +87,16 @@ record PendingJobsRead(List<QueuedJob> jobs, String next, long remaining) {
   }
 
   /** A continue token read back: the forecast's generation and where the page starts. */
-  record Continue(long generation, long from) {
+  record ContinueToken(long generation, long from) {
 
-    static Continue parse(String token) {
+    static ContinueToken parse(String token) {
       int dash = token.indexOf('-');
       try {
         if (dash > 0) {
           long generation = Long.parseLong(token.substring(0, dash));
           long from = Long.parseLong(token.substring(dash + 1));
           if (generation > 0 && from >= 0) {
-            return new Continue(generation, from);
+            return new ContinueToken(generation, from);
           }
         }
       } catch (NumberFormatException e) {

@@ -164,18 +164,18 @@ public final class VisibilityApi {
       throw VisibilityException.badRequest(
           "queue= needs the name of a BatchQueue, e.g. ?queue=team-a; kubectl get bq lists them.");
     }
-    PendingJobsRead.Filter filter =
-        new PendingJobsRead.Filter(namespace, queueName, expectedNodes(call));
+    PendingJobsRead.JobsKept filter =
+        new PendingJobsRead.JobsKept(namespace, queueName, expectedNodes(call));
     Long limit = number(call, "limit");
     if (limit != null && limit < 0) {
       throw VisibilityException.badRequest(
           "limit: Invalid value: " + limit + ": must be 0 or more; leave it out for every job.");
     }
     String token = call.query().get("continue");
-    PassForecasts.Answer forecast;
+    PassForecasts.KeptForecast forecast;
     long from = 0;
     if (token != null && !token.isEmpty()) {
-      PendingJobsRead.Continue c = PendingJobsRead.Continue.parse(token);
+      PendingJobsRead.ContinueToken c = PendingJobsRead.ContinueToken.parse(token);
       from = c.from();
       forecast =
           service

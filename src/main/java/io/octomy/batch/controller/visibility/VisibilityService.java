@@ -66,13 +66,13 @@ public final class VisibilityService {
    * with {@code recent}, the newest one done at once when it is at most {@link
    * PassForecasts#STALE_AT_MOST} older (the last pass's then computed for the next read).
    */
-  PassForecasts.Answer forecast(boolean recent) {
+  PassForecasts.KeptForecast forecast(boolean recent) {
     AdmissionLoop.LastPass last = lastPass();
     return recent ? forecasts.recent(last) : forecasts.ofPass(last);
   }
 
   /** A forecast given before, while it is kept (for the next page of a list). */
-  Optional<PassForecasts.Answer> forecast(long generation) {
+  Optional<PassForecasts.KeptForecast> forecast(long generation) {
     return forecasts.generation(generation);
   }
 

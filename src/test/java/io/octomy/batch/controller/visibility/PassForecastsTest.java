@@ -61,13 +61,13 @@ class PassForecastsTest {
     release = new CountDownLatch(1);
     ExecutorService readers = Executors.newFixedThreadPool(6);
     try {
-      List<Future<PassForecasts.Answer>> answers = new ArrayList<>();
+      List<Future<PassForecasts.KeptForecast>> answers = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
         answers.add(readers.submit(() -> forecasts.ofPass(pass)));
       }
       Thread.sleep(200);
       release.countDown();
-      for (Future<PassForecasts.Answer> a : answers) {
+      for (Future<PassForecasts.KeptForecast> a : answers) {
         assertThat(a.get(10, TimeUnit.SECONDS).generation()).isEqualTo(1);
       }
     } finally {
@@ -82,7 +82,7 @@ class PassForecastsTest {
   @Test
   void aRecentReadIsAnsweredAtOnceAndTheNewPassComputedOnceForTheNext() {
     assertThat(queuedInBackground).isEmpty();
-    PassForecasts.Answer first = forecasts.recent(pass(NOW));
+    PassForecasts.KeptForecast first = forecasts.recent(pass(NOW));
     assertThat(first.jobs()).extracting(QueuedJob::name).containsExactly(NOW.toString());
     assertThat(queuedInBackground).as("with nothing kept, the reader waits for it").isEmpty();
 
@@ -108,7 +108,7 @@ class PassForecastsTest {
 
   @Test
   void whileANewerOneIsComputedTheNewestIsGivenHoweverOld() {
-    PassForecasts.Answer first = forecasts.recent(pass(NOW));
+    PassForecasts.KeptForecast first = forecasts.recent(pass(NOW));
     forecasts.recent(pass(NOW.plusSeconds(5)));
     assertThat(queuedInBackground).hasSize(1);
     assertThat(forecasts.recent(pass(NOW.plus(PassForecasts.STALE_AT_MOST).plusSeconds(9))))
