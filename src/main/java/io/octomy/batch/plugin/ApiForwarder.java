@@ -29,10 +29,15 @@ import java.util.regex.Pattern;
  */
 final class ApiForwarder {
 
-  /** How long the API server has for an answer, and the most of one that is passed on. */
-  record Bounds(Duration headers, Duration body, int maxBodyBytes) {
+  /**
+   * How long the API server has to start its answer ({@code headers}), to send the next part of it
+   * ({@code idle}) and to send it all ({@code whole}), and the most of one that is passed on. A
+   * large answer sent steadily is not cut however long it takes within {@code whole}; one that
+   * stalls is.
+   */
+  record Bounds(Duration headers, Duration idle, Duration whole, int maxBodyBytes) {
     static final Bounds DEFAULT =
-        new Bounds(Duration.ofSeconds(10), Duration.ofSeconds(20), 32 << 20);
+        new Bounds(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofMinutes(5), 32 << 20);
   }
 
   /** The header the pages send with every API read (see {@code dom.js}). */
@@ -121,6 +126,7 @@ final class ApiForwarder {
   private void forward(HttpExchange x, HttpRequest request) throws IOException {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     boolean[] tooBig = {false};
+    long[] lastPart = {System.nanoTime()};
     CompletableFuture<HttpResponse<AsyncBody>> sent =
         upstream.consumeBytes(
             request,
@@ -136,6 +142,7 @@ final class ApiForwarder {
                   b.get(chunk);
                   body.write(chunk);
                 }
+                lastPart[0] = System.nanoTime();
               }
               more.consume();
             });
@@ -144,7 +151,7 @@ final class ApiForwarder {
     try {
       r = sent.get(bounds.headers().toMillis() + 500, TimeUnit.MILLISECONDS);
       r.body().consume();
-      r.body().done().get(bounds.body().toMillis(), TimeUnit.MILLISECONDS);
+      awaitWhileSent(r.body().done(), body, lastPart);
     } catch (TimeoutException e) {
       cancel(sent, r);
       failed = e;
@@ -199,6 +206,34 @@ final class ApiForwarder {
       bytes = body.toByteArray();
     }
     UiAnswers.send(x, r.code(), type == null ? "application/json" : type, bytes);
+  }
+
+  /**
+   * Waits for the whole body while its parts keep coming: a gap longer than the idle bound, or the
+   * whole taking longer than its bound, is a timeout.
+   */
+  private void awaitWhileSent(CompletableFuture<Void> done, Object lock, long[] lastPart)
+      throws TimeoutException, ExecutionException, InterruptedException {
+    long deadline = System.nanoTime() + bounds.whole().toNanos();
+    long idle = bounds.idle().toNanos();
+    for (; ; ) {
+      long quietUntil;
+      synchronized (lock) {
+        quietUntil = lastPart[0] + idle;
+      }
+      long now = System.nanoTime();
+      long wait = Math.min(quietUntil, deadline) - now;
+      if (wait <= 0) {
+        throw new TimeoutException(
+            now >= deadline ? "the whole answer took too long" : "the answer stalled");
+      }
+      try {
+        done.get(wait, TimeUnit.NANOSECONDS);
+        return;
+      } catch (TimeoutException e) {
+        // a part may have come meanwhile: the loop reckons the gap again
+      }
+    }
   }
 
   /** The client's own timeouts come wrapped, as the cause of a cause. */

@@ -72,6 +72,31 @@ class UiForwarderIT {
               out.flush();
               sleep(5_000);
             }
+          } else if (path.equals("/apis/steady")) {
+            // a large answer sent steadily: longer in all than the idle bound, never idle so long
+            x.getResponseHeaders().set("Content-Type", "application/json");
+            x.sendResponseHeaders(200, 0);
+            try (OutputStream out = x.getResponseBody()) {
+              out.write("[0".getBytes(StandardCharsets.UTF_8));
+              for (int i = 1; i <= 8; i++) {
+                out.flush();
+                sleep(300);
+                out.write((",\"" + "x".repeat(20_000) + "\"").getBytes(StandardCharsets.UTF_8));
+              }
+              out.write(']');
+            }
+          } else if (path.equals("/apis/dripping")) {
+            // never idle for a second, but endless: the whole bound ends it
+            x.sendResponseHeaders(200, 0);
+            try (OutputStream out = x.getResponseBody()) {
+              for (int i = 0; i < 100; i++) {
+                out.write(' ');
+                out.flush();
+                sleep(300);
+              }
+            } catch (IOException gone) {
+              // the forwarder gave up on it
+            }
           } else if (path.equals("/apis/watched")) {
             x.getResponseHeaders().set("Content-Type", "application/json");
             x.sendResponseHeaders(200, 0);
@@ -117,7 +142,8 @@ class UiForwarderIT {
             connection.base(),
             "default",
             0,
-            new ApiForwarder.Bounds(Duration.ofSeconds(1), Duration.ofSeconds(1), 1 << 20));
+            new ApiForwarder.Bounds(
+                Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(6), 1 << 20));
   }
 
   @AfterEach
@@ -277,9 +303,25 @@ class UiForwarderIT {
     assertThat(trickle.statusCode()).as(trickle.body()).isEqualTo(504);
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(4));
 
+    started = System.nanoTime();
+    HttpResponse<String> dripping = send("GET", "/apis/dripping");
+    assertThat(dripping.statusCode()).as(dripping.body()).isEqualTo(504);
+    assertThat(Duration.ofNanos(System.nanoTime() - started))
+        .isBetween(Duration.ofSeconds(6), Duration.ofSeconds(9));
+
     HttpResponse<String> huge = send("GET", "/apis/huge");
     assertThat(huge.statusCode()).isEqualTo(502);
     assertThat(huge.body()).contains("is over 1 MiB");
+  }
+
+  @Test
+  void anAnswerSentSteadilyIsPassedOnWholeThoughItTakesLongerThanTheIdleBound() throws Exception {
+    long started = System.nanoTime();
+    HttpResponse<String> steady = send("GET", "/apis/steady");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(Duration.ofSeconds(2));
+    assertThat(steady.statusCode()).as(steady.body().substring(0, 200)).isEqualTo(200);
+    assertThat(steady.body().length()).isEqualTo(3 + 8 * 20_003);
+    assertThat(steady.body().startsWith("[0,\"x") && steady.body().endsWith("x\"]")).isTrue();
   }
 
   @Test

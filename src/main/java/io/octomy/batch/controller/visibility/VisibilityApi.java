@@ -8,13 +8,14 @@ import io.octomy.batch.admission.JobKey;
 import io.octomy.batch.api.BatchJob;
 import io.octomy.batch.api.BatchJobSpec;
 import io.octomy.batch.output.JobOutputText;
-import io.octomy.batch.visibility.QueuedJob;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The read-only API {@code visibility.batch.octomy.io/v1alpha1}, apart from the HTTP server that
@@ -24,7 +25,11 @@ import java.util.Map;
  * <ul>
  *   <li>{@code GET /pendingjobs}, {@code GET /namespaces/NS/pendingjobs}: the queue in the order
  *       the next pass takes it ({@code PendingJobList}); {@code ?queue=NAME} keeps the jobs of
- *       BatchQueue NAME and of the queues below it (404 when there is none of that name);
+ *       BatchQueue NAME and of the queues below it (404 when there is none of that name), {@code
+ *       ?expectedNode=A,B} those expected to start on nodes A or B; {@code limit} and {@code
+ *       continue} page it as a Kubernetes list is paged, every page from one forecast; {@code
+ *       resourceVersion=0} takes the newest forecast done at once (at most 60 s older than the last
+ *       pass) rather than waiting for the last pass's;
  *   <li>{@code GET /namespaces/NS/pendingjobs/NAME}: one Queued job with every blocker and its
  *       remedy ({@code PendingJob});
  *   <li>{@code POST /namespaces/NS/fitreviews}: what a BatchJob manifest would get now, nothing
@@ -35,8 +40,9 @@ import java.util.Map;
  *       start of those (an output over 16 MiB is its last 16 MiB).
  * </ul>
  *
- * Every answer is computed when asked and nothing is written. Access is checked per namespace by
- * the caller's {@link Access}: who may list BatchJobs in a namespace may see its queue.
+ * Every answer is computed when asked, but the queue's forecast once per controller pass (shared by
+ * its readers, {@link PassForecasts}); nothing is written. Access is checked per namespace by the
+ * caller's {@link Access}: who may list BatchJobs in a namespace may see its queue.
  */
 public final class VisibilityApi {
 
@@ -169,9 +175,78 @@ public final class VisibilityApi {
       throw VisibilityException.badRequest(
           "queue= needs the name of a BatchQueue, e.g. ?queue=team-a; kubectl get bq lists them.");
     }
-    List<QueuedJob> queue =
-        queueName == null ? service.queue(namespace) : service.queue(namespace, queueName);
-    return ok(table(call) ? render.table(queue) : render.pendingJobList(queue));
+    PendingJobsRead.JobsKept filter =
+        new PendingJobsRead.JobsKept(namespace, queueName, expectedNodes(call));
+    Long limit = number(call, "limit");
+    if (limit != null && limit < 0) {
+      throw VisibilityException.badRequest(
+          "limit: Invalid value: " + limit + ": must be 0 or more; leave it out for every job.");
+    }
+    String token = call.query().get("continue");
+    PassForecasts.KeptForecast forecast;
+    long from = 0;
+    if (token != null && !token.isEmpty()) {
+      PendingJobsRead.ContinueToken c = PendingJobsRead.ContinueToken.parse(token);
+      from = c.from();
+      forecast =
+          service
+              .forecast(c.generation())
+              .orElseThrow(
+                  () ->
+                      new VisibilityException(
+                          410,
+                          "Expired",
+                          "the forecast this continue token is of is no longer kept (the queue"
+                              + " moved on): list again without continue."));
+    } else {
+      forecast = service.forecast(recentEnough(call));
+    }
+    PendingJobsRead page = PendingJobsRead.page(forecast, filter, from, limit == null ? 0 : limit);
+    ObjectNode doc = table(call) ? render.table(page.jobs()) : render.pendingJobList(page.jobs());
+    if (page.next() != null) {
+      ((ObjectNode) doc.get("metadata"))
+          .put("continue", page.next())
+          .put("remainingItemCount", page.remaining());
+    }
+    return ok(doc);
+  }
+
+  /**
+   * {@code resourceVersion=0}, as on a Kubernetes list: any recent answer will do, so the newest
+   * forecast done is given at once rather than the last pass's awaited; absent, the last pass's.
+   */
+  private static boolean recentEnough(Call call) {
+    String rv = call.query().get("resourceVersion");
+    if (rv == null || rv.isEmpty()) {
+      return false;
+    }
+    if (!rv.equals("0")) {
+      throw VisibilityException.badRequest(
+          "resourceVersion: Invalid value: \""
+              + rv
+              + "\": the queue is served as of the last pass (leave it out) or as of a recent one"
+              + " (0).");
+    }
+    return true;
+  }
+
+  /** {@code expectedNode=a,b}: only the jobs expected to start on those nodes. */
+  private static Set<String> expectedNodes(Call call) {
+    String nodes = call.query().get("expectedNode");
+    if (nodes == null) {
+      return null;
+    }
+    Set<String> names = new HashSet<>();
+    for (String n : nodes.split(",")) {
+      if (!n.isBlank()) {
+        names.add(n.strip());
+      }
+    }
+    if (names.isEmpty()) {
+      throw VisibilityException.badRequest(
+          "expectedNode= needs node names separated by commas, e.g. ?expectedNode=node-1,node-2.");
+    }
+    return names;
   }
 
   /**

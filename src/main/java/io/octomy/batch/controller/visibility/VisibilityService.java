@@ -45,6 +45,8 @@ public final class VisibilityService {
   private final VisibilitySource source;
   private final Clock clock;
   private final JobOutputs outputs;
+  private final PassForecasts forecasts =
+      new PassForecasts(this::wholeQueue, VisibilityService::inBackground);
 
   public VisibilityService(VisibilitySource source, Clock clock, JobOutputs outputs) {
     this.source = source;
@@ -53,22 +55,30 @@ public final class VisibilityService {
   }
 
   public List<QueuedJob> queue(String namespace) {
-    return visibility().queue(namespace);
+    return queue(namespace, null);
   }
 
   /**
    * The queue of one namespace (or null: all) limited to BatchQueue {@code queue} and the queues
-   * below it; 404 saying so when no BatchQueue has that name.
+   * below it (null: every queue); 404 saying so when no BatchQueue has that name.
    */
   public List<QueuedJob> queue(String namespace, String queue) {
-    return visibility()
-        .queue(namespace, queue)
-        .orElseThrow(
-            () ->
-                VisibilityException.notFound(
-                    "there is no BatchQueue named "
-                        + queue
-                        + "; kubectl get bq lists the queues there are."));
+    return PendingJobsRead.of(forecast(false), namespace, queue, null);
+  }
+
+  /**
+   * The whole queue's forecast of the last pass, computed once per pass and shared by its readers;
+   * with {@code recent}, the newest one done at once when it is at most {@link
+   * PassForecasts#STALE_AT_MOST} older (the last pass's then computed for the next read).
+   */
+  PassForecasts.KeptForecast forecast(boolean recent) {
+    AdmissionLoop.LastPass last = lastPass();
+    return recent ? forecasts.recent(last) : forecasts.ofPass(last);
+  }
+
+  /** A forecast given before, while it is kept (for the next page of a list). */
+  Optional<PassForecasts.KeptForecast> forecast(long generation) {
+    return forecasts.generation(generation);
   }
 
   /** Why a Queued job waits; 404 (saying what the job is doing) when it is not Queued. */
@@ -216,19 +226,35 @@ public final class VisibilityService {
   }
 
   private Visibility visibility() {
-    AdmissionLoop.LastPass last =
-        source
-            .lastPass()
-            .orElseThrow(
-                () ->
-                    new VisibilityException(
-                        503,
-                        "ServiceUnavailable",
-                        "the controller has not decided yet (starting, or not the active replica):"
-                            + " ask again in a few seconds."));
-    Instant now = clock.instant();
+    return visibility(lastPass(), clock.instant());
+  }
+
+  private AdmissionLoop.LastPass lastPass() {
+    return source
+        .lastPass()
+        .orElseThrow(
+            () ->
+                new VisibilityException(
+                    503,
+                    "ServiceUnavailable",
+                    "the controller has not decided yet (starting, or not the active replica):"
+                        + " ask again in a few seconds."));
+  }
+
+  private Visibility visibility(AdmissionLoop.LastPass last, Instant now) {
     Snapshot world = applied(last.snapshot(), last.result(), now);
     return new Visibility(world, runTimes(now), last.memory());
+  }
+
+  private List<QueuedJob> wholeQueue(AdmissionLoop.LastPass pass) {
+    return visibility(pass, clock.instant()).queue(null);
+  }
+
+  /** Runs one forecast in the background; at most one at a time per service (PassForecasts). */
+  private static void inBackground(Runnable forecast) {
+    Thread t = new Thread(forecast, "visibility-forecast");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** The snapshot with the pass's decisions applied, at {@code now}. */

@@ -26,6 +26,8 @@ export class TimelineChart {
     this.sorted = [];
     this.tableKey = '';
     this.tableHolder = h('div', {});
+    this.tableDue = false;
+    this.tableEntries = [];
     this.scheduled = false;
     this.onScroll = () => {
       if (!this.svg.isConnected) {
@@ -76,9 +78,18 @@ export class TimelineChart {
       this.axis.append(s('line', { class: 'grid', x1: x(t), x2: x(t), y1: 16, y2: y }), s('text', { x: x(t) - 12, y: 12 }, i === 0 ? 'now' : `+${span((t - t0) / 1000)}`));
     }
     this.place();
-    this.sorted = [...entries].sort((a, b) => (a.state === b.state ? (a.from ?? Infinity) - (b.from ?? Infinity) : a.state === 'running' ? -1 : 1));
+    // the table (every job sorted) follows the frame that paints the bars, so a decision is drawn
+    // without waiting for it
+    this.tableEntries = entries;
     this.nsShown = nsShown;
-    this.drawTable();
+    if (!this.tableDue) {
+      this.tableDue = true;
+      requestAnimationFrame(() => setTimeout(() => {
+        this.tableDue = false;
+        this.sorted = [...this.tableEntries].sort((a, b) => (a.state === b.state ? (a.from ?? Infinity) - (b.from ?? Infinity) : a.state === 'running' ? -1 : 1));
+        this.drawTable();
+      }));
+    }
   }
 
   /** Draws the lanes within NEAR_PX of the screen and drops the others. */

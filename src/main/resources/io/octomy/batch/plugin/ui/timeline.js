@@ -6,6 +6,10 @@ import { TimelineChart } from './lanes.js';
 
 let kept = null;
 const DEFAULT_RUN_SECONDS = 600;
+// the nodes whose lanes are read first (a screen holds a few lanes of a busy node), and the size
+// of a page of a list read whole
+const FIRST_SCREEN_NODES = 5;
+const LIST_PAGE = 2000;
 const OVERDUE_MIN_SECONDS = 5;
 
 // The expected end of a running job, reckoned as the forecast reckons it (LearntRunTimes): the
@@ -97,6 +101,98 @@ function follow(k, path) {
   }).catch(() => { /* the next poll watches again */ }).finally(() => { k.watching = false; });
 }
 
+// Every item of a list, read LIST_PAGE at a time (limit and continue), as one list.
+async function wholeList(path, firstQuery = '') {
+  const sep = path.includes('?') ? '&' : '?';
+  const list = await api(`${path}${sep}limit=${LIST_PAGE}${firstQuery}`);
+  for (let page = list; page.metadata && page.metadata.continue;) {
+    page = await api(`${path}${sep}limit=${LIST_PAGE}&continue=${enc(page.metadata.continue)}`);
+    list.items.push(...page.items);
+  }
+  return list;
+}
+
+function newTimeline() {
+  const chart = new TimelineChart();
+  const about = h('p', {});
+  const noted = h('div', {});
+  const root = h('div', {},
+    legend([['Guaranteed', 'Guaranteed'], ['Burstable', 'Burstable'], ['BestEffort', 'BestEffort'], ['waiting', 'waiting (dashed): placed at its expected start']]),
+    about, noted, chart.svg, chart.tableHolder);
+  return { hash: location.hash, root, chart, about, noted, notes: '', stop: new AbortController(), watching: false, rest: null, entries: null };
+}
+
+// The chart's entries: the placed jobs running to their expected end, the waiting ones at their
+// expected start, only those of the queue's namespaces when a queue is chosen.
+function entriesOf(pending, placed, profiles, held, now) {
+  const entries = new Map();
+  for (const j of placed) {
+    if (held && !held.has(j.metadata.namespace)) continue;
+    const e = runningEntry(j, profiles, now);
+    if (e) entries.set(`${e.ns}/${e.name}`, e);
+  }
+  for (const p of pending) {
+    if (held && !held.has(p.metadata.namespace)) continue;
+    // a waiting job's bar is as long as the forecast expects it to run once started
+    const start = p.expectedStart ? Date.parse(p.expectedStart) : null;
+    const end = p.expectedEnd ? Date.parse(p.expectedEnd) : start === null ? null : start + 90 * 1000;
+    entries.set(`${p.metadata.namespace}/${p.metadata.name}`, { state: 'waiting', ns: p.metadata.namespace, name: p.metadata.name, node: p.expectedNode || '', cls: p.serviceClass || 'BestEffort', from: start, to: end, reason: p.reason, message: p.message, basis: p.startBasis, position: p.position, expectedIn: p.expectedIn });
+  }
+  return entries;
+}
+
+function describe(k, ns, held, notes, queue, partial) {
+  const text = `${held ? `Queue ${queue}: namespaces ${[...held].sort().join(', ') || 'none'}. ` : ns ? `Namespace ${ns}. ` : 'All namespaces. '}${partial ? `The first ${partial} nodes; the others are being read. ` : ''}Hover a bar for its reason; select it for the job.`;
+  if (k.about.textContent !== text) k.about.textContent = text;
+  if (k.notes !== notes.join('\n')) {
+    k.notes = notes.join('\n');
+    k.noted.replaceChildren(notesOf(notes) || '');
+  }
+}
+
+// The lanes of the first nodes by name, which fill the first screen, each complete: the jobs
+// placed there and those expected there. False when the nodes are few enough to read whole.
+async function firstScreen(k, ns, held, heldNotes, queue) {
+  const notes = [...heldNotes];
+  const [nodes, profiles] = await Promise.all([
+    optional(`${BATCH}/batchnodes?limit=${FIRST_SCREEN_NODES}`, { items: [], metadata: {} }, notes),
+    optional(nsPath(ns, 'batchjobprofiles', BATCH), { items: [] }, notes)]);
+  if (!nodes.metadata || !nodes.metadata.continue) return false;
+  const names = nodes.items.map((n) => n.metadata.name).sort();
+  const [pending, ...placed] = await Promise.all([
+    api(`${nsPath(ns, 'pendingjobs', VISIBILITY)}?resourceVersion=0&expectedNode=${enc(names.join(','))}`),
+    ...names.map((n) => api(`${nsPath(ns, 'batchjobs', BATCH)}?fieldSelector=${enc(`status.node=${n}`)}`))]);
+  const now = Date.now();
+  const entries = entriesOf(pending.items, placed.flatMap((l) => l.items), profiles.items, held, now);
+  Object.assign(k, { entries, rows: names, ns, held, profiles: profiles.items });
+  describe(k, ns, held, notes, queue, names.length);
+  k.chart.update([...entries.values()], [...names], now, ns);
+  return true;
+}
+
+// Everything the timeline shows, read whole (the forecast and the placed jobs a page at a time),
+// and the watch that follows the jobs between reads.
+async function wholeRead(k, ns, held, heldNotes, queue) {
+  const notes = [...heldNotes];
+  // only the jobs placed on a node are read whole: the waiting ones come from the forecast with
+  // their expected start and end, so 10,000 waiting jobs are not listed twice on every poll; any
+  // recent forecast will do (resourceVersion=0), as the watch brings each decision meanwhile
+  const [pending, placed, nodes, profiles] = await Promise.all([
+    wholeList(nsPath(ns, 'pendingjobs', VISIBILITY), '&resourceVersion=0'),
+    wholeList(`${nsPath(ns, 'batchjobs', BATCH)}?fieldSelector=${enc('status.node!=')}`),
+    optional(`${BATCH}/batchnodes`, { items: [] }, notes),
+    optional(nsPath(ns, 'batchjobprofiles', BATCH), { items: [] }, notes)]);
+  if (k.stop.signal.aborted) return;
+  const now = Date.now();
+  const entries = entriesOf(pending.items, placed.items, profiles.items, held, now);
+  const rows = nodes.items.map((n) => n.metadata.name).sort();
+  if ([...entries.values()].some((e) => !e.node)) rows.push('');
+  Object.assign(k, { entries, rows, ns, held, profiles: profiles.items });
+  describe(k, ns, held, notes, queue, 0);
+  k.chart.update([...entries.values()], [...rows], now, ns);
+  if (!k.watching) follow(k, `${nsPath(ns, 'batchjobs', BATCH)}?watch=true&resourceVersion=${enc(placed.metadata.resourceVersion)}`);
+}
+
 export const timelineView = {
   title: () => 'Queue timeline',
   leave() {
@@ -126,53 +222,31 @@ export const timelineView = {
   },
   async body(r) {
     const ns = chosenNamespace(r);
-    const notes = [];
-    // only the jobs placed on a node are read whole: the waiting ones come from the forecast with
-    // their expected start and end, so 10,000 waiting jobs are not listed twice on every poll
-    const [pending, placed, nodes, profiles] = await Promise.all([
-      api(nsPath(ns, 'pendingjobs', VISIBILITY)),
-      api(`${nsPath(ns, 'batchjobs', BATCH)}?fieldSelector=${enc('status.node!=')}`),
-      optional(`${BATCH}/batchnodes`, { items: [] }, notes),
-      optional(nsPath(ns, 'batchjobprofiles', BATCH), { items: [] }, notes)]);
-    const held = r.query.get('queue') ? await queueNamespaces(r.query.get('queue'), notes) : null;
-    if (held) {
-      pending.items = pending.items.filter((p) => held.has(p.metadata.namespace));
-      placed.items = placed.items.filter((j) => held.has(j.metadata.namespace));
-    }
-    const now = Date.now();
-    const entries = new Map();
-    for (const j of placed.items) {
-      const e = runningEntry(j, profiles.items, now);
-      if (e) entries.set(`${e.ns}/${e.name}`, e);
-    }
-    for (const p of pending.items) {
-      // a waiting job's bar is as long as the forecast expects it to run once started
-      const start = p.expectedStart ? Date.parse(p.expectedStart) : null;
-      const end = p.expectedEnd ? Date.parse(p.expectedEnd) : start === null ? null : start + 90 * 1000;
-      entries.set(`${p.metadata.namespace}/${p.metadata.name}`, { state: 'waiting', ns: p.metadata.namespace, name: p.metadata.name, node: p.expectedNode || '', cls: p.serviceClass || 'BestEffort', from: start, to: end, reason: p.reason, message: p.message, basis: p.startBasis, position: p.position, expectedIn: p.expectedIn });
-    }
-    const rows = nodes.items.map((n) => n.metadata.name).sort();
-    if ([...entries.values()].some((e) => !e.node)) rows.push('');
+    const heldNotes = [];
+    const queue = r.query.get('queue');
+    const held = queue ? await queueNamespaces(queue, heldNotes) : null;
     // the same page keeps its chart between polls, so unchanged lanes and rows stay as they are
     if (!kept || kept.hash !== location.hash || !kept.root.isConnected) {
       if (kept) kept.stop.abort();
-      const chart = new TimelineChart();
-      const about = h('p', {});
-      const noted = h('div', {});
-      const root = h('div', {},
-        legend([['Guaranteed', 'Guaranteed'], ['Burstable', 'Burstable'], ['BestEffort', 'BestEffort'], ['waiting', 'waiting (dashed): placed at its expected start']]),
-        about, noted, chart.svg, chart.tableHolder);
-      kept = { hash: location.hash, root, chart, about, noted, notes: '', stop: new AbortController(), watching: false };
+      kept = newTimeline();
+      // at size the first screen is read and drawn first, and the rest read behind it
+      if (await firstScreen(kept, ns, held, heldNotes, queue)) {
+        kept.rest = wholeRead(kept, ns, held, heldNotes, queue);
+        kept.rest.catch(() => { /* the next poll, which awaits it, shows the refusal */ });
+        return kept.root;
+      }
     }
-    Object.assign(kept, { entries, rows, ns, held, profiles: profiles.items });
-    const text = `${held ? `Queue ${r.query.get('queue')}: namespaces ${[...held].sort().join(', ') || 'none'}. ` : ns ? `Namespace ${ns}. ` : 'All namespaces. '}Hover a bar for its reason; select it for the job.`;
-    if (kept.about.textContent !== text) kept.about.textContent = text;
-    if (kept.notes !== notes.join('\n')) {
-      kept.notes = notes.join('\n');
-      kept.noted.replaceChildren(notesOf(notes) || '');
+    const rest = kept.rest || wholeRead(kept, ns, held, heldNotes, queue);
+    kept.rest = null;
+    try {
+      await rest;
+    } catch (e) {
+      if (!kept.entries) throw e;
+      // a read refused or cut after the chart was drawn: the chart stays, as of its last read
+      // (the watch goes on drawing decisions), and the refusal is said above it
+      kept.notes = null;
+      kept.noted.replaceChildren(h('p', { class: 'error', role: 'alert' }, `${e.message} The chart shows the last read.`));
     }
-    kept.chart.update([...entries.values()], [...rows], now, ns);
-    if (!kept.watching) follow(kept, `${nsPath(ns, 'batchjobs', BATCH)}?watch=true&resourceVersion=${enc(placed.metadata.resourceVersion)}`);
     return kept.root;
   },
 };
