@@ -107,7 +107,8 @@ final class FuturePasses {
     this.causeDepth = new int[n];
     this.namespaceVersions = new long[room.namespaces()];
     this.candidates =
-        new PassCandidates(pool, reservations, room, this::touch, job -> done[job.index] == passId);
+        new PassCandidates(
+            pool, reservations, room, this::touch, job -> done[job.index] == passId, n);
     this.sources = new PassSources(pass, room, held, candidates, this::touch);
     this.timeline =
         new ForecastTimeline(

@@ -1,6 +1,5 @@
 package io.octomy.batch.admission;
 
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -25,10 +24,17 @@ final class PassCandidates {
 
   private final int[] nodeHeadPass;
 
-  /** The nodes whose head was found in this pass (some perhaps forgotten since). */
-  private int[] headed = new int[16];
+  /**
+   * Per job, the nodes it heads in this pass, as a list linked through the nodes ({@link
+   * #nextHeaded}, {@link #previousHeaded}; -1 ends it), so that forgetting a job costs the nodes it
+   * heads, not every node headed in the pass: a job taken is forgotten once per pass, and a large
+   * pass heads most nodes. A job's first node is valid in the pass {@link #firstHeadedPass} holds.
+   */
+  private final int[] firstHeaded;
 
-  private int headedCount;
+  private final int[] firstHeadedPass;
+  private final int[] nextHeaded;
+  private final int[] previousHeaded;
   private int passNumber = 1;
 
   /** Per namespace number, its budget head, valid in the pass {@link #budgetHeadPass} holds. */
@@ -47,7 +53,8 @@ final class PassCandidates {
       Reservations reservations,
       WaitingRoom room,
       Consumer<PreparedJob> touch,
-      Predicate<PreparedJob> decided) {
+      Predicate<PreparedJob> decided,
+      int jobs) {
     this.pool = pool;
     this.reservations = reservations;
     this.room = room;
@@ -57,24 +64,53 @@ final class PassCandidates {
     this.nodeHeadPass = new int[pool.size()];
     this.budgetHeads = new PreparedJob[room.namespaces()];
     this.budgetHeadPass = new int[room.namespaces()];
+    this.firstHeaded = new int[jobs];
+    this.firstHeadedPass = new int[jobs];
+    this.nextHeaded = new int[pool.size()];
+    this.previousHeaded = new int[pool.size()];
   }
 
   void startPass() {
     passNumber++;
-    headedCount = 0;
     starvingHead = null;
   }
 
   PreparedJob nodeHead(int node) {
     if (nodeHeadPass[node] != passNumber) {
-      nodeHeads[node] = fitsNode(node);
+      PreparedJob head = fitsNode(node);
+      nodeHeads[node] = head;
       nodeHeadPass[node] = passNumber;
-      if (headedCount == headed.length) {
-        headed = Arrays.copyOf(headed, headedCount * 2);
+      if (head != null) {
+        link(head.index, node);
       }
-      headed[headedCount++] = node;
     }
     return nodeHeads[node];
+  }
+
+  /** Puts {@code node} first in the list of the nodes job {@code job} heads. */
+  private void link(int job, int node) {
+    int first = firstHeadedPass[job] == passNumber ? firstHeaded[job] : -1;
+    nextHeaded[node] = first;
+    previousHeaded[node] = -1;
+    if (first >= 0) {
+      previousHeaded[first] = node;
+    }
+    firstHeaded[job] = node;
+    firstHeadedPass[job] = passNumber;
+  }
+
+  /** Takes {@code node} out of the list of the job that heads it in this pass. */
+  private void unlink(int job, int node) {
+    int next = nextHeaded[node];
+    int previous = previousHeaded[node];
+    if (previous >= 0) {
+      nextHeaded[previous] = next;
+    } else {
+      firstHeaded[job] = next;
+    }
+    if (next >= 0) {
+      previousHeaded[next] = previous;
+    }
   }
 
   /** The budget head of the namespace numbered {@code ns}. */
@@ -95,9 +131,8 @@ final class PassCandidates {
 
   /** The job left where it was parked: no answer names it any more. */
   void forget(PreparedJob job) {
-    for (int i = 0; i < headedCount; i++) {
-      int node = headed[i];
-      if (nodeHeads[node] == job) {
+    if (firstHeadedPass[job.index] == passNumber) {
+      for (int node = firstHeaded[job.index]; node >= 0; node = firstHeaded[job.index]) {
         forgetNode(node);
       }
     }
@@ -106,6 +141,9 @@ final class PassCandidates {
 
   /** The node's allocation changed. */
   void forgetNode(int node) {
+    if (nodeHeadPass[node] == passNumber && nodeHeads[node] != null) {
+      unlink(nodeHeads[node].index, node);
+    }
     nodeHeadPass[node] = 0;
     nodeHeads[node] = null;
   }
