@@ -20,6 +20,8 @@ final class QueueTree {
   /** The queue of a namespace that two or more queues claim. */
   static final int CONFLICT = -2;
 
+  private static final int[] NO_CHAIN = new int[0];
+
   private final String[] names;
   private final int[] parent;
   private final long[] weight;
@@ -31,8 +33,18 @@ final class QueueTree {
   /** Per queue: whether it is on the cycle itself (else it only hangs below one). */
   private final boolean[] onCycle;
 
+  /**
+   * Per queue: the queue and every queue above it, nearest first, each once (a chain that runs into
+   * a cycle stops before it repeats a queue). Made once: the pass asks for a job's chain at every
+   * gate and admission.
+   */
+  private final int[][] chains;
+
   private final Map<String, Integer> byName = new HashMap<>();
   private final Map<String, List<String>> claims = new HashMap<>();
+
+  /** The queue of each claimed namespace: its one claimant, or {@link #CONFLICT}. */
+  private final Map<String, Integer> byNamespace = new HashMap<>();
 
   QueueTree(List<QueueView> queues) {
     List<QueueView> sorted = new ArrayList<>(queues);
@@ -60,9 +72,27 @@ final class QueueTree {
         claims.computeIfAbsent(ns, k -> new ArrayList<>()).add(names[q]);
       }
     }
+    claims.forEach(
+        (ns, claimants) ->
+            byNamespace.put(ns, claimants.size() == 1 ? byName.get(claimants.get(0)) : CONFLICT));
     cycle = new String[n + 1];
     onCycle = new boolean[n + 1];
     findCycles(n);
+    chains = new int[n + 1][];
+    for (int q = 0; q <= n; q++) {
+      chains[q] = chainFrom(q);
+    }
+  }
+
+  private int[] chainFrom(int queue) {
+    int[] chain = new int[names.length];
+    int length = 0;
+    boolean[] seen = new boolean[names.length];
+    for (int q = queue; q >= 0 && !seen[q]; q = parent[q]) {
+      seen[q] = true;
+      chain[length++] = q;
+    }
+    return Arrays.copyOf(chain, length);
   }
 
   /** Walks up from every queue; a walk that comes back to a queue it passed has found a cycle. */
@@ -115,11 +145,29 @@ final class QueueTree {
 
   /** The queue number of a namespace: its one claimant, the default queue, or {@link #CONFLICT}. */
   int queueOf(String namespace) {
-    List<String> claimants = claims.get(namespace);
-    if (claimants == null) {
-      return defaultQueue();
+    Integer queue = byNamespace.get(namespace);
+    return queue == null ? defaultQueue() : queue;
+  }
+
+  /**
+   * The queue and every queue above it, nearest first, each once; empty for a job of no queue (a
+   * negative number). Shared: not to be changed.
+   */
+  int[] chain(int queue) {
+    return queue < 0 ? NO_CHAIN : chains[queue];
+  }
+
+  /** Whether {@code queue} is {@code ancestor} or below it. */
+  boolean within(int queue, int ancestor) {
+    if (queue < 0) {
+      return false;
     }
-    return claimants.size() == 1 ? byName.get(claimants.get(0)) : CONFLICT;
+    for (int q : chains[queue]) {
+      if (q == ancestor) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The number of the queue of that name, or -1 when the snapshot has none. */
