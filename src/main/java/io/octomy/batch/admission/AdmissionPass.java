@@ -271,7 +271,7 @@ public final class AdmissionPass {
       }
       jobs.add(job);
       if (queueLedger != null) {
-        job.queue = queueTree.queueOf(view.namespace());
+        job.queue = queueTree.queueOf(job.namespace, view);
       }
       JobPhase phase = reading.phase;
       if (worksHere != null && job.queue >= 0) {

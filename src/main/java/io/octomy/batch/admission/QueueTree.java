@@ -46,6 +46,15 @@ final class QueueTree {
   /** The queue of each claimed namespace: its one claimant, or {@link #CONFLICT}. */
   private final Map<String, Integer> byNamespace = new HashMap<>();
 
+  /**
+   * By namespace number ({@link ScopeNumbers}): its queue, or {@link #UNKNOWN} until looked up. A
+   * namespace is looked up by name once per pass: by name for each job, the views (otherwise
+   * untouched when their readings are kept) and their names cost a cache miss each.
+   */
+  private int[] byNamespaceNumber = new int[0];
+
+  private static final int UNKNOWN = Integer.MIN_VALUE;
+
   QueueTree(List<QueueView> queues) {
     List<QueueView> sorted = new ArrayList<>(queues);
     sorted.sort((a, b) -> a.name().compareTo(b.name()));
@@ -147,6 +156,19 @@ final class QueueTree {
   int queueOf(String namespace) {
     Integer queue = byNamespace.get(namespace);
     return queue == null ? defaultQueue() : queue;
+  }
+
+  /** {@link #queueOf(String)} for a job whose namespace is numbered {@code number}. */
+  int queueOf(int number, JobView job) {
+    if (number >= byNamespaceNumber.length) {
+      int old = byNamespaceNumber.length;
+      byNamespaceNumber = Arrays.copyOf(byNamespaceNumber, Math.max(number + 1, 2 * old));
+      Arrays.fill(byNamespaceNumber, old, byNamespaceNumber.length, UNKNOWN);
+    }
+    if (byNamespaceNumber[number] == UNKNOWN) {
+      byNamespaceNumber[number] = queueOf(job.namespace());
+    }
+    return byNamespaceNumber[number];
   }
 
   /**
