@@ -258,6 +258,8 @@ public final class AdmissionPass {
     boolean[] invalid = new boolean[n];
     boolean[] hasAfter = new boolean[n];
     JobPhase[] phases = new JobPhase[n];
+    // Per queue: whether a job of its own (not below it) waits unheld or holds a reservation.
+    boolean[] worksHere = queueLedger == null ? null : new boolean[queueTree.size()];
     for (JobView view : snapshot.jobs()) {
       int index = jobs.size();
       JobReading known = kept[index];
@@ -269,9 +271,12 @@ public final class AdmissionPass {
       }
       jobs.add(job);
       if (queueLedger != null) {
-        job.queue = queueTree.queueOf(view.namespace());
+        job.queue = queueTree.queueOf(job.namespace, view);
       }
       JobPhase phase = reading.phase;
+      if (worksHere != null && job.queue >= 0) {
+        worksHere[job.queue] |= phase == JobPhase.Queued ? !reading.held : phase.holdsReservation();
+      }
       phases[index] = phase;
       hasAfter[index] = reading.afterKeys.length > 0;
       if (phase == JobPhase.Queued) {
@@ -303,7 +308,7 @@ public final class AdmissionPass {
     }
     reservations.sortExisting();
     if (queueLedger != null) {
-      addFairShare();
+      addFairShare(worksHere);
     }
     pool.index(memory.nodeOrders());
     if (keepNodeOrders) {
@@ -339,17 +344,13 @@ public final class AdmissionPass {
    * Step 2b: the fair-share term of each Queued job's queue, from what the queues hold now, added
    * to its effective priority before the order is made.
    */
-  private void addFairShare() {
+  private void addFairShare(boolean[] worksHere) {
     boolean[] hasWork = new boolean[queueTree.size()];
-    for (PreparedJob job : jobs) {
-      boolean works =
-          job.reading.phase == JobPhase.Queued
-              ? !job.reading.held
-              : job.reading.phase.holdsReservation();
-      for (int q = job.queue, steps = 0;
-          works && q >= 0 && steps < hasWork.length;
-          q = queueTree.parent(q), steps++) {
-        hasWork[q] = true;
+    for (int here = 0; here < hasWork.length; here++) {
+      if (worksHere[here]) {
+        for (int q : queueTree.chain(here)) {
+          hasWork[q] = true;
+        }
       }
     }
     fairShare = newFairShare(hasWork);

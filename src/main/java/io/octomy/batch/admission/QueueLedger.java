@@ -46,27 +46,9 @@ final class QueueLedger {
     }
   }
 
-  /**
-   * The job's queue and every queue above it, nearest first. A chain that runs into a cycle stops
-   * before it repeats a queue, so each is counted once.
-   */
-  private int[] chain(PreparedJob job) {
-    if (job.queue < 0) {
-      return new int[0];
-    }
-    int[] chain = new int[tree.size()];
-    int length = 0;
-    boolean[] seen = new boolean[tree.size()];
-    for (int q = job.queue; q >= 0 && !seen[q]; q = tree.parent(q)) {
-      seen[q] = true;
-      chain[length++] = q;
-    }
-    return Arrays.copyOf(chain, length);
-  }
-
   /** Counts a job's requests in its queue and every queue above it. */
   void hold(PreparedJob job) {
-    for (int q : chain(job)) {
+    for (int q : tree.chain(job.queue)) {
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
         used[q][id] = QuantityMath.add(used[q][id], job.totals[k]);
@@ -76,7 +58,7 @@ final class QueueLedger {
 
   /** Returns a finished job's requests (for simulated later passes). */
   void release(PreparedJob job) {
-    for (int q : chain(job)) {
+    for (int q : tree.chain(job.queue)) {
       for (int k = 0; k < job.resourceIds.length; k++) {
         int id = job.resourceIds[k];
         if (used[q][id] != Long.MAX_VALUE) {
@@ -98,7 +80,7 @@ final class QueueLedger {
 
   /** True when the job, admitted now, keeps its queue and every queue above it within its max. */
   boolean fitsMax(PreparedJob job) {
-    for (int q : chain(job)) {
+    for (int q : tree.chain(job.queue)) {
       if (max[q] == null) {
         continue;
       }
@@ -119,7 +101,7 @@ final class QueueLedger {
    */
   List<String> maxShortfalls(PreparedJob job) {
     List<String> parts = new ArrayList<>();
-    for (int q : chain(job)) {
+    for (int q : tree.chain(job.queue)) {
       if (max[q] == null) {
         continue;
       }

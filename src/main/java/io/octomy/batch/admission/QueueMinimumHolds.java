@@ -1,6 +1,7 @@
 package io.octomy.batch.admission;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -29,11 +30,23 @@ final class QueueMinimumHolds {
     int node = -1;
     private int cursor;
 
+    /** The positions in pass order of the Queued jobs of the queue's subtree, in that order. */
+    private int[] members = new int[16];
+
+    private int memberCount;
+
     /** Per resource id: what the queue's waiting jobs that could start request together. */
     private long[] waiting;
 
     private MinimumHold(int queue) {
       this.queue = queue;
+    }
+
+    private void add(int position) {
+      if (memberCount == members.length) {
+        members = Arrays.copyOf(members, memberCount * 2);
+      }
+      members[memberCount++] = position;
     }
   }
 
@@ -82,14 +95,42 @@ final class QueueMinimumHolds {
     }
   }
 
-  /** Finds each reclaiming queue's head in {@code passOrder}, before the pass decides anything. */
+  /**
+   * Finds each reclaiming queue's head in {@code passOrder}, before the pass decides anything. One
+   * walk of the order finds every queue's jobs, and asks once of each whether it could start now.
+   */
   void start(List<PreparedJob> passOrder) {
     order = passOrder;
     holds.clear();
+    MinimumHold[] byQueue = new MinimumHold[min.length];
     for (int q = 0; q < min.length; q++) {
       if (min[q] != null) {
-        MinimumHold hold = new MinimumHold(q);
-        hold.waiting = waitingRequests(q);
+        byQueue[q] = new MinimumHold(q);
+        byQueue[q].waiting = new long[min[q].length];
+      }
+    }
+    for (int i = 0; i < order.size(); i++) {
+      PreparedJob job = order.get(i);
+      int passes = -1; // not asked yet
+      for (int q : tree.chain(job.queue)) {
+        MinimumHold hold = byQueue[q];
+        if (hold == null) {
+          continue;
+        }
+        hold.add(i);
+        if (passes < 0) {
+          passes = passesGatesBeforeCapacity.test(job) ? 1 : 0;
+        }
+        if (passes == 1) {
+          for (int k = 0; k < job.resourceIds.length; k++) {
+            int id = job.resourceIds[k];
+            hold.waiting[id] = QuantityMath.add(hold.waiting[id], job.totals[k]);
+          }
+        }
+      }
+    }
+    for (MinimumHold hold : byQueue) {
+      if (hold != null) {
         advance(hold);
         if (hold.head != null) {
           holds.add(hold);
@@ -111,7 +152,7 @@ final class QueueMinimumHolds {
     }
     List<MinimumHold> against = null;
     for (MinimumHold hold : holds) {
-      if (!within(job.queue, hold.queue) && takesWhatHeadNeeds(job, hold)) {
+      if (!tree.within(job.queue, hold.queue) && takesWhatHeadNeeds(job, hold)) {
         if (against == null) {
           against = new ArrayList<>(2);
         }
@@ -139,7 +180,7 @@ final class QueueMinimumHolds {
     boolean admitted = decision instanceof Decision.Admit;
     for (int i = holds.size() - 1; i >= 0; i--) {
       MinimumHold hold = holds.get(i);
-      if (admitted && within(job.queue, hold.queue)) {
+      if (admitted && tree.within(job.queue, hold.queue)) {
         for (int k = 0; k < job.resourceIds.length; k++) {
           int id = job.resourceIds[k];
           hold.waiting[id] = Math.max(0, hold.waiting[id] - job.totals[k]);
@@ -149,7 +190,7 @@ final class QueueMinimumHolds {
           decision.reason() == Reason.WaitingForCapacity
               || decision.reason() == Reason.HeldForStarvingJob;
       if ((hold.head == job && !(waitsForRoom && !admitted))
-          || (admitted && within(job.queue, hold.queue) && !reclaims(hold.queue))) {
+          || (admitted && tree.within(job.queue, hold.queue) && !reclaims(hold.queue))) {
         advance(hold);
         if (hold.head == null) {
           holds.remove(i);
@@ -231,23 +272,6 @@ final class QueueMinimumHolds {
     return false;
   }
 
-  /**
-   * Per resource id, what the queue's Queued jobs that could start now request together (summed
-   * with saturation).
-   */
-  private long[] waitingRequests(int queue) {
-    long[] sum = new long[min[queue].length];
-    for (PreparedJob job : order) {
-      if (within(job.queue, queue) && passesGatesBeforeCapacity.test(job)) {
-        for (int k = 0; k < job.resourceIds.length; k++) {
-          int id = job.resourceIds[k];
-          sum[id] = QuantityMath.add(sum[id], job.totals[k]);
-        }
-      }
-    }
-    return sum;
-  }
-
   /** The next head of the queue after the cursor, and its node; none once it holds its min. */
   private void advance(MinimumHold hold) {
     hold.head = null;
@@ -255,11 +279,9 @@ final class QueueMinimumHolds {
     if (!reclaims(hold.queue)) {
       return;
     }
-    while (hold.cursor < order.size()) {
-      PreparedJob job = order.get(hold.cursor++);
-      if (within(job.queue, hold.queue)
-          && requestsWhatIsShort(job, hold.queue)
-          && passesGatesBeforeCapacity.test(job)) {
+    while (hold.cursor < hold.memberCount) {
+      PreparedJob job = order.get(hold.members[hold.cursor++]);
+      if (requestsWhatIsShort(job, hold.queue) && passesGatesBeforeCapacity.test(job)) {
         int node = placement.place(job, -1);
         hold.node = node >= 0 ? node : placement.soonest(job);
         if (hold.node >= 0) {
@@ -285,16 +307,6 @@ final class QueueMinimumHolds {
     for (int k = 0; k < job.resourceIds.length; k++) {
       int id = job.resourceIds[k];
       if (min[queue][id] > 0 && ledger.used(queue, id) < min[queue][id]) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Whether {@code queue} is {@code ancestor} or below it. */
-  private boolean within(int queue, int ancestor) {
-    for (int q = queue, steps = 0; q >= 0 && steps < tree.size(); q = tree.parent(q), steps++) {
-      if (q == ancestor) {
         return true;
       }
     }

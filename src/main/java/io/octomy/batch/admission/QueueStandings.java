@@ -21,26 +21,36 @@ final class QueueStandings {
       return List.of();
     }
     int n = queueTree.size();
-    long[] pending = new long[n];
-    long[] admitted = new long[n];
-    boolean[] hasWork = new boolean[n];
+    // Counted at each job's own queue, then added up each queue's chain once.
+    long[] pendingHere = new long[n];
+    long[] admittedHere = new long[n];
     for (PreparedJob job : pass.jobs()) {
+      if (job.queue < 0) {
+        continue;
+      }
       boolean queued = job.reading.phase == JobPhase.Queued;
       // An array job is Running on no node while its items run: they are counted, it is not.
       boolean holds =
           queued
               ? job.reservedOn >= 0
               : job.reading.phase.holdsReservation() && job.reading.node != null;
-      boolean waits = queued && !holds && !job.reading.held;
-      for (int q = job.queue, steps = 0;
-          q >= 0 && steps < n && (holds || waits);
-          q = queueTree.parent(q), steps++) {
+      if (holds) {
+        admittedHere[job.queue]++;
+      } else if (queued && !job.reading.held) {
+        pendingHere[job.queue]++;
+      }
+    }
+    long[] pending = new long[n];
+    long[] admitted = new long[n];
+    boolean[] hasWork = new boolean[n];
+    for (int here = 0; here < n; here++) {
+      if (pendingHere[here] + admittedHere[here] == 0) {
+        continue;
+      }
+      for (int q : queueTree.chain(here)) {
         hasWork[q] = true;
-        if (holds) {
-          admitted[q]++;
-        } else {
-          pending[q]++;
-        }
+        admitted[q] += admittedHere[here];
+        pending[q] += pendingHere[here];
       }
     }
     FairShare after = pass.newFairShare(hasWork);

@@ -20,6 +20,8 @@ final class QueueTree {
   /** The queue of a namespace that two or more queues claim. */
   static final int CONFLICT = -2;
 
+  private static final int[] NO_CHAIN = new int[0];
+
   private final String[] names;
   private final int[] parent;
   private final long[] weight;
@@ -31,8 +33,27 @@ final class QueueTree {
   /** Per queue: whether it is on the cycle itself (else it only hangs below one). */
   private final boolean[] onCycle;
 
+  /**
+   * Per queue: the queue and every queue above it, nearest first, each once (a chain that runs into
+   * a cycle stops before it repeats a queue). Made once: the pass asks for a job's chain at every
+   * gate and admission.
+   */
+  private final int[][] chains;
+
   private final Map<String, Integer> byName = new HashMap<>();
   private final Map<String, List<String>> claims = new HashMap<>();
+
+  /** The queue of each claimed namespace: its one claimant, or {@link #CONFLICT}. */
+  private final Map<String, Integer> byNamespace = new HashMap<>();
+
+  /**
+   * By namespace number ({@link ScopeNumbers}): its queue, or {@link #UNKNOWN} until looked up. A
+   * namespace is looked up by name once per pass: by name for each job, the views (otherwise
+   * untouched when their readings are kept) and their names cost a cache miss each.
+   */
+  private int[] byNamespaceNumber = new int[0];
+
+  private static final int UNKNOWN = Integer.MIN_VALUE;
 
   QueueTree(List<QueueView> queues) {
     List<QueueView> sorted = new ArrayList<>(queues);
@@ -60,9 +81,27 @@ final class QueueTree {
         claims.computeIfAbsent(ns, k -> new ArrayList<>()).add(names[q]);
       }
     }
+    claims.forEach(
+        (ns, claimants) ->
+            byNamespace.put(ns, claimants.size() == 1 ? byName.get(claimants.get(0)) : CONFLICT));
     cycle = new String[n + 1];
     onCycle = new boolean[n + 1];
     findCycles(n);
+    chains = new int[n + 1][];
+    for (int q = 0; q <= n; q++) {
+      chains[q] = chainFrom(q);
+    }
+  }
+
+  private int[] chainFrom(int queue) {
+    int[] chain = new int[names.length];
+    int length = 0;
+    boolean[] seen = new boolean[names.length];
+    for (int q = queue; q >= 0 && !seen[q]; q = parent[q]) {
+      seen[q] = true;
+      chain[length++] = q;
+    }
+    return Arrays.copyOf(chain, length);
   }
 
   /** Walks up from every queue; a walk that comes back to a queue it passed has found a cycle. */
@@ -115,11 +154,42 @@ final class QueueTree {
 
   /** The queue number of a namespace: its one claimant, the default queue, or {@link #CONFLICT}. */
   int queueOf(String namespace) {
-    List<String> claimants = claims.get(namespace);
-    if (claimants == null) {
-      return defaultQueue();
+    Integer queue = byNamespace.get(namespace);
+    return queue == null ? defaultQueue() : queue;
+  }
+
+  /** {@link #queueOf(String)} for a job whose namespace is numbered {@code number}. */
+  int queueOf(int number, JobView job) {
+    if (number >= byNamespaceNumber.length) {
+      int old = byNamespaceNumber.length;
+      byNamespaceNumber = Arrays.copyOf(byNamespaceNumber, Math.max(number + 1, 2 * old));
+      Arrays.fill(byNamespaceNumber, old, byNamespaceNumber.length, UNKNOWN);
     }
-    return claimants.size() == 1 ? byName.get(claimants.get(0)) : CONFLICT;
+    if (byNamespaceNumber[number] == UNKNOWN) {
+      byNamespaceNumber[number] = queueOf(job.namespace());
+    }
+    return byNamespaceNumber[number];
+  }
+
+  /**
+   * The queue and every queue above it, nearest first, each once; empty for a job of no queue (a
+   * negative number). Shared: not to be changed.
+   */
+  int[] chain(int queue) {
+    return queue < 0 ? NO_CHAIN : chains[queue];
+  }
+
+  /** Whether {@code queue} is {@code ancestor} or below it. */
+  boolean within(int queue, int ancestor) {
+    if (queue < 0) {
+      return false;
+    }
+    for (int q : chains[queue]) {
+      if (q == ancestor) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The number of the queue of that name, or -1 when the snapshot has none. */

@@ -26,6 +26,8 @@ import java.util.Random;
  *     BASELINE/target/classes target/classes \
  *     io.octomy.batch.admission.bench.ForecastBenchmark forecastRemembering 10000x1000 200
  * </pre>
+ *
+ * <p>SIZE sets the benchmark's {@code size}, or names another parameter as {@code field=value}.
  */
 public final class InterleavedComparison {
 
@@ -55,7 +57,7 @@ public final class InterleavedComparison {
       ClassLoader loader = new ChildFirstLoader(new URL[] {url(builds[b]), benchmarks}, libraries);
       Class<?> type = Class.forName(benchmark, true, loader);
       states[b] = type.getDeclaredConstructor().newInstance();
-      type.getField("size").set(states[b], size);
+      setParameter(type, states[b], size);
       type.getMethod("setUp").invoke(states[b]);
       operations[b] = type.getMethod(method);
     }
@@ -104,6 +106,16 @@ public final class InterleavedComparison {
         ratios[(int) (0.5 * (rounds - 1))],
         ratios[(int) (0.25 * (rounds - 1))],
         ratios[(int) (0.75 * (rounds - 1))]);
+  }
+
+  /**
+   * Sets the benchmark's parameter: {@code size} to SIZE, or the field SIZE names as {@code
+   * field=value} (a whole number for an int field, as {@code queues=100} for QueueTreeBenchmark).
+   */
+  private static void setParameter(Class<?> type, Object state, String size) throws Exception {
+    String[] named = size.contains("=") ? size.split("=", 2) : new String[] {"size", size};
+    var field = type.getField(named[0]);
+    field.set(state, field.getType() == int.class ? Integer.valueOf(named[1]) : named[1]);
   }
 
   private static long at(long[] sorted, double quantile) {
