@@ -86,6 +86,7 @@ final class QueueStandings {
               usage,
               after.dominant(q),
               after.deserved(q),
+              after.term(q),
               pending[q],
               admitted[q],
               problem));
