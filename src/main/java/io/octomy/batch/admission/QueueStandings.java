@@ -96,6 +96,7 @@ final class QueueStandings {
               usage,
               after.dominant(q),
               after.deserved(q),
+              after.term(q),
               pending[q],
               admitted[q],
               problem));

@@ -19,6 +19,13 @@ public class BatchQueueStatus {
   private String share;
 
   /**
+   * The fair-share term its Queued jobs add to their effective priority now, in priority points:
+   * priority.fairShareWeight for a queue whose subtree and ancestors hold and ran nothing, less as
+   * its share grows past what it deserves (kubectl octomy why shows it per job as "Fair share:").
+   */
+  private Long fairShareTerm;
+
+  /**
    * What its subtree ran, per resource name: request x seconds, each second weighed by how long ago
    * it was (halved every fairShare.usageHalfLife), as of decayedUsageAt. Kept here so a restarted
    * controller goes on from it.
@@ -67,6 +74,14 @@ public class BatchQueueStatus {
 
   public void setShare(String share) {
     this.share = share;
+  }
+
+  public Long getFairShareTerm() {
+    return fairShareTerm;
+  }
+
+  public void setFairShareTerm(Long fairShareTerm) {
+    this.fairShareTerm = fairShareTerm;
   }
 
   public Long getPending() {

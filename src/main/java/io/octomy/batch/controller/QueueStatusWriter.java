@@ -16,12 +16,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes each BatchQueue's status after a pass: what it holds, its share, its counts, its Ready
- * condition and its decayed past usage. Only when something in it changed, and at most once per
- * {@link #MIN_INTERVAL} per queue, so a busy pool does not turn every admission into a write of
- * every queue (the quiet-system rule BatchJob statuses follow); a change held back is written by a
- * later pass. The past usage changes all the time: it goes out with any other change, and on its
- * own only once the value kept is {@link #KEEP_USAGE_EVERY} old (what a restart would lose).
+ * Writes each BatchQueue's status after a pass: what it holds, its share and fair-share term, its
+ * counts, its Ready condition and its decayed past usage. Only when something in it changed, and at
+ * most once per {@link #MIN_INTERVAL} per queue, so a busy pool does not turn every admission into
+ * a write of every queue (the quiet-system rule BatchJob statuses follow); a change held back is
+ * written by a later pass. The past usage changes all the time: it goes out with any other change,
+ * and on its own only once the value kept is {@link #KEEP_USAGE_EVERY} old (what a restart would
+ * lose). The fair-share term drifts with it (a point at a time as past usage decays): on its own it
+ * is written only once it has moved by 1 % or more.
  */
 final class QueueStatusWriter {
 
@@ -60,7 +62,9 @@ final class QueueStatusWriter {
       Instant measuredAt = usage.decayedAt(name);
       status.setDecayedUsage(usage.decayedUsage(name));
       status.setDecayedUsageAt(measuredAt == null ? null : Times.format(measuredAt));
-      if (withoutUsage(status).equals(withoutUsage(current)) && !usageDue(current, status, now)) {
+      if (withoutDrift(status).equals(withoutDrift(current))
+          && !usageDue(current, status, now)
+          && !termMoved(current, status)) {
         continue;
       }
       Instant last = lastWritten.get(name);
@@ -81,6 +85,7 @@ final class QueueStatusWriter {
     BatchQueueStatus s = new BatchQueueStatus();
     s.setUsage(standing.usage());
     s.setShare(share(standing.dominantShare()) + "/" + share(standing.deservedShare()));
+    s.setFairShareTerm(standing.fairShareTerm());
     s.setPending(standing.pending());
     s.setAdmitted(standing.admitted());
     boolean ready = standing.problem() == null;
@@ -98,14 +103,23 @@ final class QueueStatusWriter {
     return s;
   }
 
-  private static BatchQueueStatus withoutUsage(BatchQueueStatus status) {
+  /** The status without the fields that drift on their own: the past usage and the term. */
+  private static BatchQueueStatus withoutDrift(BatchQueueStatus status) {
     if (status == null) {
       return null;
     }
     BatchQueueStatus copy = StatusFields.of(BatchQueueStatus.class).copy(status);
     copy.setDecayedUsage(null);
     copy.setDecayedUsageAt(null);
+    copy.setFairShareTerm(null);
     return copy;
+  }
+
+  /** True when the term is new, or 1 % or more away from the one the status keeps. */
+  private static boolean termMoved(BatchQueueStatus current, BatchQueueStatus next) {
+    Long kept = current == null ? null : current.getFairShareTerm();
+    long now = next.getFairShareTerm();
+    return kept == null || Math.abs(now - kept) * 100 >= Math.max(1, Math.max(now, kept));
   }
 
   /**

@@ -71,6 +71,8 @@ class QueueLoopTest {
     assertThat(status.getAdmitted()).isEqualTo(1);
     // 2000 of the 8000 offered, against half the pool (the default queue has work too).
     assertThat(status.getShare()).isEqualTo("0.25/0.50");
+    // The pass's term: 0.25 of the two queues' 0.375 against a deserved half, 1000 x 2^-(4/3).
+    assertThat(status.getFairShareTerm()).isEqualTo(397L);
     assertThat(Conditions.isTrue(status.getConditions(), ConditionTypes.READY)).isTrue();
     assertThat(h.cluster.queueWrites()).isEqualTo(1);
 

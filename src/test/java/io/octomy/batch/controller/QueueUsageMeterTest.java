@@ -30,7 +30,7 @@ class QueueUsageMeterTest {
   }
 
   private static QueueStanding holding(long cpu) {
-    return new QueueStanding("team", cpu == 0 ? Map.of() : Map.of(CPU, cpu), 0, 0, 0, 0, null);
+    return new QueueStanding("team", cpu == 0 ? Map.of() : Map.of(CPU, cpu), 0, 0, 0, 0, 0, null);
   }
 
   private static long cpuAt(QueueUsageMeter meter, BatchQueue q, Instant t) {

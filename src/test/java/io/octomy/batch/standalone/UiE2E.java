@@ -332,6 +332,20 @@ class UiE2E {
         });
     assertThat(text(browser, "section.queue[data-queue='team-a']"))
         .containsPattern("octomy.io/cpu-milli 0\\s+2000");
+    Eventually.until(
+        Duration.ofSeconds(20),
+        "team-a's fair-share term, in its table and last in its plot, to be its status field",
+        () -> {
+          String term =
+              k.run("get", "bq", "team-a", "-o", "jsonpath={.status.fairShareTerm}").out();
+          String team = "section.queue[data-queue='team-a'] ";
+          return !term.isEmpty()
+              && !browser.findElements(By.cssSelector(team + "circle.termpoint")).isEmpty()
+              && text(browser, team + "td.term").equals(term)
+              && term.equals(
+                  attribute(browser, team + "circle.termpoint:last-of-type", "data-term"))
+              && text(browser, team + ".term-history tbody tr:last-child td").equals(term);
+        });
     screenshot(browser, "teams");
     noConsoleErrors(browser, "teams");
   }

@@ -1,8 +1,56 @@
 // Teams: each BatchQueue's share of the pool against the share it deserves, its weight, min and
-// max. Job types: each BatchJobProfile's request against what its runs used.
+// max, and its fair-share term over time. Job types: each BatchJobProfile's request against what
+// its runs used.
 import { h, s, api, BATCH, table, keys, legend } from './dom.js';
 
 const WIDTH = 360;
+// The status keeps only the term now: its history is what this page saw while open, one sample
+// each time the term or share changed (so an unchanged view is left as it is between polls).
+const KEPT_SAMPLES = 20;
+const termHistory = new Map();
+
+function sampleTerm(queue, now) {
+  const st = queue.status || {};
+  if (st.fairShareTerm === undefined) return [];
+  const name = queue.metadata.name;
+  const samples = termHistory.get(name) || [];
+  const last = samples[samples.length - 1];
+  if (!last || last.term !== st.fairShareTerm || last.share !== st.share) {
+    samples.push({ at: now, term: st.fairShareTerm, share: st.share || '' });
+    samples.splice(0, samples.length - KEPT_SAMPLES);
+    termHistory.set(name, samples);
+  }
+  return samples;
+}
+
+function termPlot(name, samples) {
+  const height = 110;
+  const left = 50;
+  const top = Math.max(1, ...samples.map((p) => p.term));
+  const first = samples[0].at;
+  const spanMs = Math.max(1, samples[samples.length - 1].at - first);
+  const x = (t) => left + (samples.length > 1 ? ((t - first) / spanMs) * WIDTH : 0);
+  const y = (v) => 10 + (1 - v / top) * (height - 30);
+  // a step line: the term held its value until the next change was seen
+  const points = samples.flatMap((p, i) => (i === 0 ? [[x(p.at), y(p.term)]] : [[x(p.at), y(samples[i - 1].term)], [x(p.at), y(p.term)]]));
+  if (samples.length === 1) points.push([left + WIDTH, y(samples[0].term)]);
+  return s('svg', { width: left + WIDTH + 20, height, role: 'img', 'aria-label': `${name}: fair-share term over ${samples.length} changes seen while this page is open, now ${samples[samples.length - 1].term}; the table beside it has the numbers.` },
+    s('line', { class: 'grid', x1: left, x2: left, y1: y(top), y2: y(0) }),
+    s('line', { class: 'grid', x1: left, x2: left + WIDTH, y1: y(0), y2: y(0) }),
+    s('text', { x: 0, y: y(top) + 4 }, String(top)), s('text', { x: 0, y: y(0) + 4 }, '0'),
+    s('text', { x: left, y: height - 2 }, 'seen while this page is open, oldest first'),
+    s('polyline', { class: 'term', points: points.map((p) => p.join(',')).join(' ') }),
+    samples.map((p) => s('circle', { class: 'termpoint', cx: x(p.at), cy: y(p.term), r: 3, 'data-term': p.term }, s('title', {}, `${new Date(p.at).toLocaleTimeString()}: term ${p.term}, share ${p.share}`))));
+}
+
+function termHistoryOf(queue, now) {
+  const name = queue.metadata.name;
+  const samples = sampleTerm(queue, now);
+  if (!samples.length) return h('p', {}, 'No fair-share term yet: the controller writes it after its next pass.');
+  return h('div', { class: 'pair term-history' }, termPlot(name, samples),
+    table(`Fair-share term of ${name} as seen`, ['Seen at', { label: 'Term', num: true }, 'Share (now/deserved)'],
+      samples.map((p) => ({ cells: [new Date(p.at).toLocaleTimeString(), String(p.term), p.share] }))));
+}
 
 function shareBars(queue) {
   const [used, deserved] = String((queue.status || {}).share || '').split('/').map(Number);
@@ -21,9 +69,10 @@ export const teamsView = {
     const list = await api(`${BATCH}/batchqueues`);
     const queues = list.items.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
     if (!queues.length) return h('p', {}, 'No BatchQueues: every namespace shares the pool alone (see docs/queues.md).');
+    const now = Date.now();
     return h('div', {},
       legend([['share', 'dominant share of the pool now'], ['capacity', 'the whole pool']]),
-      h('p', {}, 'The black line is the share each queue deserves among its siblings with work (by weight).'),
+      h('p', {}, 'The black line is the share each queue deserves among its siblings with work (by weight). The fair-share term is what its Queued jobs add to their priority now; its plot is what this page saw while open.'),
       queues.map((q) => {
         const sp = q.spec || {};
         const st = q.status || {};
@@ -31,8 +80,9 @@ export const teamsView = {
         return h('section', { class: 'queue', 'data-queue': q.metadata.name },
           h('h2', {}, q.metadata.name),
           h('div', { class: 'pair' }, shareBars(q),
-            table(`Queue ${q.metadata.name}`, ['Weight', 'Share (now/deserved)', 'Parent', 'Namespaces', { label: 'Pending', num: true }, { label: 'Admitted', num: true }],
-              [{ cells: [String(sp.weight ?? 1), st.share || '', sp.parent || '', (sp.namespaces || []).join(', '), st.pending ?? 0, st.admitted ?? 0] }])),
+            table(`Queue ${q.metadata.name}`, ['Weight', 'Share (now/deserved)', 'Parent', 'Namespaces', { label: 'Pending', num: true }, { label: 'Admitted', num: true }, { label: 'Fair-share term', num: true }],
+              [{ cells: [String(sp.weight ?? 1), st.share || '', sp.parent || '', (sp.namespaces || []).join(', '), st.pending ?? 0, st.admitted ?? 0, { value: String(st.fairShareTerm ?? ''), attrs: { class: 'num term' } }] }])),
+          termHistoryOf(q, now),
           names.length
             ? table('Per resource', ['Resource', { label: 'Usage', num: true }, { label: 'Min', num: true }, { label: 'Max', num: true }],
               names.map((n) => ({ cells: [n, (st.usage || {})[n] ?? 0, (sp.min || {})[n] ?? '', (sp.max || {})[n] ?? ''] })))
