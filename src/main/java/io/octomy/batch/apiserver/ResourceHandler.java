@@ -1,9 +1,11 @@
 package io.octomy.batch.apiserver;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -406,6 +408,9 @@ final class ResourceHandler {
     }
     try {
       ObjectMapper mapper = mediaType.equals("application/yaml") ? yaml : json;
+      if (mapper == yaml) {
+        refuseAliases(req.body());
+      }
       JsonNode node = mapper.readTree(req.body());
       if (node == null || !node.isObject()) {
         throw ApiException.badRequest("the request body must be an object");
@@ -413,6 +418,24 @@ final class ResourceHandler {
       return (ObjectNode) node;
     } catch (IOException e) {
       throw ApiException.badRequest("the request body is not valid JSON: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Refuses a YAML body with an alias ({@code *name}): the YAML reader here would store the alias's
+   * name as text where a real server stores the anchored value, so it is refused, never misstored.
+   */
+  private void refuseAliases(byte[] body) throws IOException {
+    try (JsonParser parser = yaml.getFactory().createParser(body)) {
+      while (parser.nextToken() != null) {
+        if (parser instanceof YAMLParser y && y.isCurrentAlias()) {
+          throw ApiException.badRequest(
+              "the request body uses a YAML alias (*"
+                  + parser.getText()
+                  + "), which this server does not expand: write the value out in full, or send"
+                  + " JSON (kubectl apply and create send JSON)");
+        }
+      }
     }
   }
 

@@ -127,4 +127,36 @@ class FuzzFindingsIT {
       assertThat(a.warnings().get(0)).contains("unknownFieldNumber0");
     }
   }
+
+  /**
+   * A YAML body with an alias ({@code type: *v}) was stored with the alias's name as its text where
+   * a real server stores the anchored value. Now refused, saying what to send; nothing stored.
+   */
+  @Test
+  void aYamlAliasIsRefusedNotStoredAsItsName() {
+    try (EmbeddedApiServer server =
+        EmbeddedApiServer.start(dir, 0, StandaloneRuntime.productCrds())) {
+      RawApi api = new RawApi(server);
+      String yaml =
+          """
+          apiVersion: batch.octomy.io/v1alpha1
+          kind: BatchJob
+          metadata: {name: %s, labels: {team: &v solvers}}
+          spec:
+            type: %s
+            template: {spec: {containers: [{name: main, command: ["true"]}]}}
+          """;
+      RawApi.Answer aliased =
+          api.send("POST", BJS, "application/yaml", yaml.formatted("aliased", "*v"));
+      assertThat(aliased.code()).as(aliased.body()).isEqualTo(400);
+      assertThat(aliased.json().path("message").asText()).contains("YAML alias (*v)", "send JSON");
+      assertThat(api.get(BJS + "/aliased").code()).isEqualTo(404);
+      RawApi.Answer plain =
+          api.send("POST", BJS, "application/yaml", yaml.formatted("plain", "solve"));
+      assertThat(plain.code()).as(plain.body()).isEqualTo(201);
+      assertThat(
+              api.get(BJS + "/plain").json().path("metadata").path("labels").path("team").asText())
+          .isEqualTo("solvers");
+    }
+  }
 }
