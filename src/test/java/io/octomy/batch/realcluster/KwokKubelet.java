@@ -16,6 +16,10 @@ import java.util.concurrent.TimeUnit;
  * {@code octomy-test-exit} gives the exit code; without it the Pod keeps running), and a Pod being
  * deleted is removed. The node's and Pods' addresses are loopback ones, so nothing the API server
  * might dial for them (logs, exec) leaves the machine.
+ *
+ * <p>KWOK v0.8.0 can die at start with "fatal error: concurrent map writes" (its CEL library
+ * registers types from two controllers at once), so a KWOK that exits before {@link #close} is
+ * started again, a few times at most, its output appended to the same log.
  */
 final class KwokKubelet implements AutoCloseable {
 
@@ -25,10 +29,35 @@ final class KwokKubelet implements AutoCloseable {
   /** A Pod's label that makes it end, with this exit code, a second after it started. */
   static final String EXIT_LABEL = "octomy-test-exit";
 
-  private final Process process;
+  /** How many times a KWOK that died is started again. */
+  private static final int RESTARTS = 5;
 
-  private KwokKubelet(Process process) {
-    this.process = process;
+  private final ProcessBuilder command;
+  private volatile Process process;
+  private volatile boolean closing;
+
+  private KwokKubelet(ProcessBuilder command) throws IOException {
+    this.command = command;
+    this.process = command.start();
+    Thread watcher = new Thread(this::restartWhenDead, "kwok-watcher");
+    watcher.setDaemon(true);
+    watcher.start();
+  }
+
+  private void restartWhenDead() {
+    try {
+      for (int restarts = 0; restarts < RESTARTS; restarts++) {
+        process.waitFor();
+        synchronized (this) {
+          if (closing) {
+            return;
+          }
+          process = command.start();
+        }
+      }
+    } catch (InterruptedException | IOException e) {
+      // the test then finds its Pods not moving and says so
+    }
   }
 
   /** Starts KWOK against the cluster, its log and stage file in {@code dir}. */
@@ -42,7 +71,8 @@ final class KwokKubelet implements AutoCloseable {
     try (InputStream in = KwokKubelet.class.getResourceAsStream("/kwok/stages.yaml")) {
       Files.copy(in, stages, StandardCopyOption.REPLACE_EXISTING);
     }
-    Process p =
+    Files.deleteIfExists(dir.resolve("kwok.log"));
+    ProcessBuilder command =
         new ProcessBuilder(
                 binary.toString(),
                 "--kubeconfig=" + cluster.kubeconfig(),
@@ -53,9 +83,8 @@ final class KwokKubelet implements AutoCloseable {
                 "--cidr=127.64.0.0/16",
                 "--server-address=")
             .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("kwok.log").toFile())
-            .start();
-    return new KwokKubelet(p);
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("kwok.log").toFile()));
+    return new KwokKubelet(command);
   }
 
   /** A Node object KWOK keeps Ready, named as the BatchNode whose Pods it runs. */
@@ -79,6 +108,11 @@ final class KwokKubelet implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
+    Process process;
+    synchronized (this) {
+      closing = true;
+      process = this.process;
+    }
     process.destroy();
     if (!process.waitFor(10, TimeUnit.SECONDS)) {
       process.destroyForcibly();
