@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * A job as one pass works on it: what its {@link JobReading} holds (requests as arrays, lock keys,
  * problems, service class), its place in the snapshot, and (for Queued jobs) what depends on the
- * pass's now and nodes: priority, starving, origin node.
+ * pass's now and nodes: priority, starving, origin node. What changes in a pass changes through its
+ * methods only (ArchitectureTest), so each change of a job is found in one place.
  */
 final class PreparedJob {
 
@@ -69,8 +70,8 @@ final class PreparedJob {
    */
   final boolean[] selectable;
 
-  // Its standing in the pass, set by rank(...) only: as the pass's now makes it, and again at each
-  // simulated pass of a forecast (aging), with its queue's fair-share term added once.
+  // Its standing in the pass, set by rank(...) and addFairShare(...) only: as the pass's now makes
+  // it, and again at each simulated pass of a forecast (aging), its queue's fair-share term kept.
 
   long effectivePriority;
   boolean starving;
