@@ -1,8 +1,10 @@
 package io.octomy.batch;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaAccess.Predicates.targetOwner;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -256,6 +258,30 @@ class ArchitectureTest {
                   + "|DecisionStep|StatusComposer)")
           .because("the queue, why and fit are computed when asked and never written to status");
 
+  private static final String PREPARED_JOB = "io.octomy.batch.admission.PreparedJob";
+
+  private static final ArchRule THE_PASS_STATE_STAYS_IN_ADMISSION =
+      classes()
+          .that()
+          .haveNameMatching(
+              "io\\.octomy\\.batch\\.admission\\.(AdmissionRules|PassState|PassRecall|PreparedJob"
+                  + "|KeptNodes|DecisionWords|SimulatedPass|FuturePasses)")
+          .should()
+          .notBePublic()
+          .because(
+              "nothing outside admission may change a pass's state: it is reached only through"
+                  + " AdmissionPass and the results it returns");
+
+  private static final ArchRule ONLY_A_PREPARED_JOB_SETS_ITS_FIELDS =
+      noClasses()
+          .that()
+          .doNotHaveFullyQualifiedName(PREPARED_JOB)
+          .should()
+          .setFieldWhere(targetOwner(name(PREPARED_JOB)))
+          .because(
+              "a job's standing, reservation and placement memos change through its named methods"
+                  + " only (rank, holdOn, releaseAll, ...), so each change is found in one place");
+
   private static final ArchRule NO_CYCLES_BETWEEN_PACKAGES =
       slices().matching("io.octomy.batch.(**)").should().beFreeOfCycles();
 
@@ -267,6 +293,16 @@ class ArchitectureTest {
           .areNotLocalClasses()
           .should(haveASimpleNameNoOtherTypeHas())
           .because("a reader (and an import) should never have to tell two types apart by package");
+
+  @Test
+  void thePassStateStaysInAdmission() {
+    THE_PASS_STATE_STAYS_IN_ADMISSION.check(MAIN);
+  }
+
+  @Test
+  void onlyAPreparedJobSetsItsFields() {
+    ONLY_A_PREPARED_JOB_SETS_ITS_FIELDS.check(MAIN);
+  }
 
   @Test
   void vocabularyDependsOnTheJdkOnly() {

@@ -20,6 +20,12 @@ public record Admission(
     this(job, node, effectivePriority, starving, List.of());
   }
 
+  /** The admission a pass decided for {@code job}. */
+  static Admission of(JobKey job, Decision.Admit admit) {
+    return new Admission(
+        job, admit.node(), admit.effectivePriority(), admit.starving(), admit.replicaNodes());
+  }
+
   /** The node of each replica in replica order: {@link #replicaNodes}, or {@link #node} alone. */
   public List<String> nodes() {
     return replicaNodes.isEmpty() ? List.of(node) : replicaNodes;

@@ -4,7 +4,6 @@ import io.octomy.batch.admission.ForecastTimeline.End;
 import io.octomy.batch.admission.PassSources.TakenFrom;
 import io.octomy.batch.vocabulary.PriorityPolicy;
 import io.octomy.batch.vocabulary.Quantities;
-import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,7 +13,7 @@ import java.util.Map;
 
 /**
  * The passes after the next one, simulated event by event, with the pass's own state and its own
- * {@link AdmissionPass#decideOne}: nothing is decided here that the pass would decide otherwise.
+ * {@link AdmissionRules#decideOne}: nothing is decided here that the pass would decide otherwise.
  *
  * <p>Between two events nothing a waiting job waits for can change: locks, group slots, budget and
  * node allocation only shrink within a pass, so a job that failed a gate keeps failing it until a
@@ -37,7 +36,8 @@ import java.util.Map;
  */
 final class FuturePasses {
 
-  private final AdmissionPass pass;
+  private final SimulatedPass pass;
+  private final PassState state;
   private final NodePool pool;
   private final Reservations reservations;
   private final PriorityPolicy priority;
@@ -90,16 +90,18 @@ final class FuturePasses {
    * @param itemsOf each array job that has not ended, to the keys of all its items: it ends when
    *     the last of them does, and never when one of them is missing
    */
-  FuturePasses(AdmissionPass pass, RunTimeModel model, Map<JobKey, List<JobKey>> itemsOf) {
+  FuturePasses(SimulatedPass pass, RunTimeModel model, Map<JobKey, List<JobKey>> itemsOf) {
     this.pass = pass;
-    this.pool = pass.pool();
-    this.reservations = pass.reservations();
-    this.priority = pass.snapshot().policy().priority();
+    this.state = pass.state();
+    this.pool = state.pool();
+    this.reservations = state.reservations();
+    this.priority = state.snapshot().policy().priority();
     this.model = model;
-    int n = pass.jobs().size();
-    this.room = new WaitingRoom(n, pass.queued(), pass.scopes(), pool.size(), pool.resourceCount());
+    int n = state.jobs().size();
+    this.room =
+        new WaitingRoom(n, state.queued(), state.scopes(), pool.size(), pool.resourceCount());
     this.held = new HeldJobs(n, room);
-    this.starts = new ForecastEntries<>(pass.jobs(), pass::job);
+    this.starts = new ForecastEntries<>(state.jobs(), state::job);
     this.neverStarts = new byte[n];
     this.stamp = new int[n];
     this.done = new int[n];
@@ -109,12 +111,12 @@ final class FuturePasses {
     this.candidates =
         new PassCandidates(
             pool, reservations, room, this::touch, job -> done[job.index] == passId, n);
-    this.sources = new PassSources(pass, room, held, candidates, this::touch);
+    this.sources = new PassSources(state, room, held, candidates, this::touch);
     this.timeline =
         new ForecastTimeline(
             n,
-            pass.queued(),
-            new ForecastEntries<>(pass.jobs(), pass::job),
+            state.queued(),
+            new ForecastEntries<>(state.jobs(), state::job),
             priority.starvationAfter());
     this.arrayOf = new int[n];
     Arrays.fill(arrayOf, -1);
@@ -125,13 +127,13 @@ final class FuturePasses {
 
   /** Counts an array job's items still to end, each pointing back to it. */
   private void countItems(JobKey arrayJob, List<JobKey> items) {
-    PreparedJob parent = pass.job(arrayJob);
+    PreparedJob parent = state.job(arrayJob);
     if (parent == null) {
       return;
     }
     int left = 0;
     for (JobKey key : items) {
-      PreparedJob item = pass.job(key);
+      PreparedJob item = state.job(key);
       if (item == null) {
         left = Integer.MAX_VALUE; // an item that will not be created: the array never ends
         break;
@@ -145,8 +147,8 @@ final class FuturePasses {
   }
 
   Forecast run(AdmissionResult next, Map<JobKey, GateReport> reports) {
-    Instant now = pass.snapshot().now();
-    for (PreparedJob job : pass.jobs()) {
+    Instant now = state.snapshot().now();
+    for (PreparedJob job : state.jobs()) {
       if (itemsLeft[job.index] >= 0) {
         if (itemsLeft[job.index] == 0) {
           timeline.scheduleEnd(job, -1, now, 1); // its last item just ended
@@ -158,7 +160,7 @@ final class FuturePasses {
     }
     // The pass's own decisions sit in pass order, the order of the queued jobs: read by place.
     Map<JobKey, Decision> decisions = next.decisions();
-    List<PreparedJob> queued = pass.queued();
+    List<PreparedJob> queued = state.queued();
     for (int place = 0; place < queued.size(); place++) {
       PreparedJob job = queued.get(place);
       Decision d =
@@ -187,14 +189,14 @@ final class FuturePasses {
   }
 
   private void awaitDependencies(PreparedJob job) {
-    for (WaitingOn on : pass.dependencies().verdict(job.index).waitingOn()) {
-      PreparedJob dependency = pass.job(new JobKey(job.key.namespace(), on.job()));
+    for (WaitingOn on : state.dependencies().verdict(job.index).waitingOn()) {
+      PreparedJob dependency = state.job(new JobKey(job.key.namespace(), on.job()));
       if (dependency == null) {
         return; // it does not exist: no predicted end helps
       }
     }
-    for (WaitingOn on : pass.dependencies().verdict(job.index).waitingOn()) {
-      room.awaitDependency(job, pass.job(new JobKey(job.key.namespace(), on.job())));
+    for (WaitingOn on : state.dependencies().verdict(job.index).waitingOn()) {
+      room.awaitDependency(job, state.job(new JobKey(job.key.namespace(), on.job())));
     }
   }
 
@@ -208,8 +210,7 @@ final class FuturePasses {
     t = at;
     passId++;
     passes++;
-    pass.startPass();
-    pass.decideAt(at);
+    state.startPass(at);
     sources.startPass();
     for (End end = timeline.endDue(at); end != null; end = timeline.endDue(at)) {
       release(end);
@@ -232,9 +233,9 @@ final class FuturePasses {
         continue;
       }
       take(best, next.from(), next.by());
-      Decision d = pass.decideOne(best, DependencyVerdict.READY);
+      Decision d = pass.decideReady(best);
       // Meant for this placement only; a gate checked before capacity may have stopped it first.
-      best.knownUnplaceable = false;
+      best.forgetUnplaceable();
       if (d instanceof Decision.Admit admit) {
         admitted(best, admit, at);
       } else {
@@ -264,7 +265,7 @@ final class FuturePasses {
         candidates.forgetBudget(job.namespace);
         if (gate == Reason.WaitingForCapacity && !fitsAFreedNode(job)) {
           // It fitted nowhere when parked, and only the nodes freed in this pass have grown since.
-          job.knownUnplaceable = true;
+          job.knownUnplaceable();
         }
       }
       case BUDGET -> {
@@ -318,14 +319,14 @@ final class FuturePasses {
   private void release(End end) {
     PreparedJob job = end.job();
     sources.ended(end);
-    job.reservedOn = -1;
-    if (job.replicaNodes == null) {
+    int[] replicaNodes = job.replicaNodes;
+    job.releaseAll();
+    if (replicaNodes == null) {
       freeNode(end.node(), job, end);
     } else {
-      for (int node : job.replicaNodes) {
+      for (int node : replicaNodes) {
         freeNode(node, job, end); // a gang's replicas end together, each freeing its node
       }
-      job.replicaNodes = null;
     }
     reservations.release(job);
     changed(job);
@@ -352,7 +353,7 @@ final class FuturePasses {
     room.dependencyEnded(job).forEach(w -> wake(w, end));
     int array = arrayOf[job.index];
     if (array >= 0 && --itemsLeft[array] == 0) {
-      timeline.scheduleEnd(pass.jobs().get(array), -1, t, end.depth());
+      timeline.scheduleEnd(state.jobs().get(array), -1, t, end.depth());
     }
   }
 
@@ -371,12 +372,11 @@ final class FuturePasses {
   private void touch(PreparedJob job) {
     if (stamp[job.index] != passId) {
       stamp[job.index] = passId;
-      ServiceClass c = job.serviceClass;
       // The fair-share term stays as the snapshot's holdings made it (see the class comment).
-      job.effectivePriority =
-          Quantities.add(Priorities.effective(priority, c, job.queuedAt, t), job.fairShare);
-      job.starving = Priorities.starving(priority, job.queuedAt, t);
-      job.deferrable = c == ServiceClass.BestEffort && !job.starving;
+      job.rank(
+          Quantities.add(
+              Priorities.effective(priority, job.serviceClass, job.queuedAt, t), job.fairShare),
+          Priorities.starving(priority, job.queuedAt, t));
     }
   }
 
@@ -395,15 +395,15 @@ final class FuturePasses {
    * (other than the held one) has room for it.
    */
   private boolean mayNoLongerBeHeld(PreparedJob job) {
-    StarvationHold hold = pass.guard().hold();
+    StarvationHold hold = state.guard().hold();
     HeldJobs.Hold under = held.heldUnder(job);
     if (hold == null
-        || under.starvingJob() != pass.guard().protectedJob().index
+        || under.starvingJob() != state.guard().protectedJob().index
         || under.node() != pool.indexOf(hold.node())
         || version(job) != held.namespaceVersion(job)) {
       return true;
     }
-    int excluded = pass.guard().excludedNodeFor(job);
+    int excluded = state.guard().excludedNodeFor(job);
     for (int i = 0; i < sources.freedNodeCount(); i++) {
       int node = sources.freedNode(i);
       if (node != excluded && pool.fitsNow(node, job)) {
@@ -417,7 +417,7 @@ final class FuturePasses {
    * Whether the first starving parked job, at its turn, was protected without deciding it again: a
    * job parked on a lock is parked on a lock still held (its release would have woken it), and when
    * no lock it lists before that one is held, deciding it again would find it waiting for the same
-   * lock, make it the protected job ({@link AdmissionPass#decideOne} through {@link
+   * lock, make it the protected job ({@link AdmissionRules#decideOne} through {@link
    * StarvationGuard#consider}) and park it where it is. Only the protection is taken over.
    */
   private boolean protectedWhereItWaits(PreparedJob job) {
@@ -433,8 +433,8 @@ final class FuturePasses {
         return false; // it would wait for that one first
       }
     }
-    pass.guard().consider(job, Reason.WaitingForLock);
-    return pass.guard().protectedJob() == job;
+    state.guard().consider(job, Reason.WaitingForLock);
+    return state.guard().protectedJob() == job;
   }
 
   /**
@@ -459,7 +459,7 @@ final class FuturePasses {
           held.hold(
               job,
               new HeldJobs.Hold(
-                  pass.guard().protectedJob().index, pool.indexOf(pass.guard().hold().node())),
+                  state.guard().protectedJob().index, pool.indexOf(state.guard().hold().node())),
               version(job));
       case WaitingForCapacity -> room.parkForCapacity(job);
       // The simulated passes keep no room for a queue's min: a job held for one is decided
@@ -486,7 +486,7 @@ final class FuturePasses {
       neverStarts[job.index] =
           (job.groupId >= 0 && reservations.groupCap(job) <= 0)
                   || !reservations.fitsWholeBudget(job)
-                  || !pass.placement().fitsSomeFullOffer(job)
+                  || !state.placement().fitsSomeFullOffer(job)
               ? NEVER
               : MAY;
     }

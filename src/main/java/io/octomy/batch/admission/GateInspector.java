@@ -4,11 +4,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * Evaluates every gate of one job at its turn in a pass, reading the pass's own state (node pool,
  * reservations, dependency verdicts, starvation hold) and the same checks {@link
- * AdmissionPass#decideOne} makes, so the first gate it reports is the one the pass decides on. It
+ * AdmissionRules#decideOne} makes, so the first gate it reports is the one the pass decides on. It
  * changes nothing: the pass then decides the job as usual.
  *
  * <p>A job that can never run as it stands (an invalid spec, a dependency cycle, a failed ancestor)
@@ -22,14 +24,27 @@ final class GateInspector {
   /** Candidate nodes named by a capacity gate, besides the origin. */
   static final int CANDIDATES = 3;
 
-  private final AdmissionPass pass;
+  private final PassState pass;
   private final NodePool pool;
   private final Reservations reservations;
 
-  GateInspector(AdmissionPass pass) {
+  GateInspector(PassState pass) {
     this.pass = pass;
     this.pool = pass.pool();
     this.reservations = pass.reservations();
+  }
+
+  /** Reports the gates of the listed jobs into {@code reports}, each at its turn in the pass. */
+  static BiConsumer<PreparedJob, DependencyVerdict> listener(
+      PassState pass, Set<JobKey> jobs, Map<JobKey, GateReport> reports) {
+    GateInspector inspector = new GateInspector(pass);
+    int[] position = {0};
+    return (job, verdict) -> {
+      position[0]++;
+      if (jobs.contains(job.key)) {
+        reports.put(job.key, inspector.report(job, verdict, position[0]));
+      }
+    };
   }
 
   GateReport report(PreparedJob job, DependencyVerdict verdict, int position) {
@@ -39,12 +54,12 @@ final class GateInspector {
     } else if (verdict.kind() == DependencyVerdict.Kind.CYCLE) {
       failing.add(new Gate.DependencyCycle(verdict.message()));
     } else if (job.reading.held) {
-      failing.add(new Gate.Held(AdmissionPass.heldMessage(job.key)));
+      failing.add(new Gate.Held(DecisionWords.heldMessage(job.key)));
     } else if (job.reading.notBefore != null
         && pass.snapshot().now().isBefore(job.reading.notBefore)) {
       failing.add(
           new Gate.BackingOff(
-              job.reading.notBefore, AdmissionPass.backingOffMessage(job.reading.notBefore)));
+              job.reading.notBefore, DecisionWords.backingOffMessage(job.reading.notBefore)));
     } else if (verdict.kind() == DependencyVerdict.Kind.SKIP) {
       failing.add(new Gate.DependencyFailed(verdict.ancestor(), verdict.message()));
     } else {
@@ -142,8 +157,8 @@ final class GateInspector {
     QueueMinimumHolds holds = pass.minimumHolds();
     List<QueueMinimumHolds.MinimumHold> minimums = holds == null ? List.of() : holds.against(job);
     if (job.gang()
-        ? pass.placeGang(job, minimums) != null
-        : pass.placeBeside(job, excluded, minimums) >= 0) {
+        ? pass.keptNodes().placeGang(job, minimums) != null
+        : pass.keptNodes().placeBeside(job, excluded, minimums) >= 0) {
       return null;
     }
     // For a gang: whether every replica fits the full offers together; the nodes are about one.
@@ -199,12 +214,13 @@ final class GateInspector {
    */
   private Gate gangHeld(PreparedJob job, List<QueueMinimumHolds.MinimumHold> minimums) {
     GangPlacement gangs = pass.gangs();
-    if (pass.gangAvoids(job, minimums).length == 0 || gangs.place(job, new int[0]) == null) {
+    if (pass.keptNodes().gangAvoids(job, minimums).length == 0
+        || gangs.place(job, new int[0]) == null) {
       return null;
     }
     int[] starving = pass.guard().excludedNodesFor(job);
     if (starving.length > 0
-        && (minimums.isEmpty() || gangs.place(job, AdmissionPass.minimumNodes(minimums)) != null)) {
+        && (minimums.isEmpty() || gangs.place(job, KeptNodes.minimumNodes(minimums)) != null)) {
       return new Gate.HeldNode(pass.guard().protectedJob().key, pool.name(starving[0]));
     }
     QueueMinimumHolds holds = pass.minimumHolds();

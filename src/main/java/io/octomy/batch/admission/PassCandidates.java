@@ -209,6 +209,8 @@ final class PassCandidates {
       return best;
     }
     touch.accept(candidate);
-    return best == null || AdmissionPass.PASS_ORDER.compare(candidate, best) < 0 ? candidate : best;
+    return best == null || AdmissionRules.PASS_ORDER.compare(candidate, best) < 0
+        ? candidate
+        : best;
   }
 }

@@ -26,13 +26,13 @@ final class PassSources {
   /** The job a pass takes next, where it waited, and the end that let it be decided again. */
   record Choice(PreparedJob job, TakenFrom from, End by) {}
 
-  private final AdmissionPass pass;
+  private final PassState pass;
   private final WaitingRoom room;
   private final HeldJobs held;
   private final PassCandidates candidates;
   private final Consumer<PreparedJob> touch;
 
-  private final PriorityQueue<PreparedJob> woken = new PriorityQueue<>(AdmissionPass.PASS_ORDER);
+  private final PriorityQueue<PreparedJob> woken = new PriorityQueue<>(AdmissionRules.PASS_ORDER);
 
   /** The nodes freed in the pass, in the order they were freed, each with its first end. */
   private final FirstEnds nodeSources;
@@ -81,7 +81,7 @@ final class PassSources {
    * @param touch brings a job's priority and starving up to the pass's time
    */
   PassSources(
-      AdmissionPass pass,
+      PassState pass,
       WaitingRoom room,
       HeldJobs held,
       PassCandidates candidates,
@@ -145,7 +145,7 @@ final class PassSources {
     End by = null;
     for (int i = 0; i < nodeSources.size; i++) {
       PreparedJob head = candidates.nodeHead(nodeSources.numbers[i]);
-      if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
+      if (head != null && (best == null || AdmissionRules.PASS_ORDER.compare(head, best) < 0)) {
         best = head;
         from = TakenFrom.NODE;
         by = nodeSources.ends[i];
@@ -153,7 +153,7 @@ final class PassSources {
     }
     for (int i = 0; i < budgetSources.size; i++) {
       PreparedJob head = candidates.budgetHead(budgetSources.numbers[i]);
-      if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
+      if (head != null && (best == null || AdmissionRules.PASS_ORDER.compare(head, best) < 0)) {
         best = head;
         from = TakenFrom.BUDGET;
         by = budgetSources.ends[i];
@@ -163,7 +163,7 @@ final class PassSources {
       PreparedJob head = held.next(c);
       if (head != null) {
         touch.accept(head);
-        if (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0) {
+        if (best == null || AdmissionRules.PASS_ORDER.compare(head, best) < 0) {
           best = head;
           from = TakenFrom.HELD;
           by = firstEnd;
@@ -172,7 +172,7 @@ final class PassSources {
     }
     if (pass.guard().hold() == null) {
       PreparedJob head = candidates.starvingHead();
-      if (head != null && (best == null || AdmissionPass.PASS_ORDER.compare(head, best) < 0)) {
+      if (head != null && (best == null || AdmissionRules.PASS_ORDER.compare(head, best) < 0)) {
         best = head;
         from = TakenFrom.STARVING;
         by = firstEnd;

@@ -87,9 +87,8 @@ final class Placement {
    * deferrable BestEffort job.
    */
   int place(PreparedJob job, int excluded) {
-    if (job.knownUnplaceable) {
-      job.knownUnplaceable = false; // shown by the forecast for this one placement
-      return -1;
+    if (job.takeKnownUnplaceable()) {
+      return -1; // shown by the forecast for this one placement
     }
     int origin = job.origin;
     if (origin >= 0
@@ -320,7 +319,7 @@ final class Placement {
         best = k;
       }
     }
-    job.dominant = best;
+    job.rememberDominant(best);
     return best;
   }
 

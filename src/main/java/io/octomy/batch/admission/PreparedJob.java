@@ -1,5 +1,6 @@
 package io.octomy.batch.admission;
 
+import io.octomy.batch.vocabulary.Quantities;
 import io.octomy.batch.vocabulary.ServiceClass;
 import java.time.Instant;
 import java.util.Arrays;
@@ -8,7 +9,8 @@ import java.util.List;
 /**
  * A job as one pass works on it: what its {@link JobReading} holds (requests as arrays, lock keys,
  * problems, service class), its place in the snapshot, and (for Queued jobs) what depends on the
- * pass's now and nodes: priority, starving, origin node.
+ * pass's now and nodes: priority, starving, origin node. What changes in a pass changes through its
+ * methods only (ArchitectureTest), so each change of a job is found in one place.
  */
 final class PreparedJob {
 
@@ -49,42 +51,38 @@ final class PreparedJob {
 
   final int[] lockIds;
 
-  long effectivePriority;
-  boolean starving;
-
   /**
    * The number of the job's queue in the pass's {@link QueueTree}; {@link QueueTree#CONFLICT} when
    * two queues claim its namespace; -1 when the snapshot has no queue.
    */
-  int queue = -1;
+  final int queue;
+
+  /** Index of the origin node in the node pool, or -1. Set for Queued jobs. */
+  final int origin;
+
+  /** The labels its node must carry, and whose. Set for Queued jobs. */
+  final QueueSelectors.PlacementLabels placement;
+
+  /**
+   * Per node index, whether the node's labels hold every pair of {@link #placement} (the job's
+   * {@code spec.nodeSelector} and its queues'); null when nothing is asked (every node). Set for
+   * Queued jobs.
+   */
+  final boolean[] selectable;
+
+  // Its standing in the pass, set by rank(...) and addFairShare(...) only: as the pass's now makes
+  // it, and again at each simulated pass of a forecast (aging), its queue's fair-share term kept.
+
+  long effectivePriority;
+  boolean starving;
+
+  /** A BestEffort job that is not starving: deferred first when the machine is busy. */
+  boolean deferrable;
 
   /** The fair-share term of its queue, part of {@link #effectivePriority} (0 without queues). */
   long fairShare;
 
-  /**
-   * A BestEffort job that is not starving: deferred first when the machine is busy. Set with the
-   * priority, for Queued jobs.
-   */
-  boolean deferrable;
-
-  /**
-   * Set by the forecast when it has shown that no node has room for the job now (none of the nodes
-   * freed since it last found none); its next placement answers "nowhere" without a search.
-   */
-  boolean knownUnplaceable;
-
-  /**
-   * Per node index, whether the node's labels hold every pair of {@link #placement} (the job's
-   * {@code spec.nodeSelector} and its queues'); null when nothing is asked (every node). Set with
-   * the origin, for Queued jobs.
-   */
-  boolean[] selectable;
-
-  /** The labels its node must carry, and whose; set with {@link #selectable}. */
-  QueueSelectors.PlacementLabels placement = QueueSelectors.ANYWHERE;
-
-  /** Index of the origin node in the node pool, or -1. */
-  int origin = -1;
+  // What it holds in the pass's state, set by holdOn(...) and releaseAll() only.
 
   /**
    * Index of the node the job holds a reservation on in the pass's state (counted from the snapshot
@@ -99,13 +97,33 @@ final class PreparedJob {
    */
   int[] replicaNodes;
 
+  // Memos of the placement's speed-ups, none of them a rule.
+
+  /**
+   * Set by the forecast when it has shown that no node has room for the job now (none of the nodes
+   * freed since it last found none); its next placement answers "nowhere" without a search.
+   */
+  boolean knownUnplaceable;
+
   /**
    * Position in {@link #resourceIds} of the resource the placement best-fits on; -1 until the node
    * pool works it out.
    */
   int dominant = -1;
 
-  PreparedJob(int index, JobReading reading, Instant now) {
+  /** A job that is not Queued: it only holds what it requested, so it needs no node selection. */
+  PreparedJob(int index, JobReading reading, Instant now, int queue) {
+    this(index, reading, now, queue, -1, QueueSelectors.ANYWHERE, null);
+  }
+
+  PreparedJob(
+      int index,
+      JobReading reading,
+      Instant now,
+      int queue,
+      int origin,
+      QueueSelectors.PlacementLabels placement,
+      boolean[] selectable) {
     this.index = index;
     this.reading = reading;
     this.view = reading.view;
@@ -122,6 +140,56 @@ final class PreparedJob {
     this.namespace = reading.namespace;
     this.groupId = reading.groupId;
     this.lockIds = reading.lockIds;
+    this.queue = queue;
+    this.origin = origin;
+    this.placement = placement;
+    this.selectable = selectable;
+  }
+
+  /** Its priority and whether it starves, as of the time the pass decides at. */
+  void rank(long effectivePriority, boolean starving) {
+    this.effectivePriority = effectivePriority;
+    this.starving = starving;
+    this.deferrable = serviceClass == ServiceClass.BestEffort && !starving;
+  }
+
+  /** Adds its queue's fair-share term to its priority (once, before the pass's order is made). */
+  void addFairShare(long term) {
+    fairShare = term;
+    effectivePriority = Quantities.add(effectivePriority, term);
+  }
+
+  /** Holds a reservation on {@code node} (-1: off the pool), a gang one per replica node. */
+  void holdOn(int node, int[] replicaNodes) {
+    this.reservedOn = node;
+    this.replicaNodes = replicaNodes;
+  }
+
+  /** Shown by the forecast: no node has room for it now; its next placement need not search. */
+  void knownUnplaceable() {
+    knownUnplaceable = true;
+  }
+
+  /** Whether it was known unplaceable, which holds for this one placement only and is forgotten. */
+  boolean takeKnownUnplaceable() {
+    boolean known = knownUnplaceable;
+    knownUnplaceable = false;
+    return known;
+  }
+
+  /** Forgets that it was known unplaceable (a gate before capacity may have stopped it first). */
+  void forgetUnplaceable() {
+    knownUnplaceable = false;
+  }
+
+  /** Remembers the position of its dominant resource, once the placement has worked it out. */
+  void rememberDominant(int position) {
+    dominant = position;
+  }
+
+  /** Holds nothing any more: it ended in a forecast's simulated pass. */
+  void releaseAll() {
+    holdOn(-1, null);
   }
 
   /** Whether the job's nodeSelector lets it run on the node (always, without one). */

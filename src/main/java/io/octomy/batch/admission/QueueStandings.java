@@ -13,7 +13,7 @@ final class QueueStandings {
   private QueueStandings() {}
 
   /** How each BatchQueue stands after the pass's admissions, by name; empty without queues. */
-  static List<QueueStanding> of(AdmissionPass pass) {
+  static List<QueueStanding> of(PassState pass) {
     QueueTree queueTree = pass.queueTree();
     QueueLedger queueLedger = pass.queueLedger();
     ResourceIndex resources = pass.resources();

@@ -13,12 +13,10 @@ import org.junit.jupiter.api.Test;
 /** A forecast's entries read as the map of what was set, in the order each job was first set. */
 class ForecastEntriesTest {
 
-  private final AdmissionPass pass =
-      new AdmissionPass(world().with(job("a"), job("b"), job("c")).snapshot());
-
-  {
-    pass.prepare();
-  }
+  private final PassState pass =
+      AdmissionPass.prepared(
+              world().with(job("a"), job("b"), job("c")).snapshot(), PassMemory.empty(), false)
+          .state();
 
   private PreparedJob prepared(String name) {
     return pass.job(new JobKey(NS, name));

@@ -195,14 +195,13 @@ class ForecastPropertiesTest {
   }
 
   /**
-   * The simulated passes decide without sentences ({@link AdmissionPass#withoutSentences}): the
+   * The simulated passes decide without sentences ({@link AdmissionRules#withoutSentences}): the
    * same decisions as the pass with them, whatever the world, only the messages left empty.
    */
   @Property(tries = 300)
   void decisionsWithoutSentencesAreTheSameDecisions(@ForAll("anyWorlds") Snapshot world) {
     AdmissionResult worded = AdmissionPass.decide(world);
-    AdmissionPass pass = new AdmissionPass(world);
-    pass.prepare();
+    AdmissionRules pass = AdmissionPass.prepared(world, PassMemory.empty(), false);
     pass.withoutSentences();
     AdmissionResult bare = pass.decideAll(null);
     assertThat(bare.decisions().keySet()).containsExactlyElementsOf(worded.decisions().keySet());
