@@ -180,6 +180,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private final AtomicLong requestedAt = new AtomicLong();
   private final AtomicBoolean passAfterWrites = new AtomicBoolean();
   private volatile boolean active;
+  private final AtomicBoolean firstPassToCome = new AtomicBoolean();
+  private volatile PassListener passListener = (pass, first) -> {};
 
   public AdmissionLoop(
       ClusterView view,
@@ -247,6 +249,7 @@ public final class AdmissionLoop implements AutoCloseable {
   /** Allows passes: the caches are synced and this replica leads. */
   public void activate() {
     if (!active) {
+      firstPassToCome.set(true);
       active = true;
       requestPass();
     }
@@ -330,6 +333,15 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
+  /** A listener that fails is logged and never stops the pass. */
+  private void tellListener(LastPass pass) {
+    try {
+      passListener.passDecided(pass, active && firstPassToCome.getAndSet(false));
+    } catch (RuntimeException e) {
+      LOG.warn("the pass listener failed; the pass goes on", e);
+    }
+  }
+
   /** A status write was answered: a pass put off behind the writes may go now. */
   private void writeAnswered() {
     if (passAfterWrites.get()
@@ -363,6 +375,30 @@ public final class AdmissionLoop implements AutoCloseable {
     /** A last pass that left no memory. */
     public LastPass(Snapshot snapshot, AdmissionResult result) {
       this(snapshot, result, PassMemory.empty());
+    }
+  }
+
+  /**
+   * Told of each pass on the loop's thread as soon as it has decided, so it must return at once
+   * (hand any work to a thread of its own): a slow listener would delay every decision.
+   */
+  public interface PassListener {
+    /**
+     * @param firstSinceActivated the first pass since this replica began to lead
+     */
+    void passDecided(LastPass pass, boolean firstSinceActivated);
+  }
+
+  /**
+   * Sets the one listener told of each pass (the visibility API's forecasts). One set after this
+   * replica's first pass hears of the last pass at once, as the first: it may be set up after the
+   * loop began to decide.
+   */
+  public void onPass(PassListener listener) {
+    this.passListener = listener;
+    LastPass last = lastPass;
+    if (active && last != null) {
+      listener.passDecided(last, true);
     }
   }
 
@@ -418,6 +454,7 @@ public final class AdmissionLoop implements AutoCloseable {
     lastPass =
         new LastPass(
             decided.snapshot().withArrays(arrayPlan.shapes()), decided.result(), decided.memory());
+    tellListener(lastPass);
     wakeForRetries(decided.snapshot(), split.decided(), now);
     metrics.recordPass(decided.decideTime());
     long t1 = System.nanoTime();

@@ -65,6 +65,7 @@ final class UiCommand implements Callable<Integer> {
                 + " on 127.0.0.1 is taken: choose another with --port, or leave --port out for a"
                 + " free one.");
       }
+      warmUp(c);
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime()
           .addShutdownHook(
@@ -82,6 +83,18 @@ final class UiCommand implements Callable<Integer> {
       stopped.await();
       return 0;
     }
+  }
+
+  /**
+   * One read of the API server's version, answer unused, while the user opens the page: otherwise
+   * the page's first reads pay for this process's first connection (its TLS, the client's first
+   * use), which doubled their time. A failure is the page's to say, on its own reads.
+   */
+  private static void warmUp(PluginConnection c) {
+    c.http()
+        .sendAsync(
+            c.http().newHttpRequestBuilder().uri(c.base() + "/version").build(), byte[].class)
+        .exceptionally(e -> null);
   }
 
   private static void browse(UiServer ui, PrintWriter out) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.octomy.batch.api.BatchJob;
@@ -94,18 +95,30 @@ final class UiBenchWorld implements AutoCloseable {
     return String.format("bn-%04d", i);
   }
 
-  /** Adds {@code milli} to a node's reported capacity, as its agent would after a resize. */
+  /**
+   * Adds {@code milli} to a node's reported capacity, as its agent would after a resize; read again
+   * and retried when a heartbeat wrote the node in between (409).
+   */
   void grow(String node, long milli) {
-    client
-        .resources(BatchNode.class)
-        .withName(node)
-        .editStatus(
-            n -> {
-              Map<String, Long> capacity = new java.util.HashMap<>(n.getStatus().getCapacity());
-              capacity.merge(CPU, milli, Long::sum);
-              n.getStatus().setCapacity(capacity);
-              return n;
-            });
+    for (int attempt = 1; ; attempt++) {
+      try {
+        client
+            .resources(BatchNode.class)
+            .withName(node)
+            .editStatus(
+                n -> {
+                  Map<String, Long> capacity = new java.util.HashMap<>(n.getStatus().getCapacity());
+                  capacity.merge(CPU, milli, Long::sum);
+                  n.getStatus().setCapacity(capacity);
+                  return n;
+                });
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 10) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** One merge patch per node, eight at a time: a round must take well under the 60 s timeout. */

@@ -31,9 +31,12 @@ import org.openqa.selenium.chromium.ChromiumDriver;
  * of admitted jobs and Q queued jobs behind them, {@code kubectl octomy ui} as a process, and the
  * page opened on every namespace. A script the browser runs before the page's own (a
  * MutationObserver) timestamps the first bar drawn on the axis, after the frame it is painted in
- * (first useful paint, from the navigation's start), and the first appearance of each probe job; an
- * update is a job created while the page is open: the page showing it, less the moment its decision
- * was seen in the API (a watch of the job in this JVM, on the same clock).
+ * (first useful paint, from the navigation's start), with what the page said then (an older pass's
+ * forecast is said to be one), the first waiting bar (the forecast's jobs drawn), and the first
+ * appearance of each probe job; the first load is the first after the start, the world filled
+ * meanwhile with nobody reading; an update is a job created while the page is open: the page
+ * showing it, less the moment its decision was seen in the API (a watch of the job in this JVM, on
+ * the same clock).
  *
  * <pre>
  * java -cp target/classes:target/test-classes:$(cat target/cp.txt) \
@@ -48,13 +51,19 @@ public final class UiTimelineBenchmark {
   // Runs before the page's scripts on every new document.
   private static final String PROBE =
       """
-      window.__bench = { paint: 0, running: {} };
+      window.__bench = { paint: 0, waiting: 0, said: '', running: {} };
       const afterPaint = (f) => requestAnimationFrame(() => requestAnimationFrame(f));
       new MutationObserver(() => {
         const b = window.__bench;
         if (b.paint === 0 && document.querySelector('main svg.timeline a.bar')) {
           b.paint = -1;
+          b.said = [...document.querySelectorAll('main p')].map((p) => p.textContent)
+            .find((t) => t.includes('Hover a bar')) || '';
           afterPaint(() => { b.paint = performance.now(); });
+        }
+        if (b.waiting === 0 && document.querySelector('main svg.timeline a.bar.waiting')) {
+          b.waiting = -1;
+          afterPaint(() => { b.waiting = performance.now(); });
         }
         for (const bar of document.querySelectorAll('a.bar.running')) {
           const key = bar.dataset.job;
@@ -124,9 +133,17 @@ public final class UiTimelineBenchmark {
           browser.get(url);
           paints.add(awaitNumber(browser, "return window.__bench.paint", Duration.ofSeconds(120)));
           print("load_" + i + "_first_useful_paint_ms", paints.get(i));
+          print("load_" + i + "_said_at_paint", script(browser, "return window.__bench.said"));
+          print(
+              "load_" + i + "_first_waiting_bar_ms",
+              awaitNumber(browser, "return window.__bench.waiting", Duration.ofSeconds(120)));
           print("load_" + i + "_api_kib_ttfb_ms_read_ms_done_at_ms", apiReads(browser));
         }
         List<Double> lags = updates(client, browser, updates);
+        // load 0 is the first after the start: the controller has decided since, but nobody read
+        print(
+            "first_load_after_start_paint_ms",
+            paints.get(0) + "  (target <= " + PAINT_TARGET_MS + ")");
         print(
             "first_useful_paint_ms_median",
             median(paints) + "  (target <= " + PAINT_TARGET_MS + ")");
@@ -257,6 +274,10 @@ public final class UiTimelineBenchmark {
                 + " Math.round(e.responseStart - e.requestStart), Math.round(e.duration),"
                 + " Math.round(e.responseEnd)]; }"
                 + " return JSON.stringify(m);");
+  }
+
+  private static Object script(WebDriver browser, String script) {
+    return ((JavascriptExecutor) browser).executeScript(script);
   }
 
   private static double awaitNumber(

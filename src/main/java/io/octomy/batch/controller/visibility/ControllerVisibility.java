@@ -29,8 +29,9 @@ public final class ControllerVisibility implements VisibilitySource, AutoCloseab
       AgentOutputs agents) {
     this.controller = controller;
     this.profiles = profiles;
-    this.api =
-        new VisibilityApi(new VisibilityService(this, clock, outputs), new ObjectMapper(), agents);
+    VisibilityService service = new VisibilityService(this, clock, outputs);
+    controller.loop().onPass(service::passDecided);
+    this.api = new VisibilityApi(service, new ObjectMapper(), agents);
   }
 
   /**

@@ -28,8 +28,10 @@ import java.util.Set;
  *       BatchQueue NAME and of the queues below it (404 when there is none of that name), {@code
  *       ?expectedNode=A,B} those expected to start on nodes A or B; {@code limit} and {@code
  *       continue} page it as a Kubernetes list is paged, every page from one forecast; {@code
- *       resourceVersion=0} takes the newest forecast done at once (at most 60 s older than the last
- *       pass) rather than waiting for the last pass's;
+ *       resourceVersion=0} takes the newest forecast done at once, however old, rather than waiting
+ *       for the last pass's; the list's {@code metadata.resourceVersion} names the pass whose
+ *       forecast it is, and {@code forecast.passTime} and {@code forecast.ofLastPass} say when that
+ *       pass decided and whether it is the last one;
  *   <li>{@code GET /namespaces/NS/pendingjobs/NAME}: one Queued job with every blocker and its
  *       remedy ({@code PendingJob});
  *   <li>{@code POST /namespaces/NS/fitreviews}: what a BatchJob manifest would get now, nothing
@@ -202,7 +204,11 @@ public final class VisibilityApi {
       forecast = service.forecast(recentEnough(call));
     }
     PendingJobsRead page = PendingJobsRead.page(forecast, filter, from, limit == null ? 0 : limit);
-    ObjectNode doc = table(call) ? render.table(page.jobs()) : render.pendingJobList(page.jobs());
+    ObjectNode doc =
+        table(call)
+            ? render.table(page.jobs())
+            : render.pendingJobList(
+                page.jobs(), forecast.pass().snapshot().now(), service.ofLastPass(forecast));
     if (page.next() != null) {
       ((ObjectNode) doc.get("metadata"))
           .put("continue", page.next())
@@ -212,8 +218,9 @@ public final class VisibilityApi {
   }
 
   /**
-   * {@code resourceVersion=0}, as on a Kubernetes list: any recent answer will do, so the newest
-   * forecast done is given at once rather than the last pass's awaited; absent, the last pass's.
+   * {@code resourceVersion=0}, as on a Kubernetes list: any answer will do, so the newest forecast
+   * done is given at once rather than the last pass's awaited (its pass said in the answer);
+   * absent, the last pass's.
    */
   private static boolean recentEnough(Call call) {
     String rv = call.query().get("resourceVersion");

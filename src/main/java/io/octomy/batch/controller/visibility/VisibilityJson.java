@@ -9,6 +9,7 @@ import io.octomy.batch.visibility.Blocker;
 import io.octomy.batch.visibility.Explanation;
 import io.octomy.batch.visibility.FitAnswer;
 import io.octomy.batch.visibility.QueuedJob;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
@@ -78,10 +79,18 @@ final class VisibilityJson {
     }
   }
 
-  ObjectNode pendingJobList(List<QueuedJob> queue) {
+  /**
+   * A list out of the forecast of one pass: its {@code metadata.resourceVersion} names that pass,
+   * and {@code forecast} says when it decided and whether it is the last one (an older forecast is
+   * given at once to a reader who asked for any recent one while the last pass's is computed).
+   */
+  ObjectNode pendingJobList(List<QueuedJob> queue, Instant passTime, boolean ofLastPass) {
     ObjectNode doc = json.createObjectNode();
     doc.put("kind", "PendingJobList").put("apiVersion", VisibilityApi.GROUP_VERSION);
-    doc.putObject("metadata");
+    doc.putObject("metadata").put("resourceVersion", Long.toString(passTime.toEpochMilli()));
+    doc.putObject("forecast")
+        .put("passTime", passTime.truncatedTo(ChronoUnit.MILLIS).toString())
+        .put("ofLastPass", ofLastPass);
     ArrayNode items = doc.putArray("items");
     queue.forEach(q -> items.add(pendingJob(q)));
     return doc;

@@ -45,13 +45,27 @@ public final class VisibilityService {
   private final VisibilitySource source;
   private final Clock clock;
   private final JobOutputs outputs;
-  private final PassForecasts forecasts =
-      new PassForecasts(this::wholeQueue, VisibilityService::inBackground);
+  private final PassForecasts forecasts;
 
   public VisibilityService(VisibilitySource source, Clock clock, JobOutputs outputs) {
     this.source = source;
     this.clock = clock;
     this.outputs = outputs;
+    this.forecasts = new PassForecasts(this::wholeQueue, VisibilityService::inBackground, clock);
+  }
+
+  /**
+   * The controller's loop has decided a pass (on its thread: this only hands work on): the forecast
+   * is computed ahead of readers after the first pass of a replica that begins to lead, and after
+   * each pass while someone read within a minute ({@link PassForecasts#passDecided}).
+   */
+  public void passDecided(AdmissionLoop.LastPass pass, boolean firstSinceActivated) {
+    forecasts.passDecided(pass, firstSinceActivated);
+  }
+
+  /** Whether {@code forecast} is of the last pass (else a newer one is being computed). */
+  boolean ofLastPass(PassForecasts.KeptForecast forecast) {
+    return forecasts.ofLatestPass(forecast);
   }
 
   public List<QueuedJob> queue(String namespace) {
@@ -68,8 +82,8 @@ public final class VisibilityService {
 
   /**
    * The whole queue's forecast of the last pass, computed once per pass and shared by its readers;
-   * with {@code recent}, the newest one done at once when it is at most {@link
-   * PassForecasts#STALE_AT_MOST} older (the last pass's then computed for the next read).
+   * with {@code recent}, the newest one done at once, however old (the last pass's then computed
+   * for the next read).
    */
   PassForecasts.KeptForecast forecast(boolean recent) {
     AdmissionLoop.LastPass last = lastPass();

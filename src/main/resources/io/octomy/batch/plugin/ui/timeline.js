@@ -1,7 +1,7 @@
 // Queue timeline: per node, running jobs as bars from now to their expected end and waiting jobs
 // at their expected start (the visibility API's forecast), coloured by class; the table beside it
 // holds the same facts.
-import { h, api, watch, optional, notesOf, BATCH, VISIBILITY, enc, legend } from './dom.js';
+import { h, api, watch, optional, notesOf, BATCH, VISIBILITY, enc, legend, at, ago } from './dom.js';
 import { TimelineChart } from './lanes.js';
 
 let kept = null;
@@ -133,6 +133,8 @@ function entriesOf(pending, placed, profiles, held, now) {
   }
   for (const p of pending) {
     if (held && !held.has(p.metadata.namespace)) continue;
+    // a job placed since the forecast's pass is drawn where it runs, not where it was expected
+    if (entries.has(`${p.metadata.namespace}/${p.metadata.name}`)) continue;
     // a waiting job's bar is as long as the forecast expects it to run once started
     const start = p.expectedStart ? Date.parse(p.expectedStart) : null;
     const end = p.expectedEnd ? Date.parse(p.expectedEnd) : start === null ? null : start + 90 * 1000;
@@ -141,8 +143,15 @@ function entriesOf(pending, placed, profiles, held, now) {
   return entries;
 }
 
-function describe(k, ns, held, notes, queue, partial) {
-  const text = `${held ? `Queue ${queue}: namespaces ${[...held].sort().join(', ') || 'none'}. ` : ns ? `Namespace ${ns}. ` : 'All namespaces. '}${partial ? `The first ${partial} nodes; the others are being read. ` : ''}Hover a bar for its reason; select it for the job.`;
+// A forecast of an older pass than the last (given at once while the last pass's is computed) is
+// said to be one, with its age: the waiting jobs stand where that pass expected them.
+function forecastAge(pending, now) {
+  const f = pending.forecast;
+  return f && f.ofLastPass === false ? `Waiting jobs as forecast at the pass of ${at(f.passTime)} (${ago(f.passTime, now)}); the last pass's forecast is being computed. ` : '';
+}
+
+function describe(k, ns, held, notes, queue, partial, age) {
+  const text = `${held ? `Queue ${queue}: namespaces ${[...held].sort().join(', ') || 'none'}. ` : ns ? `Namespace ${ns}. ` : 'All namespaces. '}${partial ? `The first ${partial} nodes; the others are being read. ` : ''}${age}Hover a bar for its reason; select it for the job.`;
   if (k.about.textContent !== text) k.about.textContent = text;
   if (k.notes !== notes.join('\n')) {
     k.notes = notes.join('\n');
@@ -165,7 +174,7 @@ async function firstScreen(k, ns, held, heldNotes, queue) {
   const now = Date.now();
   const entries = entriesOf(pending.items, placed.flatMap((l) => l.items), profiles.items, held, now);
   Object.assign(k, { entries, rows: names, ns, held, profiles: profiles.items });
-  describe(k, ns, held, notes, queue, names.length);
+  describe(k, ns, held, notes, queue, names.length, forecastAge(pending, now));
   k.chart.update([...entries.values()], [...names], now, ns);
   return true;
 }
@@ -188,7 +197,7 @@ async function wholeRead(k, ns, held, heldNotes, queue) {
   const rows = nodes.items.map((n) => n.metadata.name).sort();
   if ([...entries.values()].some((e) => !e.node)) rows.push('');
   Object.assign(k, { entries, rows, ns, held, profiles: profiles.items });
-  describe(k, ns, held, notes, queue, 0);
+  describe(k, ns, held, notes, queue, 0, forecastAge(pending, now));
   k.chart.update([...entries.values()], [...rows], now, ns);
   if (!k.watching) follow(k, `${nsPath(ns, 'batchjobs', BATCH)}?watch=true&resourceVersion=${enc(placed.metadata.resourceVersion)}`);
 }

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.Snapshot;
 import io.octomy.batch.controller.AdmissionLoop;
+import io.octomy.batch.fixtures.TestClock;
 import io.octomy.batch.visibility.QueuedJob;
 import io.octomy.batch.vocabulary.Policy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The forecast is computed once per pass however many read it at once; a reader who accepts a
- * recent one is answered at once while the newer one is computed for the next, with one much older
- * than the pass only while a newer one is under way; nothing is computed without a reader.
+ * recent one is answered at once, however old, while the newer one is computed for the next, one
+ * computation at a time. When it is computed ahead of readers is {@link ForecastsAheadTest}'s.
  */
 class PassForecastsTest {
 
@@ -43,7 +45,8 @@ class PassForecastsTest {
             }
             return List.of(job(pass.snapshot().now().toString()));
           },
-          queuedInBackground::add);
+          queuedInBackground::add,
+          TestClock.at(NOW));
 
   private static AdmissionLoop.LastPass pass(Instant at) {
     Snapshot s = new Snapshot(List.of(), List.of(), Policy.defaults(), at);
@@ -98,12 +101,21 @@ class PassForecastsTest {
         .containsExactly(NOW.plusSeconds(5).toString());
     assertThat(computed).hasValue(2);
 
-    AdmissionLoop.LastPass muchLater =
-        pass(NOW.plusSeconds(5).plus(PassForecasts.STALE_AT_MOST).plusSeconds(1));
-    assertThat(forecasts.recent(muchLater).pass())
-        .as("an answer much older than the pass is not given: with nothing under way, it waits")
-        .isSameAs(muchLater);
-    assertThat(queuedInBackground).hasSize(1);
+    assertThat(queuedInBackground)
+        .as("the pass asked for while one ran is computed after it, in the background")
+        .hasSize(2);
+    queuedInBackground.get(1).run();
+    PassForecasts.KeptForecast latest = forecasts.recent(pass(NOW.plusSeconds(10)));
+    assertThat(latest.jobs())
+        .extracting(QueuedJob::name)
+        .containsExactly(NOW.plusSeconds(10).toString());
+
+    AdmissionLoop.LastPass muchLater = pass(NOW.plus(Duration.ofHours(1)));
+    assertThat(forecasts.recent(muchLater))
+        .as("however old the newest done is, it is given at once (its pass says which)")
+        .isSameAs(latest);
+    assertThat(queuedInBackground).hasSize(3);
+    assertThat(computed).hasValue(3);
   }
 
   @Test
@@ -111,7 +123,7 @@ class PassForecastsTest {
     PassForecasts.KeptForecast first = forecasts.recent(pass(NOW));
     forecasts.recent(pass(NOW.plusSeconds(5)));
     assertThat(queuedInBackground).hasSize(1);
-    assertThat(forecasts.recent(pass(NOW.plus(PassForecasts.STALE_AT_MOST).plusSeconds(9))))
+    assertThat(forecasts.recent(pass(NOW.plus(Duration.ofMinutes(10)))))
         .as("one under way: the newest at once, and no second computation")
         .isSameAs(first);
     assertThat(queuedInBackground).hasSize(1);
@@ -129,7 +141,8 @@ class PassForecastsTest {
               }
               return List.of(job("x"));
             },
-            Runnable::run);
+            Runnable::run,
+            TestClock.at(NOW));
     AdmissionLoop.LastPass pass = pass(NOW);
     assertThatThrownBy(() -> failingOnce.ofPass(pass))
         .isInstanceOf(VisibilityException.class)
