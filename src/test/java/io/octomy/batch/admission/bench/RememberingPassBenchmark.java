@@ -2,9 +2,13 @@ package io.octomy.batch.admission.bench;
 
 import io.octomy.batch.admission.AdmissionPass;
 import io.octomy.batch.admission.AdmissionResult;
+import io.octomy.batch.admission.JobView;
 import io.octomy.batch.admission.PassMemory;
 import io.octomy.batch.admission.RememberedPass;
 import io.octomy.batch.admission.Snapshot;
+import io.octomy.batch.vocabulary.JobPhase;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -22,6 +26,10 @@ import org.openjdk.jmh.annotations.State;
  * nodes heartbeating, the clock on), one way and then back. {@link
  * AdmissionPassBenchmark#decideInTurn} is the same sequence without a memory. Kept apart from that
  * class so that it can run against builds from before the memory existed.
+ *
+ * <p>{@code decideOneNewJob} is the smallest change: the world with one Queued job more (a copy of
+ * a queued job's spec under a new name), decided from the memory of a pass over the world without
+ * it, the same memory each time.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -37,12 +45,40 @@ public class RememberingPassBenchmark {
   private boolean atChanged;
   private PassMemory memory;
 
+  private Snapshot withOneNewJob;
+  private PassMemory memoryBeforeIt;
+
   @Setup
   public void setUp() {
     snapshot = AdmissionPassBenchmark.world(size);
     changed = AdmissionPassBenchmark.changedWorld(snapshot);
     memory = AdmissionPass.decide(snapshot, PassMemory.empty()).memory();
     atChanged = false;
+    withOneNewJob = withOneNewJob(snapshot);
+    memoryBeforeIt = memory;
+  }
+
+  /** The world with one more Queued job: the spec of its first queued job, named anew. */
+  static Snapshot withOneNewJob(Snapshot world) {
+    JobView like =
+        world.jobs().stream().filter(j -> j.phase() == JobPhase.Queued).findFirst().orElseThrow();
+    List<JobView> jobs = new ArrayList<>(world.jobs());
+    jobs.add(
+        new JobView(
+            like.namespace(),
+            "one-new-job",
+            1,
+            like.requests(),
+            like.limits(),
+            List.of(),
+            List.of(),
+            null,
+            null,
+            JobPhase.Queued,
+            null,
+            world.now(),
+            List.of()));
+    return world.withJobs(jobs, world.now());
   }
 
   @Benchmark
@@ -51,5 +87,10 @@ public class RememberingPassBenchmark {
     RememberedPass pass = AdmissionPass.decide(atChanged ? changed : snapshot, memory);
     memory = pass.memory();
     return pass.result();
+  }
+
+  @Benchmark
+  public AdmissionResult decideOneNewJob() {
+    return AdmissionPass.decide(withOneNewJob, memoryBeforeIt).result();
   }
 }
