@@ -12,9 +12,10 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * The controller alone in its own JVM, for kill -9: {@code ControllerProcessMain KUBECONFIG NODES
- * JOBS SEED}. The policy is the fault workload's (same groups and budgets as the suite checks).
- * Prints {@code ACTIVE} once its informers are synced and passes may run.
+ * The controller alone in its own JVM, for kill -9 and for its own memory: {@code
+ * ControllerProcessMain KUBECONFIG NODES JOBS SEED [EXECUTOR]} (EXECUTOR {@code Pod} unless given).
+ * The policy is the fault workload's (same groups and budgets as the suite checks). Prints {@code
+ * ACTIVE} once its informers are synced and passes may run.
  */
 public final class ControllerProcessMain {
   private ControllerProcessMain() {}
@@ -25,7 +26,7 @@ public final class ControllerProcessMain {
         new Workload(
             Integer.parseInt(args[1]),
             Integer.parseInt(args[2]),
-            Executor.Pod,
+            args.length > 4 ? Executor.valueOf(args[4]) : Executor.Pod,
             Long.parseLong(args[3]),
             Duration.ofHours(1));
     KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
