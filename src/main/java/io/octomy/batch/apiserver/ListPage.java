@@ -51,25 +51,36 @@ record ListPage(List<String> items, long resourceVersion, String next, Long rema
       rv = t.path("rv").asLong();
       after = t.path("start").asText();
     }
+    boolean selectors = req.param("labelSelector") != null || req.param("fieldSelector") != null;
     List<String> items = new ArrayList<>();
     String last = null;
     long remaining = 0;
+    // an object's text is unpacked only to be served or selected: past a page without selectors,
+    // every object is in the list and counted by its key alone
     for (ObjectIndex.ListedText o : snapshot.items()) {
       String key = o.key();
-      if ((after != null && key.compareTo(after) <= 0) || !selected.test(o.text())) {
+      if (after != null && key.compareTo(after) <= 0) {
         continue;
       }
-      if (limit > 0 && items.size() >= limit) {
+      boolean full = limit > 0 && items.size() >= limit;
+      if (full && !selectors) {
         remaining++;
         continue;
       }
-      items.add(o.text());
+      String text = o.text();
+      if (!selected.test(text)) {
+        continue;
+      }
+      if (full) {
+        remaining++; // one more selected object is enough to know a next page exists
+        break;
+      }
+      items.add(text);
       last = key;
     }
     if (remaining == 0) {
       return new ListPage(items, rv, null, null);
     }
-    boolean selectors = req.param("labelSelector") != null || req.param("fieldSelector") != null;
     return new ListPage(items, rv, encode(rv, last), selectors ? null : remaining);
   }
 
