@@ -39,6 +39,17 @@ record ListPage(List<String> items, long resourceVersion, String next, Long rema
   }
 
   /**
+   * The key a request's page starts after ({@code null}: the first page), from its continue token.
+   *
+   * @throws ApiException 400 when the token was not made by this server
+   */
+  static String startAfter(ApiRequest req) {
+    String token = req.param("continue");
+    return token == null || token.isEmpty() ? null : decode(token).path("start").asText();
+  }
+
+  /**
+   * @param snapshot the objects from the page's start on, or all of them
    * @param selected whether an object's committed text is in the list (its selectors)
    */
   static ListPage of(ApiRequest req, ObjectStore.TextListing snapshot, Predicate<String> selected) {

@@ -43,7 +43,8 @@ final class ListReads {
   ApiResponse list(ApiRequest req, RequestPath p, ResourceType type) {
     ListPage.checkResourceVersion(req.param("resourceVersion"));
     ObjectStore.TextListing snapshot =
-        store.listText(type.storageKey(), type.namespaced() ? p.namespace() : null);
+        store.listText(
+            type.storageKey(), type.namespaced() ? p.namespace() : null, ListPage.startAfter(req));
     ListPage page = ListPage.of(req, snapshot, selection(req, type, p.version()));
     if (TableRenderer.wantsTable(req.accept())) {
       List<ObjectNode> items =

@@ -143,13 +143,30 @@ final class ObjectIndex {
 
   /** The committed text of the objects of one resource, as {@link #range} without reading them. */
   List<ListedText> rangeText(String resource, String namespace) {
+    return rangeText(resource, namespace, null);
+  }
+
+  /**
+   * As {@link #rangeText(String, String)}, only the objects after {@code after} (a {@link
+   * ListedText#key}, or {@code null} for all): a list's next page starts where the last ended
+   * rather than walking every object before it again.
+   */
+  List<ListedText> rangeText(String resource, String namespace, String after) {
     String from = prefix(resource, namespace);
+    String to = from + '\uffff';
     int keyStart = resource.length() + 1;
+    String start = after == null ? from : resource + '\u0000' + after;
+    boolean inclusive = after == null || start.compareTo(from) < 0;
+    if (start.compareTo(from) < 0) {
+      start = from;
+    }
     List<ListedText> out = new ArrayList<>();
+    if (start.compareTo(to) >= 0) {
+      return out;
+    }
     // '\uffff' sorts after every character used in names, so this is exactly the keys with that
     // prefix
-    for (Map.Entry<String, byte[]> e :
-        objects.subMap(from, true, from + '\uffff', false).entrySet()) {
+    for (Map.Entry<String, byte[]> e : objects.subMap(start, inclusive, to, false).entrySet()) {
       out.add(new ListedText(e.getKey().substring(keyStart), e.getValue()));
     }
     return out;

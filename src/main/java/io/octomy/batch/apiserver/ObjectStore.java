@@ -265,9 +265,16 @@ final class ObjectStore implements AutoCloseable {
 
   /** As {@link #list}, the objects left as the text they were committed as. */
   TextListing listText(String resource, String namespace) {
+    return listText(resource, namespace, null);
+  }
+
+  /**
+   * As {@link #listText(String, String)}, from after a list page's last key ({@code null}: all).
+   */
+  TextListing listText(String resource, String namespace, String after) {
     lock.lock();
     try {
-      return new TextListing(objects.rangeText(resource, namespace), resourceVersion);
+      return new TextListing(objects.rangeText(resource, namespace, after), resourceVersion);
     } finally {
       lock.unlock();
     }
