@@ -110,6 +110,48 @@ final class CompactText {
     }
   }
 
+  /** The length in UTF-8 bytes of a packed text, without unpacking it. */
+  static int utf8Length(byte[] packed) {
+    return readLength(packed);
+  }
+
+  /** Whether a packed text's UTF-8 bytes start with {@code prefix}; unpacks only that far. */
+  static boolean startsWith(byte[] packed, byte[] prefix) {
+    if (readLength(packed) < prefix.length) {
+      return false;
+    }
+    if (packed[0] == PLAIN) {
+      return Arrays.equals(packed, HEAD, HEAD + prefix.length, prefix, 0, prefix.length);
+    }
+    Inflater i = INFLATERS.poll();
+    if (i == null) {
+      i = new Inflater(true);
+    }
+    try {
+      i.setDictionary(DICTIONARY_BYTES);
+      i.setInput(packed, HEAD, packed.length - HEAD);
+      byte[] start = new byte[prefix.length];
+      int n = 0;
+      while (n < start.length) {
+        int got = i.inflate(start, n, start.length - n);
+        if (got == 0) {
+          return false;
+        }
+        n += got;
+      }
+      return Arrays.equals(start, prefix);
+    } catch (DataFormatException e) {
+      throw new IllegalStateException("a packed text does not inflate", e);
+    } finally {
+      i.reset();
+      if (INFLATERS.size() < POOLED) {
+        INFLATERS.offer(i);
+      } else {
+        i.end();
+      }
+    }
+  }
+
   /** The text a {@link #pack} gave. */
   static String unpack(byte[] packed) {
     return new String(utf8(packed), StandardCharsets.UTF_8);

@@ -17,12 +17,12 @@ import java.util.function.Predicate;
  * it at the token's version); items are never repeated or skipped, but one created or deleted
  * between pages may or may not be seen.
  *
- * @param items the objects of this page, as committed
+ * @param items the objects of this page, as committed, in compact form ({@link CompactText})
  * @param resourceVersion the list's version (the first page's, for every page)
  * @param next the continue token, or {@code null} on the last page
  * @param remaining objects after this page when known, else {@code null}
  */
-record ListPage(List<String> items, long resourceVersion, String next, Long remaining) {
+record ListPage(List<byte[]> items, long resourceVersion, String next, Long remaining) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -63,11 +63,11 @@ record ListPage(List<String> items, long resourceVersion, String next, Long rema
       after = t.path("start").asText();
     }
     boolean selectors = req.param("labelSelector") != null || req.param("fieldSelector") != null;
-    List<String> items = new ArrayList<>();
+    List<byte[]> items = new ArrayList<>();
     String last = null;
     long remaining = 0;
-    // an object's text is unpacked only to be served or selected: past a page without selectors,
-    // every object is in the list and counted by its key alone
+    // an object's text is unpacked only to be selected (and later as it is written): without
+    // selectors every object is in the list, and past a page counted by its key alone
     for (ObjectIndex.ListedText o : snapshot.items()) {
       String key = o.key();
       if (after != null && key.compareTo(after) <= 0) {
@@ -78,15 +78,14 @@ record ListPage(List<String> items, long resourceVersion, String next, Long rema
         remaining++;
         continue;
       }
-      String text = o.text();
-      if (!selected.test(text)) {
+      if (selectors && !selected.test(o.text())) {
         continue;
       }
       if (full) {
         remaining++; // one more selected object is enough to know a next page exists
         break;
       }
-      items.add(text);
+      items.add(o.packed());
       last = key;
     }
     if (remaining == 0) {

@@ -280,6 +280,11 @@ final class ObjectStore implements AutoCloseable {
     }
   }
 
+  /** A tree of text this store committed, in compact form (a {@link #listText} item's). */
+  ObjectNode parse(byte[] packed) {
+    return objects.parse(packed);
+  }
+
   /** A tree of text this store committed (a {@link #listText} item's). */
   ObjectNode parse(String committedText) {
     return objects.parse(committedText);
@@ -424,7 +429,9 @@ final class ObjectStore implements AutoCloseable {
     lock.lock();
     try {
       if (fromVersion == null) {
-        for (ObjectNode o : objects.range(resource, namespace)) {
+        // one object read at a time: every object's tree at once was a heap's worth at 100,000
+        for (ObjectIndex.ListedText listed : objects.rangeText(resource, namespace)) {
+          ObjectNode o = objects.parse(listed.packed());
           Event e =
               new Event(
                   EventType.ADDED,
