@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,36 @@ class ListPageStartTest {
       assertThat(keys(store, "a", "b\u0000x")).isEmpty();
       assertThat(keys(store, null, "\uffff")).isEmpty();
       assertThat(keys(store, null, "")).hasSize(6);
+    }
+  }
+
+  @Test
+  void aPageHoldsTheStoresPackedTextsAndUnpacksNoneWithoutSelectors() {
+    try (ObjectStore store =
+        new ObjectStore(
+            json,
+            SqliteStateStore.open(dir.resolve("state.db")),
+            new CommitGuard(json, key -> null),
+            ObjectStore.HISTORY)) {
+      for (String name : List.of("x", "y", "z")) {
+        store.write(RESOURCE, "a", name, false, c -> new ObjectStore.Put(configMap("a", name)));
+      }
+      ObjectStore.TextListing all = store.listText(RESOURCE, "a");
+      ApiRequest firstTwo =
+          new ApiRequest(
+              "GET", "/api/v1/namespaces/a/configmaps", Map.of("limit", "2"), "", "", null);
+
+      ListPage page =
+          ListPage.of(
+              firstTwo,
+              all,
+              text -> {
+                throw new AssertionError("no selector, yet " + text + " was unpacked to select");
+              });
+
+      assertThat(page.items()).hasSize(2);
+      assertThat(page.items().get(0)).isSameAs(all.items().get(0).packed());
+      assertThat(page.remaining()).isEqualTo(1);
     }
   }
 
