@@ -58,7 +58,15 @@ public final class WritePathBenchmark {
                 Map.entry("kill-after-s", "3")));
     System.out.println("write path benchmark " + a);
     List<String> jvm = StandaloneChild.jvmOptions(a.string("jvm"));
-    Map<String, String> figures = new LinkedHashMap<>();
+    // each figure printed as it is measured too: a run that fails late keeps what it measured
+    Map<String, String> figures =
+        new LinkedHashMap<>() {
+          @Override
+          public String put(String key, String value) {
+            System.out.println("# " + key + " " + value);
+            return super.put(key, value);
+          }
+        };
     boolean first = true;
     for (String c : a.string("clients").split(",")) {
       int clients = Integer.parseInt(c.trim());
