@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.octomy.batch.api.BatchJob;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -90,6 +91,7 @@ final class AtSizeChecks {
       throws Exception {
     Set<String> acked = ConcurrentHashMap.newKeySet();
     AtomicInteger next = new AtomicInteger();
+    AtomicInteger refused = new AtomicInteger();
     AtomicBoolean stop = new AtomicBoolean();
     Config noRetry = new ConfigBuilder(config).withRequestRetryBackoffLimit(0).build();
     List<Thread> writers = new ArrayList<>();
@@ -104,8 +106,11 @@ final class AtSizeChecks {
                     try {
                       client.resources(BatchJob.class).inNamespace("default").resource(j).create();
                       acked.add(name); // only once the server answered 201
-                    } catch (RuntimeException e) {
-                      return; // the server is gone
+                    } catch (KubernetesClientException e) {
+                      if (e.getCode() != 403) {
+                        return; // the server is gone
+                      }
+                      refused.incrementAndGet(); // its heap is full: it refuses new objects
                     }
                   }
                 });
@@ -139,6 +144,7 @@ final class AtSizeChecks {
           .forEach(j -> present.add(j.getMetadata().getName()));
       out.put("kill9_jobs_after", Integer.toString(present.size()));
       out.put("kill9_acknowledged", Integer.toString(acked.size()));
+      out.put("kill9_refused_before", Integer.toString(refused.get()));
       out.put(
           "kill9_lost", Long.toString(acked.stream().filter(n -> !present.contains(n)).count()));
     }
