@@ -92,6 +92,7 @@ final class AtSizeChecks {
     Set<String> acked = ConcurrentHashMap.newKeySet();
     AtomicInteger next = new AtomicInteger();
     AtomicInteger refused = new AtomicInteger();
+    String run = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
     AtomicBoolean stop = new AtomicBoolean();
     Config noRetry = new ConfigBuilder(config).withRequestRetryBackoffLimit(0).build();
     List<Thread> writers = new ArrayList<>();
@@ -101,7 +102,8 @@ final class AtSizeChecks {
             new Thread(
                 () -> {
                   while (!stop.get()) {
-                    String name = String.format("kill-%06d", next.getAndIncrement());
+                    // a run of its own: a kept state may hold the names of a run before
+                    String name = String.format("kill-%s-%06d", run, next.getAndIncrement());
                     BatchJob j = QueueBenchmark.waitingJob(name);
                     try {
                       client.resources(BatchJob.class).inNamespace("default").resource(j).create();
