@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
  * The committed events as watches see them: the recent ones, kept so that a watch can resume from a
  * resourceVersion, and the open watches each new one is sent to.
  *
- * <p>The kept events hold the objects' committed text, not their trees: the text of an object's
- * latest version is the very string {@link ObjectIndex} keeps, so the history of the last 10,000
- * changes costs little beyond the older versions' text. A replay parses what it sends.
+ * <p>The kept events hold the objects' committed text in compact form ({@link CompactText}), not
+ * their trees: the text of an object's latest version is the very array {@link ObjectIndex} keeps,
+ * so the history of the last 10,000 changes costs little beyond the older versions' packed text. A
+ * replay unpacks and parses what it sends.
  *
  * <p>Every method but {@link #listen} runs under {@link ObjectStore}'s write lock, so events are
  * kept and sent in resourceVersion order and a watch misses none between its replay and its first
@@ -34,17 +35,18 @@ import org.slf4j.LoggerFactory;
 final class ChangeFeed {
 
   /**
-   * One kept event: its object and (when MODIFIED) the object before, as committed text; {@code
-   * bytes} counts both.
+   * One kept event: its object and (when MODIFIED) the object before, as committed text in compact
+   * form; {@code bytes} counts both as kept, {@code textLength} is the object's text unpacked.
    */
   private record Kept(
       EventType type,
       String resource,
       String namespace,
       long resourceVersion,
-      String text,
-      String previousText,
-      long bytes) {}
+      byte[] packed,
+      byte[] previousPacked,
+      long bytes,
+      long textLength) {}
 
   /** A watch and how to end it from the server's side. */
   private record OpenWatch(Watcher watcher, Runnable end) {}
@@ -55,7 +57,7 @@ final class ChangeFeed {
   private final List<Watcher> listeners = new CopyOnWriteArrayList<>();
   private final List<OpenWatch> watches = new CopyOnWriteArrayList<>();
   private final ArrayDeque<Kept> history = new ArrayDeque<>();
-  private final Function<String, ObjectNode> parse;
+  private final Function<byte[], ObjectNode> parse;
   private final int historyLimit;
   private final long historyBytesLimit;
   private long historyBytes;
@@ -64,11 +66,11 @@ final class ChangeFeed {
   private long historyFloor;
 
   /**
-   * @param parse reads committed text back into a tree
+   * @param parse reads committed text in compact form back into a tree
    * @param historyFloor the resourceVersion the store starts at: no older event is kept
    */
   ChangeFeed(
-      Function<String, ObjectNode> parse,
+      Function<byte[], ObjectNode> parse,
       int historyLimit,
       long historyBytesLimit,
       long historyFloor) {
@@ -81,22 +83,24 @@ final class ChangeFeed {
   /**
    * Keeps {@code event} (dropping the oldest past either limit) and sends it to every watch.
    *
-   * @param text the event's object as committed text
-   * @param previousText the object before a MODIFIED change, as committed text, else {@code null}
+   * @param packed the event's object as committed text in compact form
+   * @param previousPacked the object before a MODIFIED change, likewise, else {@code null}
    */
-  void publish(Event event, String text, String previousText) {
+  void publish(Event event, byte[] packed, byte[] previousPacked) {
     // both texts are held: a MODIFIED event counts its object before too
     long kept =
-        Objects.requireNonNull(text).length() + (previousText == null ? 0 : previousText.length());
+        Objects.requireNonNull(packed).length
+            + (previousPacked == null ? 0 : previousPacked.length);
     history.addLast(
         new Kept(
             event.type(),
             event.resource(),
             event.namespace(),
             event.resourceVersion(),
-            text,
-            previousText,
-            kept));
+            packed,
+            previousPacked,
+            kept,
+            event.bytes()));
     historyBytes += kept;
     while (history.size() > historyLimit || historyBytes > historyBytesLimit) {
       Kept dropped = history.removeFirst();
@@ -164,9 +168,9 @@ final class ChangeFeed {
                 k.resource(),
                 k.namespace(),
                 k.resourceVersion(),
-                parse.apply(k.text()),
-                ObjectStore.PreviousObject.of(k.previousText(), parse),
-                k.text().length());
+                parse.apply(k.packed()),
+                ObjectStore.PreviousObject.of(k.previousPacked(), parse),
+                k.textLength());
         if (watcher.matches(e)) {
           watcher.send(e);
         }

@@ -17,12 +17,12 @@ import java.util.function.Predicate;
  * it at the token's version); items are never repeated or skipped, but one created or deleted
  * between pages may or may not be seen.
  *
- * @param items the objects of this page, as committed
+ * @param items the objects of this page, as committed, in compact form ({@link CompactText})
  * @param resourceVersion the list's version (the first page's, for every page)
  * @param next the continue token, or {@code null} on the last page
  * @param remaining objects after this page when known, else {@code null}
  */
-record ListPage(List<String> items, long resourceVersion, String next, Long remaining) {
+record ListPage(List<byte[]> items, long resourceVersion, String next, Long remaining) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -39,6 +39,17 @@ record ListPage(List<String> items, long resourceVersion, String next, Long rema
   }
 
   /**
+   * The key a request's page starts after ({@code null}: the first page), from its continue token.
+   *
+   * @throws ApiException 400 when the token was not made by this server
+   */
+  static String startAfter(ApiRequest req) {
+    String token = req.param("continue");
+    return token == null || token.isEmpty() ? null : decode(token).path("start").asText();
+  }
+
+  /**
+   * @param snapshot the objects from the page's start on, or all of them
    * @param selected whether an object's committed text is in the list (its selectors)
    */
   static ListPage of(ApiRequest req, ObjectStore.TextListing snapshot, Predicate<String> selected) {
@@ -51,25 +62,35 @@ record ListPage(List<String> items, long resourceVersion, String next, Long rema
       rv = t.path("rv").asLong();
       after = t.path("start").asText();
     }
-    List<String> items = new ArrayList<>();
+    boolean selectors = req.param("labelSelector") != null || req.param("fieldSelector") != null;
+    List<byte[]> items = new ArrayList<>();
     String last = null;
     long remaining = 0;
+    // an object's text is unpacked only to be selected (and later as it is written): without
+    // selectors every object is in the list, and past a page counted by its key alone
     for (ObjectIndex.ListedText o : snapshot.items()) {
       String key = o.key();
-      if ((after != null && key.compareTo(after) <= 0) || !selected.test(o.text())) {
+      if (after != null && key.compareTo(after) <= 0) {
         continue;
       }
-      if (limit > 0 && items.size() >= limit) {
+      boolean full = limit > 0 && items.size() >= limit;
+      if (full && !selectors) {
         remaining++;
         continue;
       }
-      items.add(o.text());
+      if (selectors && !selected.test(o.text())) {
+        continue;
+      }
+      if (full) {
+        remaining++; // one more selected object is enough to know a next page exists
+        break;
+      }
+      items.add(o.packed());
       last = key;
     }
     if (remaining == 0) {
       return new ListPage(items, rv, null, null);
     }
-    boolean selectors = req.param("labelSelector") != null || req.param("fieldSelector") != null;
     return new ListPage(items, rv, encode(rv, last), selectors ? null : remaining);
   }
 

@@ -43,7 +43,8 @@ final class ListReads {
   ApiResponse list(ApiRequest req, RequestPath p, ResourceType type) {
     ListPage.checkResourceVersion(req.param("resourceVersion"));
     ObjectStore.TextListing snapshot =
-        store.listText(type.storageKey(), type.namespaced() ? p.namespace() : null);
+        store.listText(
+            type.storageKey(), type.namespaced() ? p.namespace() : null, ListPage.startAfter(req));
     ListPage page = ListPage.of(req, snapshot, selection(req, type, p.version()));
     if (TableRenderer.wantsTable(req.accept())) {
       List<ObjectNode> items =
@@ -64,18 +65,25 @@ final class ListReads {
             + ",";
     // the envelope's fields, then the items: the document a tree of them would be written as,
     // written in pieces (AnswerBody). Its length is computed first (the Content-Length). A stored
-    // text is served as it is; one that must be converted (Events, another version) is converted
-    // for its length and again when it is written, rather than held converted until then.
-    Function<String, String> answered =
-        text ->
-            !EventVersions.isEvent(type) && text.startsWith(asServed)
-                ? text
-                : write(served(type, p.version(), text));
-    List<String> items = page.items();
+    // text is served as it is, unpacked only as it is written; one that must be converted (Events,
+    // another version) is converted for its length and again when it is written, rather than held
+    // converted until then.
+    byte[] asServedBytes = asServed.getBytes(StandardCharsets.UTF_8);
+    Predicate<byte[]> asStored =
+        packed -> !EventVersions.isEvent(type) && CompactText.startsWith(packed, asServedBytes);
+    Function<byte[], byte[]> answered =
+        packed ->
+            asStored.test(packed)
+                ? CompactText.utf8(packed)
+                : write(served(type, p.version(), packed)).getBytes(StandardCharsets.UTF_8);
+    List<byte[]> items = page.items();
     byte[] start = head.substring(0, head.length() - 1).getBytes(StandardCharsets.UTF_8);
     long size = start.length + ITEMS.length + END.length + Math.max(0, items.size() - 1);
-    for (String item : items) {
-      size += utf8Length(answered.apply(item));
+    for (byte[] item : items) {
+      size +=
+          asStored.test(item)
+              ? CompactText.utf8Length(item)
+              : utf8Length(write(served(type, p.version(), item)));
     }
     byte[] opening = concat(start, ITEMS);
     return new ApiResponse(
@@ -97,8 +105,8 @@ final class ListReads {
    */
   private static final class ListPieces implements Iterator<byte[]> {
     private final byte[] head;
-    private final List<String> items;
-    private final Function<String, String> answered;
+    private final List<byte[]> items;
+    private final Function<byte[], byte[]> answered;
     private boolean headGiven;
     private int item;
     private boolean commaDue;
@@ -107,7 +115,7 @@ final class ListReads {
     /** A part read but left for the next piece, which it would have overfilled. */
     private byte[] carried;
 
-    ListPieces(byte[] head, List<String> items, Function<String, String> answered) {
+    ListPieces(byte[] head, List<byte[]> items, Function<byte[], byte[]> answered) {
       this.head = head;
       this.items = items;
       this.answered = answered;
@@ -152,7 +160,7 @@ final class ListReads {
           return COMMA;
         }
         commaDue = true;
-        return answered.apply(items.get(item++)).getBytes(StandardCharsets.UTF_8);
+        return answered.apply(items.get(item++));
       }
       endGiven = true;
       return END;
@@ -196,8 +204,8 @@ final class ListReads {
     return text -> mayMatch.test(text) && matches.test(store.parse(text));
   }
 
-  private ObjectNode served(ResourceType type, String version, String text) {
-    return ServedObjects.view(type, version, store.parse(text));
+  private ObjectNode served(ResourceType type, String version, byte[] packed) {
+    return ServedObjects.view(type, version, store.parse(packed));
   }
 
   private static boolean blank(String s) {

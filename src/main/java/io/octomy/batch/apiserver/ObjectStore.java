@@ -64,29 +64,29 @@ final class ObjectStore implements AutoCloseable {
   }
 
   /**
-   * The object before a change, kept as its committed text and read into a tree only when a watch
-   * with a selector or a name asks for it. Most watches (the controller's informers, kubectl's)
-   * select nothing and never do; reading it for every change cost the commit thread, which makes
-   * every write visible in turn, one parse per write.
+   * The object before a change, kept as its committed text in compact form ({@link CompactText})
+   * and read into a tree only when a watch with a selector or a name asks for it. Most watches (the
+   * controller's informers, kubectl's) select nothing and never do; reading it for every change
+   * cost the commit thread, which makes every write visible in turn, one parse per write.
    */
   static final class PreviousObject {
-    private final String text;
-    private final Function<String, ObjectNode> parse;
+    private final byte[] packed;
+    private final Function<byte[], ObjectNode> parse;
     private ObjectNode object;
 
-    private PreviousObject(String text, Function<String, ObjectNode> parse) {
-      this.text = text;
+    private PreviousObject(byte[] packed, Function<byte[], ObjectNode> parse) {
+      this.packed = packed;
       this.parse = parse;
     }
 
     /** {@code null} when there is no text: the change had no object before it. */
-    static PreviousObject of(String text, Function<String, ObjectNode> parse) {
-      return text == null ? null : new PreviousObject(text, parse);
+    static PreviousObject of(byte[] packed, Function<byte[], ObjectNode> parse) {
+      return packed == null ? null : new PreviousObject(packed, parse);
     }
 
     synchronized ObjectNode object() {
       if (object == null) {
-        object = parse.apply(text);
+        object = parse.apply(packed);
       }
       return object;
     }
@@ -265,12 +265,24 @@ final class ObjectStore implements AutoCloseable {
 
   /** As {@link #list}, the objects left as the text they were committed as. */
   TextListing listText(String resource, String namespace) {
+    return listText(resource, namespace, null);
+  }
+
+  /**
+   * As {@link #listText(String, String)}, from after a list page's last key ({@code null}: all).
+   */
+  TextListing listText(String resource, String namespace, String after) {
     lock.lock();
     try {
-      return new TextListing(objects.rangeText(resource, namespace), resourceVersion);
+      return new TextListing(objects.rangeText(resource, namespace, after), resourceVersion);
     } finally {
       lock.unlock();
     }
+  }
+
+  /** A tree of text this store committed, in compact form (a {@link #listText} item's). */
+  ObjectNode parse(byte[] packed) {
+    return objects.parse(packed);
   }
 
   /** A tree of text this store committed (a {@link #listText} item's). */
@@ -347,14 +359,14 @@ final class ObjectStore implements AutoCloseable {
 
   /** A durable write becomes what reads and watches see; under the lock, in version order. */
   private void makeVisible(GroupCommit.Staged s) {
-    String previousText = s.type == EventType.MODIFIED ? objects.text(s.key) : null;
-    String text;
+    byte[] previous = s.type == EventType.MODIFIED ? objects.packed(s.key) : null;
+    byte[] packed;
     if (s.removes()) {
       objects.remove(s.key);
-      text = serialize(s.object);
+      packed = CompactText.pack(serialize(s.object));
     } else {
-      text = s.row.body();
-      objects.put(s.key, text);
+      String text = s.row.body();
+      packed = objects.put(s.key, text);
       // the committed text is the object serialized (CommitGuard.check, the same mapper): its watch
       // events and its writer's answer need not serialize it again
       texts.remember(s.object, text);
@@ -367,10 +379,10 @@ final class ObjectStore implements AutoCloseable {
             s.row.namespace(),
             s.resourceVersion(),
             s.object,
-            PreviousObject.of(previousText, objects::parse),
+            PreviousObject.of(previous, objects::parse),
             s.bytes),
-        text,
-        previousText);
+        packed,
+        previous);
   }
 
   private String serialize(ObjectNode object) {
@@ -417,7 +429,9 @@ final class ObjectStore implements AutoCloseable {
     lock.lock();
     try {
       if (fromVersion == null) {
-        for (ObjectNode o : objects.range(resource, namespace)) {
+        // one object read at a time: every object's tree at once was a heap's worth at 100,000
+        for (ObjectIndex.ListedText listed : objects.rangeText(resource, namespace)) {
+          ObjectNode o = objects.parse(listed.packed());
           Event e =
               new Event(
                   EventType.ADDED,

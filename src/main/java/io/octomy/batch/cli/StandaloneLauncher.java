@@ -52,19 +52,28 @@ final class StandaloneLauncher {
   static final String LAUNCHER_PID = "OCTOMY_BATCH_LAUNCHER_PID";
 
   /**
-   * The heap of a small state: measured to hold 21,000 jobs (a live set of about 220 MB plus a
-   * restart's relist) with the whole process under 1 GiB resident.
+   * The heap of a state of up to 100,000 jobs: their live set is about 7 KB a job (a job's text is
+   * kept packed, {@code apiserver.CompactText}; the rest is the controller's typed copy and its
+   * admission loop's), some 720 MB, which must stay under the mark at which new objects are refused
+   * (80 % of the old generation, three quarters of the heap: {@link #YOUNG_SHARE}) with room for a
+   * start's relist. Measured: both JVMs under 2 GiB resident with 100,000 jobs
+   * (docs/benchmarks.md).
    */
-  static final long BASE_HEAP_MIB = 600;
+  static final long BASE_HEAP_MIB = 1400;
 
   /**
-   * Heap per MiB of state database. The live set is about 2.2 times the database (34,000 jobs: a
-   * database of 152 MiB, 340 MB in the old generation), and it must stay well under the mark at
-   * which new objects are refused (80 % of the old generation, two thirds of the heap) with room
-   * for a start's relists: at three times the database plus 256 MiB a restart on that state ran out
-   * of heap while starting, and told its user to start again with the same heap.
+   * Heap per MiB of state database, for a state larger than the base holds. The live set is about
+   * 1.6 times the database (30,000 jobs: a database of 134 MiB, 217 MB live), and a start reads
+   * every row and relists every job besides: three times the database keeps it under the mark.
    */
-  static final long HEAP_PER_STATE_MIB = 6;
+  static final long HEAP_PER_STATE_MIB = 3;
+
+  /**
+   * The young generation's share, beside {@link #COLLECTOR}: a quarter of the heap rather than the
+   * throughput collector's third, so that more of a heap sized for stored objects holds them (the
+   * old generation is where they live and what {@code apiserver.HeapRoom} measures).
+   */
+  static final String YOUNG_SHARE = "-XX:NewRatio=3";
 
   /** The HotSpot exit code of {@code -XX:+ExitOnOutOfMemoryError}. */
   static final int OUT_OF_HEAP_EXIT = 3;
@@ -187,6 +196,7 @@ final class StandaloneLauncher {
     HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
     if (vm != null && !collectorChosen(name -> originOf(vm, name))) {
       command.add(COLLECTOR);
+      command.add(YOUNG_SHARE);
     }
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));

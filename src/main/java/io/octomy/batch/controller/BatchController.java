@@ -190,7 +190,10 @@ public final class BatchController implements AutoCloseable {
     activation.watch(
         operator.register(
             new BatchJobReconciler(loop, caches),
-            overrider -> overrider.withItemStore(new OwnerlessItemStore<>())));
+            // listed in pages of 500, as client-go's informers list: a start on 100,000 jobs read
+            // whole held every one typed with its field owners at once, more than the heap
+            overrider ->
+                overrider.withItemStore(new OwnerlessItemStore<>()).withInformerListLimit(500L)));
     loop.start();
     // Ready once the operator has started and the Lease's holder is known: the standby stands by,
     // the leader also answers what it serves (ControllerReadiness). Every replica of a healthy

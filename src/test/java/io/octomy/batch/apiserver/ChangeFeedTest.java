@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -25,9 +26,24 @@ class ChangeFeedTest {
     }
   }
 
+  private static ObjectNode parse(byte[] packed) {
+    return parse(CompactText.unpack(packed));
+  }
+
+  private static final Random RANDOM = new Random(7);
+
+  /**
+   * An object's text of {@code length} characters that deflating hardly shortens (random letters
+   * and digits), so that what the history holds of it is about its length.
+   */
   private static String text(int length) {
     String head = "{\"v\":\"";
-    return head + "x".repeat(length - head.length() - 2) + "\"}";
+    StringBuilder s = new StringBuilder(head);
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    while (s.length() < length - 2) {
+      s.append(alphabet.charAt(RANDOM.nextInt(alphabet.length())));
+    }
+    return s.append("\"}").toString();
   }
 
   private static void modified(ChangeFeed feed, long version, String text, String before) {
@@ -38,23 +54,24 @@ class ChangeFeedTest {
             "default",
             version,
             parse(text),
-            ObjectStore.PreviousObject.of(before, ChangeFeedTest::parse),
+            ObjectStore.PreviousObject.of(CompactText.pack(before), ChangeFeedTest::parse),
             text.length()),
-        text,
-        before);
+        CompactText.pack(text),
+        CompactText.pack(before));
   }
 
   private static final ObjectStore.Watcher ANY = EveryEvent.IGNORED;
 
   @Test
   void aModifiedEventCountsTheObjectBeforeItToo() {
-    ChangeFeed feed = new ChangeFeed(ChangeFeedTest::parse, 100, 1_000, 0);
+    ChangeFeed feed = new ChangeFeed((byte[] b) -> parse(b), 100, 1_000, 0);
     modified(feed, 1, text(400), text(400));
     assertThatCode(() -> feed.replay(0, RESOURCE, null, ANY)).doesNotThrowAnyException();
 
     modified(feed, 2, text(400), text(400));
 
-    // 1,600 bytes held: the oldest event went, and a watch from before it must relist
+    // about 1,300 bytes held (four texts of 400 characters, packed): the oldest event went, and a
+    // watch from before it must relist
     assertThatThrownBy(() -> feed.replay(0, RESOURCE, null, ANY))
         .isInstanceOf(ObjectStore.GoneException.class);
     assertThatCode(() -> feed.replay(1, RESOURCE, null, ANY)).doesNotThrowAnyException();
@@ -90,7 +107,7 @@ class ChangeFeedTest {
 
   @Test
   void aWatchThatFailsOnAnEventIsEndedOnceAndTheOthersStillReceiveIt() {
-    ChangeFeed feed = new ChangeFeed(ChangeFeedTest::parse, 100, 1_000_000, 0);
+    ChangeFeed feed = new ChangeFeed((byte[] b) -> parse(b), 100, 1_000_000, 0);
     Receiver before = new Receiver(false);
     Receiver failing = new Receiver(false, 2L);
     Receiver failingToMatch = new Receiver(true, 3L);
@@ -122,7 +139,7 @@ class ChangeFeedTest {
 
   @Test
   void aWatchWhoseEndFailsTooIsStillDroppedAndTheOthersStillReceive() {
-    ChangeFeed feed = new ChangeFeed(ChangeFeedTest::parse, 100, 1_000_000, 0);
+    ChangeFeed feed = new ChangeFeed((byte[] b) -> parse(b), 100, 1_000_000, 0);
     Receiver failing = new Receiver(false, 1L);
     Receiver other = new Receiver(false);
     feed.open(
@@ -141,7 +158,7 @@ class ChangeFeedTest {
 
   @Test
   void aListenerThatFailsOnAnEventStaysAndListenersHearBeforeWatches() {
-    ChangeFeed feed = new ChangeFeed(ChangeFeedTest::parse, 100, 1_000_000, 0);
+    ChangeFeed feed = new ChangeFeed((byte[] b) -> parse(b), 100, 1_000_000, 0);
     List<String> order = new ArrayList<>();
     Receiver watch =
         new Receiver(false) {

@@ -50,7 +50,8 @@ class StandaloneLauncherE2E {
         .contains(
             "-Xmx" + StandaloneLauncher.BASE_HEAP_MIB + "m",
             "-XX:+ExitOnOutOfMemoryError",
-            StandaloneLauncher.COLLECTOR);
+            StandaloneLauncher.COLLECTOR,
+            StandaloneLauncher.YOUNG_SHARE);
     assertServes(kubeconfig);
 
     launcher.destroy(); // SIGTERM, as systemd or kill stops it
@@ -80,7 +81,9 @@ class StandaloneLauncherE2E {
     Process launcher = start(List.of("-XX:+UseSerialGC"), "chosen.log");
     Path kubeconfig = awaitKubeconfig(launcher, "chosen.log");
     List<String> server = commandLine(onlyJavaChild(launcher));
-    assertThat(server).contains("-XX:+UseSerialGC").doesNotContain(StandaloneLauncher.COLLECTOR);
+    assertThat(server)
+        .contains("-XX:+UseSerialGC")
+        .doesNotContain(StandaloneLauncher.COLLECTOR, StandaloneLauncher.YOUNG_SHARE);
     assertServes(kubeconfig);
   }
 

@@ -19,15 +19,14 @@ class StandaloneLauncherTest {
   @Test
   void aNewOrSmallStateGetsTheBaseHeapAndALargerOneMoreButNeverMoreThanTheJvmWouldTake() {
     long jvmDefault = 6 * 1024;
-    assertThat(StandaloneLauncher.heapMib(0, jvmDefault)).isEqualTo(600);
-    // 21,000 jobs made a database of 103 MiB: about the base
-    assertThat(StandaloneLauncher.heapMib(100 * MIB, jvmDefault)).isEqualTo(600);
-    // 34,000 jobs, the most a new state's heap takes before refusing new ones, made 152 MiB
-    assertThat(StandaloneLauncher.heapMib(152 * MIB, jvmDefault)).isEqualTo(6 * 152);
-    assertThat(StandaloneLauncher.heapMib(300 * MIB, jvmDefault)).isEqualTo(6 * 300);
+    assertThat(StandaloneLauncher.heapMib(0, jvmDefault)).isEqualTo(1400);
+    // 100,000 jobs made a database of about 450 MiB: the base holds them
+    assertThat(StandaloneLauncher.heapMib(450 * MIB, jvmDefault)).isEqualTo(1400);
+    // a state larger than the base holds gets three times its database
+    assertThat(StandaloneLauncher.heapMib(600 * MIB, jvmDefault)).isEqualTo(3 * 600);
     assertThat(StandaloneLauncher.heapMib(10_000 * MIB, jvmDefault)).isEqualTo(jvmDefault);
-    // a machine whose JVM default is below the base still gets what 20,000 jobs need
-    assertThat(StandaloneLauncher.heapMib(10_000 * MIB, 256)).isEqualTo(600);
+    // a machine whose JVM default is below the base still gets what 100,000 jobs need
+    assertThat(StandaloneLauncher.heapMib(10_000 * MIB, 256)).isEqualTo(1400);
   }
 
   @Test

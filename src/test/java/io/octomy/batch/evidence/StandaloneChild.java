@@ -45,7 +45,8 @@ final class StandaloneChild {
 
   /** The client configuration from the kubeconfig the child prints. */
   static Config config(ChildJvm child) throws IOException, InterruptedException {
-    Path kubeconfig = Path.of(child.awaitLine("export KUBECONFIG=", Duration.ofSeconds(90)));
+    // a start on 100,000 jobs on a loaded host took over a minute
+    Path kubeconfig = Path.of(child.awaitLine("export KUBECONFIG=", Duration.ofSeconds(300)));
     return Config.fromKubeconfig(Files.readString(kubeconfig));
   }
 

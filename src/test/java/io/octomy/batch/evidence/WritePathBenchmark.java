@@ -21,12 +21,14 @@ import java.util.Map;
  * each on its own kept-alive HTTPS connection, as the store fills from 1,000 to 21,000 BatchJobs
  * (in windows of 2,000), beside dry-run creates/s on the same connections (the same request
  * handling without the commit); then the resident memory with the 20,000-odd jobs decided, and a
- * restart on that state. First the server warms up for {@code --warmup-s} on creates in another
- * namespace, deleted before the fill, so that the fill measures a compiled create path. The clients
- * are the JDK's ({@code --client jdk}) or ApacheBench's ({@code --client ab}); whether the fill's
- * jobs are decided is read once it is over, or, with {@code --watch-fill true}, by a watch open
- * through the fill, as a user's {@code kubectl get -w} would be (it costs both the server and this
- * JVM a share of the same processors). See docs/benchmarks.md.
+ * restart on that state: how long until it serves, a list of every job in pages ({@code
+ * --page-limit}), and a kill -9 of its server JVM while clients create ({@link AtSizeChecks}).
+ * First the server warms up for {@code --warmup-s} on creates in another namespace, deleted before
+ * the fill, so that the fill measures a compiled create path. The clients are the JDK's ({@code
+ * --client jdk}) or ApacheBench's ({@code --client ab}); whether the fill's jobs are decided is
+ * read once it is over, or, with {@code --watch-fill true}, by a watch open through the fill, as a
+ * user's {@code kubectl get -w} would be (it costs both the server and this JVM a share of the same
+ * processors). See docs/benchmarks.md.
  */
 public final class WritePathBenchmark {
 
@@ -41,20 +43,30 @@ public final class WritePathBenchmark {
     Args a =
         new Args(
             argv,
-            Map.of(
-                "clients", "16,4",
-                "from", "1000",
-                "to", "21000",
-                "window", "2000",
-                "dry-run-s", "4",
-                "warmup-s", "45",
-                "jvm", "",
-                "keep-state", "",
-                "client", "jdk",
-                "watch-fill", "false"));
+            Map.ofEntries(
+                Map.entry("clients", "16,4"),
+                Map.entry("from", "1000"),
+                Map.entry("to", "21000"),
+                Map.entry("window", "2000"),
+                Map.entry("dry-run-s", "4"),
+                Map.entry("warmup-s", "45"),
+                Map.entry("jvm", ""),
+                Map.entry("keep-state", ""),
+                Map.entry("client", "jdk"),
+                Map.entry("watch-fill", "false"),
+                Map.entry("page-limit", "500"),
+                Map.entry("kill-after-s", "3")));
     System.out.println("write path benchmark " + a);
     List<String> jvm = StandaloneChild.jvmOptions(a.string("jvm"));
-    Map<String, String> figures = new LinkedHashMap<>();
+    // each figure printed as it is measured too: a run that fails late keeps what it measured
+    Map<String, String> figures =
+        new LinkedHashMap<>() {
+          @Override
+          public String put(String key, String value) {
+            System.out.println("# " + key + " " + value);
+            return super.put(key, value);
+          }
+        };
     boolean first = true;
     for (String c : a.string("clients").split(",")) {
       int clients = Integer.parseInt(c.trim());
@@ -239,6 +251,15 @@ public final class WritePathBenchmark {
         out.put("restart_deciding_s", String.format("%.2f", (System.nanoTime() - t0) / 1e9));
         Thread.sleep(5000);
         out.put("restart_rss_mib", Long.toString(ProcStatus.kib(standalone.pid(), "VmRSS") / 1024));
+        AtSizeChecks.pagedList(
+            state.resolve("state").resolve("kubeconfig"), a.integer("page-limit"), out);
+        standalone =
+            AtSizeChecks.killNineWhileCreating(
+                standalone,
+                again,
+                () -> StandaloneChild.start(jvm, state, "third", QueueBenchmark.CPU + "=64000"),
+                a.integer("kill-after-s"),
+                out);
       }
     } finally {
       standalone.close();
