@@ -81,33 +81,11 @@ final class CompactText {
     if (packed[0] == PLAIN) {
       return Arrays.copyOfRange(packed, HEAD, HEAD + length);
     }
-    Inflater i = INFLATERS.poll();
-    if (i == null) {
-      i = new Inflater(true);
+    byte[] out = inflate(packed, length);
+    if (out == null) {
+      throw new IllegalStateException("a packed text ends before its " + length + " bytes");
     }
-    try {
-      i.setDictionary(DICTIONARY_BYTES);
-      i.setInput(packed, HEAD, packed.length - HEAD);
-      byte[] out = new byte[length];
-      int n = 0;
-      while (n < length) {
-        int got = i.inflate(out, n, length - n);
-        if (got == 0) {
-          throw new IllegalStateException("a packed text ends early: " + n + " of " + length);
-        }
-        n += got;
-      }
-      return out;
-    } catch (DataFormatException e) {
-      throw new IllegalStateException("a packed text does not inflate", e);
-    } finally {
-      i.reset();
-      if (INFLATERS.size() < POOLED) {
-        INFLATERS.offer(i);
-      } else {
-        i.end();
-      }
-    }
+    return out;
   }
 
   /** The length in UTF-8 bytes of a packed text, without unpacking it. */
@@ -123,6 +101,12 @@ final class CompactText {
     if (packed[0] == PLAIN) {
       return Arrays.equals(packed, HEAD, HEAD + prefix.length, prefix, 0, prefix.length);
     }
+    byte[] start = inflate(packed, prefix.length);
+    return start != null && Arrays.equals(start, prefix);
+  }
+
+  /** The first {@code count} UTF-8 bytes of a deflated text; null when it ends before them. */
+  private static byte[] inflate(byte[] packed, int count) {
     Inflater i = INFLATERS.poll();
     if (i == null) {
       i = new Inflater(true);
@@ -130,16 +114,16 @@ final class CompactText {
     try {
       i.setDictionary(DICTIONARY_BYTES);
       i.setInput(packed, HEAD, packed.length - HEAD);
-      byte[] start = new byte[prefix.length];
+      byte[] out = new byte[count];
       int n = 0;
-      while (n < start.length) {
-        int got = i.inflate(start, n, start.length - n);
+      while (n < count) {
+        int got = i.inflate(out, n, count - n);
         if (got == 0) {
-          return false;
+          return null;
         }
         n += got;
       }
-      return Arrays.equals(start, prefix);
+      return out;
     } catch (DataFormatException e) {
       throw new IllegalStateException("a packed text does not inflate", e);
     } finally {

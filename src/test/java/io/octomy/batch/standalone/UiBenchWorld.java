@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -20,6 +22,9 @@ import io.octomy.batch.api.Resources;
 import io.octomy.batch.vocabulary.ConditionTypes;
 import io.octomy.batch.vocabulary.NodeMode;
 import io.octomy.batch.vocabulary.Times;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,6 +56,41 @@ final class UiBenchWorld implements AutoCloseable {
 
   UiBenchWorld(KubernetesClient client) {
     this.client = client;
+  }
+
+  /**
+   * The build's plugin copied into {@code dir/bin}, a folder for the PATH of the kubectl that runs
+   * it; fails when the build has not placed it at target/kubectl-octomy.
+   */
+  static Path pluginFolder(Path dir) throws IOException {
+    Path plugin = Path.of("target", "kubectl-octomy").toAbsolutePath();
+    if (!Files.isExecutable(plugin)) {
+      throw new IllegalStateException(
+          "the build places the plugin at target/kubectl-octomy: run mvn -B -q package"
+              + " -DskipTests first");
+    }
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Files.copy(plugin, bin.resolve("kubectl-octomy"));
+    bin.resolve("kubectl-octomy").toFile().setExecutable(true);
+    return bin;
+  }
+
+  /** Standalone in {@code dir} with its own node, "bench", as large as the world's nodes. */
+  static StandaloneProcess standalone(Path dir) throws Exception {
+    return StandaloneProcess.start(
+        dir.resolve("state"),
+        dir.resolve("standalone.log"),
+        "--node",
+        "bench",
+        "--capacity",
+        CPU + "=" + NODE_CPU);
+  }
+
+  /** A user's client of that standalone. */
+  static KubernetesClient clientOf(StandaloneProcess sa) throws IOException {
+    return new KubernetesClientBuilder()
+        .withConfig(Config.fromKubeconfig(Files.readString(sa.kubeconfig)))
+        .build();
   }
 
   static String namespace(int i) {

@@ -2,9 +2,7 @@ package io.octomy.batch.standalone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.octomy.batch.apiserver.Kubectl;
 import io.octomy.batch.fixtures.Eventually;
 import io.octomy.batch.fixtures.UiAddress;
@@ -46,23 +44,9 @@ class UiFirstScreenE2E {
 
   @Test
   void theFirstNodesLanesAreReadAndDrawnFirstThenEveryLane() throws Exception {
-    Path plugin = Path.of("target", "kubectl-octomy").toAbsolutePath();
-    assertThat(plugin).as("the build places the plugin at target/kubectl-octomy").isExecutable();
-    Path bin = Files.createDirectories(dir.resolve("bin"));
-    Files.copy(plugin, bin.resolve("kubectl-octomy"));
-    bin.resolve("kubectl-octomy").toFile().setExecutable(true);
-    try (StandaloneProcess sa =
-            StandaloneProcess.start(
-                dir.resolve("state"),
-                dir.resolve("standalone.log"),
-                "--node",
-                "bench",
-                "--capacity",
-                UiBenchWorld.CPU + "=" + UiBenchWorld.NODE_CPU);
-        KubernetesClient client =
-            new KubernetesClientBuilder()
-                .withConfig(Config.fromKubeconfig(Files.readString(sa.kubeconfig)))
-                .build();
+    Path bin = UiBenchWorld.pluginFolder(dir);
+    try (StandaloneProcess sa = UiBenchWorld.standalone(dir);
+        KubernetesClient client = UiBenchWorld.clientOf(sa);
         UiBenchWorld world = new UiBenchWorld(client)) {
       // 12 nodes, two jobs running on each, 18 waiting behind them
       world.namespaces();

@@ -1,8 +1,6 @@
 package io.octomy.batch.standalone;
 
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -84,28 +82,14 @@ public final class UiTimelineBenchmark {
     int loads = Integer.parseInt(a.getOrDefault("loads", "5"));
     int updates = Integer.parseInt(a.getOrDefault("updates", "10"));
     Path dir = Files.createTempDirectory("ui-bench");
-    Path plugin = Path.of("target", "kubectl-octomy").toAbsolutePath();
-    if (!Files.isExecutable(plugin) || Kubectl.versions().isEmpty()) {
-      throw new IllegalStateException(
-          "needs kubectl and the plugin: run mvn -B -q package -DskipTests first");
+    if (Kubectl.versions().isEmpty()) {
+      throw new IllegalStateException("needs kubectl: run mvn -B -q package -DskipTests first");
     }
-    Path bin = Files.createDirectories(dir.resolve("bin"));
-    Files.copy(plugin, bin.resolve("kubectl-octomy"));
-    bin.resolve("kubectl-octomy").toFile().setExecutable(true);
+    Path bin = UiBenchWorld.pluginFolder(dir);
     print("load_average_start", loadAverage());
     // the local node with an agent is one of the N; the rest have none
-    try (StandaloneProcess sa =
-            StandaloneProcess.start(
-                dir.resolve("state"),
-                dir.resolve("standalone.log"),
-                "--node",
-                "bench",
-                "--capacity",
-                UiBenchWorld.CPU + "=" + UiBenchWorld.NODE_CPU);
-        KubernetesClient client =
-            new KubernetesClientBuilder()
-                .withConfig(Config.fromKubeconfig(Files.readString(sa.kubeconfig)))
-                .build();
+    try (StandaloneProcess sa = UiBenchWorld.standalone(dir);
+        KubernetesClient client = UiBenchWorld.clientOf(sa);
         UiBenchWorld world = new UiBenchWorld(client)) {
       long t0 = System.nanoTime();
       world.namespaces();
