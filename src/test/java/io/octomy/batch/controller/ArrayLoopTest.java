@@ -64,7 +64,7 @@ class ArrayLoopTest {
     h.cluster.add(aJob("report").cpu(100).after("sweep").build());
 
     h.pass();
-    assertThat(h.cluster.jobsCreated()).containsExactly("sweep-0", "sweep-1");
+    assertThat(h.cluster.jobsCreated()).containsExactlyInAnyOrder("sweep-0", "sweep-1");
     assertThat(status("sweep").getPhase()).isEqualTo(JobPhase.Queued);
     assertThat(status("sweep").getReason()).isEqualTo("ItemsQueued");
     assertThat(status("sweep").getNode()).as("the parent is never placed").isNull();
