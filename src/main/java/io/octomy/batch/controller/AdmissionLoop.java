@@ -496,6 +496,12 @@ public final class AdmissionLoop implements AutoCloseable {
           (t2 - t1) / 1_000_000,
           (sent - t2) / 1_000_000);
     }
+    // The report's figures taken now, so that nothing of the pass (its writes, each job as read)
+    // is held until its slowest write is answered.
+    int decisions = decided.result().decisions().size();
+    int admitted = decided.admitted();
+    int skippedUnchanged = decided.skippedUnchanged();
+    Duration decideTime = decided.decideTime();
     return written.thenCombine(
         releaseConflicts,
         (w, conflicts) -> {
@@ -510,13 +516,7 @@ public final class AdmissionLoop implements AutoCloseable {
                 w.written(),
                 w.conflicts());
           }
-          return new PassReport(
-              decided.result().decisions().size(),
-              decided.admitted(),
-              decided.skippedUnchanged(),
-              decided.decideTime(),
-              w,
-              marked);
+          return new PassReport(decisions, admitted, skippedUnchanged, decideTime, w, marked);
         });
   }
 

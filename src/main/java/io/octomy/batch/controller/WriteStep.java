@@ -115,8 +115,14 @@ final class WriteStep {
       }
     }
 
+    // What the answers are counted by is taken now: holding the writes until the last is answered
+    // would keep each job as read long after its own write landed (a second copy of every job
+    // while a large pass's writes trickle out).
     List<CompletableFuture<ClusterWriter.Result>> futures = new ArrayList<>();
-    for (StatusWrite w : writes) {
+    boolean[] admission = new boolean[writes.size()];
+    for (int i = 0; i < writes.size(); i++) {
+      StatusWrite w = writes.get(i);
+      admission[i] = w.admission();
       gate.sending(w.job());
       futures.add(CompletableFuture.supplyAsync(() -> answered(w, now), writers));
     }
@@ -129,7 +135,7 @@ final class WriteStep {
               for (int i = 0; i < futures.size(); i++) {
                 ClusterWriter.Result r = futures.get(i).join();
                 byResult[r.ordinal()]++;
-                if (r == ClusterWriter.Result.WRITTEN && writes.get(i).admission()) {
+                if (r == ClusterWriter.Result.WRITTEN && admission[i]) {
                   admissions++;
                 }
               }

@@ -20,6 +20,7 @@ import io.octomy.batch.fixtures.ApiFixtures;
 import io.octomy.batch.fixtures.TestClock;
 import io.octomy.batch.vocabulary.JobPhase;
 import io.octomy.batch.vocabulary.Policy;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,7 @@ class AdmissionLoopPipelineTest {
     final Semaphore letGo = new Semaphore(0);
     final Map<String, Integer> statusWrites = new ConcurrentHashMap<>();
     final Semaphore answered = new Semaphore(0);
+    final Map<String, WeakReference<BatchJob>> asRead = new ConcurrentHashMap<>();
 
     HeldWrites(FakeCluster cluster) {
       this.cluster = cluster;
@@ -59,6 +61,7 @@ class AdmissionLoopPipelineTest {
     public Result writeStatus(BatchJob job, BatchJobStatus status) {
       String name = job.getMetadata().getName();
       statusWrites.merge(name, 1, Integer::sum);
+      asRead.put(name, new WeakReference<>(job));
       if (hold.contains(name)) {
         arrived.release();
         letGo.acquireUninterruptibly();
@@ -169,6 +172,38 @@ class AdmissionLoopPipelineTest {
         .executor(Executor.Process)
         .heartbeat(clock.instant())
         .build();
+  }
+
+  /**
+   * A pass's writes go out for as long as the slowest is unanswered; the jobs as read whose writes
+   * were answered are let go meanwhile, or a large first pass on a slow server would keep a second
+   * copy of every job (the cache already holds the version each write made).
+   */
+  @Test
+  void theJobsOfAnsweredWritesAreLetGoWhileTheirPassesSlowestWriteIsOut() throws Exception {
+    cluster.add(node(1000));
+    for (String name : List.of("slow", "a", "b")) {
+      cluster.add(aJob(name).request(CPU, 2000).build()); // fits nowhere: a waiting status each
+    }
+    writer.hold.add("slow");
+    loop();
+
+    CompletableFuture<AdmissionLoop.PassReport> firstPass = loop.sendPass();
+    assertThat(writer.arrived.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(writer.answered.tryAcquire(2, 30, TimeUnit.SECONDS)).as("a and b answered").isTrue();
+    loop.runPass(); // the loop's own memory moves on to the versions the writes made
+    assertThat(firstPass).isNotDone();
+
+    for (int i = 0;
+        i < 20 && (writer.asRead.get("a").get() != null || writer.asRead.get("b").get() != null);
+        i++) {
+      System.gc();
+      Thread.sleep(50);
+    }
+    assertThat(writer.asRead.get("a").get()).as("a as read, its write answered").isNull();
+    assertThat(writer.asRead.get("b").get()).as("b as read, its write answered").isNull();
+    writer.letGo.release();
+    assertThat(firstPass.get(30, TimeUnit.SECONDS).writes().written()).isEqualTo(3);
   }
 
   @Test
