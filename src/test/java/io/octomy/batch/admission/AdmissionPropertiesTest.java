@@ -317,13 +317,15 @@ class AdmissionPropertiesTest {
     };
   }
 
-  @Property(tries = 300)
+  @Property(tries = 1000)
   void noNodeLockGroupOrBudgetIsOverItsBound(@ForAll("worlds") Snapshot world) {
     AdmissionResult result = AdmissionPass.decide(world);
     new Oracle(world).check(result);
     // The generator must produce contention, not just empty worlds: jqwik reports these counts
     // and fails the property when a reason never shows up (HeldForStarvingJob and
-    // HeldForQueueMinimum need the crowded worlds below).
+    // HeldForQueueMinimum need the crowded worlds below). WaitingForCapacity is about one decision
+    // in 200 here (a job that fits an empty node but not what is left of it), so 300 worlds missed
+    // it now and then; 1,000 take about a second.
     result.decisions().values().forEach(d -> Statistics.label("reasons").collect(d.reason()));
     Statistics.label("reasons")
         .coverage(
