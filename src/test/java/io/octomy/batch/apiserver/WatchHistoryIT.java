@@ -4,21 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The watch history is bounded by bytes with the default limits (64 MiB), not only by its 10,000
- * events: after 70 objects of 1 MB, a watch from before them gets the real server's 410 {@code
+ * The watch history is bounded by bytes with the default limits (64 MiB of text as kept, packed:
+ * {@link CompactText}), not only by its 10,000 events: after 120 objects of 1 MB of random letters
+ * (which pack to about two thirds), a watch from before them gets the real server's 410 {@code
  * Expired} at once, a watch from a recent version gets the events since, and the server serves on.
  */
 class WatchHistoryIT {
 
   private static final String CM = "/api/v1/namespaces/default/configmaps";
-  private static final int OBJECTS = 70;
-  private static final String MEGABYTE = "m".repeat(1_000_000);
+  private static final int OBJECTS = 120;
 
   @TempDir static Path dir;
   static EmbeddedApiServer server;
@@ -39,17 +40,25 @@ class WatchHistoryIT {
   void oldVersionsExpireByBytesAndRecentOnesAreServed() {
     String first = resourceVersion(api.post(CM, "{\"metadata\":{\"name\":\"first\"}}"));
     String recent = null;
+    Random letters = new Random(7);
+    long kept = 0;
     for (int i = 0; i < OBJECTS; i++) {
-      RawApi.Answer a =
-          api.post(
-              CM,
-              "{\"metadata\":{\"name\":\"big-" + i + "\"},\"data\":{\"b\":\"" + MEGABYTE + "\"}}");
+      String body =
+          "{\"metadata\":{\"name\":\"big-"
+              + i
+              + "\"},\"data\":{\"b\":\""
+              + megabyte(letters)
+              + "\"}}";
+      kept += CompactText.pack(body).length;
+      RawApi.Answer a = api.post(CM, body);
       assertThat(a.code()).as("write %d", i).isEqualTo(201);
       if (i == OBJECTS - 5) {
         recent = resourceVersion(a);
       }
     }
-    assertThat((long) OBJECTS * MEGABYTE.length()).isGreaterThan(ObjectStore.HISTORY_BYTES);
+    assertThat(kept)
+        .as("the bodies as the history keeps them")
+        .isGreaterThan(ObjectStore.HISTORY_BYTES);
     assertThat(OBJECTS).isLessThan(ObjectStore.HISTORY);
 
     RawApi.Answer expired = api.get(CM + "?watch=true&timeoutSeconds=5&resourceVersion=" + first);
@@ -67,6 +76,15 @@ class WatchHistoryIT {
     }
     assertThat(since.body()).doesNotContain("\"name\":\"big-" + (OBJECTS - 5) + "\"");
     assertThat(api.get(CM + "/first").code()).isEqualTo(200);
+  }
+
+  /** A million random letters: text that packing cannot shrink below the history's bound. */
+  private static String megabyte(Random letters) {
+    char[] text = new char[1_000_000];
+    for (int i = 0; i < text.length; i++) {
+      text[i] = (char) ('a' + letters.nextInt(26));
+    }
+    return new String(text);
   }
 
   private static String resourceVersion(RawApi.Answer a) {
