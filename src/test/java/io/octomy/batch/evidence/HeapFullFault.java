@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 
 /**
@@ -72,7 +73,7 @@ final class HeapFullFault {
         ChildJvm.apiServer(
             work, List.of("-Xmx" + HEAP, COLLECTOR, "-XX:TieredStopAtLevel=1", "-Xshare:auto"))) {
       RawHttps http = RawHttps.fromKubeconfig(state.resolve("kubeconfig"));
-      String blob = "h".repeat(100_000);
+      String blob = randomLetters(100_000);
       Map<Integer, Integer> codes = new TreeMap<>();
       List<String> acknowledged = new ArrayList<>();
       String refusal = "";
@@ -130,6 +131,19 @@ final class HeapFullFault {
           createdAfter,
           child.alive());
     }
+  }
+
+  /**
+   * Text the store cannot pack small: it keeps each object deflated, and 100 KB of one letter would
+   * be a few hundred bytes, so the heap would never fill.
+   */
+  private static String randomLetters(int length) {
+    Random letters = new Random(7);
+    char[] text = new char[length];
+    for (int i = 0; i < length; i++) {
+      text[i] = (char) ('a' + letters.nextInt(26));
+    }
+    return new String(text);
   }
 
   private static byte[] configMap(String name, String blob) {
